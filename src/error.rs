@@ -86,7 +86,12 @@ pub fn human_bytes(bytes: u64) -> String {
 pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
 
 /// Refuses work whose estimated memory need exceeds `limit`.
-pub fn check_memory(what: impl FnOnce() -> String, needed: u64, limit: u64, hint: &str) -> Result<()> {
+pub fn check_memory(
+    what: impl FnOnce() -> String,
+    needed: u64,
+    limit: u64,
+    hint: &str,
+) -> Result<()> {
     if needed > limit {
         return Err(Error::TooLarge {
             what: what(),

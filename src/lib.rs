@@ -9,5 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod grid;
 
 pub use error::{Error, Result};
+pub use grid::BitGrid;
