@@ -13,3 +13,7 @@ pub mod grid;
 
 pub use error::{Error, Result};
 pub use grid::BitGrid;
+pub mod encode;
+pub mod font;
+pub mod pattern;
+pub mod scene;

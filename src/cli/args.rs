@@ -1,0 +1,230 @@
+//! Parsers and option groups shared by subcommands.
+
+use clap::{Args, ValueEnum};
+use nimscape::encode::Metadata;
+use nimscape::scene::board::{BoardStyle, GridLines, PanelSize};
+use nimscape::scene::layout::SheetLayout;
+use nimscape::scene::Color;
+
+/// A list of values given as `11`, `1..24` or `3,5,11` (a newtype, so clap treats the
+/// whole list as one value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueList(pub Vec<u64>);
+
+/// Parses `11`, `1..24`, `1..=24` or a comma list of those (`3,5,11`, `1..4,8`).
+pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
+    const MAX_BOARDS: u64 = 4096;
+    let mut values = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let number = |s: &str| -> Result<u64, String> {
+            let value: u64 = s.trim().parse().map_err(|_| {
+                format!("'{s}' is not a whole number; write e.g. 11, 1..24 or 3,5,11")
+            })?;
+            if value == 0 {
+                return Err("board sides start at 1, not 0".into());
+            }
+            Ok(value)
+        };
+        if let Some((a, b)) = part.split_once("..") {
+            let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
+            if a > b {
+                return Err(format!(
+                    "'{part}' is an empty range; write the smaller end first, e.g. {b}..{a}"
+                ));
+            }
+            if b - a >= MAX_BOARDS {
+                return Err(format!(
+                    "'{part}' asks for {} boards; at most {MAX_BOARDS} at once",
+                    b - a + 1
+                ));
+            }
+            values.extend(a..=b);
+        } else {
+            values.push(number(part)?);
+        }
+    }
+    if values.len() as u64 > MAX_BOARDS {
+        return Err(format!(
+            "{} boards asked for; at most {MAX_BOARDS} at once",
+            values.len()
+        ));
+    }
+    Ok(ValueList(values))
+}
+
+/// Parses one board side (no ranges).
+pub fn parse_side(text: &str) -> Result<u64, String> {
+    if text.contains("..") || text.contains(',') {
+        return Err("takes one number, the columns of every board; ranges go in --m".into());
+    }
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("board sides start at 1, not 0".into()),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+/// Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_uppercase();
+    let t = t.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let value: f64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size; write e.g. 512M or 4G"))?;
+    if !(value > 0.0 && value.is_finite()) {
+        return Err(format!("'{text}' must be a positive size"));
+    }
+    Ok((value * (1u64 << shift) as f64) as u64)
+}
+
+/// When to draw grid lines.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum GridArg {
+    /// Only where cells are at least 8 px.
+    Auto,
+    /// Always.
+    On,
+    /// Never.
+    Off,
+}
+
+/// Colours, sizes and spacing of board figures.
+#[derive(Debug, Clone, Args)]
+pub struct BoardStyleArgs {
+    /// Pixels per cell (default: about 640 px per board alone, sheets use --panel).
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cell: Option<u32>,
+    /// Pixels along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
+    #[arg(long, value_name = "PX", conflicts_with_all = ["cell", "width"], value_parser = clap::value_parser!(u32).range(4..=16384))]
+    pub panel: Option<u32>,
+    /// Total width of a sheet in pixels; the panel size follows.
+    #[arg(long, value_name = "PX", conflicts_with = "cell", value_parser = clap::value_parser!(u32).range(16..=65535))]
+    pub width: Option<u32>,
+    /// Panels per row of a sheet (default: a grid about 3:2 wide, 6 for 24 panels).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub columns: Option<u16>,
+    /// Colour of P cells (#rrggbb or a CSS name; default Okabe–Ito blue, colour-blind safe).
+    #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
+    pub p_color: String,
+    /// Colour of the other cells.
+    #[arg(long, value_name = "COLOR", default_value = "white")]
+    pub other_color: String,
+    /// Colour around and between panels (`none` for transparent).
+    #[arg(long, value_name = "COLOR", default_value = "white")]
+    pub background: String,
+    /// Lines between cells.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub grid: GridArg,
+    /// Colour of grid lines.
+    #[arg(long, value_name = "COLOR", default_value = "#d0d0d0")]
+    pub grid_color: String,
+    /// Colour of the thin frame around each board (`none` for no frame).
+    #[arg(long, value_name = "COLOR", default_value = "#888888")]
+    pub frame_color: String,
+    /// Space around the figure, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 16)]
+    pub margin: u32,
+    /// Space between panels, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 14)]
+    pub gap: u32,
+    /// Leave out captions.
+    #[arg(long)]
+    pub no_caption: bool,
+    /// Caption size in pixels (default: scaled to the panel).
+    #[arg(long, value_name = "PX")]
+    pub caption_size: Option<f64>,
+}
+
+impl BoardStyleArgs {
+    /// The validated style.
+    pub fn style(&self) -> nimscape::Result<BoardStyle> {
+        let frame = Color::parse(&self.frame_color, "--frame-color")?;
+        if let Some(size) = self.caption_size {
+            if !(4.0..=200.0).contains(&size) {
+                return Err(nimscape::Error::invalid(
+                    "--caption-size must be between 4 and 200 px",
+                ));
+            }
+        }
+        Ok(BoardStyle {
+            p_color: Color::parse(&self.p_color, "--p-color")?,
+            other_color: Color::parse(&self.other_color, "--other-color")?,
+            background: Color::parse(&self.background, "--background")?,
+            grid: match self.grid {
+                GridArg::Auto => GridLines::Auto,
+                GridArg::On => GridLines::On,
+                GridArg::Off => GridLines::Off,
+            },
+            grid_color: Color::parse(&self.grid_color, "--grid-color")?,
+            frame_color: (frame.a > 0).then_some(frame),
+            margin: self.margin,
+            gap: self.gap,
+            captions: !self.no_caption,
+            caption_size: self.caption_size,
+            caption_color: nimscape::scene::color::INK,
+        })
+    }
+
+    /// The panel size asked for, if any; `boards` is the number of panels.
+    pub fn size(&self, boards: usize) -> Option<PanelSize> {
+        if let Some(cell) = self.cell {
+            return Some(PanelSize::Cell(cell));
+        }
+        if let Some(panel) = self.panel {
+            return Some(PanelSize::Panel(panel));
+        }
+        self.width.map(|width| {
+            let columns = self
+                .columns()
+                .unwrap_or_else(|| SheetLayout::default_columns(boards));
+            let columns = columns.min(boards.max(1));
+            PanelSize::Panel(
+                SheetLayout::panel_width_for(width, columns, self.gap, self.margin).max(4),
+            )
+        })
+    }
+
+    /// Panels per row, if given.
+    pub fn columns(&self) -> Option<usize> {
+        self.columns.map(usize::from)
+    }
+}
+
+/// Metadata recording the command line that made a figure.
+pub fn metadata() -> Metadata {
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    Metadata::with_parameters(format!("nimscape {}", words.join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn m_lists_ranges_and_errors() {
+        assert_eq!(parse_m_list("11").unwrap().0, vec![11]);
+        assert_eq!(parse_m_list("1..4").unwrap().0, vec![1, 2, 3, 4]);
+        assert_eq!(parse_m_list("1..=3, 8").unwrap().0, vec![1, 2, 3, 8]);
+        assert!(parse_m_list("5..2").unwrap_err().contains("empty range"));
+        assert!(parse_m_list("0").unwrap_err().contains("start at 1"));
+        assert!(parse_m_list("abc")
+            .unwrap_err()
+            .contains("not a whole number"));
+    }
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("2G").unwrap(), 2 << 30);
+        assert_eq!(parse_bytes("512MiB").unwrap(), 512 << 20);
+        assert_eq!(parse_bytes("1000").unwrap(), 1000);
+        assert!(parse_bytes("lots").is_err());
+    }
+}

@@ -1,0 +1,83 @@
+//! `nimscape square`: the P-position pattern of C(m,n).
+
+use super::args::{self, BoardStyleArgs};
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use nimscape::encode::png::Compression;
+use nimscape::pattern::figure::{SquareFigure, SquareMode};
+use std::path::PathBuf;
+
+/// Draw R(m,n), the P-cells of the m x n chocolate bar.
+#[derive(Debug, Args)]
+pub struct SquareArgs {
+    /// Rows m: one board (11), a sheet of boards (1..24), or a list (3,5,11).
+    #[arg(long, value_name = "M", value_parser = args::parse_m_list)]
+    m: Option<args::ValueList>,
+    /// Columns n, for rectangular boards (default: n = m).
+    #[arg(long, value_name = "N", value_parser = args::parse_side)]
+    n: Option<u64>,
+    /// Output file: .png, .svg, .csv (i,j of every P cell) or .json [default: output/square-<m>.png]
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).
+    #[arg(long, conflicts_with_all = ["decompose", "cell", "panel", "width", "columns"])]
+    raw: bool,
+    /// PNG compression of --raw boards.
+    #[arg(long, value_enum, default_value = "fast", requires = "raw")]
+    compression: CompressionArg,
+    /// Outline Theorem 3.4's blocks: four s x s corner copies of R(s,s) and the t x t centre R(t,t).
+    #[arg(long)]
+    decompose: bool,
+    #[command(flatten)]
+    style: BoardStyleArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CompressionArg {
+    Fast,
+    Balanced,
+    Best,
+}
+
+pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
+    let boards: Vec<u64> = args.m.map(|list| list.0).unwrap_or_default();
+    if boards.is_empty() {
+        anyhow::bail!("--m is required: the board size, e.g. --m 11, --m 1..24 or --m 3,5,11");
+    }
+    let mode = if args.raw {
+        SquareMode::Raw {
+            compression: match args.compression {
+                CompressionArg::Fast => Compression::Fast,
+                CompressionArg::Balanced => Compression::Balanced,
+                CompressionArg::Best => Compression::Best,
+            },
+        }
+    } else {
+        SquareMode::Styled {
+            style: args.style.style()?,
+            size: args.style.size(boards.len()),
+            columns: args.style.columns(),
+            decompose: args.decompose,
+        }
+    };
+    let output = match args.output {
+        Some(path) => path,
+        None => {
+            let name = match (boards.first(), boards.last()) {
+                (Some(a), Some(b)) if boards.len() > 1 => format!("square-{a}-{b}.png"),
+                (Some(a), _) => format!("square-{a}.png"),
+                _ => unreachable!("boards is not empty"),
+            };
+            std::fs::create_dir_all("output")?;
+            PathBuf::from("output").join(name)
+        }
+    };
+    let figure = SquareFigure {
+        boards,
+        n: args.n,
+        mode,
+        memory_limit,
+    };
+    figure.write(&output, &args::metadata())?;
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! Scene to pixels: crisp cell layers written straight into the canvas,
+//! everything else (paths, text outlines) filled anti-aliased by tiny-skia.
+
+use crate::font;
+use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, Scene};
+use crate::{Error, Result};
+use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform};
+
+/// Draws a scene into a straight-alpha RGBA buffer, row-major.
+pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
+    let mut pixmap = Pixmap::new(scene.width, scene.height).ok_or_else(|| {
+        Error::invalid(format!(
+            "cannot draw a {} x {} px image: both sides must be at least 1",
+            scene.width, scene.height
+        ))
+    })?;
+    pixmap.fill(skia_color(scene.background));
+    for item in &scene.items {
+        match item {
+            Item::Cells(cells) => draw_cells(&mut pixmap, cells),
+            Item::Path(path) => draw_path(&mut pixmap, path),
+            Item::Text(text) => {
+                let outline = PathItem {
+                    commands: font::text_path(text),
+                    fill: Some(text.color),
+                    stroke: None,
+                };
+                draw_path(&mut pixmap, &outline);
+            }
+        }
+    }
+    Ok(pixmap)
+}
+
+fn skia_color(c: Color) -> tiny_skia::Color {
+    tiny_skia::Color::from_rgba8(c.r, c.g, c.b, c.a)
+}
+
+/// Premultiplied RGBA of a colour, as tiny-skia stores pixels.
+fn premultiplied(c: Color) -> [u8; 4] {
+    let scale = |v: u8| ((u16::from(v) * u16::from(c.a) + 127) / 255) as u8;
+    [scale(c.r), scale(c.g), scale(c.b), c.a]
+}
+
+fn blend(dst: &mut [u8], src: [u8; 4]) {
+    if src[3] == 255 {
+        dst.copy_from_slice(&src);
+    } else if src[3] > 0 {
+        let keep = 255 - u16::from(src[3]);
+        for k in 0..4 {
+            dst[k] = (u16::from(src[k]) + (u16::from(dst[k]) * keep + 127) / 255) as u8;
+        }
+    }
+}
+
+fn draw_cells(pixmap: &mut Pixmap, layer: &CellLayer) {
+    let (canvas_w, canvas_h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let colors: Vec<[u8; 4]> = layer.palette.iter().map(|&c| premultiplied(c)).collect();
+    let data = pixmap.data_mut();
+    let (x0, y0) = (layer.rect.x as usize, layer.rect.y as usize);
+    let col_edges: Vec<usize> = (0..=layer.cols)
+        .map(|k| x0 + layer.col_edge(k) as usize)
+        .collect();
+    for row in 0..layer.rows {
+        let (top, bottom) = (
+            y0 + layer.row_edge(row) as usize,
+            y0 + layer.row_edge(row + 1) as usize,
+        );
+        for y in top..bottom.min(canvas_h) {
+            let line = &mut data[y * canvas_w * 4..(y + 1) * canvas_w * 4];
+            for col in 0..layer.cols {
+                let index = usize::from(layer.indices[row * layer.cols + col]);
+                let Some(&color) = colors.get(index) else {
+                    continue;
+                };
+                if color[3] == 0 {
+                    continue;
+                }
+                for x in col_edges[col]..col_edges[col + 1].min(canvas_w) {
+                    blend(&mut line[x * 4..x * 4 + 4], color);
+                }
+            }
+        }
+    }
+    if let Some(grid) = layer.grid_line {
+        let color = premultiplied(grid);
+        let (right, bottom) = (
+            x0 + layer.rect.width as usize,
+            y0 + layer.rect.height as usize,
+        );
+        let xs = grid_positions(&col_edges, right);
+        let row_edges: Vec<usize> = (0..=layer.rows)
+            .map(|k| y0 + layer.row_edge(k) as usize)
+            .collect();
+        let ys = grid_positions(&row_edges, bottom);
+        for y in y0..bottom.min(canvas_h) {
+            let line = &mut data[y * canvas_w * 4..(y + 1) * canvas_w * 4];
+            if ys.contains(&y) {
+                for x in x0..right.min(canvas_w) {
+                    blend(&mut line[x * 4..x * 4 + 4], color);
+                }
+            } else {
+                for &x in xs.iter().filter(|&&x| x < canvas_w) {
+                    blend(&mut line[x * 4..x * 4 + 4], color);
+                }
+            }
+        }
+    }
+}
+
+/// The pixel columns (or rows) that carry grid lines: each cell's first pixel, and the
+/// last pixel of the layer, so the grid is closed on all four sides.
+pub fn grid_positions(edges: &[usize], end: usize) -> Vec<usize> {
+    let mut positions: Vec<usize> = edges[..edges.len() - 1].to_vec();
+    if end > 0 {
+        positions.push(end - 1);
+    }
+    positions.dedup();
+    positions
+}
+
+fn skia_path(commands: &[PathCmd]) -> Option<tiny_skia::Path> {
+    let mut builder = PathBuilder::new();
+    for &cmd in commands {
+        match cmd {
+            PathCmd::MoveTo(x, y) => builder.move_to(x as f32, y as f32),
+            PathCmd::LineTo(x, y) => builder.line_to(x as f32, y as f32),
+            PathCmd::QuadTo(a, b, x, y) => builder.quad_to(a as f32, b as f32, x as f32, y as f32),
+            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                builder.cubic_to(a as f32, b as f32, c as f32, d as f32, x as f32, y as f32)
+            }
+            PathCmd::Close => builder.close(),
+        }
+    }
+    builder.finish()
+}
+
+fn draw_path(pixmap: &mut Pixmap, item: &PathItem) {
+    let Some(path) = skia_path(&item.commands) else {
+        return;
+    };
+    if let Some(fill) = item.fill {
+        let mut paint = Paint::default();
+        paint.set_color(skia_color(fill));
+        paint.anti_alias = true;
+        pixmap.fill_path(
+            &path,
+            &paint,
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+    if let Some((color, width)) = item.stroke {
+        let mut paint = Paint::default();
+        paint.set_color(skia_color(color));
+        paint.anti_alias = true;
+        let stroke = Stroke {
+            width: width as f32,
+            line_cap: LineCap::Butt,
+            line_join: LineJoin::Miter,
+            ..Stroke::default()
+        };
+        pixmap.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+    }
+}
+
+/// The pixels of a raster as straight-alpha RGBA bytes.
+pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
+    pixmap
+        .pixels()
+        .iter()
+        .flat_map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue(), c.alpha()]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::PixelRect;
+
+    #[test]
+    fn cells_land_on_whole_pixels_with_uneven_edges() {
+        let mut scene = Scene::new(10, 7, Color::WHITE);
+        scene.push(CellLayer {
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: 10,
+                height: 7,
+            },
+            rows: 3,
+            cols: 3,
+            indices: vec![1, 0, 0, 0, 1, 0, 0, 0, 1],
+            palette: vec![Color::WHITE, Color::BLACK],
+            grid_line: None,
+        });
+        let rgba = straight_rgba(&rasterize(&scene).unwrap());
+        let black = |x: usize, y: usize| rgba[(y * 10 + x) * 4] == 0;
+        // Column edges 0,3,6,10 and row edges 0,2,4,7: no grey pixels anywhere.
+        assert!(rgba.chunks(4).all(|p| p[0] == 0 || p[0] == 255));
+        assert!(
+            black(0, 0)
+                && black(2, 1)
+                && !black(3, 1)
+                && black(3, 2)
+                && black(9, 6)
+                && !black(5, 6)
+        );
+    }
+}

@@ -1,0 +1,309 @@
+//! The square-board figure: one board, a contact sheet, or a raw 1-bit board,
+//! written as PNG, SVG, CSV or JSON. A validated spec that the CLI (and later
+//! recipes) fill in; writing it is the only I/O.
+
+use super::decompose::Decomposition;
+use super::{check_board, p_grid, write_bilevel_row, SignatureIndex};
+use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::error::check_memory;
+use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
+use crate::scene::color::okabe_ito;
+use crate::scene::{CellLayer, Color, PixelRect, Scene};
+use crate::{Error, Result};
+use std::io::Write;
+use std::path::Path;
+
+/// How a square figure is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SquareMode {
+    /// Panels with colours, captions and optional decomposition marks.
+    Styled {
+        /// Colours and spacing.
+        style: BoardStyle,
+        /// Cell or panel size; `None` picks one that suits the boards.
+        size: Option<PanelSize>,
+        /// Panels per row of a sheet; `None` picks one.
+        columns: Option<usize>,
+        /// Outline Theorem 3.4's corner and centre blocks.
+        decompose: bool,
+    },
+    /// One pixel (or SVG unit) per cell, no margin, P cells black: for checking pixel by pixel.
+    Raw {
+        /// PNG compression effort.
+        compression: png_enc::Compression,
+    },
+}
+
+/// Boards of C(m,n) to draw or list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SquareFigure {
+    /// The row counts m, one board each.
+    pub boards: Vec<u64>,
+    /// The column count n for rectangular boards; `None` means square (n = m).
+    pub n: Option<u64>,
+    /// Drawing mode.
+    pub mode: SquareMode,
+    /// Refuse figures whose raster would need more bytes than this.
+    pub memory_limit: u64,
+}
+
+/// Colours of the decomposition marks: corners and centre, distinct for colour-blind readers.
+pub const CORNER_COLOR: Color = okabe_ito::VERMILLION;
+/// See [`CORNER_COLOR`].
+pub const CENTRE_COLOR: Color = okabe_ito::BLUISH_GREEN;
+
+impl SquareFigure {
+    fn size_of(&self, m: u64) -> (u64, u64) {
+        (m, self.n.unwrap_or(m))
+    }
+
+    /// Checks the parameters, before anything is computed.
+    pub fn validate(&self) -> Result<()> {
+        if self.boards.is_empty() {
+            return Err(Error::invalid(
+                "--m: no board given; write e.g. --m 11 or --m 1..24",
+            ));
+        }
+        for &m in &self.boards {
+            let (m, n) = self.size_of(m);
+            check_board(m, n)?;
+        }
+        match &self.mode {
+            SquareMode::Raw { .. } if self.boards.len() > 1 => Err(Error::unsupported(
+                "--raw draws one board; give a single --m (a sheet of several boards is the styled mode)",
+            )),
+            SquareMode::Styled { decompose: true, .. } if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) => {
+                Err(Error::unsupported("--decompose needs square boards; drop --n"))
+            }
+            SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("--columns must be at least 1")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The caption of board m.
+    fn caption(&self, m: u64) -> String {
+        match self.n {
+            Some(n) if n != m => format!("m = {m}, n = {n}"),
+            _ => format!("m = {m}"),
+        }
+    }
+
+    fn default_size(&self, decompose: bool) -> PanelSize {
+        if self.boards.len() == 1 {
+            let (m, n) = self.size_of(self.boards[0]);
+            PanelSize::Cell((640 / m.max(n)).clamp(1, 48) as u32)
+        } else if decompose {
+            // Room for the legend naming s and t under each board.
+            PanelSize::Panel(240)
+        } else {
+            PanelSize::Panel(180)
+        }
+    }
+
+    /// The styled scene (panels, captions, marks).
+    pub fn scene(&self) -> Result<Scene> {
+        self.validate()?;
+        let SquareMode::Styled {
+            style,
+            size,
+            columns,
+            decompose,
+        } = &self.mode
+        else {
+            return self.raw_scene();
+        };
+        let size = size.unwrap_or_else(|| self.default_size(*decompose));
+        let shapes: Vec<(usize, usize)> = self
+            .boards
+            .iter()
+            .map(|&m| self.size_of(m))
+            .map(|(m, n)| (m as usize, n as usize))
+            .collect();
+        let pixels = board::sheet_pixels(&shapes, size, *columns, style);
+        let cells: u64 = shapes.iter().map(|&(m, n)| (m * n) as u64 * 2).sum();
+        check_memory(
+            || describe(&self.boards, self.n, size),
+            pixels * 4 + cells,
+            self.memory_limit,
+            "use --raw for one pixel per cell (streamed, a few MiB), or a smaller --cell / --panel",
+        )?;
+        let panels: Vec<BoardPanel> = self
+            .boards
+            .iter()
+            .map(|&m| {
+                let (rows, cols) = self.size_of(m);
+                let mut panel = BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style)
+                    .with_caption(self.caption(m));
+                if *decompose {
+                    mark_decomposition(&mut panel, m);
+                }
+                panel
+            })
+            .collect();
+        Ok(board::sheet(&panels, size, *columns, style))
+    }
+
+    fn raw_scene(&self) -> Result<Scene> {
+        let (m, n) = self.size_of(self.boards[0]);
+        check_memory(
+            || format!("a raw {m} x {n} board as SVG"),
+            m * n,
+            self.memory_limit,
+            "write the raw board as .png, which is streamed",
+        )?;
+        let grid = p_grid(m as usize, n as usize);
+        let mut indices = vec![0u8; (m * n) as usize];
+        for (r, c) in grid.ones() {
+            indices[r * n as usize + c] = 1;
+        }
+        let mut scene = Scene::new(n as u32, m as u32, Color::WHITE);
+        scene.push(CellLayer {
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: n as u32,
+                height: m as u32,
+            },
+            rows: m as usize,
+            cols: n as usize,
+            indices,
+            palette: vec![Color::WHITE, Color::BLACK],
+            grid_line: None,
+        });
+        Ok(scene)
+    }
+
+    /// Writes the figure to `path` in the format its extension names.
+    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
+        self.validate()?;
+        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
+        encode::check_output_path(path)?;
+        match (format, &self.mode) {
+            (Format::Csv | Format::Json, SquareMode::Raw { .. }) => Err(Error::unsupported(
+                "--raw draws images; write .png or .svg, or drop --raw for .csv / .json",
+            )),
+            (Format::Png, SquareMode::Raw { compression }) => {
+                let (m, n) = self.size_of(self.boards[0]);
+                if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
+                    return Err(Error::invalid("--raw PNG sides must fit in 32 bits"));
+                }
+                let index = SignatureIndex::new(n);
+                encode::write_atomic(path, |out| {
+                    png_enc::write_bilevel(
+                        out,
+                        path,
+                        n as u32,
+                        m as u32,
+                        *compression,
+                        metadata,
+                        |row, bytes| write_bilevel_row(&index, m, row, bytes),
+                    )
+                })
+            }
+            (Format::Csv, _) => {
+                encode::write_atomic(path, |out| self.write_csv(out).map_err(io_error(path)))
+            }
+            (Format::Json, _) => {
+                encode::write_atomic(path, |out| self.write_json(out).map_err(io_error(path)))
+            }
+            _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
+        }
+    }
+
+    /// `i,j` (one board) or `m,i,j` (several): every P cell, 1-based, sorted.
+    fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let several = self.boards.len() > 1;
+        writeln!(out, "{}", if several { "m,i,j" } else { "i,j" })?;
+        for &m in &self.boards {
+            let (rows, cols) = self.size_of(m);
+            let index = SignatureIndex::new(cols);
+            for i in 1..=rows {
+                let mut columns: Vec<usize> =
+                    index.columns_with(super::signature(rows, i)).collect();
+                columns.sort_unstable();
+                for c in columns {
+                    if several {
+                        writeln!(out, "{m},{i},{}", c + 1)?;
+                    } else {
+                        writeln!(out, "{i},{}", c + 1)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let boards: Vec<serde_json::Value> = self
+            .boards
+            .iter()
+            .map(|&m| {
+                let (rows, cols) = self.size_of(m);
+                let grid = p_grid(rows as usize, cols as usize);
+                let cells: Vec<[usize; 2]> = grid.ones().map(|(r, c)| [r + 1, c + 1]).collect();
+                let mut board = serde_json::json!({ "m": rows, "n": cols, "count": cells.len(), "p_positions": cells });
+                if rows == cols {
+                    let d = Decomposition::of(rows);
+                    board["decomposition"] = serde_json::json!({ "s": d.s, "t": d.t });
+                }
+                board
+            })
+            .collect();
+        let document = if boards.len() == 1 {
+            boards[0].clone()
+        } else {
+            serde_json::json!({ "boards": boards })
+        };
+        serde_json::to_writer(&mut *out, &document)?;
+        writeln!(out)
+    }
+}
+
+fn describe(boards: &[u64], n: Option<u64>, size: PanelSize) -> String {
+    let largest = boards.iter().copied().max().unwrap_or(0);
+    let n = n.unwrap_or(largest);
+    let size = match size {
+        PanelSize::Cell(px) => format!("{px} px per cell"),
+        PanelSize::Panel(px) => format!("{px} px panels"),
+    };
+    if boards.len() == 1 {
+        format!("a {largest} x {n} board at {size}")
+    } else {
+        format!(
+            "a sheet of {} boards up to {largest} x {n} at {size}",
+            boards.len()
+        )
+    }
+}
+
+/// Outlines Theorem 3.4's blocks on a square panel and adds a legend naming s and t.
+fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
+    let d = Decomposition::of(m);
+    for (row, col, side) in d.corners() {
+        panel.marks.push(BlockMark {
+            row: row as usize,
+            col: col as usize,
+            height: side as usize,
+            width: side as usize,
+            color: CORNER_COLOR,
+        });
+    }
+    let (row, col, side) = d.centre();
+    panel.marks.push(BlockMark {
+        row: row as usize,
+        col: col as usize,
+        height: side as usize,
+        width: side as usize,
+        color: CENTRE_COLOR,
+    });
+    if d.s > 0 {
+        panel.legend.push(LegendEntry {
+            color: CORNER_COLOR,
+            text: format!("corners R({0},{0}): s = {0}", d.s),
+        });
+    }
+    panel.legend.push(LegendEntry {
+        color: CENTRE_COLOR,
+        text: format!("centre R({0},{0}): t = {0}", d.t),
+    });
+}

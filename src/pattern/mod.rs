@@ -1,0 +1,132 @@
+//! The square chocolate game C(m,n) and its P-position pattern (SPEC §1).
+//!
+//! An m x n bar with the poisoned cell at (i,j) is four Nim heaps
+//! `(i-1, j-1, m-i, n-j)`, so (i,j) is a P-position iff
+//! `(i-1) ^ (m-i) == (j-1) ^ (n-j)`. That one idea makes huge boards cheap:
+//! every row i has a *signature* `(i-1) ^ (m-i)`, every column j one too,
+//! and the P-cells of a row are the columns that share its signature. Columns
+//! are bucketed by signature once; a row is then a handful of set bits.
+
+pub mod count;
+pub mod decompose;
+pub mod figure;
+
+use crate::{BitGrid, Error, Result};
+
+/// The signature `(k-1) ^ (len-k)` of row or column `k` (1-based) on a side of length `len`.
+pub fn signature(len: u64, k: u64) -> u64 {
+    (k - 1) ^ (len - k)
+}
+
+/// True when cell (i,j) (1-based) of the m x n board is a P-position.
+pub fn is_p(m: u64, n: u64, i: u64, j: u64) -> bool {
+    signature(m, i) == signature(n, j)
+}
+
+/// Validates a board size: both sides at least 1 and small enough to index.
+pub fn check_board(m: u64, n: u64) -> Result<()> {
+    if m == 0 || n == 0 {
+        return Err(Error::invalid(format!(
+            "board {m} x {n} is empty: --m and --n must be at least 1"
+        )));
+    }
+    const MAX_SIDE: u64 = 1 << 31;
+    if m > MAX_SIDE || n > MAX_SIDE {
+        return Err(Error::invalid(format!(
+            "board {m} x {n} is too large: each side must be at most {MAX_SIDE}"
+        )));
+    }
+    Ok(())
+}
+
+/// The columns of a side of length `n`, sorted by signature, so that the
+/// columns sharing a row's signature are one binary search away.
+#[derive(Debug, Clone)]
+pub struct SignatureIndex {
+    sorted: Vec<(u32, u32)>,
+}
+
+impl SignatureIndex {
+    /// Buckets the columns 1..=n by signature.
+    pub fn new(n: u64) -> Self {
+        let mut sorted: Vec<(u32, u32)> = (1..=n)
+            .map(|j| (signature(n, j) as u32, (j - 1) as u32))
+            .collect();
+        sorted.sort_unstable();
+        SignatureIndex { sorted }
+    }
+
+    /// The 0-based columns whose signature is `sig`, in increasing order.
+    pub fn columns_with(&self, sig: u64) -> impl Iterator<Item = usize> + '_ {
+        let sig = sig as u32;
+        let start = self.sorted.partition_point(|&(s, _)| s < sig);
+        self.sorted[start..]
+            .iter()
+            .take_while(move |&&(s, _)| s == sig)
+            .map(|&(_, j)| j as usize)
+    }
+}
+
+/// The P-cells of C(m,n) as an m x n grid (row i-1, column j-1 for cell (i,j)).
+pub fn p_grid(m: usize, n: usize) -> BitGrid {
+    let index = SignatureIndex::new(n as u64);
+    let mut grid = BitGrid::new(m, n);
+    grid.fill_rows(|row, words| {
+        for col in index.columns_with(signature(m as u64, row as u64 + 1)) {
+            words[col / 64] |= 1 << (col % 64);
+        }
+    });
+    grid
+}
+
+/// Writes row `row` (0-based) of C(m,n) as 1-bit grayscale pixels, most significant
+/// bit first, P-cells black (bit 0) and all other cells white (bit 1).
+pub fn write_bilevel_row(index: &SignatureIndex, m: u64, row: usize, out: &mut [u8]) {
+    out.fill(0xFF);
+    for col in index.columns_with(signature(m, row as u64 + 1)) {
+        out[col / 8] &= !(0x80 >> (col % 8));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_matches_the_criterion_cell_by_cell() {
+        for (m, n) in [(1, 1), (3, 3), (11, 11), (7, 12), (70, 65)] {
+            let grid = p_grid(m, n);
+            for i in 1..=m {
+                for j in 1..=n {
+                    let heaps = (i - 1) ^ (j - 1) ^ (m - i) ^ (n - j);
+                    assert_eq!(
+                        grid.get(i - 1, j - 1),
+                        heaps == 0,
+                        "C({m},{n}) cell ({i},{j})"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bilevel_rows_agree_with_the_grid() {
+        let (m, n) = (13usize, 21usize);
+        let grid = p_grid(m, n);
+        let index = SignatureIndex::new(n as u64);
+        let mut row = vec![0u8; n.div_ceil(8)];
+        for r in 0..m {
+            write_bilevel_row(&index, m as u64, r, &mut row);
+            for c in 0..n {
+                let black = row[c / 8] & (0x80 >> (c % 8)) == 0;
+                assert_eq!(black, grid.get(r, c));
+            }
+        }
+    }
+
+    #[test]
+    fn empty_boards_are_refused_with_the_flag_named() {
+        let err = check_board(0, 3).unwrap_err().to_string();
+        assert!(err.contains("--m"), "{err}");
+    }
+}

@@ -1,0 +1,337 @@
+//! Boards: cell grids in panels, alone or as a contact sheet.
+//!
+//! Every figure of a board-shaped model (square patterns, automaton frames,
+//! Nim-with-pass overlays) is a list of [`BoardPanel`]s drawn by [`sheet`].
+//! Panels are scaled to one common size, the paper's (1/m)·R(m,m), so growth
+//! reads as refinement; cell edges stay on whole pixels.
+
+use super::layout::SheetLayout;
+use super::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
+use crate::font;
+use crate::scene::color::{okabe_ito, GRID_GREY, INK};
+use crate::BitGrid;
+
+/// Whether to draw lines between cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GridLines {
+    /// Only where every board's cells are at least 6 px, so lines never swamp the pattern.
+    #[default]
+    Auto,
+    /// Always.
+    On,
+    /// Never.
+    Off,
+}
+
+/// How large panels are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PanelSize {
+    /// Pixels per cell (single boards).
+    Cell(u32),
+    /// Pixels along a panel's longer side (sheets: every board the same size).
+    Panel(u32),
+}
+
+/// Colours and spacing of board figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardStyle {
+    /// Colour of P cells (index 1 of a two-colour panel).
+    pub p_color: Color,
+    /// Colour of the other cells (index 0).
+    pub other_color: Color,
+    /// Colour around and between panels.
+    pub background: Color,
+    /// Lines between cells.
+    pub grid: GridLines,
+    /// Colour of those lines.
+    pub grid_color: Color,
+    /// One-pixel frame around each board, if any.
+    pub frame_color: Option<Color>,
+    /// Space around the sheet, pixels.
+    pub margin: u32,
+    /// Space between panels, pixels.
+    pub gap: u32,
+    /// Captions under panels.
+    pub captions: bool,
+    /// Caption size in pixels; `None` scales with the panel.
+    pub caption_size: Option<f64>,
+    /// Caption colour.
+    pub caption_color: Color,
+}
+
+impl Default for BoardStyle {
+    fn default() -> Self {
+        BoardStyle {
+            p_color: okabe_ito::BLUE,
+            other_color: Color::WHITE,
+            background: Color::WHITE,
+            grid: GridLines::Auto,
+            grid_color: GRID_GREY,
+            frame_color: Some(Color::rgb(0x88, 0x88, 0x88)),
+            margin: 16,
+            gap: 14,
+            captions: true,
+            caption_size: None,
+            caption_color: INK,
+        }
+    }
+}
+
+/// An outlined block of cells, e.g. a corner copy of R(s,s) in Theorem 3.4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockMark {
+    /// First row of the block (0-based).
+    pub row: usize,
+    /// First column of the block (0-based).
+    pub col: usize,
+    /// Rows in the block.
+    pub height: usize,
+    /// Columns in the block.
+    pub width: usize,
+    /// Outline colour.
+    pub color: Color,
+}
+
+/// A legend entry under a panel: a swatch and a line of text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// Swatch colour.
+    pub color: Color,
+    /// Text.
+    pub text: String,
+}
+
+/// One board to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardPanel {
+    /// Rows of cells.
+    pub rows: usize,
+    /// Columns of cells.
+    pub cols: usize,
+    /// Palette index per cell, row-major.
+    pub indices: Vec<u8>,
+    /// Colours by index.
+    pub palette: Vec<Color>,
+    /// Caption under the panel.
+    pub caption: Option<String>,
+    /// Outlined blocks.
+    pub marks: Vec<BlockMark>,
+    /// Legend lines under the caption.
+    pub legend: Vec<LegendEntry>,
+}
+
+impl BoardPanel {
+    /// A two-colour panel: set cells in the style's P colour, the others in its other colour.
+    pub fn from_bits(grid: &BitGrid, style: &BoardStyle) -> Self {
+        let mut indices = vec![0u8; grid.rows() * grid.cols()];
+        for (r, c) in grid.ones() {
+            indices[r * grid.cols() + c] = 1;
+        }
+        BoardPanel {
+            rows: grid.rows(),
+            cols: grid.cols(),
+            indices,
+            palette: vec![style.other_color, style.p_color],
+            caption: None,
+            marks: Vec::new(),
+            legend: Vec::new(),
+        }
+    }
+
+    /// Sets the caption.
+    pub fn with_caption(mut self, caption: impl Into<String>) -> Self {
+        self.caption = Some(caption.into());
+        self
+    }
+}
+
+/// The pixel size of a board of `rows x cols` cells drawn at `size`.
+pub fn board_pixels(rows: usize, cols: usize, size: PanelSize) -> (u32, u32) {
+    match size {
+        PanelSize::Cell(px) => (cols as u32 * px, rows as u32 * px),
+        PanelSize::Panel(px) => {
+            let longer = rows.max(cols).max(1) as f64;
+            let w = (f64::from(px) * cols as f64 / longer).round().max(1.0) as u32;
+            let h = (f64::from(px) * rows as f64 / longer).round().max(1.0) as u32;
+            (w, h)
+        }
+    }
+}
+
+/// Estimated pixel count of the sheet [`sheet`] would draw, for memory checks before
+/// any cell is computed.
+pub fn sheet_pixels(
+    boards: &[(usize, usize)],
+    size: PanelSize,
+    columns: Option<usize>,
+    style: &BoardStyle,
+) -> u64 {
+    let (w, h) = boards
+        .iter()
+        .map(|&(r, c)| board_pixels(r, c, size))
+        .fold((1, 1), |(a, b), (w, h)| (a.max(w), b.max(h)));
+    let columns = columns
+        .unwrap_or_else(|| SheetLayout::default_columns(boards.len()))
+        .max(1);
+    let rows = boards.len().div_ceil(columns) as u64;
+    let columns = columns.min(boards.len().max(1)) as u64;
+    let pad = u64::from(2 * style.margin + 200);
+    (columns * (u64::from(w) + u64::from(style.gap)) + pad) * (rows * (u64::from(h) + 80) + pad)
+}
+
+/// Lays panels out in a grid (`columns`, or a sensible default) and draws them.
+pub fn sheet(
+    panels: &[BoardPanel],
+    size: PanelSize,
+    columns: Option<usize>,
+    style: &BoardStyle,
+) -> Scene {
+    let columns = columns
+        .unwrap_or_else(|| SheetLayout::default_columns(panels.len()))
+        .max(1);
+    let (panel_width, panel_height) = panels
+        .iter()
+        .map(|p| board_pixels(p.rows, p.cols, size))
+        .fold((1, 1), |(a, b), (w, h)| (a.max(w), b.max(h)));
+    let caption_size = style
+        .caption_size
+        .unwrap_or_else(|| (f64::from(panel_width) / 9.0).clamp(12.0, 20.0));
+    let line_height = (caption_size * 1.45).ceil() as u32;
+    let text_lines = panels
+        .iter()
+        .map(|p| usize::from(style.captions && p.caption.is_some()) + p.legend.len())
+        .max()
+        .unwrap_or(0) as u32;
+    let caption_height = if text_lines > 0 {
+        text_lines * line_height + line_height / 3
+    } else {
+        0
+    };
+    let layout = SheetLayout {
+        columns: columns.min(panels.len().max(1)),
+        panel_width,
+        panel_height,
+        gap: style.gap,
+        margin: style.margin,
+        caption_height,
+    };
+    let (width, height) = layout.size(panels.len());
+    let mut scene = Scene::new(width, height, style.background);
+    // One decision for the whole sheet, so panels side by side look alike.
+    let smallest_cell = panels
+        .iter()
+        .map(|p| {
+            let (w, h) = board_pixels(p.rows, p.cols, size);
+            (w as usize / p.cols.max(1)).min(h as usize / p.rows.max(1))
+        })
+        .min()
+        .unwrap_or(0);
+    let grid_on = match style.grid {
+        GridLines::Auto => smallest_cell >= 6,
+        GridLines::On => true,
+        GridLines::Off => false,
+    };
+
+    for (k, panel) in panels.iter().enumerate() {
+        let (px, py) = layout.panel_origin(k);
+        let (w, h) = board_pixels(panel.rows, panel.cols, size);
+        // Centre boards that are smaller than the common panel box.
+        let rect = PixelRect {
+            x: px + (panel_width - w) / 2,
+            y: py + (panel_height - h) / 2,
+            width: w,
+            height: h,
+        };
+        draw_board(&mut scene, panel, rect, style, grid_on);
+
+        let centre_x = f64::from(px) + f64::from(panel_width) / 2.0;
+        let mut baseline = f64::from(py + panel_height + line_height) - caption_size * 0.25;
+        if let (true, Some(caption)) = (style.captions, &panel.caption) {
+            scene.push(TextItem::centered(
+                centre_x,
+                baseline,
+                caption.clone(),
+                caption_size,
+                style.caption_color,
+            ));
+            baseline += f64::from(line_height);
+        }
+        for entry in &panel.legend {
+            // Shrink a legend line that would not fit under its panel.
+            let room = f64::from(panel_width + style.gap) - 4.0;
+            let natural = caption_size * 0.85;
+            let natural_width = font::text_width(&entry.text, natural) + natural * 1.2;
+            let legend_size = if natural_width > room {
+                natural * room / natural_width
+            } else {
+                natural
+            };
+            let text_width = font::text_width(&entry.text, legend_size);
+            let swatch = legend_size * 0.8;
+            let start = centre_x - (text_width + swatch * 1.5) / 2.0;
+            scene.push(
+                PathItem::rect(start, baseline - swatch, swatch, swatch)
+                    .filled(Color::WHITE)
+                    .stroked(entry.color, 2.5),
+            );
+            scene.push(TextItem {
+                x: start + swatch * 1.5,
+                y: baseline,
+                text: entry.text.clone(),
+                size: legend_size,
+                color: style.caption_color,
+                halign: HAlign::Left,
+                valign: VAlign::Baseline,
+                rotation: 0.0,
+            });
+            baseline += f64::from(line_height);
+        }
+    }
+    scene
+}
+
+fn draw_board(
+    scene: &mut Scene,
+    panel: &BoardPanel,
+    rect: PixelRect,
+    style: &BoardStyle,
+    grid_on: bool,
+) {
+    let layer = CellLayer {
+        rect,
+        rows: panel.rows,
+        cols: panel.cols,
+        indices: panel.indices.clone(),
+        palette: panel.palette.clone(),
+        grid_line: grid_on.then_some(style.grid_color),
+    };
+    let (x0, y0) = (f64::from(rect.x), f64::from(rect.y));
+    let marks: Vec<PathItem> = panel
+        .marks
+        .iter()
+        .map(|mark| {
+            let stroke = (f64::from(rect.width) / 120.0).clamp(2.0, 5.0);
+            let left = x0 + f64::from(layer.col_edge(mark.col)) + stroke / 2.0;
+            let top = y0 + f64::from(layer.row_edge(mark.row)) + stroke / 2.0;
+            let right = x0 + f64::from(layer.col_edge(mark.col + mark.width)) - stroke / 2.0;
+            let bottom = y0 + f64::from(layer.row_edge(mark.row + mark.height)) - stroke / 2.0;
+            PathItem::rect(left, top, right - left, bottom - top).stroked(mark.color, stroke)
+        })
+        .collect();
+    scene.push(layer);
+    if let Some(frame) = style.frame_color {
+        // Half-pixel offsets put a 1 px line exactly on the pixels just outside the board.
+        scene.push(
+            PathItem::rect(
+                x0 - 0.5,
+                y0 - 0.5,
+                f64::from(rect.width) + 1.0,
+                f64::from(rect.height) + 1.0,
+            )
+            .stroked(frame, 1.0),
+        );
+    }
+    for mark in marks {
+        scene.push(mark);
+    }
+}

@@ -1,0 +1,377 @@
+//! Charts drawn by plotters into a [`Scene`].
+//!
+//! [`SceneBackend`] is a plotters drawing backend that records lines,
+//! polygons and text as scene items instead of pixels. A chart therefore goes
+//! through the same encoders as every other figure: the same embedded font,
+//! the same look in PNG and SVG.
+
+use super::{Color, HAlign, PathCmd, PathItem, Scene, TextItem, VAlign};
+use crate::font;
+use plotters::prelude::*;
+use plotters::style::Color as _;
+use plotters_backend::text_anchor::{HPos, VPos};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendTextStyle, DrawingErrorKind, FontTransform,
+};
+use std::convert::Infallible;
+
+/// A plotters backend that appends to a scene.
+pub struct SceneBackend<'a> {
+    scene: &'a mut Scene,
+}
+
+impl<'a> SceneBackend<'a> {
+    /// A backend drawing onto `scene`.
+    pub fn new(scene: &'a mut Scene) -> Self {
+        register_embedded_font();
+        SceneBackend { scene }
+    }
+}
+
+/// Plotters measures some text itself (legends, label areas); it must find the
+/// embedded font under the family names charts use.
+fn register_embedded_font() {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(|| {
+        for family in ["sans-serif", "serif", "monospace"] {
+            for style in [
+                FontStyle::Normal,
+                FontStyle::Bold,
+                FontStyle::Italic,
+                FontStyle::Oblique,
+            ] {
+                // The bytes are the embedded font, which parses (a font test checks it).
+                let _ = plotters::style::register_font(family, style, font::DEJAVU_SANS);
+            }
+        }
+    });
+}
+
+fn color(c: BackendColor) -> Color {
+    let (r, g, b) = c.rgb;
+    Color::rgb(r, g, b).with_alpha((c.alpha.clamp(0.0, 1.0) * 255.0).round() as u8)
+}
+
+/// Plotters hands out integer pixel coordinates; odd-width strokes are centred on
+/// pixel centres so they stay crisp.
+fn crisp(p: BackendCoord, width: u32) -> (f64, f64) {
+    let shift = if width % 2 == 1 { 0.5 } else { 0.0 };
+    (f64::from(p.0) + shift, f64::from(p.1) + shift)
+}
+
+type DrawResult = Result<(), DrawingErrorKind<Infallible>>;
+
+impl DrawingBackend for SceneBackend<'_> {
+    type ErrorType = Infallible;
+
+    fn get_size(&self) -> (u32, u32) {
+        (self.scene.width, self.scene.height)
+    }
+
+    fn ensure_prepared(&mut self) -> DrawResult {
+        Ok(())
+    }
+
+    fn present(&mut self) -> DrawResult {
+        Ok(())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, c: BackendColor) -> DrawResult {
+        if c.alpha > 0.0 {
+            let (x, y) = (f64::from(point.0), f64::from(point.1));
+            self.scene
+                .push(PathItem::rect(x, y, 1.0, 1.0).filled(color(c)));
+        }
+        Ok(())
+    }
+
+    fn draw_line<S: plotters_backend::BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> DrawResult {
+        self.draw_path([from, to], style)
+    }
+
+    fn draw_rect<S: plotters_backend::BackendStyle>(
+        &mut self,
+        ul: BackendCoord,
+        br: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> DrawResult {
+        let c = color(style.color());
+        if c.a == 0 {
+            return Ok(());
+        }
+        if fill {
+            let (x, y) = (f64::from(ul.0), f64::from(ul.1));
+            let (w, h) = (f64::from(br.0 - ul.0 + 1), f64::from(br.1 - ul.1 + 1));
+            self.scene.push(PathItem::rect(x, y, w, h).filled(c));
+        } else {
+            let width = style.stroke_width().max(1);
+            let (x0, y0) = crisp(ul, width);
+            let (x1, y1) = crisp(br, width);
+            self.scene
+                .push(PathItem::rect(x0, y0, x1 - x0, y1 - y0).stroked(c, f64::from(width)));
+        }
+        Ok(())
+    }
+
+    fn draw_path<S: plotters_backend::BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> DrawResult {
+        let c = color(style.color());
+        let width = style.stroke_width();
+        if c.a == 0 || width == 0 {
+            return Ok(());
+        }
+        let points: Vec<(f64, f64)> = path.into_iter().map(|p| crisp(p, width)).collect();
+        if points.len() >= 2 {
+            self.scene
+                .push(PathItem::polyline(&points).stroked(c, f64::from(width)));
+        }
+        Ok(())
+    }
+
+    fn draw_circle<S: plotters_backend::BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> DrawResult {
+        let c = color(style.color());
+        if c.a == 0 {
+            return Ok(());
+        }
+        let (cx, cy) = (f64::from(center.0) + 0.5, f64::from(center.1) + 0.5);
+        let r = f64::from(radius);
+        // Four cubic arcs: the usual circle approximation, error below 0.03 %.
+        const K: f64 = 0.552_284_749_8;
+        let commands = vec![
+            PathCmd::MoveTo(cx + r, cy),
+            PathCmd::CubicTo(cx + r, cy + K * r, cx + K * r, cy + r, cx, cy + r),
+            PathCmd::CubicTo(cx - K * r, cy + r, cx - r, cy + K * r, cx - r, cy),
+            PathCmd::CubicTo(cx - r, cy - K * r, cx - K * r, cy - r, cx, cy - r),
+            PathCmd::CubicTo(cx + K * r, cy - r, cx + r, cy - K * r, cx + r, cy),
+            PathCmd::Close,
+        ];
+        let item = PathItem {
+            commands,
+            fill: None,
+            stroke: None,
+        };
+        self.scene.push(if fill {
+            item.filled(c)
+        } else {
+            item.stroked(c, f64::from(style.stroke_width().max(1)))
+        });
+        Ok(())
+    }
+
+    fn fill_polygon<S: plotters_backend::BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> DrawResult {
+        let c = color(style.color());
+        let points: Vec<(f64, f64)> = vert
+            .into_iter()
+            .map(|p| (f64::from(p.0), f64::from(p.1)))
+            .collect();
+        if c.a > 0 && points.len() >= 3 {
+            self.scene.push(PathItem::polygon(&points).filled(c));
+        }
+        Ok(())
+    }
+
+    fn draw_text<T: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &T,
+        pos: BackendCoord,
+    ) -> DrawResult {
+        let c = color(style.color());
+        if c.a == 0 {
+            return Ok(());
+        }
+        let anchor = style.anchor();
+        self.scene.push(TextItem {
+            x: f64::from(pos.0),
+            y: f64::from(pos.1),
+            text: text.to_string(),
+            size: style.size(),
+            color: c,
+            halign: match anchor.h_pos {
+                HPos::Left => HAlign::Left,
+                HPos::Center => HAlign::Center,
+                HPos::Right => HAlign::Right,
+            },
+            valign: match anchor.v_pos {
+                VPos::Top => VAlign::Top,
+                VPos::Center => VAlign::Middle,
+                VPos::Bottom => VAlign::Bottom,
+            },
+            rotation: match style.transform() {
+                FontTransform::None => 0.0,
+                FontTransform::Rotate90 => 90.0,
+                FontTransform::Rotate180 => 180.0,
+                FontTransform::Rotate270 => 270.0,
+            },
+        });
+        Ok(())
+    }
+
+    fn estimate_text_size<T: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &T,
+    ) -> Result<(u32, u32), DrawingErrorKind<Infallible>> {
+        let width = font::text_width(text, style.size()).ceil() as u32;
+        let height = style.size().ceil() as u32;
+        Ok(match style.transform() {
+            FontTransform::Rotate90 | FontTransform::Rotate270 => (height, width),
+            _ => (width, height),
+        })
+    }
+}
+
+/// Turns a plotters error (there are none from [`SceneBackend`], but the chart layer
+/// can still refuse, e.g. an empty range) into a library error.
+pub fn chart_error(err: impl std::fmt::Display) -> crate::Error {
+    crate::Error::unsupported(format!("cannot draw the chart: {err}"))
+}
+
+/// The chart of g(m) against m, with the reference curve m² that g touches at powers of two.
+pub fn count_chart(
+    points: &[(u64, u128)],
+    log_scale: bool,
+    width: u32,
+    height: u32,
+) -> crate::Result<Scene> {
+    let mut scene = Scene::new(width, height, Color::WHITE);
+    {
+        let root = SceneBackend::new(&mut scene).into_drawing_area();
+        let m_max = points.iter().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
+        let m_min = points.iter().map(|p| p.0).min().unwrap_or(1) as f64;
+        let y_max = (m_max * m_max).max(1.0);
+        let blue = RGBColor(0x00, 0x72, 0xB2);
+        let orange = RGBColor(0xE6, 0x9F, 0x00);
+        let ink = RGBColor(0x22, 0x22, 0x22);
+        let title_style = ("sans-serif", 22).into_font().color(&ink);
+        let label_style = ("sans-serif", 15).into_font().color(&ink);
+        let mut builder = ChartBuilder::on(&root);
+        builder
+            .caption("g(m) = number of P-positions of C(m,m)", title_style)
+            .margin(18)
+            .x_label_area_size(48)
+            .y_label_area_size(80);
+        let g_line: Vec<(f64, f64)> = points.iter().map(|&(m, g)| (m as f64, g as f64)).collect();
+        let reference: Vec<(f64, f64)> = reference_curve(m_min, m_max);
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart;
+                chart
+                    .configure_mesh()
+                    .x_desc("m")
+                    .y_desc("g(m)")
+                    .label_style(label_style.clone())
+                    .axis_desc_style(label_style.clone())
+                    .light_line_style(TRANSPARENT)
+                    .x_label_formatter(&|v| axis_number(*v))
+                    .y_label_formatter(&|v| axis_number(*v))
+                    .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0))
+                    .draw()
+                    .map_err(chart_error)?;
+                chart
+                    .draw_series(LineSeries::new(
+                        reference.iter().copied(),
+                        orange.stroke_width(2),
+                    ))
+                    .map_err(chart_error)?
+                    .label("m²")
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 24, y)], orange.stroke_width(2))
+                    });
+                chart
+                    .draw_series(LineSeries::new(
+                        g_line.iter().copied(),
+                        blue.stroke_width(2),
+                    ))
+                    .map_err(chart_error)?
+                    .label("g(m)")
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 24, y)], blue.stroke_width(2))
+                    });
+                if g_line.len() <= 128 {
+                    chart
+                        .draw_series(g_line.iter().map(|&p| Circle::new(p, 3, blue.filled())))
+                        .map_err(chart_error)?;
+                }
+                chart
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperLeft)
+                    .label_font(label_style.clone())
+                    .background_style(WHITE.mix(0.9))
+                    .border_style(RGBColor(0xB0, 0xB0, 0xB0))
+                    .draw()
+                    .map_err(chart_error)?;
+            }};
+        }
+        if log_scale {
+            draw!(builder
+                .build_cartesian_2d(
+                    (m_min.max(1.0)..m_max).log_scale(),
+                    (1.0..y_max * 1.5).log_scale()
+                )
+                .map_err(chart_error)?);
+        } else {
+            draw!(builder
+                .build_cartesian_2d(m_min..m_max, 0.0..y_max * 1.05)
+                .map_err(chart_error)?);
+        }
+        root.present().map_err(chart_error)?;
+    }
+    Ok(scene)
+}
+
+/// Tick labels: whole numbers as such, large ones as powers of ten.
+fn axis_number(value: f64) -> String {
+    if value.abs() >= 1e6 {
+        let exponent = value.abs().log10().floor();
+        let mantissa = value / 10f64.powf(exponent);
+        if (mantissa - mantissa.round()).abs() < 1e-9 && mantissa.round() == 1.0 {
+            let digits: String = format!("{exponent}")
+                .chars()
+                .map(|d| match d {
+                    '-' => '⁻',
+                    d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
+                        [d.to_digit(10).unwrap_or(0) as usize],
+                })
+                .collect();
+            format!("10{digits}")
+        } else {
+            format!("{mantissa:.1}e{exponent}")
+        }
+    } else if (value - value.round()).abs() < 1e-9 {
+        format!("{}", value.round() as i64)
+    } else {
+        format!("{value:.2}").trim_end_matches('0').to_string()
+    }
+}
+
+/// m² sampled geometrically, so it is smooth on linear and logarithmic axes alike.
+fn reference_curve(from: f64, to: f64) -> Vec<(f64, f64)> {
+    const SAMPLES: usize = 600;
+    let (from, to) = (from.max(1.0), to.max(from.max(1.0)));
+    (0..=SAMPLES)
+        .map(|k| {
+            let m = from * (to / from).powf(k as f64 / SAMPLES as f64);
+            (m, m * m)
+        })
+        .collect()
+}

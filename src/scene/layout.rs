@@ -1,0 +1,83 @@
+//! Contact-sheet layout: equal panels in a grid, each with a caption below.
+
+/// The geometry of a sheet of equal panels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SheetLayout {
+    /// Panels per row.
+    pub columns: usize,
+    /// Width of a panel's drawing area in pixels.
+    pub panel_width: u32,
+    /// Height of a panel's drawing area in pixels.
+    pub panel_height: u32,
+    /// Space between panels.
+    pub gap: u32,
+    /// Space around the whole sheet.
+    pub margin: u32,
+    /// Height reserved under each panel for its caption (0 for none).
+    pub caption_height: u32,
+}
+
+impl SheetLayout {
+    /// A sensible number of columns for `count` panels: a grid about 3:2 wide
+    /// (6 columns for 24 panels, 3 for 3).
+    pub fn default_columns(count: usize) -> usize {
+        ((count as f64 * 1.5).sqrt().ceil() as usize).clamp(1, count.max(1))
+    }
+
+    /// Rows needed for `count` panels.
+    pub fn rows(&self, count: usize) -> usize {
+        count.div_ceil(self.columns.max(1)).max(1)
+    }
+
+    /// The size of the whole sheet for `count` panels.
+    pub fn size(&self, count: usize) -> (u32, u32) {
+        let columns = self.columns.min(count.max(1)) as u32;
+        let rows = self.rows(count) as u32;
+        let width = 2 * self.margin + columns * self.panel_width + (columns - 1) * self.gap;
+        let height = 2 * self.margin
+            + rows * (self.panel_height + self.caption_height)
+            + (rows - 1) * self.gap;
+        (width, height)
+    }
+
+    /// Top-left corner of panel `k`.
+    pub fn panel_origin(&self, k: usize) -> (u32, u32) {
+        let (col, row) = ((k % self.columns) as u32, (k / self.columns) as u32);
+        (
+            self.margin + col * (self.panel_width + self.gap),
+            self.margin + row * (self.panel_height + self.caption_height + self.gap),
+        )
+    }
+
+    /// Panel width that makes a sheet `total_width` pixels wide.
+    pub fn panel_width_for(total_width: u32, columns: usize, gap: u32, margin: u32) -> u32 {
+        let columns = columns.max(1) as u32;
+        total_width.saturating_sub(2 * margin + (columns - 1) * gap) / columns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_four_panels_make_six_columns_and_fill_the_width() {
+        assert_eq!(SheetLayout::default_columns(24), 6);
+        assert_eq!(SheetLayout::default_columns(3), 3);
+        let panel = SheetLayout::panel_width_for(1200, 6, 12, 20);
+        let layout = SheetLayout {
+            columns: 6,
+            panel_width: panel,
+            panel_height: panel,
+            gap: 12,
+            margin: 20,
+            caption_height: 30,
+        };
+        let (w, _) = layout.size(24);
+        assert!(w <= 1200 && w > 1200 - 6);
+        assert_eq!(
+            layout.panel_origin(7),
+            (20 + panel + 12, 20 + panel + 30 + 12)
+        );
+    }
+}
