@@ -198,10 +198,26 @@ impl BoardStyleArgs {
     }
 }
 
-/// Metadata recording the command line that made a figure.
+/// Metadata recording the command line that made a figure: every parameter, but not
+/// where the file went or how many threads made it, so the bytes depend only on the figure.
 pub fn metadata() -> Metadata {
-    let words: Vec<String> = std::env::args().skip(1).collect();
-    Metadata::with_parameters(format!("nimscape {}", words.join(" ")))
+    Metadata::with_parameters(format!("nimscape {}", figure_words(std::env::args().skip(1)).join(" ")))
+}
+
+fn figure_words(args: impl Iterator<Item = String>) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut skip_value = false;
+    for word in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        match word.as_str() {
+            "-o" | "--output" | "--threads" => skip_value = true,
+            w if w.starts_with("--output=") || w.starts_with("--threads=") || (w.starts_with("-o") && w.len() > 2) => {}
+            _ => words.push(word),
+        }
+    }
+    words
 }
 
 #[cfg(test)]
@@ -218,6 +234,12 @@ mod tests {
         assert!(parse_m_list("abc")
             .unwrap_err()
             .contains("not a whole number"));
+    }
+
+    #[test]
+    fn metadata_leaves_out_the_output_and_threads() {
+        let words = figure_words(["square", "--m", "5", "-o", "x.png", "--threads=2", "--raw"].map(String::from).into_iter());
+        assert_eq!(words, ["square", "--m", "5", "--raw"]);
     }
 
     #[test]

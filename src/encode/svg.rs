@@ -168,13 +168,20 @@ fn write_cells(out: &mut dyn Write, layer: &CellLayer) -> io::Result<()> {
             continue;
         }
         let mut d = String::new();
+        // Relative moves from the previous rectangle's corner keep numbers short.
+        let mut last: Option<(i64, i64)> = None;
         for &(_, row, col, rows, cols) in rects.iter().filter(|r| usize::from(r.0) == index) {
             let (x, y) = (x0 + layer.col_edge(col), y0 + layer.row_edge(row));
             let (w, h) = (
                 x0 + layer.col_edge(col + cols) - x,
                 y0 + layer.row_edge(row + rows) - y,
             );
-            let _ = write!(d, "M{x} {y}h{w}v{h}h-{w}z");
+            let (x, y) = (i64::from(x), i64::from(y));
+            let _ = match last {
+                None => write!(d, "M{x} {y}h{w}v{h}h-{w}z"),
+                Some((lx, ly)) => write!(d, "m{} {}h{w}v{h}h-{w}z", x - lx, y - ly),
+            };
+            last = Some((x, y));
         }
         if !d.is_empty() {
             writeln!(

@@ -69,10 +69,12 @@ pub fn check(up_to: u64) -> Vec<CheckLine> {
         holds: (1..=(up_to - 1) / 2).all(|m| gd(2 * m + 1) == gd(m) + gd(m + 1)),
     });
     let top_power = 63 - up_to.leading_zeros();
+    // The odd sum up to 2^(n-1) reaches g(2^n - 1).
+    let odd_top = 63 - (up_to + 1).leading_zeros();
     lines.push(CheckLine {
         claim: "sum of g(2m-1) for m = 1..2^(n-1) equals 6^(n-1) (Theorem 4.2)".into(),
-        range: format!("n = 1..{}", top_power + 1),
-        holds: (1..=top_power + 1).all(|n| {
+        range: format!("n = 1..{odd_top}"),
+        holds: (1..=odd_top).all(|n| {
             let odd_sum: u128 = (1..=1u64 << (n - 1)).map(|m| gd(2 * m - 1)).sum();
             odd_sum == 6u128.pow(n - 1)
         }),

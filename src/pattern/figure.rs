@@ -167,7 +167,8 @@ impl SquareFigure {
             rows: m as usize,
             cols: n as usize,
             indices,
-            palette: vec![Color::WHITE, Color::BLACK],
+            // Other cells are the white background itself.
+            palette: vec![Color::TRANSPARENT, Color::BLACK],
             grid_line: None,
         });
         Ok(scene)

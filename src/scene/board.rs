@@ -297,12 +297,18 @@ fn draw_board(
     style: &BoardStyle,
     grid_on: bool,
 ) {
+    // Cells the colour of the background need not be drawn: the SVG stays small.
+    let palette = panel
+        .palette
+        .iter()
+        .map(|&c| if c == style.background { Color::TRANSPARENT } else { c })
+        .collect();
     let layer = CellLayer {
         rect,
         rows: panel.rows,
         cols: panel.cols,
         indices: panel.indices.clone(),
-        palette: panel.palette.clone(),
+        palette,
         grid_line: grid_on.then_some(style.grid_color),
     };
     let (x0, y0) = (f64::from(rect.x), f64::from(rect.y));

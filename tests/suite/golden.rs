@@ -1,0 +1,46 @@
+//! Reference images: a golden file per case in `tests/golden/`.
+//!
+//! `NIMSCAPE_UPDATE_GOLDEN=1 cargo test golden` rewrites them. On a mismatch the
+//! new output is written beside the golden file as `<name>.actual.<ext>` to compare.
+
+use super::support::nimscape;
+use std::path::PathBuf;
+
+fn check_golden(name: &str, args: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    nimscape(dir.path()).args(args).args(["-o", name]).assert().success();
+    let actual = std::fs::read(dir.path().join(name)).unwrap();
+    let golden: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "golden", name].iter().collect();
+    if std::env::var_os("NIMSCAPE_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read(&golden)
+        .unwrap_or_else(|_| panic!("no golden file {}; run with NIMSCAPE_UPDATE_GOLDEN=1", golden.display()));
+    if expected != actual {
+        let (stem, ext) = name.rsplit_once('.').unwrap();
+        let beside = golden.with_file_name(format!("{stem}.actual.{ext}"));
+        std::fs::write(&beside, &actual).unwrap();
+        panic!("{name} differs from its golden file; the new output is {}", beside.display());
+    }
+}
+
+#[test]
+fn figure_1_sheet_of_boards_1_to_8() {
+    check_golden("sheet-1-8.png", &["square", "--m", "1..8", "--panel", "96"]);
+}
+
+#[test]
+fn figure_2_decomposition_of_3_5_11() {
+    check_golden("figure-2.png", &["square", "--m", "3,5,11", "--decompose"]);
+}
+
+#[test]
+fn board_11_as_svg() {
+    check_golden("square-11.svg", &["square", "--m", "11", "--decompose"]);
+}
+
+#[test]
+fn count_chart_as_svg() {
+    check_golden("count-1-64.svg", &["count", "--m", "1..64"]);
+}

@@ -1,0 +1,6 @@
+mod brute;
+mod count_cli;
+mod golden;
+mod square_cli;
+mod square_theorems;
+pub mod support;
