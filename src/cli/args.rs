@@ -201,7 +201,10 @@ impl BoardStyleArgs {
 /// Metadata recording the command line that made a figure: every parameter, but not
 /// where the file went or how many threads made it, so the bytes depend only on the figure.
 pub fn metadata() -> Metadata {
-    Metadata::with_parameters(format!("nimscape {}", figure_words(std::env::args().skip(1)).join(" ")))
+    Metadata::with_parameters(format!(
+        "nimscape {}",
+        figure_words(std::env::args().skip(1)).join(" ")
+    ))
 }
 
 fn figure_words(args: impl Iterator<Item = String>) -> Vec<String> {
@@ -213,7 +216,9 @@ fn figure_words(args: impl Iterator<Item = String>) -> Vec<String> {
         }
         match word.as_str() {
             "-o" | "--output" | "--threads" => skip_value = true,
-            w if w.starts_with("--output=") || w.starts_with("--threads=") || (w.starts_with("-o") && w.len() > 2) => {}
+            w if w.starts_with("--output=")
+                || w.starts_with("--threads=")
+                || (w.starts_with("-o") && w.len() > 2) => {}
             _ => words.push(word),
         }
     }
@@ -238,7 +243,11 @@ mod tests {
 
     #[test]
     fn metadata_leaves_out_the_output_and_threads() {
-        let words = figure_words(["square", "--m", "5", "-o", "x.png", "--threads=2", "--raw"].map(String::from).into_iter());
+        let words = figure_words(
+            ["square", "--m", "5", "-o", "x.png", "--threads=2", "--raw"]
+                .map(String::from)
+                .into_iter(),
+        );
         assert_eq!(words, ["square", "--m", "5", "--raw"]);
     }
 

@@ -301,7 +301,13 @@ fn draw_board(
     let palette = panel
         .palette
         .iter()
-        .map(|&c| if c == style.background { Color::TRANSPARENT } else { c })
+        .map(|&c| {
+            if c == style.background {
+                Color::TRANSPARENT
+            } else {
+                c
+            }
+        })
         .collect();
     let layer = CellLayer {
         rect,

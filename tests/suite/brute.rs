@@ -13,7 +13,14 @@ fn solve_all() -> Vec<bool> {
     let mut is_p = vec![false; SIDE.pow(4)];
     // Increasing total size: every option of a position is smaller in one heap.
     let mut positions: Vec<[usize; 4]> = (0..SIDE.pow(4))
-        .map(|k| [k / SIDE.pow(3), k / SIDE.pow(2) % SIDE, k / SIDE % SIDE, k % SIDE])
+        .map(|k| {
+            [
+                k / SIDE.pow(3),
+                k / SIDE.pow(2) % SIDE,
+                k / SIDE % SIDE,
+                k % SIDE,
+            ]
+        })
         .collect();
     positions.sort_by_key(|h| h.iter().sum::<usize>());
     for heaps in positions {

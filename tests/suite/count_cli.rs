@@ -6,7 +6,10 @@ use nimscape::pattern::count::count_direct;
 #[test]
 fn table_on_stdout_matches_direct_counts() {
     let dir = tempfile::tempdir().unwrap();
-    let out = nimscape(dir.path()).args(["count", "--m", "1..40"]).output().unwrap();
+    let out = nimscape(dir.path())
+        .args(["count", "--m", "1..40"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
@@ -19,23 +22,39 @@ fn table_on_stdout_matches_direct_counts() {
 #[test]
 fn a_billion_is_instant_and_exact_at_a_power_of_two() {
     let dir = tempfile::tempdir().unwrap();
-    let out = nimscape(dir.path()).args(["count", "--m", "1073741824,1000000000"]).output().unwrap();
+    let out = nimscape(dir.path())
+        .args(["count", "--m", "1073741824,1000000000"])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains(&format!("1073741824\t{}", 1u128 << 60)), "{text}");
+    assert!(
+        text.contains(&format!("1073741824\t{}", 1u128 << 60)),
+        "{text}"
+    );
     assert!(text.contains("1000000000\t"));
 }
 
 #[test]
 fn csv_json_and_charts() {
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(["count", "--m", "1..16", "-o", "g.csv"]).assert().success();
+    nimscape(dir.path())
+        .args(["count", "--m", "1..16", "-o", "g.csv"])
+        .assert()
+        .success();
     let csv = std::fs::read_to_string(dir.path().join("g.csv")).unwrap();
     assert!(csv.starts_with("m,g\n1,1\n2,4\n3,5\n"));
-    nimscape(dir.path()).args(["count", "--m", "1..16", "-o", "g.json"]).assert().success();
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("g.json")).unwrap()).unwrap();
+    nimscape(dir.path())
+        .args(["count", "--m", "1..16", "-o", "g.json"])
+        .assert()
+        .success();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("g.json")).unwrap()).unwrap();
     assert_eq!(json[15]["g"], "256");
     for file in ["g.png", "g.svg"] {
-        nimscape(dir.path()).args(["count", "--m", "1..200", "--log", "-o", file]).assert().success();
+        nimscape(dir.path())
+            .args(["count", "--m", "1..200", "--log", "-o", file])
+            .assert()
+            .success();
         assert!(std::fs::metadata(dir.path().join(file)).unwrap().len() > 1000);
     }
 }
@@ -43,7 +62,10 @@ fn csv_json_and_charts() {
 #[test]
 fn check_reports_every_identity() {
     let dir = tempfile::tempdir().unwrap();
-    let out = nimscape(dir.path()).args(["count", "--check", "--check-up-to", "512"]).output().unwrap();
+    let out = nimscape(dir.path())
+        .args(["count", "--check", "--check-up-to", "512"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("\tholds").count(), 5, "{text}");

@@ -8,20 +8,33 @@ use std::path::PathBuf;
 
 fn check_golden(name: &str, args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(args).args(["-o", name]).assert().success();
+    nimscape(dir.path())
+        .args(args)
+        .args(["-o", name])
+        .assert()
+        .success();
     let actual = std::fs::read(dir.path().join(name)).unwrap();
-    let golden: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "golden", name].iter().collect();
+    let golden: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "golden", name]
+        .iter()
+        .collect();
     if std::env::var_os("NIMSCAPE_UPDATE_GOLDEN").is_some() {
         std::fs::write(&golden, &actual).unwrap();
         return;
     }
-    let expected = std::fs::read(&golden)
-        .unwrap_or_else(|_| panic!("no golden file {}; run with NIMSCAPE_UPDATE_GOLDEN=1", golden.display()));
+    let expected = std::fs::read(&golden).unwrap_or_else(|_| {
+        panic!(
+            "no golden file {}; run with NIMSCAPE_UPDATE_GOLDEN=1",
+            golden.display()
+        )
+    });
     if expected != actual {
         let (stem, ext) = name.rsplit_once('.').unwrap();
         let beside = golden.with_file_name(format!("{stem}.actual.{ext}"));
         std::fs::write(&beside, &actual).unwrap();
-        panic!("{name} differs from its golden file; the new output is {}", beside.display());
+        panic!(
+            "{name} differs from its golden file; the new output is {}",
+            beside.display()
+        );
     }
 }
 

@@ -9,17 +9,36 @@ fn raw_png_is_one_black_pixel_per_p_cell() {
     for (m, n) in [(11usize, 11usize), (37, 37), (100, 64), (5, 130)] {
         let file = format!("raw-{m}-{n}.png");
         nimscape(dir.path())
-            .args(["square", "--m", &m.to_string(), "--n", &n.to_string(), "--raw", "-o", &file])
+            .args([
+                "square",
+                "--m",
+                &m.to_string(),
+                "--n",
+                &n.to_string(),
+                "--raw",
+                "-o",
+                &file,
+            ])
             .assert()
             .success();
-        let (w, h, color, depth, rows) = decode_png(&std::fs::read(dir.path().join(&file)).unwrap());
-        assert_eq!((w as usize, h as usize, color, depth), (n, m, png::ColorType::Grayscale, png::BitDepth::One));
+        let (w, h, color, depth, rows) =
+            decode_png(&std::fs::read(dir.path().join(&file)).unwrap());
+        assert_eq!(
+            (w as usize, h as usize, color, depth),
+            (n, m, png::ColorType::Grayscale, png::BitDepth::One)
+        );
         let grid = p_grid(m, n);
         let row_bytes = n.div_ceil(8);
         for i in 0..m {
             for j in 0..n {
                 let black = rows[i * row_bytes + j / 8] & (0x80 >> (j % 8)) == 0;
-                assert_eq!(black, grid.get(i, j), "C({m},{n}) cell ({},{})", i + 1, j + 1);
+                assert_eq!(
+                    black,
+                    grid.get(i, j),
+                    "C({m},{n}) cell ({},{})",
+                    i + 1,
+                    j + 1
+                );
             }
         }
     }
@@ -29,7 +48,10 @@ fn raw_png_is_one_black_pixel_per_p_cell() {
 fn raw_png_spans_several_bands() {
     // 2500 rows cross the 1024-row bands of the streaming encoder.
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(["square", "--m", "2500", "--raw", "-o", "big.png"]).assert().success();
+    nimscape(dir.path())
+        .args(["square", "--m", "2500", "--raw", "-o", "big.png"])
+        .assert()
+        .success();
     let (w, h, _, _, rows) = decode_png(&std::fs::read(dir.path().join("big.png")).unwrap());
     assert_eq!((w, h), (2500, 2500));
     let grid = p_grid(2500, 2500);
@@ -46,8 +68,14 @@ fn raw_png_spans_several_bands() {
 #[test]
 fn csv_lists_every_p_cell_sorted_and_json_agrees() {
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(["square", "--m", "11", "-o", "p.csv"]).assert().success();
-    nimscape(dir.path()).args(["square", "--m", "11", "-o", "p.json"]).assert().success();
+    nimscape(dir.path())
+        .args(["square", "--m", "11", "-o", "p.csv"])
+        .assert()
+        .success();
+    nimscape(dir.path())
+        .args(["square", "--m", "11", "-o", "p.json"])
+        .assert()
+        .success();
     let csv = std::fs::read_to_string(dir.path().join("p.csv")).unwrap();
     let mut lines = csv.lines();
     assert_eq!(lines.next(), Some("i,j"));
@@ -57,9 +85,11 @@ fn csv_lists_every_p_cell_sorted_and_json_agrees() {
             (i.parse().unwrap(), j.parse().unwrap())
         })
         .collect();
-    let expected: Vec<(usize, usize)> = p_grid(11, 11).ones().map(|(r, c)| (r + 1, c + 1)).collect();
+    let expected: Vec<(usize, usize)> =
+        p_grid(11, 11).ones().map(|(r, c)| (r + 1, c + 1)).collect();
     assert_eq!(cells, expected);
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("p.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("p.json")).unwrap()).unwrap();
     assert_eq!(json["count"], 29);
     assert_eq!(json["decomposition"]["s"], 3);
     assert_eq!(json["p_positions"].as_array().unwrap().len(), cells.len());
@@ -68,11 +98,33 @@ fn csv_lists_every_p_cell_sorted_and_json_agrees() {
 #[test]
 fn styled_png_and_svg_sheets_are_written() {
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(["square", "--m", "1..24", "--width", "1200", "-o", "sheet.png"]).assert().success();
+    nimscape(dir.path())
+        .args([
+            "square",
+            "--m",
+            "1..24",
+            "--width",
+            "1200",
+            "-o",
+            "sheet.png",
+        ])
+        .assert()
+        .success();
     let (w, h, color, _, _) = decode_png(&std::fs::read(dir.path().join("sheet.png")).unwrap());
     assert!(w <= 1200 && w > 1190, "width {w}");
     assert!(h > 700 && color == png::ColorType::Rgb);
-    nimscape(dir.path()).args(["square", "--m", "1..24", "--width", "1200", "-o", "sheet.svg"]).assert().success();
+    nimscape(dir.path())
+        .args([
+            "square",
+            "--m",
+            "1..24",
+            "--width",
+            "1200",
+            "-o",
+            "sheet.svg",
+        ])
+        .assert()
+        .success();
     let svg = std::fs::read_to_string(dir.path().join("sheet.svg")).unwrap();
     assert!(svg.starts_with("<?xml") && svg.contains(&format!(r#"width="{w}" height="{h}""#)));
     assert!(svg.contains(r#"aria-label="m = 24""#));
@@ -81,7 +133,10 @@ fn styled_png_and_svg_sheets_are_written() {
 #[test]
 fn default_output_goes_to_the_output_folder() {
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(["square", "--m", "6"]).assert().success();
+    nimscape(dir.path())
+        .args(["square", "--m", "6"])
+        .assert()
+        .success();
     assert!(dir.path().join("output/square-6.png").is_file());
 }
 
@@ -89,13 +144,19 @@ fn default_output_goes_to_the_output_folder() {
 fn big_svg_patterns_stay_small() {
     let dir = tempfile::tempdir().unwrap();
     // Every cell of R(1024,1024) is P: merged, the whole board is one rectangle.
-    nimscape(dir.path()).args(["square", "--m", "1024", "--raw", "-o", "full.svg"]).assert().success();
+    nimscape(dir.path())
+        .args(["square", "--m", "1024", "--raw", "-o", "full.svg"])
+        .assert()
+        .success();
     let full = std::fs::read_to_string(dir.path().join("full.svg")).unwrap();
     assert!(full.len() < 1000, "{} bytes", full.len());
     assert!(full.contains("M0 0h1024v1024h-1024z"));
     // R(1000,1000) has g(1000) = 174656 P cells, many of them alone; merging and
     // relative moves keep it to a few bytes a cell.
-    nimscape(dir.path()).args(["square", "--m", "1000", "--raw", "-o", "r.svg"]).assert().success();
+    nimscape(dir.path())
+        .args(["square", "--m", "1000", "--raw", "-o", "r.svg"])
+        .assert()
+        .success();
     let size = std::fs::metadata(dir.path().join("r.svg")).unwrap().len();
     assert!(size < 174_656 * 12, "{size} bytes");
 }
@@ -120,22 +181,41 @@ fn same_bytes_across_runs_and_thread_counts() {
                 .success();
             outputs.push(std::fs::read(dir.path().join(&file)).unwrap());
         }
-        nimscape(dir.path()).args(["--threads", "3", "square"]).args(&args).args(["-o", name]).assert().success();
+        nimscape(dir.path())
+            .args(["--threads", "3", "square"])
+            .args(&args)
+            .args(["-o", name])
+            .assert()
+            .success();
         outputs.push(std::fs::read(dir.path().join(name)).unwrap());
-        assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{name} differs between runs");
+        assert!(
+            outputs.windows(2).all(|w| w[0] == w[1]),
+            "{name} differs between runs"
+        );
     }
 }
 
 #[test]
 fn png_records_the_command_that_made_it() {
     let dir = tempfile::tempdir().unwrap();
-    nimscape(dir.path()).args(["square", "--m", "5", "-o", "five.png"]).assert().success();
+    nimscape(dir.path())
+        .args(["square", "--m", "5", "-o", "five.png"])
+        .assert()
+        .success();
     let bytes = std::fs::read(dir.path().join("five.png")).unwrap();
     let reader = png::Decoder::new(&bytes[..]).read_info().unwrap();
-    let text: Vec<(String, String)> =
-        reader.info().uncompressed_latin1_text.iter().map(|t| (t.keyword.clone(), t.text.clone())).collect();
-    assert!(text.iter().any(|(k, v)| k == "Software" && v.starts_with("nimscape ")));
-    assert!(text.iter().any(|(k, v)| k == "Parameters" && v.contains("square --m 5")));
+    let text: Vec<(String, String)> = reader
+        .info()
+        .uncompressed_latin1_text
+        .iter()
+        .map(|t| (t.keyword.clone(), t.text.clone()))
+        .collect();
+    assert!(text
+        .iter()
+        .any(|(k, v)| k == "Software" && v.starts_with("nimscape ")));
+    assert!(text
+        .iter()
+        .any(|(k, v)| k == "Parameters" && v.contains("square --m 5")));
 }
 
 #[test]
@@ -144,21 +224,55 @@ fn bad_input_gets_one_line_and_no_file() {
     let cases: &[(&[&str], &str)] = &[
         (&["square", "--m", "0", "-o", "x.png"], "start at 1"),
         (&["square", "--m", "5..2", "-o", "x.png"], "empty range"),
-        (&["square", "--m", "abc", "-o", "x.png"], "not a whole number"),
-        (&["square", "--m", "5", "--n", "1..3", "-o", "x.png"], "ranges go in --m"),
-        (&["square", "--m", "5", "-o", "x.bmp"], "unknown extension '.bmp'"),
-        (&["square", "--m", "5", "-o", "no-such-folder/x.png"], "does not exist"),
+        (
+            &["square", "--m", "abc", "-o", "x.png"],
+            "not a whole number",
+        ),
+        (
+            &["square", "--m", "5", "--n", "1..3", "-o", "x.png"],
+            "ranges go in --m",
+        ),
+        (
+            &["square", "--m", "5", "-o", "x.bmp"],
+            "unknown extension '.bmp'",
+        ),
+        (
+            &["square", "--m", "5", "-o", "no-such-folder/x.png"],
+            "does not exist",
+        ),
         (&["square", "--m", "65536", "-o", "x.png"], "--raw"),
-        (&["square", "--m", "1..3", "--raw", "-o", "x.png"], "single --m"),
-        (&["square", "--m", "5", "--p-color", "blurple", "-o", "x.png"], "--p-color"),
-        (&["square", "--m", "5", "--n", "7", "--decompose", "-o", "x.png"], "square boards"),
+        (
+            &["square", "--m", "1..3", "--raw", "-o", "x.png"],
+            "single --m",
+        ),
+        (
+            &["square", "--m", "5", "--p-color", "blurple", "-o", "x.png"],
+            "--p-color",
+        ),
+        (
+            &[
+                "square",
+                "--m",
+                "5",
+                "--n",
+                "7",
+                "--decompose",
+                "-o",
+                "x.png",
+            ],
+            "square boards",
+        ),
         (&["square", "-o", "x.png"], "--m is required"),
     ];
     for (args, needle) in cases {
         let output = nimscape(dir.path()).args(*args).output().unwrap();
         assert_one_line_error(&output, needle);
     }
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a file was left behind");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "a file was left behind"
+    );
 }
 
 #[test]
@@ -166,13 +280,19 @@ fn unwritable_output_folder_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     // A file where a folder should be: the path cannot be written, whoever runs the test.
     std::fs::write(dir.path().join("plain"), b"").unwrap();
-    let output = nimscape(dir.path()).args(["square", "--m", "5", "-o", "plain/x.png"]).output().unwrap();
+    let output = nimscape(dir.path())
+        .args(["square", "--m", "5", "-o", "plain/x.png"])
+        .output()
+        .unwrap();
     assert_one_line_error(&output, "plain");
 }
 
 #[test]
 fn memory_refusal_states_the_estimate() {
     let dir = tempfile::tempdir().unwrap();
-    let output = nimscape(dir.path()).args(["square", "--m", "65536", "-o", "x.png"]).output().unwrap();
+    let output = nimscape(dir.path())
+        .args(["square", "--m", "65536", "-o", "x.png"])
+        .output()
+        .unwrap();
     assert_one_line_error(&output, "GiB of memory, over the limit of 2.0 GiB");
 }

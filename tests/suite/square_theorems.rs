@@ -12,7 +12,10 @@ fn square_patterns_have_both_mirrors_the_diagonal_flip_and_both_diagonals() {
         assert_eq!(grid.flip_cols(), grid, "m = {m}");
         assert_eq!(grid.transpose(), grid, "m = {m}");
         for k in 0..m {
-            assert!(grid.get(k, k) && grid.get(k, m - 1 - k), "diagonal cell {k} of m = {m}");
+            assert!(
+                grid.get(k, k) && grid.get(k, m - 1 - k),
+                "diagonal cell {k} of m = {m}"
+            );
         }
     }
 }
@@ -34,10 +37,19 @@ fn theorem_3_4_corners_centre_and_empty_edges_up_to_512() {
         if s > 0 {
             let corner = p_grid(s, s);
             for (r, c, side) in d.corners() {
-                assert_eq!(grid.crop(r as usize, c as usize, side as usize, side as usize), corner, "m = {m}");
+                assert_eq!(
+                    grid.crop(r as usize, c as usize, side as usize, side as usize),
+                    corner,
+                    "m = {m}"
+                );
             }
             // The four edge blocks hold no P cell.
-            for (r, c, h, w) in [(0, s, s, t), (s, 0, t, s), (s, s + t, t, s), (s + t, s, s, t)] {
+            for (r, c, h, w) in [
+                (0, s, s, t),
+                (s, 0, t, s),
+                (s, s + t, t, s),
+                (s + t, s, s, t),
+            ] {
                 assert!(grid.crop(r, c, h, w).is_empty(), "edge block of m = {m}");
             }
         }
@@ -48,7 +60,11 @@ fn theorem_3_4_corners_centre_and_empty_edges_up_to_512() {
 #[test]
 fn g_counts_the_cells_of_the_pattern() {
     for m in 1..=300u64 {
-        assert_eq!(g(m), u128::from(p_grid(m as usize, m as usize).count_ones()), "m = {m}");
+        assert_eq!(
+            g(m),
+            u128::from(p_grid(m as usize, m as usize).count_ones()),
+            "m = {m}"
+        );
         assert_eq!(g(m), count_direct(m));
     }
 }
