@@ -61,7 +61,7 @@ pub fn write_rgb(
         encoder.set_color(png::ColorType::Rgba);
         rgba
     };
-    encoder.set_compression(png::Compression::Best);
+    encoder.set_compression(png::Compression::High);
     let mut writer = encoder.write_header().map_err(encode_error(path))?;
     writer.write_image_data(&data).map_err(encode_error(path))?;
     writer.finish().map_err(encode_error(path))
@@ -99,10 +99,10 @@ pub fn write_bilevel(
     encoder.set_depth(png::BitDepth::One);
     encoder.set_compression(match compression {
         Compression::Fast => png::Compression::Fast,
-        Compression::Balanced => png::Compression::Default,
-        Compression::Best => png::Compression::Best,
+        Compression::Balanced => png::Compression::Balanced,
+        Compression::Best => png::Compression::High,
     });
-    encoder.set_filter(png::FilterType::NoFilter);
+    encoder.set_filter(png::Filter::NoFilter);
     let mut writer = encoder.write_header().map_err(encode_error(path))?;
     let row_bytes = (width as usize).div_ceil(8);
     let height = height as usize;

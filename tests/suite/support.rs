@@ -12,9 +12,9 @@ pub fn nimscape(dir: &Path) -> Command {
 
 /// Decodes a PNG into (width, height, colour type, bit depth, raw rows).
 pub fn decode_png(bytes: &[u8]) -> (u32, u32, png::ColorType, png::BitDepth, Vec<u8>) {
-    let decoder = png::Decoder::new(bytes);
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     let mut reader = decoder.read_info().expect("a valid PNG");
-    let mut buffer = vec![0; reader.output_buffer_size()];
+    let mut buffer = vec![0; reader.output_buffer_size().expect("a sane size")];
     let info = reader.next_frame(&mut buffer).expect("one frame");
     buffer.truncate(info.buffer_size());
     (
