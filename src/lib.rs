@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod automaton;
 pub mod error;
 pub mod grid;
 
