@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod automaton;
+pub mod encode;
 pub mod error;
 pub mod grid;
 

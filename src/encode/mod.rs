@@ -1,0 +1,2 @@
+//! Encoders: turn scenes and models into the bytes of image and data files.
+pub mod gif;
