@@ -1,8 +1,8 @@
 //! The automaton mod any p in 2..=65535.
 //!
-//! Residues are `u16` and five of them sum to less than 2^32, so one `%` per
-//! cell keeps the arithmetic exact: the frames are the exact values reduced mod
-//! p, which the tests check against [`super::exact`].
+//! Residues are `u16`, added in `u32` and reduced after every addition, so the
+//! arithmetic is exact: the frames are the exact values reduced mod p, which
+//! the tests check against [`super::exact`].
 
 use super::dense::{Arith, Dense};
 use super::{check_frames, check_modulus};
@@ -85,9 +85,16 @@ impl Arith for ModP {
     fn one(&self) -> u16 {
         1
     }
-    fn sum5_into(&self, out: &mut u16, terms: [&u16; 5]) {
-        let sum: u32 = terms.iter().map(|&&v| u32::from(v)).sum();
-        *out = (sum % self.0) as u16;
+    fn sum5_into(&self, out: &mut u16, [a, b, c, d, e]: [&u16; 5]) {
+        // Each partial sum of two residues is below 2p, so one conditional
+        // subtraction reduces it; `min` with the wrapped difference does that
+        // without a branch or a division.
+        let p = self.0;
+        let add = |s: u32, v: &u16| {
+            let t = s + u32::from(*v);
+            t.min(t.wrapping_sub(p))
+        };
+        *out = add(add(add(add(u32::from(*a), b), c), d), e) as u16;
     }
 }
 
