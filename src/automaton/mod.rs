@@ -24,7 +24,7 @@
 //! * [`ExactStepper`] — exact big integers (frame 40 already passes 4.7e22);
 //! * [`naive`] — a plain per-cell reference for tests.
 //!
-//! [`rule60`] is the 1D companion, and [`check`] compares frames with the
+//! [`rule60()`] is the 1D companion, and [`check`] compares frames with the
 //! XOR criterion for P(n,n).
 
 pub mod check;
