@@ -8,12 +8,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod automaton;
+pub mod encode;
 pub mod error;
+pub mod font;
 pub mod grid;
+pub mod pattern;
+pub mod scene;
 
 pub use error::{Error, Result};
 pub use grid::BitGrid;
-pub mod encode;
-pub mod font;
-pub mod pattern;
-pub mod scene;

@@ -2,8 +2,10 @@
 //!
 //! `NIMSCAPE_UPDATE_GOLDEN=1 cargo test golden` rewrites them. On a mismatch the
 //! new output is written beside the golden file as `<name>.actual.<ext>` to compare.
+//! PNGs are compared by their decoded pixels (a newer PNG encoder may pack the same
+//! picture differently); everything else byte for byte.
 
-use super::support::nimscape;
+use super::support::{decode_png, nimscape};
 use std::path::PathBuf;
 
 fn check_golden(name: &str, args: &[&str]) {
@@ -27,7 +29,12 @@ fn check_golden(name: &str, args: &[&str]) {
             golden.display()
         )
     });
-    if expected != actual {
+    let same = if name.ends_with(".png") {
+        decode_png(&expected) == decode_png(&actual)
+    } else {
+        expected == actual
+    };
+    if !same {
         let (stem, ext) = name.rsplit_once('.').unwrap();
         let beside = golden.with_file_name(format!("{stem}.actual.{ext}"));
         std::fs::write(&beside, &actual).unwrap();

@@ -203,7 +203,9 @@ fn png_records_the_command_that_made_it() {
         .assert()
         .success();
     let bytes = std::fs::read(dir.path().join("five.png")).unwrap();
-    let reader = png::Decoder::new(std::io::Cursor::new(&bytes[..])).read_info().unwrap();
+    let reader = png::Decoder::new(std::io::Cursor::new(&bytes[..]))
+        .read_info()
+        .unwrap();
     let text: Vec<(String, String)> = reader
         .info()
         .uncompressed_latin1_text

@@ -1,0 +1,136 @@
+//! Compares automaton frames with the P-positions of C(n,n), word by word.
+//!
+//! Cell (i,j) of the n x n bar is a P-position iff
+//! `(i-1) ^ (j-1) ^ (n-i) ^ (n-j) == 0`. For a fixed row put `x = j-1`,
+//! `m = n-1`, `c = (i-1) ^ (n-i)` and `d = (i-1) & (n-i)`; the condition is
+//! `x ^ (m-x) == c`. Since `x + (m-x) = (x ^ (m-x)) + 2 (x & (m-x))`, the
+//! solutions are exactly the `x` with `x & !c == d`: the bits of `d` fixed,
+//! the bits of `c` free (and `d & c == 0`, `d + c <= m`, so every such `x` is
+//! a column of the board). A whole 64-column word of expected bits is thus one
+//! comparison on the high bits and one of 64 precomputable low patterns, so a
+//! frame is checked in the time it takes to read it.
+
+use rayon::prelude::*;
+
+use super::mod2::ParityStepper;
+use crate::{BitGrid, Error, Result};
+
+/// A cell whose parity disagrees with P(n,n).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The frame n.
+    pub frame: usize,
+    /// The 1-based row i.
+    pub i: usize,
+    /// The 1-based column j.
+    pub j: usize,
+    /// Whether the automaton made the cell odd (so it is odd but not P, or else P but even).
+    pub odd: bool,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (is, should) = if self.odd {
+            ("odd", "not a P-position")
+        } else {
+            ("even", "a P-position")
+        };
+        write!(
+            f,
+            "frame {}: cell ({}, {}) is {is} but is {should} of C({}, {})",
+            self.frame, self.i, self.j, self.frame, self.frame
+        )
+    }
+}
+
+/// The expected words of P(n,n) in 0-based `row`, written into `out` (ceil(n/64) words).
+pub fn p_row_words(n: usize, row: usize, out: &mut [u64]) {
+    let mask = RowMask::new(n, row);
+    for (w, word) in out.iter_mut().enumerate() {
+        *word = mask.word(w);
+    }
+}
+
+/// The set of P columns of one row: `x` with `x & !c == d`.
+struct RowMask {
+    c: u64,
+    d: u64,
+    low: u64,
+}
+
+impl RowMask {
+    fn new(n: usize, row: usize) -> Self {
+        let (a, b) = (row as u64, (n - 1 - row) as u64);
+        let (c, d) = (a ^ b, a & b);
+        // All x < 64 with x & !c == d & 63: start at d's low bits and let each
+        // free bit of c below 64 double the set.
+        let mut low = 1u64 << (d & 63);
+        for k in 0..6 {
+            if c >> k & 1 == 1 {
+                low |= low << (1 << k);
+            }
+        }
+        RowMask { c, d, low }
+    }
+
+    fn word(&self, w: usize) -> u64 {
+        let base = (w as u64) << 6;
+        if (base ^ self.d) & !self.c & !63 == 0 {
+            self.low
+        } else {
+            0
+        }
+    }
+}
+
+/// The first cell (row-major) of an n x n frame given by its packed rows that
+/// differs from P(n,n). Rows are checked in parallel; the answer does not depend
+/// on the thread count.
+pub(crate) fn first_mismatch_rows<'a>(
+    n: usize,
+    row_words: impl Fn(usize) -> &'a [u64] + Sync,
+) -> Option<Mismatch> {
+    let words = n.div_ceil(64).max(1);
+    (0..n)
+        .into_par_iter()
+        .with_min_len((4096 / words).max(1))
+        .find_map_first(|row| {
+            let mask = RowMask::new(n, row);
+            row_words(row).iter().enumerate().find_map(|(w, &got)| {
+                let diff = got ^ mask.word(w);
+                (diff != 0).then(|| {
+                    let col = w * 64 + diff.trailing_zeros() as usize;
+                    Mismatch {
+                        frame: n,
+                        i: row + 1,
+                        j: col + 1,
+                        odd: got >> (col % 64) & 1 == 1,
+                    }
+                })
+            })
+        })
+}
+
+/// The first cell of frame `n`, given as an n x n grid of odd cells, that is not
+/// as P(n,n) says. Works for parity from any source (mod 2, even moduli, exact).
+pub fn check_grid(grid: &BitGrid) -> Result<Option<Mismatch>> {
+    if grid.rows() != grid.cols() {
+        return Err(Error::invalid(format!(
+            "an automaton frame is square, but this grid is {} x {}",
+            grid.rows(),
+            grid.cols()
+        )));
+    }
+    Ok(first_mismatch_rows(grid.rows(), |row| grid.row_words(row)))
+}
+
+/// Computes frames 1..=`last` mod 2 and returns the first mismatch with P(n,n), if any.
+pub fn check_parity(last: usize, memory_limit: u64) -> Result<Option<Mismatch>> {
+    let mut stepper = ParityStepper::new(last, memory_limit)?;
+    while stepper.advance().is_some() {
+        if let Some(mismatch) = stepper.first_mismatch() {
+            return Ok(Some(mismatch));
+        }
+    }
+    Ok(None)
+}

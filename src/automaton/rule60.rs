@@ -1,0 +1,42 @@
+//! Rule 60, the one-dimensional automaton the 2D recurrence generalises.
+//!
+//! `b_k(n+1) = b_k(n) XOR b_{k-1}(n)` from one live cell draws Pascal's
+//! triangle mod 2 (a Sierpinski triangle): generation r holds C(r, k) mod 2 in
+//! cell k. A row is the previous row XOR itself shifted one cell right, a
+//! handful of word operations per 64 cells.
+
+use super::check_frames;
+use crate::error::check_memory;
+use crate::{BitGrid, Result};
+
+/// The space-time diagram of Rule 60 for `generations` generations from one live cell.
+///
+/// A `generations x generations` grid: row r (0-based) is generation r + 1,
+/// generation 1 being the single live cell at column 0 (the same 1-based count
+/// as the automaton's frames, so `--frames 1..N` means N rows). Cell k of row
+/// r is C(r, k) mod 2; the triangle fills columns 0..=r.
+pub fn rule60(generations: usize, memory_limit: u64) -> Result<BitGrid> {
+    check_frames(1, generations)?;
+    let n = generations as u64;
+    check_memory(
+        || format!("Rule 60 for {generations} generations"),
+        n * n.div_ceil(64) * 8,
+        memory_limit,
+        "ask for fewer generations",
+    )?;
+    let mut grid = BitGrid::new(generations, generations);
+    let mut row = vec![0u64; grid.words_per_row()];
+    row[0] = 1;
+    grid.row_words_mut(0).copy_from_slice(&row);
+    for r in 1..generations {
+        let mut carry = 0;
+        for word in row.iter_mut() {
+            let old = *word;
+            *word = old ^ (old << 1) ^ carry;
+            carry = old >> 63;
+        }
+        // Generation r reaches column r < generations: nothing spills past the grid.
+        grid.row_words_mut(r).copy_from_slice(&row);
+    }
+    Ok(grid)
+}
