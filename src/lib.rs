@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod games;
 pub mod grid;
 
 pub use error::{Error, Result};
