@@ -194,9 +194,8 @@ pub struct CappedGrundy {
 
 /// Solves a capped game whose clamped caps are already tabled.
 ///
-/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`. Public within the
-/// crate so tests can drive the solver with arbitrary (even non-monotone)
-/// caps through [`solve_capped_fn`].
+/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`; nothing assumes
+/// the cap is monotone ([`solve_capped_fn`] feeds arbitrary tables in tests).
 fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);

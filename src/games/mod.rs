@@ -8,7 +8,8 @@
 //! * [`solve_dense`]: any [`Game`] on a whole box, in lexicographic order;
 //! * [`CappedGame::solve`]: the capped three-heap family `y <= cap(x, z)`
 //!   (triangular, min-half, user caps), parallel by levels of `x + z` with
-//!   running bitsets along lines — boxes of side 1000 in seconds.
+//!   running bitsets along lines: the 335 million positions of the
+//!   triangular box of side 1000 in about 20 s on two cores, under 3 bytes each.
 //!
 //! [`GameSpec`] names each game the way the command line does
 //! (`triangular --k 3`, `band-7-2 --k 1 --h 3`, ...), and
