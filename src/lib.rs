@@ -12,6 +12,7 @@ pub mod automaton;
 pub mod encode;
 pub mod error;
 pub mod font;
+pub mod games;
 pub mod grid;
 pub mod pattern;
 pub mod scene;

@@ -1,0 +1,654 @@
+//! Capped three-heap games `y <= cap(x, z)` and their fast parallel solver.
+//!
+//! Positions are `(x, y, z)` with `y <= cap(x, z)`. Moves: lower `y` to any
+//! smaller value; lower `x` to `t < x` and set `y := min(y, cap(t, z))`;
+//! lower `z` to `t < z` and set `y := min(y, cap(x, t))` (SPEC §5).
+//!
+//! The one idea of the fast solver: **each move family reaches a prefix of a
+//! line**, so the option values never need collecting from scratch.
+//! * `y`-moves from `(x, y, z)` reach `(x, y', z)` for `y' < y`: a running
+//!   bitset down the column `(x, ., z)`.
+//! * `x`-moves reach `(t, min(y, cap(t, z)), z)` for `t < x`: for fixed
+//!   `(y, z)` these are the first `x` entries of one "clamped line" along
+//!   `x`, so a bitset `B[z][y]` gains one value per solved column.
+//! * `z`-moves likewise with a bitset `C[x][y]` along `z`.
+//!
+//! The value at `(x, y, z)` is the first zero bit of `A | B[z][y] | C[x][y]`.
+//! A column `(x, ., z)` needs only columns with smaller `x + z`, and the
+//! columns of one level `x + z = s` touch distinct `B[z]` and `C[x]`, so each
+//! level is solved in parallel with rayon. Every value is computed the same
+//! way whatever the thread count.
+
+use rayon::prelude::*;
+
+use super::cap_expr::CapExpr;
+use super::solver::Game;
+use crate::error::check_memory;
+use crate::{Error, Result};
+
+/// The cap of a capped three-heap game.
+#[derive(Clone, Debug)]
+pub enum Cap {
+    /// `floor((x + z) / k)`, the triangular bar of seed 000 (`k >= 1`).
+    Triangular {
+        /// The divisor, at least 1.
+        k: u32,
+    },
+    /// `floor(min(x, z) / 2)`, seed 004.
+    MinHalf,
+    /// A user expression in `x` and `z` (see [`CapExpr`]).
+    Expr(CapExpr),
+}
+
+impl Cap {
+    /// The triangular cap; `k = 0` is an error.
+    pub fn triangular(k: u32) -> Result<Cap> {
+        if k == 0 {
+            return Err(Error::invalid(
+                "triangular: --k must be at least 1 (the cap is floor((x+z)/k))",
+            ));
+        }
+        Ok(Cap::Triangular { k })
+    }
+
+    /// A cap parsed from an expression such as `floor((x+z)^2/5)`.
+    pub fn expr(source: &str) -> Result<Cap> {
+        Ok(Cap::Expr(CapExpr::parse(source)?))
+    }
+
+    /// The cap at `(x, z)`; errors (for an expression) name the position.
+    pub fn eval(&self, x: u32, z: u32) -> Result<u64> {
+        match self {
+            Cap::Triangular { k } => Ok((u64::from(x) + u64::from(z)) / u64::from(*k)),
+            Cap::MinHalf => Ok(u64::from(x.min(z)) / 2),
+            Cap::Expr(e) => e.cap(x, z),
+        }
+    }
+
+    /// The cap written as a formula, e.g. `floor((x+z)/3)`.
+    pub fn formula(&self) -> String {
+        match self {
+            Cap::Triangular { k } => format!("floor((x+z)/{k})"),
+            Cap::MinHalf => "floor(min(x,z)/2)".into(),
+            Cap::Expr(e) => e.source().to_string(),
+        }
+    }
+
+    /// Evaluates the cap at every `(x, z)` of the box, clamped to `y_max`,
+    /// row `x` after row `x`; rows in parallel, the first error in row order wins.
+    fn table(&self, bx: u32, by: u32, bz: u32) -> Result<Vec<u32>> {
+        let width = bz as usize + 1;
+        let rows: Vec<Result<Vec<u32>>> = (0..=bx)
+            .into_par_iter()
+            .map(|x| {
+                let mut stack = Vec::new();
+                (0..=bz)
+                    .map(|z| {
+                        let c = match self {
+                            Cap::Expr(e) => e.cap_with(x, z, &mut stack)?,
+                            other => other.eval(x, z)?,
+                        };
+                        Ok(c.min(u64::from(by)) as u32)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut table = Vec::with_capacity((bx as usize + 1) * width);
+        for row in rows {
+            table.extend(row?);
+        }
+        Ok(table)
+    }
+}
+
+/// A capped three-heap game: `(x, y, z)` with `y <= cap(x, z)`.
+#[derive(Clone, Debug)]
+pub struct CappedGame {
+    cap: Cap,
+}
+
+impl CappedGame {
+    /// The game with this cap.
+    pub fn new(cap: Cap) -> Self {
+        CappedGame { cap }
+    }
+
+    /// The triangular bar `y <= floor((x+z)/k)`; `k = 0` is an error.
+    pub fn triangular(k: u32) -> Result<Self> {
+        Ok(CappedGame::new(Cap::triangular(k)?))
+    }
+
+    /// The bar `y <= floor(min(x,z)/2)`.
+    pub fn min_half() -> Self {
+        CappedGame::new(Cap::MinHalf)
+    }
+
+    /// The bar `y <= EXPR` for a user expression.
+    pub fn with_expr(source: &str) -> Result<Self> {
+        Ok(CappedGame::new(Cap::expr(source)?))
+    }
+
+    /// The cap.
+    pub fn cap(&self) -> &Cap {
+        &self.cap
+    }
+
+    /// Grundy values of every position in the box `0..=bounds[i]` (x, y, z),
+    /// by the fast parallel solver; refused with an estimate over `limit` bytes.
+    pub fn solve(&self, bounds: [u32; 3], limit: u64) -> Result<CappedGrundy> {
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
+        solve_table(&self.name(), bounds, table, limit)
+    }
+}
+
+impl Game for CappedGame {
+    fn name(&self) -> String {
+        match &self.cap {
+            Cap::Triangular { k } => format!("triangular k={k}"),
+            Cap::MinHalf => "min-half".into(),
+            Cap::Expr(e) => format!("cap {e}"),
+        }
+    }
+
+    fn coordinate_names(&self) -> Vec<String> {
+        vec!["x".into(), "y".into(), "z".into()]
+    }
+
+    fn is_position(&self, p: &[u32]) -> bool {
+        self.cap
+            .eval(p[0], p[2])
+            .is_ok_and(|c| u64::from(p[1]) <= c)
+    }
+
+    /// The moves exactly as SPEC §5 states them (caps that fail to evaluate
+    /// give no option; the fast solver reports them as errors instead).
+    fn for_each_option(&self, p: &[u32], f: &mut dyn FnMut(&[u32])) {
+        let (x, y, z) = (p[0], p[1], p[2]);
+        for t in 0..y {
+            f(&[x, t, z]);
+        }
+        for t in 0..x {
+            if let Ok(c) = self.cap.eval(t, z) {
+                f(&[t, y.min(c.min(u64::from(u32::MAX)) as u32), z]);
+            }
+        }
+        for t in 0..z {
+            if let Ok(c) = self.cap.eval(x, t) {
+                f(&[x, y.min(c.min(u64::from(u32::MAX)) as u32), t]);
+            }
+        }
+    }
+}
+
+/// The Grundy values of a capped game on a box, one column `(x, ., z)` each.
+#[derive(Clone, Debug)]
+pub struct CappedGrundy {
+    name: String,
+    bounds: [u32; 3],
+    /// The cap clamped to the box, `min(cap(x, z), y_max)`, row-major in `x`.
+    caps: Vec<u32>,
+    /// Where column `(x, ., z)` starts in `values`, row-major in `x`.
+    offsets: Vec<usize>,
+    values: Vec<u16>,
+}
+
+/// Solves a capped game whose clamped caps are already tabled.
+///
+/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`; nothing assumes
+/// the cap is monotone ([`solve_capped_fn`] feeds arbitrary tables in tests).
+fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
+    let [bx, by, bz] = bounds;
+    let (nx, nz) = (bx as usize + 1, bz as usize + 1);
+    debug_assert_eq!(caps.len(), nx * nz);
+    let cap = |x: usize, z: usize| caps[x * nz + z] as usize;
+
+    // Line heights and widths. A value at (x, y, z) is at most x + y + z
+    // (the number of options), which bounds every bitset.
+    let y_b: Vec<usize> = (0..nz)
+        .map(|z| (0..nx).map(|x| cap(x, z)).max().unwrap_or(0))
+        .collect();
+    let y_c: Vec<usize> = (0..nx)
+        .map(|x| (0..nz).map(|z| cap(x, z)).max().unwrap_or(0))
+        .collect();
+    // No x-move exists when bx = 0 (no z-move when bz = 0): no line sets then.
+    let w_b: Vec<usize> = (0..nz)
+        .map(|z| {
+            if bx == 0 {
+                0
+            } else {
+                (bx as usize + y_b[z] + z) / 64 + 1
+            }
+        })
+        .collect();
+    let w_c: Vec<usize> = (0..nx)
+        .map(|x| {
+            if bz == 0 {
+                0
+            } else {
+                (x + y_c[x] + bz as usize) / 64 + 1
+            }
+        })
+        .collect();
+    let positions: u64 = caps.iter().map(|&c| u64::from(c) + 1).sum();
+    let line_words: u64 = (0..nz).map(|z| ((y_b[z] + 1) * w_b[z]) as u64).sum::<u64>()
+        + (0..nx).map(|x| ((y_c[x] + 1) * w_c[x]) as u64).sum::<u64>();
+    let needed = 2 * positions + 8 * line_words + 12 * (nx * nz) as u64;
+    check_memory(
+        || {
+            format!(
+                "Grundy values of {name} in the box 0..{bx} x 0..{by} x 0..{bz} ({positions} positions)"
+            )
+        },
+        needed,
+        limit,
+        "use a smaller --box",
+    )?;
+
+    // Columns ordered by level s = x + z, then by x, so that a level's
+    // values are one contiguous slice.
+    let mut offsets = vec![0usize; nx * nz];
+    let mut level_start = Vec::with_capacity(nx + nz);
+    let mut next = 0usize;
+    for s in 0..(nx + nz - 1) {
+        level_start.push(next);
+        let (lo, hi) = (s.saturating_sub(nz - 1), s.min(nx - 1));
+        for x in lo..=hi {
+            offsets[x * nz + (s - x)] = next;
+            next += cap(x, s - x) + 1;
+        }
+    }
+    level_start.push(next);
+    let mut values = vec![0u16; next];
+    let mut lines_b: Vec<Vec<u64>> = (0..nz).map(|z| vec![0u64; (y_b[z] + 1) * w_b[z]]).collect();
+    let mut lines_c: Vec<Vec<u64>> = (0..nx).map(|x| vec![0u64; (y_c[x] + 1) * w_c[x]]).collect();
+
+    let mut rest: &mut [u16] = &mut values;
+    for s in 0..(nx + nz - 1) {
+        let (lo, hi) = (s.saturating_sub(nz - 1), s.min(nx - 1));
+        let (level, tail) = rest.split_at_mut(level_start[s + 1] - level_start[s]);
+        rest = tail;
+        let mut columns: Vec<&mut [u16]> = Vec::with_capacity(hi - lo + 1);
+        let mut level = level;
+        for x in lo..=hi {
+            let (col, more) = level.split_at_mut(cap(x, s - x) + 1);
+            columns.push(col);
+            level = more;
+        }
+        let (z_lo, z_hi) = (s - hi, s - lo);
+        let overflow = columns
+            .into_par_iter()
+            .zip(lines_b[z_lo..=z_hi].par_iter_mut().rev())
+            .zip(lines_c[lo..=hi].par_iter_mut())
+            .enumerate()
+            .map_init(Vec::new, |col_set, (i, ((col, line_b), line_c))| {
+                let (x, z) = (lo + i, s - lo - i);
+                solve_column(
+                    Column {
+                        x,
+                        z,
+                        last_x: x == nx - 1,
+                        last_z: z == nz - 1,
+                    },
+                    col,
+                    (line_b, w_b[z], y_b[z]),
+                    (line_c, w_c[x], y_c[x]),
+                    col_set,
+                )
+            })
+            .filter_map(|r| r.err())
+            .min();
+        if let Some([x, y, z]) = overflow {
+            return Err(Error::unsupported(format!(
+                "{name}: the Grundy value at (x, y, z) = ({x}, {y}, {z}) exceeds 65535, \
+                 the most values are stored in; use a smaller --box"
+            )));
+        }
+    }
+
+    Ok(CappedGrundy {
+        name: name.to_string(),
+        bounds,
+        caps,
+        offsets,
+        values,
+    })
+}
+
+struct Column {
+    x: usize,
+    z: usize,
+    last_x: bool,
+    last_z: bool,
+}
+
+/// Solves one column `(x, 0..=c, z)` and adds its values to the two line
+/// sets it feeds. Returns the first position whose value overflows `u16`.
+fn solve_column(
+    at: Column,
+    col: &mut [u16],
+    (line_b, w_b, y_b): (&mut Vec<u64>, usize, usize),
+    (line_c, w_c, y_c): (&mut Vec<u64>, usize, usize),
+    set_a: &mut Vec<u64>,
+) -> std::result::Result<(), [u32; 3]> {
+    let c = col.len() - 1;
+    let w_a = (at.x + c + at.z) / 64 + 1;
+    set_a.clear();
+    set_a.resize(w_a, 0);
+    for y in 0..=c {
+        let b = &line_b[y * w_b..(y + 1) * w_b];
+        let cc = &line_c[y * w_c..(y + 1) * w_c];
+        // The value is at most x + y + z < 64 * w_a, so the first non-full
+        // word is always found. A line set that no move family feeds (the
+        // box is flat in that direction) is empty.
+        let mut g = usize::MAX;
+        for (i, &a) in set_a.iter().enumerate() {
+            let w = a | b.get(i).copied().unwrap_or(0) | cc.get(i).copied().unwrap_or(0);
+            if w != u64::MAX {
+                g = i * 64 + w.trailing_ones() as usize;
+                break;
+            }
+        }
+        let Ok(v) = u16::try_from(g) else {
+            return Err([at.x as u32, y as u32, at.z as u32]);
+        };
+        col[y] = v;
+        set_a[g / 64] |= 1 << (g % 64);
+    }
+    // Later columns (x' > x, ., z) reach (x, min(y, c), z) by an x-move.
+    if !at.last_x {
+        for y in 0..=y_b {
+            let g = usize::from(col[y.min(c)]);
+            line_b[y * w_b + g / 64] |= 1 << (g % 64);
+        }
+    }
+    // Later columns (x, ., z' > z) reach (x, min(y, c), z) by a z-move.
+    if !at.last_z {
+        for y in 0..=y_c {
+            let g = usize::from(col[y.min(c)]);
+            line_c[y * w_c + g / 64] |= 1 << (g % 64);
+        }
+    }
+    Ok(())
+}
+
+/// Solves the capped game with an arbitrary cap function (clamped to the box);
+/// the first failing `(x, z)` in row order is reported.
+pub fn solve_capped_fn(
+    name: &str,
+    cap: impl Fn(u32, u32) -> Result<u64> + Sync,
+    bounds: [u32; 3],
+    limit: u64,
+) -> Result<CappedGrundy> {
+    let [bx, by, bz] = bounds;
+    let mut caps = Vec::with_capacity((bx as usize + 1) * (bz as usize + 1));
+    for x in 0..=bx {
+        for z in 0..=bz {
+            caps.push(cap(x, z)?.min(u64::from(by)) as u32);
+        }
+    }
+    solve_table(name, bounds, caps, limit)
+}
+
+impl CappedGrundy {
+    /// The game's name, e.g. `triangular k=3`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The box: `x` in `0..=bounds[0]`, `y` in `0..=bounds[1]`, `z` in `0..=bounds[2]`.
+    pub fn bounds(&self) -> [u32; 3] {
+        self.bounds
+    }
+
+    /// The largest `y` of a position at `(x, ., z)`: the cap clamped to the box.
+    pub fn column_height(&self, x: u32, z: u32) -> Option<u32> {
+        if x > self.bounds[0] || z > self.bounds[2] {
+            return None;
+        }
+        Some(self.caps[x as usize * (self.bounds[2] as usize + 1) + z as usize])
+    }
+
+    /// The Grundy value of `(x, y, z)`, or `None` when it is not a position in the box.
+    pub fn get(&self, x: u32, y: u32, z: u32) -> Option<u16> {
+        let h = self.column_height(x, z)?;
+        if y > h {
+            return None;
+        }
+        let i = x as usize * (self.bounds[2] as usize + 1) + z as usize;
+        Some(self.values[self.offsets[i] + y as usize])
+    }
+
+    /// Number of positions in the box.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True when the box holds no position (never: (0,0,0) is always one).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Every position and its value in lexicographic `(x, y, z)` order.
+    pub fn positions(&self) -> impl Iterator<Item = ([u32; 3], u16)> + '_ {
+        let [bx, _, bz] = self.bounds;
+        (0..=bx).flat_map(move |x| {
+            let top = (0..=bz)
+                .map(|z| self.column_height(x, z).unwrap_or(0))
+                .max()
+                .unwrap_or(0);
+            (0..=top).flat_map(move |y| {
+                (0..=bz).filter_map(move |z| self.get(x, y, z).map(|g| ([x, y, z], g)))
+            })
+        })
+    }
+
+    /// The P-positions (value 0) in lexicographic `(x, y, z)` order.
+    pub fn p_positions(&self) -> Vec<[u32; 3]> {
+        self.positions()
+            .filter(|(_, g)| *g == 0)
+            .map(|(p, _)| p)
+            .collect()
+    }
+
+    /// The largest value in the box.
+    pub fn max_value(&self) -> u16 {
+        self.values.par_iter().copied().max().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::solver::MemoSolver;
+    use proptest::prelude::*;
+
+    const LIMIT: u64 = 1 << 30;
+
+    fn check_against_memo(game: &CappedGame, bounds: [u32; 3]) {
+        let fast = game.solve(bounds, LIMIT).unwrap();
+        let mut memo = MemoSolver::new(game);
+        let mut count = 0;
+        for x in 0..=bounds[0] {
+            for z in 0..=bounds[2] {
+                for y in 0..=bounds[1] {
+                    let expect = if game.is_position(&[x, y, z]) {
+                        Some(memo.grundy(&[x, y, z]) as u16)
+                    } else {
+                        None
+                    };
+                    assert_eq!(
+                        fast.get(x, y, z),
+                        expect,
+                        "{} at ({x},{y},{z})",
+                        game.name()
+                    );
+                    count += usize::from(expect.is_some());
+                }
+            }
+        }
+        assert_eq!(fast.len(), count);
+        assert_eq!(fast.positions().count(), count);
+    }
+
+    #[test]
+    fn triangular_k3_box_20_has_3234_positions() {
+        let g = CappedGame::triangular(3)
+            .unwrap()
+            .solve([20, 20, 20], LIMIT)
+            .unwrap();
+        assert_eq!(g.len(), 3234);
+    }
+
+    #[test]
+    fn fast_solver_equals_memoised_recursion_on_the_papers_games() {
+        check_against_memo(&CappedGame::triangular(3).unwrap(), [12, 12, 12]);
+        check_against_memo(&CappedGame::triangular(2).unwrap(), [10, 10, 10]);
+        check_against_memo(&CappedGame::triangular(1).unwrap(), [7, 9, 6]);
+        check_against_memo(&CappedGame::min_half(), [13, 5, 11]);
+        check_against_memo(
+            &CappedGame::with_expr("round(sqrt(x+z))").unwrap(),
+            [15, 4, 12],
+        );
+        check_against_memo(
+            &CappedGame::with_expr("floor((x+z)^2/5)").unwrap(),
+            [6, 20, 6],
+        );
+        check_against_memo(&CappedGame::with_expr("0").unwrap(), [5, 3, 4]);
+        check_against_memo(&CappedGame::triangular(2).unwrap(), [0, 0, 0]);
+    }
+
+    #[test]
+    fn positions_come_in_lexicographic_order() {
+        let g = CappedGame::triangular(2)
+            .unwrap()
+            .solve([4, 3, 5], LIMIT)
+            .unwrap();
+        let ps: Vec<[u32; 3]> = g.positions().map(|(p, _)| p).collect();
+        let mut sorted = ps.clone();
+        sorted.sort();
+        assert_eq!(ps, sorted);
+        assert_eq!(ps.len(), g.len());
+    }
+
+    #[test]
+    fn same_values_whatever_the_thread_count() {
+        let game = CappedGame::triangular(3).unwrap();
+        let solve_with = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| game.solve([40, 30, 35], LIMIT).unwrap())
+        };
+        assert_eq!(solve_with(1).values, solve_with(3).values);
+    }
+
+    #[test]
+    fn bad_caps_and_big_boxes_are_refused() {
+        assert!(CappedGame::triangular(0)
+            .unwrap_err()
+            .to_string()
+            .contains("--k must be at least 1"));
+        let err = CappedGame::with_expr("x - z")
+            .unwrap()
+            .solve([5, 5, 5], LIMIT)
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("negative (-1) at (x, z) = (0, 1)"),
+            "{err}"
+        );
+        let err = CappedGame::triangular(3)
+            .unwrap()
+            .solve([3000, 3000, 3000], 2 << 30)
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("GiB") && text.contains("--box") && text.contains("positions"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn values_past_u16_are_an_error_not_a_wrap() {
+        // With cap 0 and z = 0 the game is one Nim heap: value x.
+        let err = solve_capped_fn("nim", |_, _| Ok(0), [65536, 0, 0], LIMIT).unwrap_err();
+        assert!(
+            err.to_string().contains("(65536, 0, 0) exceeds 65535"),
+            "{err}"
+        );
+        let ok = solve_capped_fn("nim", |_, _| Ok(0), [65535, 0, 0], LIMIT).unwrap();
+        assert_eq!(ok.get(65535, 0, 0), Some(65535));
+    }
+
+    /// A capped game whose cap is an arbitrary table (not monotone at all).
+    struct TableGame {
+        nz: usize,
+        table: Vec<u64>,
+    }
+
+    impl Game for TableGame {
+        fn name(&self) -> String {
+            "table".into()
+        }
+        fn coordinate_names(&self) -> Vec<String> {
+            vec!["x".into(), "y".into(), "z".into()]
+        }
+        fn is_position(&self, p: &[u32]) -> bool {
+            u64::from(p[1]) <= self.table[p[0] as usize * self.nz + p[2] as usize]
+        }
+        fn for_each_option(&self, p: &[u32], f: &mut dyn FnMut(&[u32])) {
+            let cap = |x: u32, z: u32| self.table[x as usize * self.nz + z as usize] as u32;
+            for t in 0..p[1] {
+                f(&[p[0], t, p[2]]);
+            }
+            for t in 0..p[0] {
+                f(&[t, p[1].min(cap(t, p[2])), p[2]]);
+            }
+            for t in 0..p[2] {
+                f(&[p[0], p[1].min(cap(p[0], t)), t]);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn fast_solver_equals_naive_recursion_on_random_tables(
+            bx in 0u32..7, by in 0u32..7, bz in 0u32..7,
+            seed in proptest::collection::vec(0u64..9, 64),
+        ) {
+            let nz = bz as usize + 1;
+            let table: Vec<u64> = (0..(bx as usize + 1) * nz).map(|i| seed[i % 64]).collect();
+            let game = TableGame { nz, table: table.clone() };
+            let fast = solve_capped_fn("table", |x, z| Ok(table[x as usize * nz + z as usize]), [bx, by, bz], LIMIT).unwrap();
+            let mut memo = MemoSolver::new(&game);
+            for x in 0..=bx { for y in 0..=by { for z in 0..=bz {
+                let p = [x, y, z];
+                let expect = game.is_position(&p).then(|| memo.grundy(&p) as u16);
+                prop_assert_eq!(fast.get(x, y, z), expect);
+            }}}
+        }
+
+        #[test]
+        fn fast_solver_equals_naive_recursion_on_random_expressions(
+            a in 0u32..4, b in 0u32..4, c in 0u32..5, k in 1u32..6, form in 0usize..4,
+            bx in 0u32..9, by in 0u32..9, bz in 0u32..9,
+        ) {
+            let src = match form {
+                0 => format!("({a}*x + {b}*z + {c})/{k}"),
+                1 => format!("min({a}*x, {b}*z + {c})/{k}"),
+                2 => format!("max(x - z, z - x, {c}) / {k}"),
+                _ => format!("round(sqrt({a}*x + {b}*z + {c}))"),
+            };
+            let game = CappedGame::with_expr(&src).unwrap();
+            let fast = game.solve([bx, by, bz], LIMIT).unwrap();
+            let mut memo = MemoSolver::new(&game);
+            for x in 0..=bx { for y in 0..=by { for z in 0..=bz {
+                let p = [x, y, z];
+                let expect = game.is_position(&p).then(|| memo.grundy(&p) as u16);
+                prop_assert_eq!(fast.get(x, y, z), expect, "{} at {:?}", src, p);
+            }}}
+        }
+    }
+}
