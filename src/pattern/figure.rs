@@ -188,7 +188,6 @@ impl SquareFigure {
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
                     return Err(Error::invalid("--raw PNG sides must fit in 32 bits"));
                 }
-                let index = SignatureIndex::new(n);
                 encode::write_atomic(path, |out| {
                     png_enc::write_bilevel(
                         out,
@@ -197,7 +196,7 @@ impl SquareFigure {
                         m as u32,
                         *compression,
                         metadata,
-                        |row, bytes| write_bilevel_row(&index, m, row, bytes),
+                        |row, bytes| write_bilevel_row(m, n, row, bytes),
                     )
                 })
             }

@@ -81,10 +81,44 @@ pub fn p_grid(m: usize, n: usize) -> BitGrid {
 
 /// Writes row `row` (0-based) of C(m,n) as 1-bit grayscale pixels, most significant
 /// bit first, P-cells black (bit 0) and all other cells white (bit 1).
-pub fn write_bilevel_row(index: &SignatureIndex, m: u64, row: usize, out: &mut [u8]) {
+///
+/// No search: the P-columns of a row with signature s are the columns j whose
+/// a = j-1 and b = n-j satisfy a + b = n-1 and a ^ b = s. Since
+/// a + b = (a ^ b) + 2(a & b), that fixes c = a & b = (n-1-s)/2 (which must be a
+/// whole number disjoint from s), and the solutions are exactly a = c | t for every
+/// subset t of s's bits. The low three bits of s pick bits inside a byte, the rest
+/// pick bytes, so a row costs one byte write per P-byte, not one per P-cell.
+pub fn write_bilevel_row(m: u64, n: u64, row: usize, out: &mut [u8]) {
     out.fill(0xFF);
-    for col in index.columns_with(signature(m, row as u64 + 1)) {
-        out[col / 8] &= !(0x80 >> (col % 8));
+    let last = n - 1;
+    let sig = signature(m, row as u64 + 1);
+    if sig > last || (last - sig) % 2 == 1 {
+        return;
+    }
+    let common = (last - sig) / 2;
+    if common & sig != 0 {
+        return;
+    }
+    let (sig_low, sig_high) = (sig & 7, sig & !7);
+    let (common_low, common_high) = (common & 7, common & !7);
+    // The P-bits inside one byte: every subset of the low signature bits.
+    let mut byte_mask = 0u8;
+    let mut low = 0u64;
+    loop {
+        byte_mask |= 0x80 >> (common_low | low);
+        if low == sig_low {
+            break;
+        }
+        low = (low.wrapping_sub(sig_low)) & sig_low;
+    }
+    // Every subset of the high signature bits names one byte.
+    let mut high = 0u64;
+    loop {
+        out[((common_high | high) >> 3) as usize] &= !byte_mask;
+        if high == sig_high {
+            break;
+        }
+        high = (high.wrapping_sub(sig_high)) & sig_high;
     }
 }
 
@@ -110,16 +144,29 @@ mod tests {
     }
 
     #[test]
-    fn bilevel_rows_agree_with_the_grid() {
-        let (m, n) = (13usize, 21usize);
-        let grid = p_grid(m, n);
-        let index = SignatureIndex::new(n as u64);
-        let mut row = vec![0u8; n.div_ceil(8)];
-        for r in 0..m {
-            write_bilevel_row(&index, m as u64, r, &mut row);
-            for c in 0..n {
-                let black = row[c / 8] & (0x80 >> (c % 8)) == 0;
-                assert_eq!(black, grid.get(r, c));
+    fn bilevel_rows_agree_with_the_signature_buckets() {
+        for (m, n) in [
+            (13usize, 21usize),
+            (64, 64),
+            (100, 37),
+            (37, 100),
+            (129, 129),
+            (256, 255),
+        ] {
+            let grid = p_grid(m, n);
+            let mut row = vec![0u8; n.div_ceil(8)];
+            for r in 0..m {
+                write_bilevel_row(m as u64, n as u64, r, &mut row);
+                for c in 0..n {
+                    let black = row[c / 8] & (0x80 >> (c % 8)) == 0;
+                    assert_eq!(
+                        black,
+                        grid.get(r, c),
+                        "C({m},{n}) cell ({}, {})",
+                        r + 1,
+                        c + 1
+                    );
+                }
             }
         }
     }
