@@ -10,6 +10,7 @@
 
 pub mod error;
 pub mod grid;
+pub mod octahedron;
 
 pub use error::{Error, Result};
 pub use grid::BitGrid;
