@@ -17,8 +17,6 @@
 //! exact area computable in O(n) ([`count_diamonds`], [`exact_area`]) before
 //! anything is enumerated — the memory check uses it.
 
-use rayon::prelude::*;
-
 use super::level::{Level, MAX_DENOMINATOR};
 use crate::error::check_memory;
 use crate::{BitGrid, Error, Result};
@@ -225,8 +223,122 @@ impl Cut {
         }
     }
 
+    /// Calls `f` on every diamond, in the order of [`Cut::diamonds`], at a few
+    /// ns per diamond and with memory far below the section's own.
+    ///
+    /// The walk goes down breadth first (keeping the walk's order) until the
+    /// cut octahedra are numerous and small, then stamps a precomputed copy of
+    /// each one's section: below a given depth a subtree's section depends only
+    /// on the plane's offset from its centre (at most two values per depth),
+    /// so it is built once per offset, bottom up, and translated into place.
+    pub fn for_each(&self, mut f: impl FnMut(Diamond)) {
+        let states = self.depth_states_all();
+        let mut frontier = self.diamonds().stack;
+        let mut depth = 0usize;
+        while depth < self.order as usize && !frontier.is_empty() {
+            let below: u128 = states[depth].iter().map(|&(_, c)| c).sum::<u128>();
+            let total: u128 = states[self.order as usize].iter().map(|&(_, c)| c).sum();
+            let stamp_size = total / below.max(1);
+            if below >= 256 && stamp_size <= 1 << 16 {
+                break;
+            }
+            let mut next = Vec::with_capacity(frontier.len() * 6);
+            for node in &frontier {
+                self.children(node, &mut |c| next.push(c));
+            }
+            frontier = next;
+            depth += 1;
+        }
+        let stamps = self.stamps(depth as u32);
+        for node in &frontier {
+            let offset = self.plane - node.cz;
+            let (_, stamp) = stamps
+                .iter()
+                .find(|(o, _)| *o == offset)
+                .expect("every cut octahedron's offset has a stamp");
+            for d in stamp {
+                f(Diamond {
+                    cx: d.cx + node.cx,
+                    cy: d.cy + node.cy,
+                    h: d.h,
+                });
+            }
+        }
+    }
+
+    /// The offsets (plane - cz) that cut octahedra have at each depth 0..=n.
+    fn offsets_by_depth(&self) -> Vec<Vec<i64>> {
+        let mut current: Vec<i64> = if self.plane.abs() < self.scale {
+            vec![self.plane]
+        } else {
+            Vec::new()
+        };
+        let mut all = Vec::with_capacity(self.order as usize + 1);
+        for depth in 1..=self.order {
+            let half = self.radius(depth);
+            let mut next: Vec<i64> = Vec::with_capacity(3);
+            for &o in &current {
+                for child in [o, o - half, o + half] {
+                    if child.abs() < half && !next.contains(&child) {
+                        next.push(child);
+                    }
+                }
+            }
+            all.push(std::mem::replace(&mut current, next));
+        }
+        all.push(current);
+        all
+    }
+
+    /// For each offset a depth-`k` octahedron can have, its section (relative
+    /// to its centre, in walk order), built bottom up from depth n.
+    fn stamps(&self, k: u32) -> Vec<(i64, Vec<Diamond>)> {
+        let offsets = self.offsets_by_depth();
+        let n = self.order;
+        let mut below: Vec<(i64, Vec<Diamond>)> = offsets[n as usize]
+            .iter()
+            .map(|&o| {
+                let h = self.radius(n) - o.abs();
+                (o, vec![Diamond { cx: 0, cy: 0, h }])
+            })
+            .collect();
+        for depth in (k..n).rev() {
+            let half = self.radius(depth + 1);
+            let find = |o: i64| below.iter().find(|(b, _)| *b == o).map(|(_, v)| v);
+            let built = offsets[depth as usize]
+                .iter()
+                .map(|&o| {
+                    let mut out = Vec::new();
+                    if let Some(stamp) = find(o).filter(|_| o.abs() < half) {
+                        for (dx, dy) in [(half, 0), (-half, 0), (0, half), (0, -half)] {
+                            out.extend(stamp.iter().map(|d| Diamond {
+                                cx: d.cx + dx,
+                                cy: d.cy + dy,
+                                h: d.h,
+                            }));
+                        }
+                    }
+                    for dz in [half, -half] {
+                        if let Some(stamp) = find(o - dz).filter(|_| (o - dz).abs() < half) {
+                            out.extend_from_slice(stamp);
+                        }
+                    }
+                    (o, out)
+                })
+                .collect();
+            below = built;
+        }
+        below
+    }
+
     /// The per-depth states (offset plane - cz, multiplicity) of the cut octahedra.
     fn depth_states(&self) -> Vec<(i64, u128)> {
+        self.depth_states_all().pop().unwrap_or_default()
+    }
+
+    /// [`Cut::depth_states`] at every depth 0..=n.
+    fn depth_states_all(&self) -> Vec<Vec<(i64, u128)>> {
+        let mut all = Vec::with_capacity(self.order as usize + 1);
         let mut states: Vec<(i64, u128)> = Vec::with_capacity(3);
         if self.plane.abs() < self.scale {
             states.push((self.plane, 1));
@@ -247,9 +359,10 @@ impl Cut {
                 add(offset - half, count);
                 add(offset + half, count);
             }
-            states = next;
+            all.push(std::mem::replace(&mut states, next));
         }
-        states
+        all.push(states);
+        all
     }
 }
 
@@ -355,9 +468,9 @@ impl Section {
     /// Computes the section of S_n at `level`, refusing (before any work) if
     /// its diamonds would need more than `memory_limit` bytes.
     ///
-    /// The diamonds come in the walk's fixed depth-first order, computed in
-    /// parallel over subtrees and concatenated, so the result does not depend
-    /// on the thread count.
+    /// The diamonds come in the walk's fixed depth-first order (the order of
+    /// [`Cut::diamonds`]); the work is sequential and about linear in the
+    /// number of diamonds (a few ns each).
     pub fn compute(n: u32, level: Level, memory_limit: u64) -> Result<Section> {
         let cut = Cut::new(n, level)?;
         let count = count_diamonds(n, level)?;
@@ -369,44 +482,9 @@ impl Section {
             memory_limit,
             "choose a level nearer the apex (small r), a smaller --n, or draw with level of detail",
         )?;
-        let count = count as usize;
-        // Expand breadth first (keeping the walk's order) until there is enough
-        // independent work, then walk the subtrees in parallel.
-        let mut frontier = cut.diamonds().stack;
-        let mut depth = 0;
-        while depth < cut.order && frontier.len() < 256 && count > 4096 {
-            let mut next = Vec::with_capacity(frontier.len() * 6);
-            for node in &frontier {
-                cut.children(node, &mut |c| next.push(c));
-            }
-            frontier = next;
-            depth += 1;
-        }
-        let diamonds = if count > 4096 {
-            let parts: Vec<Vec<Diamond>> = frontier
-                .par_iter()
-                .map(|node| {
-                    Diamonds {
-                        cut,
-                        stack: vec![*node],
-                    }
-                    .collect()
-                })
-                .collect();
-            let mut all = Vec::with_capacity(count);
-            for part in parts {
-                all.extend(part);
-            }
-            all
-        } else {
-            let mut all = Vec::with_capacity(count);
-            all.extend(Diamonds {
-                cut,
-                stack: frontier,
-            });
-            all
-        };
-        debug_assert_eq!(diamonds.len(), count);
+        let mut diamonds = Vec::with_capacity(count as usize);
+        cut.for_each(|d| diamonds.push(d));
+        debug_assert_eq!(diamonds.len() as u128, count);
         Ok(Section { cut, diamonds })
     }
 
@@ -471,7 +549,7 @@ pub fn board_cell(square: Square, extent: i64, h: i64) -> Option<(usize, usize)>
 /// At an integer level every cut octahedron is cut through its centre, so all
 /// diamonds have half-diagonal 2^-n; in (u, v) they are squares of side
 /// 2·2^-n tiling the square |u|, |v| <= m/2^n, i.e. an m x m grid. Streams the
-/// diamonds, so memory is the m x m bits only (checked against
+/// diamonds ([`Cut::for_each`]), so memory is about the m x m bits only (checked against
 /// `memory_limit`). The result equals P(m, m); orientation as in
 /// [`board_cell`] (P(m, m) has all the square's symmetries, so any
 /// orientation would match).

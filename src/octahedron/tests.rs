@@ -44,6 +44,13 @@ fn aligned_integer_sections_are_the_p_positions() {
             assert_eq!(section.diamonds().len() as u64, cells.count_ones());
         }
     }
+    // Large boards go through the stamped walk with big stamps.
+    for m in [2731u64, 3000, 4095] {
+        assert_eq!(
+            aligned_cells(12, m, DEFAULT_MEMORY_LIMIT).unwrap(),
+            p_cells(m as usize)
+        );
+    }
 }
 
 #[test]
@@ -159,11 +166,18 @@ fn pruned_walk_equals_brute_force() {
 }
 
 #[test]
-fn streamed_and_parallel_walks_agree_in_order() {
-    for (n, text) in [(9u32, "0.37"), (10, "0.6"), (12, "1/3")] {
+fn stamped_and_streamed_walks_agree_in_order() {
+    for (n, text) in [
+        (9u32, "0.37"),
+        (10, "0.6"),
+        (12, "1/3"),
+        (30, "3e-7"),
+        (36, "1e-9"),
+        (3, "0.9"),
+    ] {
         let level = Level::parse_r(text).unwrap();
         let section = Section::compute(n, level, u64::MAX).unwrap();
-        assert!(section.diamonds().len() > 4096);
+        assert!(!section.diamonds().is_empty());
         let streamed: Vec<Diamond> = Cut::new(n, level).unwrap().diamonds().collect();
         assert_eq!(section.diamonds(), &streamed[..]);
     }
