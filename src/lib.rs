@@ -14,6 +14,7 @@ pub mod error;
 pub mod font;
 pub mod games;
 pub mod grid;
+pub mod octahedron;
 pub mod pattern;
 pub mod scene;
 
