@@ -17,6 +17,7 @@ pub mod grid;
 pub mod octahedron;
 pub mod pattern;
 pub mod scene;
+pub mod verify;
 
 pub use error::{Error, Result};
 pub use grid::BitGrid;

@@ -4,6 +4,7 @@
 mod args;
 mod count;
 mod square;
+mod verify;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -30,6 +31,8 @@ enum Command {
     Square(square::SquareArgs),
     /// g(m), the number of P-positions of C(m,m): a table, a chart, and checks of its identities.
     Count(count::CountArgs),
+    /// Re-check the papers' computational claims: claim, range checked, result, time.
+    Verify(verify::VerifyArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -67,5 +70,6 @@ pub fn run() -> Result<()> {
     match cli.command {
         Command::Square(args) => square::run(args, cli.max_memory),
         Command::Count(args) => count::run(args),
+        Command::Verify(args) => verify::run(args, cli.max_memory),
     }
 }

@@ -102,7 +102,9 @@ pub fn write_bilevel(
         Compression::Balanced => png::Compression::Balanced,
         Compression::Best => png::Compression::High,
     });
-    encoder.set_filter(png::Filter::NoFilter);
+    // Sub turns the long runs of equal bytes in these patterns into zeros, which
+    // fdeflate packs tightly; unfiltered, near-checkerboard rows (m = 2^k - 1) grow.
+    encoder.set_filter(png::Filter::Sub);
     let mut writer = encoder.write_header().map_err(encode_error(path))?;
     let row_bytes = (width as usize).div_ceil(8);
     let height = height as usize;

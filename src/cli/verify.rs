@@ -1,0 +1,64 @@
+//! `nimscape verify`: the papers' computational claims, re-checked.
+
+use anyhow::Result;
+use clap::Args;
+use nimscape::verify::{self, Standing};
+
+/// Re-check the papers' claims: a table of claim, range, result and time.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// How far to check: boards, frames and boxes grow with it (each claim caps its own range).
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=4096))]
+    up_to: u64,
+    /// Test hook: add a claim that is false on purpose, to see verify fail.
+    #[arg(long, hide = true)]
+    inject_false_claim: bool,
+}
+
+pub fn run(args: VerifyArgs, memory_limit: u64) -> Result<()> {
+    let mut claims = verify::claims();
+    if args.inject_false_claim {
+        claims.push(verify::deliberately_false_claim());
+    }
+    let outcomes = verify::run(&claims, args.up_to, memory_limit)?;
+    let width = outcomes
+        .iter()
+        .map(|o| o.claim.chars().count())
+        .max()
+        .unwrap_or(5);
+    let source_width = outcomes.iter().map(|o| o.source.len()).max().unwrap_or(6);
+    let range_width = outcomes.iter().map(|o| o.range.len()).max().unwrap_or(5);
+    println!(
+        "{:<width$}  {:<source_width$}  {:<range_width$}  {:<22}  time",
+        "claim", "source", "checked on", "result"
+    );
+    for o in &outcomes {
+        let result = match (o.standing, o.holds) {
+            (Standing::Proven, true) => "holds",
+            (Standing::Proven, false) => "FAILS",
+            (Standing::Conjecture, true) => "holds (conjecture)",
+            (Standing::Conjecture, false) => "does not hold (conj.)",
+        };
+        println!(
+            "{:<width$}  {:<source_width$}  {:<range_width$}  {:<22}  {:.3} s",
+            o.claim,
+            o.source,
+            o.range,
+            result,
+            o.elapsed.as_secs_f64()
+        );
+    }
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| o.is_failure())
+        .map(|o| o.source)
+        .collect();
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "{} proven claim(s) failed: {}",
+            failed.len(),
+            failed.join(", ")
+        );
+    }
+    Ok(())
+}
