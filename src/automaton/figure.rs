@@ -749,3 +749,75 @@ fn bilevel_row(grid: &BitGrid, row: usize, out: &mut [u8]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_lists_are_sorted_without_repeats_and_start_at_one() {
+        assert_eq!(frame_list(&[(8, 8), (1, 3), (2, 2)]).unwrap(), [1, 2, 3, 8]);
+        assert!(frame_list(&[(0, 4)])
+            .unwrap_err()
+            .to_string()
+            .contains("starts at 1"));
+        assert!(frame_list(&[(1, 100_000)]).is_err());
+        assert_eq!(Values::parse("Exact").unwrap(), Values::Exact);
+        assert_eq!(Values::parse("3").unwrap(), Values::Modulus(3));
+        assert!(Values::parse("1").is_err() && Values::parse("x").is_err());
+    }
+
+    #[test]
+    fn a_mismatch_report_names_the_cell() {
+        let report = CheckReport {
+            last: 9,
+            method: "mod 2".into(),
+            cells: 30,
+            mismatch: Some(Mismatch {
+                frame: 5,
+                i: 2,
+                j: 3,
+                odd: true,
+            }),
+        };
+        let text = report.to_string();
+        assert!(
+            text.starts_with("MISMATCH") && text.contains("cell (2, 3)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_path_agrees_on_parity_of_the_data() {
+        // Mod 2, mod 4 and exact frames, computed by three steppers, have the same odd cells.
+        let figure = |values| AutomatonFigure {
+            frames: vec![17, 30],
+            values,
+            rule60: false,
+            mode: AutomatonMode::Styled {
+                style: BoardStyle::default(),
+                size: None,
+                columns: None,
+                palette: ResiduePalette::Viridis,
+                animation: Animation::default(),
+            },
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        };
+        let odd = |values| -> Vec<BitGrid> {
+            figure(values)
+                .computed_frames()
+                .unwrap()
+                .map(|f| match f {
+                    Frame::Parity(_, g) => g,
+                    Frame::Residue(_, g) => g.odd_cells(),
+                    Frame::Exact(_, g) => g.odd_cells(),
+                })
+                .collect()
+        };
+        let parity = odd(Values::Modulus(2));
+        assert_eq!(parity.len(), 2);
+        assert_eq!(parity, odd(Values::Modulus(4)));
+        assert_eq!(parity, odd(Values::Exact));
+        assert_eq!(parity[1], crate::pattern::p_grid(30, 30));
+    }
+}

@@ -385,6 +385,14 @@ impl BoardAnimation {
         memory_limit: u64,
     ) -> Result<()> {
         self.validate()?;
+        let batch = (rayon::current_num_threads() * 2).max(2) as u64;
+        let side = self.largest as u64;
+        check_memory(
+            || format!("{batch} boards of up to {side} x {side} cells drawn at once"),
+            side * side * 3 * batch,
+            memory_limit,
+            "animate smaller boards, or run with fewer --threads",
+        )?;
         let (width, height) = self.frame_size();
         let palette = self.palette()?;
         let style = self.frame_style();
@@ -410,5 +418,71 @@ impl BoardAnimation {
             &self.animation,
             memory_limit,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{PathItem, TextItem};
+    use std::collections::HashSet;
+
+    fn text_scene(color: Color) -> Scene {
+        let mut scene = Scene::new(60, 24, Color::WHITE);
+        scene.push(PathItem::rect(2.0, 2.0, 10.0, 10.0).filled(Color::rgb(0, 114, 178)));
+        scene.push(TextItem::centered(36.0, 18.0, "n = 7", 14.0, color));
+        scene
+    }
+
+    #[test]
+    fn anti_aliased_text_maps_to_palette_shades_and_solid_colours_stay_exact() {
+        let ink = Color::rgb(0x22, 0x22, 0x22);
+        let palette = FramePalette::new(&[Color::WHITE, Color::rgb(0, 114, 178)], &[ink]).unwrap();
+        assert_eq!(palette.colours().len(), 3 + TEXT_SHADES);
+        let scene = text_scene(ink);
+        palette.check_scene(&scene).unwrap();
+        let pixmap = raster::rasterize(&scene).unwrap();
+        let indices = palette.index_pixels(&pixmap);
+        let rgba = raster::straight_rgba(&pixmap);
+        let mut shades_used = HashSet::new();
+        for (k, &index) in indices.iter().enumerate() {
+            let got = &rgba[k * 4..k * 4 + 3];
+            let chosen = palette.colours()[usize::from(index)];
+            if let Some(exact) = palette.colours().iter().position(|c| c.rgb_array() == got) {
+                assert_eq!(
+                    usize::from(index),
+                    exact,
+                    "exact colours keep their own index"
+                );
+            }
+            shades_used.insert(chosen);
+        }
+        // The square is exact; text edges used some of the shades.
+        assert_eq!(indices[5 * 60 + 5], 1);
+        assert!(shades_used.len() > 3, "{shades_used:?}");
+    }
+
+    #[test]
+    fn colours_outside_the_palette_and_transparency_are_refused() {
+        let palette = FramePalette::new(&[Color::WHITE, Color::rgb(0, 114, 178)], &[]).unwrap();
+        let err = palette.check_scene(&text_scene(Color::BLACK)).unwrap_err();
+        assert!(err.to_string().contains("#000000"), "{err}");
+        let err = FramePalette::new(&[Color::TRANSPARENT], &[]).unwrap_err();
+        assert!(err.to_string().contains("opaque"), "{err}");
+        let many: Vec<Color> = (0..=255u8).map(|v| Color::rgb(v, 0, 0)).collect();
+        let err = FramePalette::new(&many, &[Color::rgb(0, 0, 255)]).unwrap_err();
+        assert!(err.to_string().contains("256 colours"), "{err}");
+    }
+
+    #[test]
+    fn loop_zero_means_forever() {
+        assert_eq!(Repeat::from_loop_count(0), Repeat::Forever);
+        assert_eq!(Repeat::from_loop_count(3), Repeat::Times(3));
+        assert!(Animation {
+            delay_cs: 1,
+            ..Animation::default()
+        }
+        .validate()
+        .is_err());
     }
 }
