@@ -250,8 +250,8 @@ impl AutomatonFigure {
         }
     }
 
-    /// Frames in the list, computed one after another; `on_each` sees every
-    /// stepper frame 1..=last (for checks), the iterator yields the listed ones.
+    /// The stepper for the values asked for, able to reach the last frame
+    /// (refused with an estimate above the memory limit).
     fn stepper(&self) -> Result<Stepper> {
         let last = self.last();
         Ok(match self.values {
@@ -267,7 +267,7 @@ impl AutomatonFigure {
     pub fn computed_frames(&self) -> Result<impl Iterator<Item = Frame>> {
         self.validate()?;
         let mut stepper = self.stepper()?;
-        let mut wanted = self.frames.clone().into_iter().peekable();
+        let mut wanted = self.frames.clone().into_iter();
         Ok(std::iter::from_fn(move || {
             let target = wanted.next()?;
             loop {
