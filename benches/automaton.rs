@@ -6,8 +6,11 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::automaton::{ParityStepper, ResidueStepper};
+use nimscape::encode::animation::Animation;
 use nimscape::encode::gif::{GifWriter, Repeat};
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
+use nimscape::pattern::figure::{SquareFigure, SquareMode};
+use nimscape::scene::board::BoardStyle;
 
 /// Frames 1..=last mod 2, each checked against P(n,n); panics on a mismatch.
 fn parity_and_check(last: usize) {
@@ -37,6 +40,27 @@ fn gif_64_frames() -> Vec<u8> {
     gif.finish_holding_last(200).unwrap()
 }
 
+/// `nimscape square --m 1..64 -o squares.gif`: 64 styled frames (512 px boards,
+/// captions, grid lines) through the shared animation helper; returns the file size.
+fn square_gif(path: &std::path::Path) -> u64 {
+    let figure = SquareFigure {
+        boards: (1..=64).collect(),
+        n: None,
+        mode: SquareMode::Styled {
+            style: BoardStyle::default(),
+            size: None,
+            columns: None,
+            decompose: false,
+        },
+        memory_limit: DEFAULT_MEMORY_LIMIT,
+        animation: Animation::default(),
+    };
+    figure
+        .write(path, &nimscape::encode::Metadata::default())
+        .unwrap();
+    std::fs::metadata(path).unwrap().len()
+}
+
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("automaton");
     group.sample_size(10);
@@ -56,6 +80,15 @@ fn benches(c: &mut Criterion) {
     let size = gif_64_frames().len();
     eprintln!("64-frame 512 x 512 GIF: {size} bytes");
     group.bench_function("GIF, 64 frames of 512 x 512", |b| b.iter(gif_64_frames));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("squares.gif");
+    eprintln!(
+        "square --m 1..64 -o squares.gif: {} bytes",
+        square_gif(&path)
+    );
+    group.bench_function("square --m 1..64 -o squares.gif", |b| {
+        b.iter(|| square_gif(&path))
+    });
     group.finish();
 }
 

@@ -1,6 +1,8 @@
 //! Parsers and option groups shared by subcommands.
 
 use clap::{Args, ValueEnum};
+use nimscape::encode::animation::Animation;
+use nimscape::encode::gif::Repeat;
 use nimscape::encode::Metadata;
 use nimscape::scene::board::{BoardStyle, GridLines, PanelSize};
 use nimscape::scene::layout::SheetLayout;
@@ -195,6 +197,52 @@ impl BoardStyleArgs {
     /// Panels per row, if given.
     pub fn columns(&self) -> Option<usize> {
         self.columns.map(usize::from)
+    }
+}
+
+/// Timing and looping of animated GIFs, shared by every figure that animates.
+#[derive(Debug, Clone, Args)]
+pub struct AnimationArgs {
+    /// How often a .gif plays: 0 (the default) loops forever, N plays N times in all.
+    #[arg(long = "loop", value_name = "N", default_value_t = 0)]
+    pub loop_count: u16,
+    /// Hundredths of a second per frame of a .gif [default: 10, i.e. 10 fps].
+    #[arg(long, value_name = "CS", conflicts_with = "fps", value_parser = clap::value_parser!(u16).range(2..))]
+    pub delay: Option<u16>,
+    /// Frames per second of a .gif (at most 50; stored as a delay in hundredths of a second).
+    #[arg(long, value_name = "FPS")]
+    pub fps: Option<f64>,
+    /// Hundredths of a second the last frame of a .gif stays before it loops [default: 150].
+    #[arg(long, value_name = "CS", value_parser = clap::value_parser!(u16).range(2..))]
+    pub hold_last: Option<u16>,
+}
+
+impl AnimationArgs {
+    /// The validated animation settings.
+    pub fn animation(&self) -> nimscape::Result<Animation> {
+        let defaults = Animation::default();
+        let delay_cs = match (self.delay, self.fps) {
+            (Some(delay), _) => delay,
+            (None, Some(fps)) => {
+                if !(fps.is_finite() && (0.01..=50.0).contains(&fps)) {
+                    return Err(nimscape::Error::invalid(format!(
+                        "--fps {fps}: GIF delays are whole hundredths of a second and viewers slow anything under 2 cs down; use 0.01 to 50 fps"
+                    )));
+                }
+                (100.0 / fps).round() as u16
+            }
+            (None, None) => defaults.delay_cs,
+        };
+        let animation = Animation {
+            repeat: Repeat::from_loop_count(self.loop_count),
+            delay_cs,
+            hold_last_cs: Some(
+                self.hold_last
+                    .unwrap_or(defaults.hold_last_cs.unwrap_or(delay_cs)),
+            ),
+        };
+        animation.validate()?;
+        Ok(animation)
     }
 }
 

@@ -2,6 +2,7 @@
 //! library's validated specs. Nothing here computes or draws.
 
 mod args;
+mod automaton;
 mod count;
 mod square;
 mod verify;
@@ -31,6 +32,8 @@ enum Command {
     Square(square::SquareArgs),
     /// g(m), the number of P-positions of C(m,m): a table, a chart, and checks of its identities.
     Count(count::CountArgs),
+    /// The second-order automaton (2D Rule 60): frames, sheets, GIFs, residues mod p, exact values, --check.
+    Automaton(automaton::AutomatonArgs),
     /// Re-check the papers' computational claims: claim, range checked, result, time.
     Verify(verify::VerifyArgs),
 }
@@ -70,6 +73,7 @@ pub fn run() -> Result<()> {
     match cli.command {
         Command::Square(args) => square::run(args, cli.max_memory),
         Command::Count(args) => count::run(args),
+        Command::Automaton(args) => automaton::run(args, cli.max_memory),
         Command::Verify(args) => verify::run(args, cli.max_memory),
     }
 }

@@ -1,6 +1,6 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
-use super::args::{self, BoardStyleArgs};
+use super::args::{self, AnimationArgs, BoardStyleArgs};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use nimscape::encode::png::Compression;
@@ -16,7 +16,7 @@ pub struct SquareArgs {
     /// Columns n, for rectangular boards (default: n = m).
     #[arg(long, value_name = "N", value_parser = args::parse_side)]
     n: Option<u64>,
-    /// Output file: .png, .svg, .csv (i,j of every P cell) or .json [default: output/square-<m>.png]
+    /// Output file: .png, .svg, .gif (an animation over m), .csv (i,j of every P cell) or .json [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).
@@ -30,6 +30,8 @@ pub struct SquareArgs {
     decompose: bool,
     #[command(flatten)]
     style: BoardStyleArgs,
+    #[command(flatten)]
+    animation: AnimationArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -77,6 +79,7 @@ pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
         n: args.n,
         mode,
         memory_limit,
+        animation: args.animation.animation()?,
     };
     figure.write(&output, &args::metadata())?;
     Ok(())

@@ -31,6 +31,17 @@ pub enum Repeat {
     Times(u16),
 }
 
+impl Repeat {
+    /// The meaning of `--loop N`: 0 loops forever (as in the NETSCAPE2.0 extension
+    /// and ImageMagick's `-loop 0`), N >= 1 plays N times in all.
+    pub fn from_loop_count(count: u16) -> Self {
+        match count {
+            0 => Repeat::Forever,
+            n => Repeat::Times(n),
+        }
+    }
+}
+
 /// A streaming GIF writer with one fixed global palette.
 ///
 /// ```
@@ -81,7 +92,7 @@ impl<W: Write> GifWriter<W> {
         }
         if repeat == Repeat::Times(0) {
             return Err(Error::invalid(
-                "--loop counts how often the animation plays and must be at least 1; leave it out to loop forever",
+                "an animation plays at least once: Times(0) is not a play count; --loop 0 (Repeat::Forever) loops forever",
             ));
         }
         let path = PathBuf::from("GIF stream");
@@ -122,39 +133,40 @@ impl<W: Write> GifWriter<W> {
     ///
     /// Browsers show delays below 2 cs as 10 cs; ask for 2 or more.
     pub fn write_frame(&mut self, indices: &[u8], delay_cs: u16) -> Result<()> {
-        let number = self.frames + 1;
-        let expected = usize::from(self.width) * usize::from(self.height);
-        if indices.len() != expected {
+        let frame = self.frame_encoder().encode(indices, self.frames + 1)?;
+        self.write_encoded(frame, delay_cs)
+    }
+
+    /// A `Send + Sync` handle that compresses frames for this writer, so several
+    /// frames can be compressed at once on other threads and then written in order
+    /// with [`write_encoded`](Self::write_encoded).
+    pub fn frame_encoder(&self) -> FrameEncoder {
+        FrameEncoder {
+            width: self.width,
+            height: self.height,
+            colours: self.colours,
+        }
+    }
+
+    /// Adds a frame compressed by [`FrameEncoder::encode`], shown for `delay_cs` cs.
+    pub fn write_encoded(&mut self, frame: EncodedFrame, delay_cs: u16) -> Result<()> {
+        if (frame.0.width, frame.0.height) != (self.width, self.height) {
             return Err(Error::invalid(format!(
-                "GIF frame {number} has {} pixels, but a {} x {} px frame has {expected}",
-                indices.len(),
+                "GIF frame {} is {} x {} px, but the animation is {} x {} px",
+                self.frames + 1,
+                frame.0.width,
+                frame.0.height,
                 self.width,
                 self.height
             )));
         }
-        let max = indices.iter().copied().max().unwrap_or(0);
-        if usize::from(max) >= self.colours {
-            return Err(Error::invalid(format!(
-                "GIF frame {number} uses colour index {max}, but the palette has only {} colours",
-                self.colours
-            )));
-        }
-        let mut frame = gif::Frame {
-            width: self.width,
-            height: self.height,
-            delay: delay_cs,
-            buffer: Cow::Borrowed(indices),
-            ..gif::Frame::default()
-        };
-        frame.make_lzw_pre_encoded();
         let frame = gif::Frame {
-            buffer: Cow::Owned(frame.buffer.into_owned()),
-            palette: None,
-            ..frame
+            delay: delay_cs,
+            ..frame.0
         };
         self.flush_pending()?;
         self.pending = Some(frame);
-        self.frames = number;
+        self.frames += 1;
         Ok(())
     }
 
@@ -190,6 +202,53 @@ impl<W: Write> GifWriter<W> {
                 .map_err(|e| encode_error(&self.path, e))?;
         }
         Ok(())
+    }
+}
+
+/// Compresses frames of palette indices for one [`GifWriter`] (its size and palette).
+#[derive(Clone, Copy, Debug)]
+pub struct FrameEncoder {
+    width: u16,
+    height: u16,
+    colours: usize,
+}
+
+/// One LZW-compressed frame, ready for [`GifWriter::write_encoded`].
+#[derive(Clone, Debug)]
+pub struct EncodedFrame(gif::Frame<'static>);
+
+impl FrameEncoder {
+    /// Compresses `indices` (row-major palette indices, `width x height` of them);
+    /// `number` is the 1-based frame number for error messages.
+    pub fn encode(&self, indices: &[u8], number: usize) -> Result<EncodedFrame> {
+        let expected = usize::from(self.width) * usize::from(self.height);
+        if indices.len() != expected {
+            return Err(Error::invalid(format!(
+                "GIF frame {number} has {} pixels, but a {} x {} px frame has {expected}",
+                indices.len(),
+                self.width,
+                self.height
+            )));
+        }
+        let max = indices.iter().copied().max().unwrap_or(0);
+        if usize::from(max) >= self.colours {
+            return Err(Error::invalid(format!(
+                "GIF frame {number} uses colour index {max}, but the palette has only {} colours",
+                self.colours
+            )));
+        }
+        let mut frame = gif::Frame {
+            width: self.width,
+            height: self.height,
+            buffer: Cow::Borrowed(indices),
+            ..gif::Frame::default()
+        };
+        frame.make_lzw_pre_encoded();
+        Ok(EncodedFrame(gif::Frame {
+            buffer: Cow::Owned(frame.buffer.into_owned()),
+            palette: None,
+            ..frame
+        }))
     }
 }
 

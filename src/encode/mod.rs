@@ -5,6 +5,7 @@
 //! figure. Output is deterministic: the same scene gives the same bytes,
 //! whatever the thread count.
 
+pub mod animation;
 pub mod gif;
 pub mod png;
 pub mod raster;

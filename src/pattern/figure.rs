@@ -4,6 +4,7 @@
 
 use super::decompose::Decomposition;
 use super::{check_board, p_grid, write_bilevel_row, SignatureIndex};
+use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
@@ -45,6 +46,8 @@ pub struct SquareFigure {
     pub mode: SquareMode,
     /// Refuse figures whose raster would need more bytes than this.
     pub memory_limit: u64,
+    /// Timing and looping of a `.gif` (one frame per board, in the order given).
+    pub animation: Animation,
 }
 
 /// Colours of the decomposition marks: corners and centre, distinct for colour-blind readers.
@@ -177,12 +180,24 @@ impl SquareFigure {
     /// Writes the figure to `path` in the format its extension names.
     pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
+        let format = Format::of_path(
+            path,
+            &[
+                Format::Png,
+                Format::Svg,
+                Format::Gif,
+                Format::Csv,
+                Format::Json,
+            ],
+        )?;
         encode::check_output_path(path)?;
         match (format, &self.mode) {
-            (Format::Csv | Format::Json, SquareMode::Raw { .. }) => Err(Error::unsupported(
-                "--raw draws images; write .png or .svg, or drop --raw for .csv / .json",
-            )),
+            (Format::Csv | Format::Json | Format::Gif, SquareMode::Raw { .. }) => {
+                Err(Error::unsupported(
+                    "--raw draws one image; write .png or .svg, or drop --raw for .gif, .csv or .json",
+                ))
+            }
+            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(path),
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
@@ -208,6 +223,68 @@ impl SquareFigure {
             }
             _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
         }
+    }
+
+    /// One frame per board, every board drawn at the same size (the paper's
+    /// (1/m)·R(m,m)), so the animation over m reads as refinement.
+    fn write_gif(&self, path: &Path) -> Result<()> {
+        let SquareMode::Styled {
+            style,
+            size,
+            decompose,
+            ..
+        } = &self.mode
+        else {
+            return Err(Error::unsupported(
+                "--raw draws one image; drop --raw for a .gif",
+            ));
+        };
+        if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) {
+            return Err(Error::unsupported(
+                "a .gif animates square boards over m, every frame the same size; drop --n",
+            ));
+        }
+        let largest = self.boards.iter().copied().max().unwrap_or(1);
+        let panel_px = match size {
+            None => u64::from(crate::automaton::figure::DEFAULT_GIF_PANEL),
+            Some(PanelSize::Panel(px)) => u64::from(*px),
+            Some(PanelSize::Cell(px)) => u64::from(*px) * largest,
+        };
+        if panel_px > crate::encode::gif::MAX_SIDE as u64 {
+            return Err(Error::invalid(format!(
+                "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller --panel or --cell",
+                crate::encode::gif::MAX_SIDE
+            )));
+        }
+        let legend_lines = if *decompose {
+            let has_s = self.boards.iter().any(|&m| Decomposition::of(m).s > 0);
+            1 + usize::from(has_s)
+        } else {
+            0
+        };
+        let animation = BoardAnimation {
+            panel_px: panel_px as u32,
+            largest: largest as usize,
+            text_lines: usize::from(style.captions) + legend_lines,
+            style: style.clone(),
+            colours: if *decompose {
+                vec![CORNER_COLOR, CENTRE_COLOR]
+            } else {
+                Vec::new()
+            },
+            animation: self.animation,
+        };
+        animation.validate()?;
+        let panels = self.boards.iter().map(|&m| {
+            let m_usize = m as usize;
+            let mut panel = BoardPanel::from_bits(&p_grid(m_usize, m_usize), style)
+                .with_caption(self.caption(m));
+            if *decompose {
+                mark_decomposition(&mut panel, m);
+            }
+            Ok(panel)
+        });
+        animation.write(path, panels, self.memory_limit)
     }
 
     /// `i,j` (one board) or `m,i,j` (several): every P cell, 1-based, sorted.

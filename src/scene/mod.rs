@@ -11,6 +11,7 @@ pub mod board;
 pub mod chart;
 pub mod color;
 pub mod layout;
+pub mod ramp;
 
 pub use color::Color;
 

@@ -1,3 +1,4 @@
+mod automaton_cli;
 mod brute;
 mod count_cli;
 mod golden;

@@ -1,0 +1,823 @@
+//! The automaton figure: frames as one board, a contact sheet or an animated
+//! GIF, coloured by parity or by residue mod p; exact or mod-p values as data;
+//! the Rule 60 companion; and the check of every frame against P(n,n).
+//!
+//! A validated spec that the CLI (and later recipes) fill in; writing it is the
+//! only I/O. The one idea: frames are produced by one stepper in increasing
+//! order and consumed as they come (a GIF or a CSV never holds more than a few
+//! frames), so the same code path serves one frame, a sheet and 4096 frames.
+
+use super::{
+    check_frames, check_modulus, rule60, ExactGrid, ExactStepper, Mismatch, ParityStepper,
+    ResidueGrid, ResidueStepper,
+};
+use crate::encode::animation::{Animation, BoardAnimation};
+use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::error::check_memory;
+use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
+use crate::scene::ramp::{ResidueColours, ResiduePalette};
+use crate::scene::{CellLayer, Color, PixelRect, Scene};
+use crate::{BitGrid, Error, Result};
+use std::io::Write;
+use std::path::Path;
+
+/// The most frames one figure lists (a range 1..65536 is the most a stepper could reach).
+pub const MAX_FRAMES: usize = 65536;
+
+/// Panel size of animation frames when none is asked for.
+pub const DEFAULT_GIF_PANEL: u32 = 512;
+
+/// What a frame's cells hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    /// a_{i,j}(n) mod p, p in 2..=65535 (2 is the bit-parallel path).
+    Modulus(u16),
+    /// The exact integers.
+    Exact,
+}
+
+impl Values {
+    /// Parses `--modulus`: `exact` or a number from 2 to 65535.
+    pub fn parse(text: &str) -> Result<Self> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("exact") {
+            return Ok(Values::Exact);
+        }
+        let p: u64 = text.parse().map_err(|_| {
+            Error::invalid(format!(
+                "--modulus '{text}' is neither a number nor 'exact'; write e.g. --modulus 2, --modulus 3 or --modulus exact"
+            ))
+        })?;
+        Ok(Values::Modulus(check_modulus(p)?))
+    }
+}
+
+/// The sorted list of frames that `ranges` (inclusive, 1-based) name, without repeats.
+pub fn frame_list(ranges: &[(u64, u64)]) -> Result<Vec<usize>> {
+    let mut frames = Vec::new();
+    for &(a, b) in ranges {
+        check_frames(
+            a.min(usize::MAX as u64) as usize,
+            b.min(usize::MAX as u64) as usize,
+        )?;
+        if b - a >= MAX_FRAMES as u64 || frames.len() as u64 + (b - a) >= MAX_FRAMES as u64 {
+            return Err(Error::invalid(format!(
+                "--frames names more than {MAX_FRAMES} frames; ask for fewer"
+            )));
+        }
+        frames.extend(a as usize..=b as usize);
+    }
+    if frames.is_empty() {
+        return Err(Error::invalid(
+            "--frames: no frame given; write e.g. --frames 32 or --frames 1..32",
+        ));
+    }
+    frames.sort_unstable();
+    frames.dedup();
+    Ok(frames)
+}
+
+/// How the figure is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AutomatonMode {
+    /// Panels with colours and captions: one board, a sheet, or GIF frames.
+    Styled {
+        /// Colours and spacing; odd cells (mod 2) take the P colour.
+        style: BoardStyle,
+        /// Cell or panel size; `None` picks one that suits the frames.
+        size: Option<PanelSize>,
+        /// Panels per row of a sheet; `None` picks one.
+        columns: Option<usize>,
+        /// Colours of residues 1..p-1 for p >= 3.
+        palette: ResiduePalette,
+        /// Timing and looping of a `.gif`.
+        animation: Animation,
+    },
+    /// One pixel per cell, no margin: 1-bit PNG (odd cells black) for mod 2,
+    /// the palette's colours on white for mod p.
+    Raw {
+        /// PNG compression of 1-bit output.
+        compression: png_enc::Compression,
+        /// Colours of residues 1..p-1 for p >= 3.
+        palette: ResiduePalette,
+    },
+}
+
+/// Frames of the second-order automaton (or Rule 60) to draw, check or list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutomatonFigure {
+    /// Frames n, increasing, from 1 (see [`frame_list`]).
+    pub frames: Vec<usize>,
+    /// Residues mod p or exact values.
+    pub values: Values,
+    /// Draw Rule 60's space-time diagram for generations 1..=last frame instead.
+    pub rule60: bool,
+    /// Drawing mode.
+    pub mode: AutomatonMode,
+    /// Refuse work that would need more bytes than this.
+    pub memory_limit: u64,
+}
+
+/// One computed frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Frame {
+    /// Odd cells (mod 2).
+    Parity(usize, BitGrid),
+    /// Residues mod p.
+    Residue(usize, ResidueGrid),
+    /// Exact values.
+    Exact(usize, ExactGrid),
+}
+
+impl Frame {
+    /// The frame number n.
+    pub fn number(&self) -> usize {
+        match self {
+            Frame::Parity(n, _) | Frame::Residue(n, _) | Frame::Exact(n, _) => *n,
+        }
+    }
+}
+
+enum Stepper {
+    Parity(ParityStepper),
+    Residue(ResidueStepper),
+    Exact(ExactStepper),
+}
+
+impl Stepper {
+    fn advance(&mut self) -> Option<usize> {
+        match self {
+            Stepper::Parity(s) => s.advance(),
+            Stepper::Residue(s) => s.advance(),
+            Stepper::Exact(s) => s.advance(),
+        }
+    }
+
+    fn frame(&self, n: usize) -> Frame {
+        match self {
+            Stepper::Parity(s) => Frame::Parity(n, s.to_grid()),
+            Stepper::Residue(s) => Frame::Residue(n, s.to_grid()),
+            Stepper::Exact(s) => Frame::Exact(n, s.to_grid()),
+        }
+    }
+}
+
+/// What `--check` found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Frames 1..=last were each compared with P(n,n).
+    pub last: usize,
+    /// How parity was computed.
+    pub method: String,
+    /// Cells compared, 1² + 2² + ... + last² (up to the first mismatch).
+    pub cells: u64,
+    /// The first cell that disagreed, if any.
+    pub mismatch: Option<Mismatch>,
+}
+
+impl std::fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.mismatch {
+            None => write!(
+                f,
+                "checked frames 1..{} ({}): all {} cells agree, the odd cells of frame n are exactly the P-positions of C(n,n)",
+                self.last, self.method, self.cells
+            ),
+            Some(m) => write!(
+                f,
+                "MISMATCH after {} cells of frames 1..{} ({}): {m}",
+                self.cells, self.last, self.method
+            ),
+        }
+    }
+}
+
+impl AutomatonFigure {
+    /// The last frame (the stepper goes this far).
+    pub fn last(&self) -> usize {
+        self.frames.last().copied().unwrap_or(0)
+    }
+
+    fn palette(&self) -> ResiduePalette {
+        match &self.mode {
+            AutomatonMode::Styled { palette, .. } | AutomatonMode::Raw { palette, .. } => *palette,
+        }
+    }
+
+    /// Checks the parameters, before anything is computed.
+    pub fn validate(&self) -> Result<()> {
+        if self.frames.is_empty() {
+            return Err(Error::invalid(
+                "--frames: no frame given; write e.g. --frames 32 or --frames 1..32",
+            ));
+        }
+        if self.frames.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Error::invalid("frames must be listed in increasing order"));
+        }
+        check_frames(self.frames[0], self.last())?;
+        if let Values::Modulus(p) = self.values {
+            check_modulus(u64::from(p))?;
+            if p > 2 {
+                self.palette().check(u64::from(p))?;
+            }
+        }
+        if self.rule60 {
+            let last = self.last();
+            if self.frames.len() > 1 && self.frames != (1..=last).collect::<Vec<_>>() {
+                return Err(Error::invalid(format!(
+                    "--rule60 draws generations 1..N as one diagram; give --frames {last} or --frames 1..{last}"
+                )));
+            }
+            if self.values != Values::Modulus(2) {
+                return Err(Error::unsupported(
+                    "--rule60 is a 0/1 automaton; drop --modulus",
+                ));
+            }
+        }
+        match &self.mode {
+            AutomatonMode::Raw { .. } if self.values == Values::Exact => Err(Error::unsupported(
+                "--raw draws pixels and exact values have no colours; write them to .csv or .json, or use --modulus p",
+            )),
+            AutomatonMode::Raw { .. } if self.frames.len() > 1 && !self.rule60 => {
+                Err(Error::unsupported(
+                    "--raw draws one frame; give a single --frames N (a sheet or animation is the styled mode)",
+                ))
+            }
+            AutomatonMode::Styled {
+                columns: Some(0), ..
+            } => Err(Error::invalid("--columns must be at least 1")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The stepper for the values asked for, able to reach the last frame
+    /// (refused with an estimate above the memory limit).
+    fn stepper(&self) -> Result<Stepper> {
+        let last = self.last();
+        Ok(match self.values {
+            Values::Modulus(2) => Stepper::Parity(ParityStepper::new(last, self.memory_limit)?),
+            Values::Modulus(p) => {
+                Stepper::Residue(ResidueStepper::new(u64::from(p), last, self.memory_limit)?)
+            }
+            Values::Exact => Stepper::Exact(ExactStepper::new(last, self.memory_limit)?),
+        })
+    }
+
+    /// The listed frames, computed in increasing order and yielded as they come.
+    pub fn computed_frames(&self) -> Result<impl Iterator<Item = Frame>> {
+        self.validate()?;
+        let mut stepper = self.stepper()?;
+        let mut wanted = self.frames.clone().into_iter();
+        Ok(std::iter::from_fn(move || {
+            let target = wanted.next()?;
+            loop {
+                let n = stepper.advance()?;
+                if n == target {
+                    return Some(stepper.frame(n));
+                }
+            }
+        }))
+    }
+
+    /// Compares the parity of every frame 1..=last with P(n,n) and reports the
+    /// first cell that disagrees. Parity comes from the values asked for: the
+    /// bit-parallel stepper mod 2, residues mod an even p, or exact values;
+    /// residues mod an odd p do not determine parity and are refused.
+    pub fn check(&self) -> Result<CheckReport> {
+        self.validate()?;
+        if self.rule60 {
+            return Err(Error::unsupported(
+                "--check compares the 2D automaton with P(n,n); drop --rule60",
+            ));
+        }
+        let last = self.last();
+        let method = match self.values {
+            Values::Modulus(2) => "mod 2, 64 cells per word".to_string(),
+            Values::Modulus(p) if p % 2 == 0 => format!("residues mod {p}, taken mod 2"),
+            Values::Modulus(p) => {
+                return Err(Error::unsupported(format!(
+                    "--check compares parity, which residues mod the odd {p} do not determine; use --modulus 2 (the default), an even modulus or exact"
+                )))
+            }
+            Values::Exact => "exact values".to_string(),
+        };
+        let mut stepper = self.stepper()?;
+        let mut cells = 0u64;
+        while let Some(n) = stepper.advance() {
+            let mismatch = match &stepper {
+                Stepper::Parity(s) => s.first_mismatch(),
+                Stepper::Residue(s) => super::check_grid(&s.to_grid().odd_cells())?,
+                Stepper::Exact(s) => super::check_grid(&s.to_grid().odd_cells())?,
+            };
+            if let Some(m) = mismatch {
+                cells += ((m.i - 1) * n + m.j) as u64;
+                return Ok(CheckReport {
+                    last,
+                    method,
+                    cells,
+                    mismatch: Some(m),
+                });
+            }
+            cells += (n * n) as u64;
+        }
+        Ok(CheckReport {
+            last,
+            method,
+            cells,
+            mismatch: None,
+        })
+    }
+
+    fn ramp(&self) -> Result<Option<ResidueColours>> {
+        match self.values {
+            Values::Modulus(p) if p > 2 => Ok(Some(self.palette().colours(u64::from(p))?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The panel of one frame: parity in the P colour, residues on the ramp
+    /// with residue 0 in the "other" colour.
+    fn panel(
+        frame: &Frame,
+        style: &BoardStyle,
+        ramp: Option<&ResidueColours>,
+    ) -> Result<BoardPanel> {
+        let caption = format!("n = {}", frame.number());
+        match (frame, ramp) {
+            (Frame::Parity(_, grid), _) => {
+                Ok(BoardPanel::from_bits(grid, style).with_caption(caption))
+            }
+            (Frame::Residue(_, grid), Some(ramp)) => {
+                Ok(residue_panel(grid, style.other_color, ramp).with_caption(caption))
+            }
+            _ => Err(Error::unsupported(
+                "exact values have no colours; write them to .csv or .json, or draw --modulus p",
+            )),
+        }
+    }
+
+    fn default_size(&self) -> PanelSize {
+        if self.frames.len() == 1 || self.rule60 {
+            PanelSize::Cell((640 / self.last().max(1)).clamp(1, 48) as u32)
+        } else {
+            PanelSize::Panel(180)
+        }
+    }
+
+    /// The styled scene: one frame, a sheet of frames, or the Rule 60 diagram
+    /// (or the raw one-pixel-per-cell scene in raw mode).
+    pub fn scene(&self) -> Result<Scene> {
+        self.validate()?;
+        let AutomatonMode::Styled {
+            style,
+            size,
+            columns,
+            ..
+        } = &self.mode
+        else {
+            return self.raw_scene();
+        };
+        if self.values == Values::Exact {
+            return Err(Error::unsupported(
+                "exact values have no colours: write them to .csv or .json, or draw --modulus p",
+            ));
+        }
+        let size = size.unwrap_or_else(|| self.default_size());
+        let shapes: Vec<(usize, usize)> = if self.rule60 {
+            vec![(self.last(), self.last())]
+        } else {
+            self.frames.iter().map(|&n| (n, n)).collect()
+        };
+        let pixels = board::sheet_pixels(&shapes, size, *columns, style);
+        let cells: u64 = shapes.iter().map(|&(r, c)| (r * c) as u64 * 2).sum();
+        check_memory(
+            || {
+                format!(
+                    "a sheet of {} frame(s) up to {} x {}",
+                    shapes.len(),
+                    self.last(),
+                    self.last()
+                )
+            },
+            pixels * 4 + cells + self.stepper_bytes(),
+            self.memory_limit,
+            "draw fewer or smaller frames, use --raw for one pixel per cell, or -o .gif which is streamed",
+        )?;
+        if self.rule60 {
+            let grid = rule60(self.last(), self.memory_limit)?;
+            let panel = BoardPanel::from_bits(&grid, style)
+                .with_caption(format!("Rule 60, generations 1..{}", self.last()));
+            return Ok(board::sheet(&[panel], size, Some(1), style));
+        }
+        let ramp = self.ramp()?;
+        let single = self.frames.len() == 1;
+        let panels = self
+            .computed_frames()?
+            .map(|frame| {
+                let mut panel = Self::panel(&frame, style, ramp.as_ref())?;
+                if let (true, Values::Modulus(p), Some(ramp)) = (single, self.values, &ramp) {
+                    add_residue_legend(&mut panel, p, ramp);
+                }
+                Ok(panel)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(board::sheet(&panels, size, *columns, style))
+    }
+
+    fn stepper_bytes(&self) -> u64 {
+        match self.values {
+            Values::Modulus(2) => ParityStepper::memory_estimate(self.last()),
+            Values::Modulus(_) => ResidueStepper::memory_estimate(self.last()),
+            Values::Exact => ExactStepper::memory_estimate(self.last()),
+        }
+    }
+
+    fn raw_scene(&self) -> Result<Scene> {
+        let n = self.last();
+        check_memory(
+            || format!("a raw {n} x {n} frame as an image scene"),
+            (n as u64) * (n as u64) * 5 + self.stepper_bytes(),
+            self.memory_limit,
+            "write --raw with --modulus 2 as .png, which is streamed 1 bit per cell",
+        )?;
+        let (indices, palette) = if self.rule60 {
+            (
+                bits_to_indices(&rule60(n, self.memory_limit)?),
+                raw_bits_palette(),
+            )
+        } else {
+            match self.computed_frames()?.next() {
+                Some(Frame::Parity(_, grid)) => (bits_to_indices(&grid), raw_bits_palette()),
+                Some(Frame::Residue(_, grid)) => {
+                    let ramp = self
+                        .ramp()?
+                        .ok_or_else(|| Error::invalid("no ramp for mod 2"))?;
+                    let panel = residue_panel(&grid, Color::TRANSPARENT, &ramp);
+                    (panel.indices, panel.palette)
+                }
+                _ => {
+                    return Err(Error::unsupported(
+                        "--raw needs --modulus p, not exact values",
+                    ))
+                }
+            }
+        };
+        let mut scene = Scene::new(n as u32, n as u32, Color::WHITE);
+        scene.push(CellLayer {
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: n as u32,
+                height: n as u32,
+            },
+            rows: n,
+            cols: n,
+            indices,
+            palette,
+            grid_line: None,
+        });
+        Ok(scene)
+    }
+
+    /// Writes the figure to `path` in the format its extension names:
+    /// `.png`/`.svg` (one frame, a sheet, Rule 60), `.gif` (an animation of the
+    /// frames), `.csv`/`.json` (the non-zero cells of every frame).
+    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
+        self.validate()?;
+        let format = Format::of_path(
+            path,
+            &[
+                Format::Png,
+                Format::Svg,
+                Format::Gif,
+                Format::Csv,
+                Format::Json,
+            ],
+        )?;
+        encode::check_output_path(path)?;
+        if self.values == Values::Exact && matches!(format, Format::Png | Format::Svg | Format::Gif)
+        {
+            return Err(Error::unsupported(
+                "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
+            ));
+        }
+        match (format, &self.mode) {
+            (Format::Csv | Format::Json | Format::Gif, _) if self.rule60 => Err(
+                Error::unsupported("--rule60 draws one diagram: write .png or .svg"),
+            ),
+            (Format::Csv | Format::Json | Format::Gif, AutomatonMode::Raw { .. }) => Err(
+                Error::unsupported("--raw draws one image; write .png or .svg, or drop --raw"),
+            ),
+            (Format::Png, AutomatonMode::Raw { compression, .. })
+                if self.values == Values::Modulus(2) =>
+            {
+                self.write_raw_png(path, *compression, metadata)
+            }
+            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(path),
+            (Format::Csv | Format::Json, _) => {
+                let csv = format == Format::Csv;
+                let frames = self.computed_frames()?;
+                encode::write_atomic(path, |out| {
+                    self.write_data(out, frames, csv).map_err(io_error(path))
+                })
+            }
+            _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
+        }
+    }
+
+    fn write_raw_png(
+        &self,
+        path: &Path,
+        compression: png_enc::Compression,
+        metadata: &Metadata,
+    ) -> Result<()> {
+        let n = self.last();
+        let grid = if self.rule60 {
+            rule60(n, self.memory_limit)?
+        } else {
+            match self.computed_frames()?.next() {
+                Some(Frame::Parity(_, grid)) => grid,
+                _ => return Err(Error::invalid("raw 1-bit output needs --modulus 2")),
+            }
+        };
+        encode::write_atomic(path, |out| {
+            png_enc::write_bilevel(
+                out,
+                path,
+                n as u32,
+                n as u32,
+                compression,
+                metadata,
+                |row, bytes| bilevel_row(&grid, row, bytes),
+            )
+        })
+    }
+
+    /// The animation the GIF output uses, with its frame geometry.
+    pub fn board_animation(&self) -> Result<BoardAnimation> {
+        let AutomatonMode::Styled {
+            style,
+            size,
+            animation,
+            ..
+        } = &self.mode
+        else {
+            return Err(Error::unsupported(
+                "--raw draws one image; drop --raw for a .gif",
+            ));
+        };
+        let last = self.last();
+        let panel_px = match size {
+            None => u64::from(DEFAULT_GIF_PANEL),
+            Some(PanelSize::Panel(px)) => u64::from(*px),
+            // The largest frame at this cell size; smaller frames are scaled up to it.
+            Some(PanelSize::Cell(px)) => u64::from(*px) * last as u64,
+        };
+        if panel_px > crate::encode::gif::MAX_SIDE as u64 {
+            return Err(Error::invalid(format!(
+                "animation frames of {panel_px} px (frame {last} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller --panel or --cell",
+                crate::encode::gif::MAX_SIDE
+            )));
+        }
+        let colours = match self.ramp()? {
+            Some(ramp) => ramp.colours().to_vec(),
+            None => Vec::new(),
+        };
+        let animation = BoardAnimation {
+            panel_px: panel_px as u32,
+            largest: last,
+            text_lines: usize::from(style.captions),
+            style: style.clone(),
+            colours,
+            animation: *animation,
+        };
+        animation.validate()?;
+        Ok(animation)
+    }
+
+    fn write_gif(&self, path: &Path) -> Result<()> {
+        let AutomatonMode::Styled { style, .. } = &self.mode else {
+            return Err(Error::unsupported(
+                "--raw draws one image; drop --raw for a .gif",
+            ));
+        };
+        let animation = self.board_animation()?;
+        let ramp = self.ramp()?;
+        let panels = self
+            .computed_frames()?
+            .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
+        animation.write(path, panels, self.memory_limit)
+    }
+
+    /// `i,j,value` (one frame) or `n,i,j,value` (several) as CSV, or JSON: the
+    /// non-zero cells, 1-based, row by row; values mod p or exact.
+    fn write_data(
+        &self,
+        out: &mut dyn Write,
+        frames: impl Iterator<Item = Frame>,
+        csv: bool,
+    ) -> std::io::Result<()> {
+        let several = self.frames.len() > 1;
+        let modulus = match self.values {
+            Values::Modulus(p) => p.to_string(),
+            Values::Exact => "\"exact\"".to_string(),
+        };
+        if csv {
+            writeln!(out, "{}", if several { "n,i,j,value" } else { "i,j,value" })?;
+        } else if several {
+            write!(out, "{{\"modulus\":{modulus},\"frames\":[")?;
+        }
+        for (k, frame) in frames.enumerate() {
+            let n = frame.number();
+            if !csv {
+                if k > 0 {
+                    write!(out, ",")?;
+                }
+                write!(out, "{{\"n\":{n},\"modulus\":{modulus},\"cells\":[")?;
+            }
+            let mut first = true;
+            let mut cell = |out: &mut dyn Write, i: usize, j: usize, v: &dyn std::fmt::Display| {
+                if csv {
+                    if several {
+                        writeln!(out, "{n},{i},{j},{v}")
+                    } else {
+                        writeln!(out, "{i},{j},{v}")
+                    }
+                } else {
+                    let comma = if std::mem::take(&mut first) { "" } else { "," };
+                    write!(out, "{comma}[{i},{j},{v}]")
+                }
+            };
+            match &frame {
+                Frame::Parity(_, grid) => {
+                    for (r, c) in grid.ones() {
+                        cell(out, r + 1, c + 1, &1)?;
+                    }
+                }
+                Frame::Residue(_, grid) => {
+                    for (k, &v) in grid.values().iter().enumerate() {
+                        if v != 0 {
+                            cell(out, k / n + 1, k % n + 1, &v)?;
+                        }
+                    }
+                }
+                Frame::Exact(_, grid) => {
+                    for (k, v) in grid.values().iter().enumerate() {
+                        if v.bits() > 0 {
+                            cell(out, k / n + 1, k % n + 1, v)?;
+                        }
+                    }
+                }
+            }
+            if !csv {
+                write!(out, "]}}")?;
+            }
+        }
+        if !csv {
+            if several {
+                write!(out, "]}}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The panel of a residue frame: index 0 (residue 0) in `zero`, residue r at
+/// index 1 + its place on the ramp.
+fn residue_panel(grid: &ResidueGrid, zero: Color, ramp: &ResidueColours) -> BoardPanel {
+    let indices = grid
+        .values()
+        .iter()
+        .map(|&v| {
+            if v == 0 {
+                0
+            } else {
+                1 + ramp.index(u64::from(v)) as u8
+            }
+        })
+        .collect();
+    let mut palette = vec![zero];
+    palette.extend_from_slice(ramp.colours());
+    BoardPanel {
+        rows: grid.size(),
+        cols: grid.size(),
+        indices,
+        palette,
+        caption: None,
+        marks: Vec::new(),
+        legend: Vec::new(),
+    }
+}
+
+/// A legend naming the colours of residues 1..p-1, for small p.
+fn add_residue_legend(panel: &mut BoardPanel, p: u16, ramp: &ResidueColours) {
+    const MAX_LEGEND: u16 = 6;
+    if p > MAX_LEGEND {
+        return;
+    }
+    for r in 1..p {
+        panel.legend.push(LegendEntry {
+            color: ramp.colours()[ramp.index(u64::from(r))],
+            text: format!("a ≡ {r} (mod {p})"),
+        });
+    }
+}
+
+fn bits_to_indices(grid: &BitGrid) -> Vec<u8> {
+    let mut indices = vec![0u8; grid.rows() * grid.cols()];
+    for (r, c) in grid.ones() {
+        indices[r * grid.cols() + c] = 1;
+    }
+    indices
+}
+
+/// Raw two-level output: the white background for even cells, black for odd.
+fn raw_bits_palette() -> Vec<Color> {
+    vec![Color::TRANSPARENT, Color::BLACK]
+}
+
+/// One 1-bit PNG row, most significant bit first: odd cells black (0), others white (1).
+fn bilevel_row(grid: &BitGrid, row: usize, out: &mut [u8]) {
+    out.fill(0xFF);
+    for (w, &word) in grid.row_words(row).iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let col = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out[col / 8] &= !(0x80 >> (col % 8));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_lists_are_sorted_without_repeats_and_start_at_one() {
+        assert_eq!(frame_list(&[(8, 8), (1, 3), (2, 2)]).unwrap(), [1, 2, 3, 8]);
+        assert!(frame_list(&[(0, 4)])
+            .unwrap_err()
+            .to_string()
+            .contains("starts at 1"));
+        assert!(frame_list(&[(1, 100_000)]).is_err());
+        assert_eq!(Values::parse("Exact").unwrap(), Values::Exact);
+        assert_eq!(Values::parse("3").unwrap(), Values::Modulus(3));
+        assert!(Values::parse("1").is_err() && Values::parse("x").is_err());
+    }
+
+    #[test]
+    fn a_mismatch_report_names_the_cell() {
+        let report = CheckReport {
+            last: 9,
+            method: "mod 2".into(),
+            cells: 30,
+            mismatch: Some(Mismatch {
+                frame: 5,
+                i: 2,
+                j: 3,
+                odd: true,
+            }),
+        };
+        let text = report.to_string();
+        assert!(
+            text.starts_with("MISMATCH") && text.contains("cell (2, 3)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_path_agrees_on_parity_of_the_data() {
+        // Mod 2, mod 4 and exact frames, computed by three steppers, have the same odd cells.
+        let figure = |values| AutomatonFigure {
+            frames: vec![17, 30],
+            values,
+            rule60: false,
+            mode: AutomatonMode::Styled {
+                style: BoardStyle::default(),
+                size: None,
+                columns: None,
+                palette: ResiduePalette::Viridis,
+                animation: Animation::default(),
+            },
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        };
+        let odd = |values| -> Vec<BitGrid> {
+            figure(values)
+                .computed_frames()
+                .unwrap()
+                .map(|f| match f {
+                    Frame::Parity(_, g) => g,
+                    Frame::Residue(_, g) => g.odd_cells(),
+                    Frame::Exact(_, g) => g.odd_cells(),
+                })
+                .collect()
+        };
+        let parity = odd(Values::Modulus(2));
+        assert_eq!(parity.len(), 2);
+        assert_eq!(parity, odd(Values::Modulus(4)));
+        assert_eq!(parity, odd(Values::Exact));
+        assert_eq!(parity[1], crate::pattern::p_grid(30, 30));
+    }
+}

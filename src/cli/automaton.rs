@@ -1,0 +1,133 @@
+//! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
+
+use super::args::{self, AnimationArgs, BoardStyleArgs};
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use nimscape::automaton::figure::{frame_list, AutomatonFigure, AutomatonMode, Values};
+use nimscape::encode::png::Compression;
+use nimscape::scene::ramp::ResiduePalette;
+use std::path::PathBuf;
+
+/// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).
+#[derive(Debug, Args)]
+pub struct AutomatonArgs {
+    /// Frames n: one (32), a range (1..32) or a list (8,16,32); several make a sheet or, with -o .gif, an animation.
+    #[arg(long, value_name = "N", required = true, value_parser = parse_frames)]
+    frames: Option<FrameRanges>,
+    /// Values mod p (2 to 65535; 2 colours odd cells like P cells) or `exact` (data output only).
+    #[arg(long, value_name = "P|exact", default_value = "2")]
+    modulus: String,
+    /// Colours of residues 1..p-1 for p >= 3: viridis (default), hues, okabe-ito (p <= 9), grey.
+    #[arg(long, value_name = "NAME", default_value = "viridis")]
+    palette: String,
+    /// Draw the 1D Rule 60 space-time diagram for generations 1..N instead (row n = generation n).
+    #[arg(long)]
+    rule60: bool,
+    /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
+    #[arg(long)]
+    check: bool,
+    /// Output: .png, .svg, .gif (animation), .csv / .json (i,j,value of non-zero cells) [default: output/automaton-<frames>.png; none with --check]
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.
+    #[arg(long, conflicts_with_all = ["cell", "panel", "width", "columns"])]
+    raw: bool,
+    /// PNG compression of --raw mod 2 frames.
+    #[arg(long, value_enum, default_value = "fast", requires = "raw")]
+    compression: CompressionArg,
+    #[command(flatten)]
+    style: BoardStyleArgs,
+    #[command(flatten)]
+    animation: AnimationArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CompressionArg {
+    Fast,
+    Balanced,
+    Best,
+}
+
+/// Inclusive frame ranges as typed; validated by the library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameRanges(Vec<(u64, u64)>);
+
+fn parse_frames(text: &str) -> Result<FrameRanges, String> {
+    let number = |s: &str| -> Result<u64, String> {
+        s.trim()
+            .trim_start_matches('=')
+            .parse::<u64>()
+            .map_err(|_| {
+                format!(
+                    "'{}' is not a whole number; write e.g. 32, 1..32 or 8,16,32",
+                    s.trim()
+                )
+            })
+    };
+    text.split(',')
+        .map(str::trim)
+        .map(|part| match part.split_once("..") {
+            Some((a, b)) => Ok((number(a)?, number(b)?)),
+            None => number(part).map(|n| (n, n)),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(FrameRanges)
+}
+
+pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
+    let ranges = args.frames.map(|f| f.0).unwrap_or_default();
+    let frames = frame_list(&ranges)?;
+    let values = Values::parse(&args.modulus)?;
+    let palette = ResiduePalette::from_name(&args.palette)?;
+    let mode = if args.raw {
+        AutomatonMode::Raw {
+            compression: match args.compression {
+                CompressionArg::Fast => Compression::Fast,
+                CompressionArg::Balanced => Compression::Balanced,
+                CompressionArg::Best => Compression::Best,
+            },
+            palette,
+        }
+    } else {
+        AutomatonMode::Styled {
+            style: args.style.style()?,
+            size: args.style.size(frames.len()),
+            columns: args.style.columns(),
+            palette,
+            animation: args.animation.animation()?,
+        }
+    };
+    let figure = AutomatonFigure {
+        frames,
+        values,
+        rule60: args.rule60,
+        mode,
+        memory_limit,
+    };
+    figure.validate()?;
+    let output = match args.output {
+        Some(path) => Some(path),
+        None if args.check => None,
+        None => {
+            let (a, b) = (figure.frames[0], figure.last());
+            let name = match (args.rule60, a == b) {
+                (true, _) => format!("rule60-{b}.png"),
+                (false, true) => format!("automaton-{a}.png"),
+                (false, false) => format!("automaton-{a}-{b}.png"),
+            };
+            std::fs::create_dir_all("output")?;
+            Some(PathBuf::from("output").join(name))
+        }
+    };
+    if args.check {
+        let report = figure.check()?;
+        if report.mismatch.is_some() {
+            anyhow::bail!("{report}");
+        }
+        println!("{report}");
+    }
+    if let Some(path) = &output {
+        figure.write(path, &args::metadata())?;
+    }
+    Ok(())
+}

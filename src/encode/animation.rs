@@ -1,0 +1,488 @@
+//! Animations: sequences of scenes as GIF frames whose colours are exact.
+//!
+//! The one idea: a GIF holds one palette of at most 256 colours, so the palette
+//! is decided **before** any frame is drawn, from the colours the scenes are
+//! allowed to use ([`FramePalette`]). Cells and shapes use those colours
+//! exactly; the only pixels that fall between colours are the anti-aliased
+//! edges of text and strokes, and for those the palette holds a few shades of
+//! each text colour over the background, and every such pixel takes the nearest
+//! palette colour. No quantiser, no dithering, no colour drift between frames.
+//!
+//! Frames are rasterised, indexed and LZW-compressed several at a time on the
+//! rayon pool, then written in order, so a long animation is fast, never sits
+//! in memory whole, and its bytes do not depend on the thread count.
+//!
+//! [`BoardAnimation`] turns a sequence of [`BoardPanel`]s (automaton frames,
+//! square boards over m, ...) into equal-size frames: every board drawn at the
+//! same pixel size, scaled by 1/n, so growth reads as refinement.
+
+use super::gif::{EncodedFrame, GifWriter, Repeat, MAX_SIDE};
+use super::{raster, write_atomic};
+use crate::error::check_memory;
+use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, PanelSize};
+use crate::scene::{Color, Item, Scene};
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// How an animation plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Animation {
+    /// How often it plays (default: forever).
+    pub repeat: Repeat,
+    /// Hundredths of a second per frame (default 10, i.e. 10 frames a second).
+    pub delay_cs: u16,
+    /// Hundredths of a second the last frame stays before the loop starts again;
+    /// `None` gives it the same delay as the others (default 150).
+    pub hold_last_cs: Option<u16>,
+}
+
+impl Default for Animation {
+    fn default() -> Self {
+        Animation {
+            repeat: Repeat::Forever,
+            delay_cs: 10,
+            hold_last_cs: Some(150),
+        }
+    }
+}
+
+impl Animation {
+    /// Checks the delays: GIF viewers slow delays under 2 cs down to 10 cs.
+    pub fn validate(&self) -> Result<()> {
+        if self.delay_cs < 2 {
+            return Err(Error::invalid(format!(
+                "--delay {} cs is too short: viewers show delays under 2 cs as 10 cs; use --delay 2 (50 fps) or more",
+                self.delay_cs
+            )));
+        }
+        if let Some(hold) = self.hold_last_cs {
+            if hold < 2 {
+                return Err(Error::invalid(format!(
+                    "--hold-last {hold} cs is too short: viewers show delays under 2 cs as 10 cs; use 2 or more"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Shades of each text colour over the background kept in a GIF palette, for
+/// anti-aliased text edges.
+pub const TEXT_SHADES: usize = 7;
+
+/// The one palette of a GIF: solid colours first, then shades of text colours.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FramePalette {
+    colours: Vec<Color>,
+    solid: usize,
+    lookup: HashMap<[u8; 3], u8>,
+}
+
+impl FramePalette {
+    /// A palette of the `solid` colours scenes may use (the first is the
+    /// background), plus [`TEXT_SHADES`] blends of each `text` colour over it.
+    /// Every colour must be opaque; at most 256 in all.
+    pub fn new(solid: &[Color], text: &[Color]) -> Result<Self> {
+        let background = *solid
+            .first()
+            .ok_or_else(|| Error::invalid("a GIF palette needs a background colour"))?;
+        let mut colours: Vec<Color> = Vec::new();
+        let add = |c: Color, colours: &mut Vec<Color>| {
+            if !colours.contains(&c) {
+                colours.push(c);
+            }
+        };
+        for &c in solid.iter().chain(text) {
+            if c.a != 255 {
+                return Err(Error::unsupported(format!(
+                    "GIF frames here are opaque, but colour {} is {}transparent; choose an opaque --background and colours",
+                    c.hex(),
+                    if c.a == 0 { "" } else { "partly " }
+                )));
+            }
+            add(c, &mut colours);
+        }
+        let solid_count = colours.len();
+        for &ink in text {
+            for k in 1..=TEXT_SHADES {
+                let t = k as f64 / (TEXT_SHADES + 1) as f64;
+                let mix =
+                    |a: u8, b: u8| (f64::from(a) * t + f64::from(b) * (1.0 - t)).round() as u8;
+                let shade = Color::rgb(
+                    mix(ink.r, background.r),
+                    mix(ink.g, background.g),
+                    mix(ink.b, background.b),
+                );
+                add(shade, &mut colours);
+            }
+        }
+        if colours.len() > 256 {
+            return Err(Error::invalid(format!(
+                "a GIF palette holds 256 colours, but this animation needs {} ({} for cells and lines, the rest for text edges)",
+                colours.len(),
+                solid_count
+            )));
+        }
+        let lookup = colours
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (c.rgb_array(), k as u8))
+            .collect();
+        Ok(FramePalette {
+            colours,
+            solid: solid_count,
+            lookup,
+        })
+    }
+
+    /// Every colour, by index.
+    pub fn colours(&self) -> &[Color] {
+        &self.colours
+    }
+
+    /// The colour table as the GIF writer takes it.
+    pub fn rgb(&self) -> Vec<[u8; 3]> {
+        self.colours.iter().map(Color::rgb_array).collect()
+    }
+
+    /// Checks that every colour a scene paints with is a solid colour of this
+    /// palette (transparent cells, which are not painted, excepted).
+    pub fn check_scene(&self, scene: &Scene) -> Result<()> {
+        let solid = &self.colours[..self.solid];
+        let missing = |c: &Color| c.a != 0 && !solid.contains(c);
+        let mut used = vec![scene.background];
+        for item in &scene.items {
+            match item {
+                Item::Cells(cells) => used.extend(cells.palette.iter().copied()),
+                Item::Path(path) => {
+                    used.extend(path.fill);
+                    used.extend(path.stroke.map(|(c, _)| c));
+                }
+                Item::Text(text) => used.push(text.color),
+            }
+        }
+        match used.iter().find(|c| missing(c)) {
+            Some(c) => Err(Error::invalid(format!(
+                "colour {} of a frame is not in the animation's palette; list it among the palette's colours",
+                c.hex()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The palette index of every pixel of an opaque raster: its own colour when
+    /// it is in the palette (all cells, fills and text interiors), else the
+    /// nearest one (anti-aliased edges).
+    pub fn index_pixels(&self, pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
+        let mut near: HashMap<[u8; 3], u8> = HashMap::new();
+        let mut last = ([0u8; 3], None::<u8>);
+        pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|p| {
+                let rgb = [p[0], p[1], p[2]];
+                if let (seen, Some(index)) = last {
+                    if seen == rgb {
+                        return index;
+                    }
+                }
+                let index = match self.lookup.get(&rgb) {
+                    Some(&k) => k,
+                    None => *near.entry(rgb).or_insert_with(|| self.nearest(rgb)),
+                };
+                last = (rgb, Some(index));
+                index
+            })
+            .collect()
+    }
+
+    fn nearest(&self, rgb: [u8; 3]) -> u8 {
+        let distance = |c: &Color| {
+            let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+            d(c.r, rgb[0]) + d(c.g, rgb[1]) + d(c.b, rgb[2])
+        };
+        // `min_by_key` keeps the first of equals: ties go to the lower index.
+        self.colours
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, c)| distance(c))
+            .map(|(k, _)| k as u8)
+            .unwrap_or(0)
+    }
+}
+
+/// Writes `scenes`, each `width x height` px and painted only in `palette`'s
+/// colours, as an animated GIF at `path` (atomically).
+pub fn write_gif(
+    path: &Path,
+    (width, height): (u32, u32),
+    palette: &FramePalette,
+    scenes: impl Iterator<Item = Result<Scene>>,
+    animation: &Animation,
+    memory_limit: u64,
+) -> Result<()> {
+    animation.validate()?;
+    check_frame_size(width, height)?;
+    let batch = (rayon::current_num_threads() * 2).max(2);
+    let frame_bytes = u64::from(width) * u64::from(height) * 6;
+    check_memory(
+        || format!("{batch} GIF frames of {width} x {height} px drawn at once"),
+        frame_bytes * batch as u64,
+        memory_limit,
+        "draw smaller frames (--panel) or run with fewer --threads",
+    )?;
+    let mut scenes = scenes;
+    write_atomic(path, |out| {
+        let mut gif = GifWriter::new(
+            out,
+            width as usize,
+            height as usize,
+            &palette.rgb(),
+            animation.repeat,
+        )?
+        .with_path(path);
+        let encoder = gif.frame_encoder();
+        loop {
+            let chunk: Vec<Scene> = scenes.by_ref().take(batch).collect::<Result<_>>()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let first = gif.frames() + 1;
+            let frames: Vec<Result<EncodedFrame>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(k, scene)| {
+                    if (scene.width, scene.height) != (width, height) {
+                        return Err(Error::invalid(format!(
+                            "frame {} is {} x {} px, but the animation is {width} x {height} px",
+                            first + k,
+                            scene.width,
+                            scene.height
+                        )));
+                    }
+                    palette.check_scene(scene)?;
+                    let pixels = raster::rasterize(scene)?;
+                    encoder.encode(&palette.index_pixels(&pixels), first + k)
+                })
+                .collect();
+            for frame in frames {
+                gif.write_encoded(frame?, animation.delay_cs)?;
+            }
+        }
+        match animation.hold_last_cs {
+            Some(hold) => gif.finish_holding_last(hold)?,
+            None => gif.finish()?,
+        };
+        Ok(())
+    })
+}
+
+/// Refuses frames the GIF format cannot store, before anything is drawn.
+pub fn check_frame_size(width: u32, height: u32) -> Result<()> {
+    if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
+        return Err(Error::invalid(format!(
+            "animation frames of {width} x {height} px exceed the GIF format's limit of {MAX_SIDE} px per side; use a smaller --panel or --cell"
+        )));
+    }
+    Ok(())
+}
+
+/// Board panels as the frames of an animation, every board drawn in the same
+/// `panel_px` square box (one panel per frame, caption and legend below it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardAnimation {
+    /// Pixels along each board's longer side.
+    pub panel_px: u32,
+    /// The most cells along a side of any board: decides grid lines once for all
+    /// frames, so they do not come and go.
+    pub largest: usize,
+    /// Lines of text under a board (caption plus legend lines) in the frame with the most.
+    pub text_lines: usize,
+    /// Colours and spacing.
+    pub style: BoardStyle,
+    /// Every colour a cell or mark of some panel may use, besides the style's.
+    pub colours: Vec<Color>,
+    /// Timing and looping.
+    pub animation: Animation,
+}
+
+impl BoardAnimation {
+    /// The style with grid lines decided for the whole animation.
+    fn frame_style(&self) -> BoardStyle {
+        let cell = self.panel_px as usize / self.largest.max(1);
+        let grid = match self.style.grid {
+            GridLines::Auto if cell >= 6 => GridLines::On,
+            GridLines::Auto => GridLines::Off,
+            other => other,
+        };
+        BoardStyle {
+            grid,
+            ..self.style.clone()
+        }
+    }
+
+    /// The pixel size of every frame.
+    pub fn frame_size(&self) -> (u32, u32) {
+        let legend = self
+            .text_lines
+            .saturating_sub(usize::from(self.style.captions));
+        let probe = BoardPanel {
+            rows: 1,
+            cols: 1,
+            indices: vec![0],
+            palette: vec![self.style.other_color],
+            caption: (self.style.captions && self.text_lines > 0).then(String::new),
+            marks: Vec::new(),
+            legend: vec![
+                LegendEntry {
+                    color: self.style.other_color,
+                    text: String::new(),
+                };
+                legend
+            ],
+        };
+        let scene = board::sheet(
+            &[probe],
+            PanelSize::Panel(self.panel_px),
+            Some(1),
+            &self.frame_style(),
+        );
+        (scene.width, scene.height)
+    }
+
+    /// The GIF palette: background, cell and line colours, then caption shades.
+    pub fn palette(&self) -> Result<FramePalette> {
+        let s = &self.style;
+        let mut solid = vec![s.background, s.other_color, s.p_color, s.grid_color];
+        solid.extend(s.frame_color);
+        solid.extend(&self.colours);
+        solid.push(s.caption_color);
+        // Legend swatches are filled white.
+        solid.push(Color::WHITE);
+        let text = if self.text_lines > 0 {
+            vec![s.caption_color]
+        } else {
+            Vec::new()
+        };
+        FramePalette::new(&solid, &text)
+    }
+
+    /// Checks the frame size and palette before any board is computed.
+    pub fn validate(&self) -> Result<()> {
+        self.animation.validate()?;
+        let (width, height) = self.frame_size();
+        check_frame_size(width, height)?;
+        self.palette().map(|_| ())
+    }
+
+    /// Writes `panels`, one frame each, as an animated GIF at `path`.
+    pub fn write(
+        &self,
+        path: &Path,
+        panels: impl Iterator<Item = Result<BoardPanel>>,
+        memory_limit: u64,
+    ) -> Result<()> {
+        self.validate()?;
+        let batch = (rayon::current_num_threads() * 2).max(2) as u64;
+        let side = self.largest as u64;
+        check_memory(
+            || format!("{batch} boards of up to {side} x {side} cells drawn at once"),
+            side * side * 3 * batch,
+            memory_limit,
+            "animate smaller boards, or run with fewer --threads",
+        )?;
+        let (width, height) = self.frame_size();
+        let palette = self.palette()?;
+        let style = self.frame_style();
+        let size = PanelSize::Panel(self.panel_px);
+        let scenes = panels.map(|panel| {
+            let panel = panel?;
+            let mut scene = board::sheet(std::slice::from_ref(&panel), size, Some(1), &style);
+            if scene.width != width || scene.height > height {
+                return Err(Error::invalid(format!(
+                    "a {} x {} board does not fit the {width} x {height} px frames of this animation",
+                    panel.rows, panel.cols
+                )));
+            }
+            // Frames with fewer text lines than the most get the same height.
+            scene.height = height;
+            Ok(scene)
+        });
+        write_gif(
+            path,
+            (width, height),
+            &palette,
+            scenes,
+            &self.animation,
+            memory_limit,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{PathItem, TextItem};
+    use std::collections::HashSet;
+
+    fn text_scene(color: Color) -> Scene {
+        let mut scene = Scene::new(60, 24, Color::WHITE);
+        scene.push(PathItem::rect(2.0, 2.0, 10.0, 10.0).filled(Color::rgb(0, 114, 178)));
+        scene.push(TextItem::centered(36.0, 18.0, "n = 7", 14.0, color));
+        scene
+    }
+
+    #[test]
+    fn anti_aliased_text_maps_to_palette_shades_and_solid_colours_stay_exact() {
+        let ink = Color::rgb(0x22, 0x22, 0x22);
+        let palette = FramePalette::new(&[Color::WHITE, Color::rgb(0, 114, 178)], &[ink]).unwrap();
+        assert_eq!(palette.colours().len(), 3 + TEXT_SHADES);
+        let scene = text_scene(ink);
+        palette.check_scene(&scene).unwrap();
+        let pixmap = raster::rasterize(&scene).unwrap();
+        let indices = palette.index_pixels(&pixmap);
+        let rgba = raster::straight_rgba(&pixmap);
+        let mut shades_used = HashSet::new();
+        for (k, &index) in indices.iter().enumerate() {
+            let got = &rgba[k * 4..k * 4 + 3];
+            let chosen = palette.colours()[usize::from(index)];
+            if let Some(exact) = palette.colours().iter().position(|c| c.rgb_array() == got) {
+                assert_eq!(
+                    usize::from(index),
+                    exact,
+                    "exact colours keep their own index"
+                );
+            }
+            shades_used.insert(chosen);
+        }
+        // The square is exact; text edges used some of the shades.
+        assert_eq!(indices[5 * 60 + 5], 1);
+        assert!(shades_used.len() > 3, "{shades_used:?}");
+    }
+
+    #[test]
+    fn colours_outside_the_palette_and_transparency_are_refused() {
+        let palette = FramePalette::new(&[Color::WHITE, Color::rgb(0, 114, 178)], &[]).unwrap();
+        let err = palette.check_scene(&text_scene(Color::BLACK)).unwrap_err();
+        assert!(err.to_string().contains("#000000"), "{err}");
+        let err = FramePalette::new(&[Color::TRANSPARENT], &[]).unwrap_err();
+        assert!(err.to_string().contains("opaque"), "{err}");
+        let many: Vec<Color> = (0..=255u8).map(|v| Color::rgb(v, 0, 0)).collect();
+        let err = FramePalette::new(&many, &[Color::rgb(0, 0, 255)]).unwrap_err();
+        assert!(err.to_string().contains("256 colours"), "{err}");
+    }
+
+    #[test]
+    fn loop_zero_means_forever() {
+        assert_eq!(Repeat::from_loop_count(0), Repeat::Forever);
+        assert_eq!(Repeat::from_loop_count(3), Repeat::Times(3));
+        assert!(Animation {
+            delay_cs: 1,
+            ..Animation::default()
+        }
+        .validate()
+        .is_err());
+    }
+}

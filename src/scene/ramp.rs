@@ -1,0 +1,249 @@
+//! Palettes for values mod p: one colour per residue, residue 0 left to the caller.
+//!
+//! The one idea: colours are generated in Oklch, a perceptual space, so equal steps
+//! of a ramp look like equal steps. The default ramp runs like viridis (dark
+//! purple, blue, teal, green) from dark to fairly light, so it is readable with
+//! every common colour-vision deficiency and in greyscale: neighbouring residues
+//! differ in lightness, not only in hue. It stops short of viridis' pale yellow,
+//! which vanishes on a white page. Residue 0 is not on the ramp: figures give it
+//! the background or "other" colour so the pattern reads as in the mod 2 pictures.
+//!
+//! A cell layer indexes at most 256 colours, and a GIF palette also needs room
+//! for the frame, grid and caption greys, so a ramp holds at most
+//! [`MAX_RAMP_COLOURS`] colours. For p above that, residues 1..p-1 are split
+//! into that many runs of consecutive residues, each run one colour (in order,
+//! so the ramp still reads from low to high). Data files always hold exact values.
+
+use super::Color;
+use crate::{Error, Result};
+use palette::{Clamp, FromColor, Oklch, Srgb};
+
+/// The most colours a ramp gives to residues 1..p-1; p up to this + 1 gets one
+/// colour per residue.
+pub const MAX_RAMP_COLOURS: usize = 239;
+
+/// A named way to colour residues 1..p-1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ResiduePalette {
+    /// Dark purple through blue and teal to green, like viridis: ordered, colour-blind safe.
+    #[default]
+    Viridis,
+    /// Evenly spaced hues at one lightness: categorical, best for small p, not ordered.
+    Hues,
+    /// The Okabe–Ito colours: colour-blind safe and very distinct, for p up to 8.
+    OkabeIto,
+    /// Dark to light grey: for print.
+    Grey,
+}
+
+impl ResiduePalette {
+    /// Every palette with its name, as `--palette` takes it.
+    pub const ALL: [(&'static str, ResiduePalette); 4] = [
+        ("viridis", ResiduePalette::Viridis),
+        ("hues", ResiduePalette::Hues),
+        ("okabe-ito", ResiduePalette::OkabeIto),
+        ("grey", ResiduePalette::Grey),
+    ];
+
+    /// The palette called `name` (case-insensitive).
+    pub fn from_name(name: &str) -> Result<Self> {
+        let wanted = name.trim().to_ascii_lowercase();
+        Self::ALL
+            .iter()
+            .find(|(n, _)| *n == wanted || (wanted == "gray" && *n == "grey"))
+            .map(|&(_, p)| p)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
+                Error::invalid(format!(
+                    "--palette: unknown palette '{name}'; choose one of {}",
+                    names.join(", ")
+                ))
+            })
+    }
+
+    /// The name `--palette` takes.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("viridis")
+    }
+
+    /// The most residues this palette can colour apart, if it is limited.
+    fn limit(self) -> Option<usize> {
+        match self {
+            ResiduePalette::OkabeIto => Some(OKABE_ITO.len()),
+            _ => None,
+        }
+    }
+
+    /// Checks that the palette can colour residues mod `modulus`.
+    pub fn check(self, modulus: u64) -> Result<()> {
+        match self.limit() {
+            Some(limit) if modulus > limit as u64 + 1 => Err(Error::invalid(format!(
+                "--palette {} has {limit} colours, enough for --modulus up to {}; use --palette viridis for mod {modulus}",
+                self.name(),
+                limit + 1
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The colours of residues 1..p-1 (fewer when p - 1 exceeds
+    /// [`MAX_RAMP_COLOURS`]; then see [`ResidueColours::index`]).
+    pub fn colours(self, modulus: u64) -> Result<ResidueColours> {
+        self.check(modulus)?;
+        let count = (modulus.saturating_sub(1) as usize).clamp(1, MAX_RAMP_COLOURS);
+        let at = |k: usize| {
+            if count == 1 {
+                0.0
+            } else {
+                k as f64 / (count - 1) as f64
+            }
+        };
+        let colours = (0..count)
+            .map(|k| match self {
+                ResiduePalette::Viridis => {
+                    let t = at(k);
+                    oklch(0.36 + 0.44 * t, 0.12 + 0.05 * t, 300.0 - 165.0 * t)
+                }
+                ResiduePalette::Hues => oklch(0.66, 0.14, 30.0 + 360.0 * k as f64 / count as f64),
+                ResiduePalette::OkabeIto => OKABE_ITO[k],
+                ResiduePalette::Grey => oklch(0.25 + 0.55 * at(k), 0.0, 0.0),
+            })
+            .collect();
+        Ok(ResidueColours {
+            modulus,
+            colours: distinct(colours),
+        })
+    }
+}
+
+/// Makes 8-bit colours that rounded to the same value distinct again by nudging
+/// the blue channel one step at a time: invisible, but each residue keeps its own
+/// palette entry (long ramps pass through more colours than 8 bits tell apart).
+fn distinct(colours: Vec<Color>) -> Vec<Color> {
+    let mut seen = std::collections::HashSet::new();
+    colours
+        .into_iter()
+        .map(|mut c| {
+            let mut step = 1i16;
+            let base = c.b;
+            while c == Color::WHITE || !seen.insert(c) {
+                let b = i16::from(base) + step;
+                step = if step > 0 { -step } else { 1 - step };
+                c.b = b.clamp(0, 255) as u8;
+            }
+            c
+        })
+        .collect()
+}
+
+/// Okabe–Ito, the order that keeps the first few far apart; black last.
+const OKABE_ITO: [Color; 8] = [
+    super::color::okabe_ito::BLUE,
+    super::color::okabe_ito::ORANGE,
+    super::color::okabe_ito::BLUISH_GREEN,
+    super::color::okabe_ito::VERMILLION,
+    super::color::okabe_ito::SKY_BLUE,
+    super::color::okabe_ito::REDDISH_PURPLE,
+    super::color::okabe_ito::YELLOW,
+    Color::rgb(0, 0, 0),
+];
+
+fn oklch(l: f64, chroma: f64, hue: f64) -> Color {
+    let rgb: Srgb<f64> = Srgb::from_color(Oklch::new(l, chroma, hue)).clamp();
+    let rgb: Srgb<u8> = rgb.into_format();
+    Color::rgb(rgb.red, rgb.green, rgb.blue)
+}
+
+/// The colours of residues 1..p-1 mod one p.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResidueColours {
+    modulus: u64,
+    colours: Vec<Color>,
+}
+
+impl ResidueColours {
+    /// The ramp, in order of residue.
+    pub fn colours(&self) -> &[Color] {
+        &self.colours
+    }
+
+    /// Whether every residue has a colour of its own (p - 1 <= [`MAX_RAMP_COLOURS`]).
+    pub fn one_per_residue(&self) -> bool {
+        self.modulus.saturating_sub(1) as usize <= self.colours.len()
+    }
+
+    /// The position on the ramp of a residue 1..p-1: itself minus one when every
+    /// residue has a colour, else its run of consecutive residues.
+    pub fn index(&self, residue: u64) -> usize {
+        debug_assert!(residue >= 1 && residue < self.modulus.max(2));
+        let k = self.colours.len() as u64;
+        ((residue - 1) * k / (self.modulus - 1).max(1)) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_residue_gets_its_own_colour_up_to_the_limit() {
+        for (_, palette) in ResiduePalette::ALL {
+            for p in 2..=(MAX_RAMP_COLOURS as u64 + 1) {
+                let Ok(ramp) = palette.colours(p) else {
+                    assert!(p > 9, "{palette:?} refused p = {p}");
+                    continue;
+                };
+                assert!(ramp.one_per_residue());
+                let distinct: HashSet<Color> = ramp.colours().iter().copied().collect();
+                assert_eq!(distinct.len(), (p - 1) as usize, "{palette:?} mod {p}");
+                assert!(!distinct.contains(&Color::WHITE), "{palette:?} mod {p}");
+                let indices: Vec<usize> = (1..p).map(|r| ramp.index(r)).collect();
+                assert_eq!(indices, (0..(p - 1) as usize).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    #[test]
+    fn large_moduli_share_colours_in_runs_of_residues() {
+        let ramp = ResiduePalette::Viridis.colours(65535).unwrap();
+        assert!(!ramp.one_per_residue());
+        assert_eq!(ramp.colours().len(), MAX_RAMP_COLOURS);
+        let indices: Vec<usize> = (1..65535).map(|r| ramp.index(r)).collect();
+        assert!(indices.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert_eq!(
+            (indices[0], *indices.last().unwrap()),
+            (0, MAX_RAMP_COLOURS - 1)
+        );
+    }
+
+    #[test]
+    fn the_default_ramp_darkens_towards_residue_one() {
+        // Ordered in lightness, so it reads in greyscale and without hue vision.
+        let ramp = ResiduePalette::Viridis.colours(12).unwrap();
+        let luma =
+            |c: &Color| 0.2126 * f64::from(c.r) + 0.7152 * f64::from(c.g) + 0.0722 * f64::from(c.b);
+        assert!(ramp.colours().windows(2).all(|w| luma(&w[0]) < luma(&w[1])));
+    }
+
+    #[test]
+    fn names_round_trip_and_unknown_names_list_the_choices() {
+        for (name, palette) in ResiduePalette::ALL {
+            assert_eq!(ResiduePalette::from_name(name).unwrap(), palette);
+            assert_eq!(palette.name(), name);
+        }
+        let err = ResiduePalette::from_name("rainbow")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'rainbow'") && err.contains("viridis, hues"),
+            "{err}"
+        );
+        let err = ResiduePalette::OkabeIto.check(11).unwrap_err().to_string();
+        assert!(err.contains("up to 9"), "{err}");
+    }
+}
