@@ -17,7 +17,9 @@ fn raw(m: u64) -> SquareFigure {
     SquareFigure {
         boards: vec![m],
         n: None,
-        mode: SquareMode::Raw { compression: Compression::Fast },
+        mode: SquareMode::Raw {
+            compression: Compression::Fast,
+        },
         memory_limit: DEFAULT_MEMORY_LIMIT,
     }
 }
@@ -35,7 +37,10 @@ fn bench_raw(c: &mut Criterion) {
         group.bench_function(format!("m={m}"), |b| {
             b.iter(|| raw(m).write(&path, &Metadata::default()).unwrap());
         });
-        eprintln!("raw m = {m}: {} bytes", std::fs::metadata(&path).unwrap().len());
+        eprintln!(
+            "raw m = {m}: {} bytes",
+            std::fs::metadata(&path).unwrap().len()
+        );
     }
     group.finish();
 }
@@ -45,18 +50,28 @@ fn bench_sheet(c: &mut Criterion) {
     let path = dir.path().join("sheet.png");
     let style = BoardStyle::default();
     // --width 1200 with 6 columns, the default gap and margin.
-    let panel = nimscape::scene::layout::SheetLayout::panel_width_for(1200, 6, style.gap, style.margin);
+    let panel =
+        nimscape::scene::layout::SheetLayout::panel_width_for(1200, 6, style.gap, style.margin);
     let figure = SquareFigure {
         boards: (1..=24).collect(),
         n: None,
-        mode: SquareMode::Styled { style, size: Some(PanelSize::Panel(panel)), columns: None, decompose: false },
+        mode: SquareMode::Styled {
+            style,
+            size: Some(PanelSize::Panel(panel)),
+            columns: None,
+            decompose: false,
+        },
         memory_limit: DEFAULT_MEMORY_LIMIT,
     };
     let mut group = c.benchmark_group("square_sheet");
     group.sample_size(10);
-    group.bench_function("m=1..24 at 1200 px, PNG", |b| b.iter(|| figure.write(&path, &Metadata::default()).unwrap()));
+    group.bench_function("m=1..24 at 1200 px, PNG", |b| {
+        b.iter(|| figure.write(&path, &Metadata::default()).unwrap())
+    });
     let svg = dir.path().join("sheet.svg");
-    group.bench_function("m=1..24 at 1200 px, SVG", |b| b.iter(|| figure.write(&svg, &Metadata::default()).unwrap()));
+    group.bench_function("m=1..24 at 1200 px, SVG", |b| {
+        b.iter(|| figure.write(&svg, &Metadata::default()).unwrap())
+    });
     group.finish();
 }
 
