@@ -21,6 +21,7 @@ fn raw(m: u64) -> SquareFigure {
             compression: Compression::Fast,
         },
         memory_limit: DEFAULT_MEMORY_LIMIT,
+        overlay: None,
     }
 }
 
@@ -62,6 +63,7 @@ fn bench_sheet(c: &mut Criterion) {
             decompose: false,
         },
         memory_limit: DEFAULT_MEMORY_LIMIT,
+        overlay: None,
     };
     let mut group = c.benchmark_group("square_sheet");
     group.sample_size(10);

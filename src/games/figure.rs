@@ -15,10 +15,13 @@ use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
+use super::nim_pass::square_board;
 use super::{GameBox, GameSpec, Solution};
 use crate::encode::{self, io_error, Format, Metadata};
 use crate::error::check_memory;
 use crate::font;
+use crate::pattern::figure::{SquareFigure, SquareMode};
+use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::chart::{chart_error, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
 use crate::scene::{CellLayer, Color, HAlign, Item, PathItem, PixelRect, Scene, TextItem, VAlign};
@@ -946,6 +949,67 @@ impl GrundyFigure {
         });
         Ok(scene)
     }
+}
+
+/// Colour of the Nim-with-a-pass P-cells on the square board: seed 003 draws
+/// them red; Okabe–Ito vermillion stays distinct from the blue Nim cells for
+/// colour-blind readers.
+pub const PASS_COLOR: Color = okabe_ito::VERMILLION;
+
+/// Checks a square figure with a Nim-with-a-pass overlay: styled square boards
+/// whose four-heap box fits the memory limit.
+pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
+    if matches!(figure.mode, SquareMode::Raw { .. }) {
+        return Err(Error::unsupported(
+            "--overlay draws styled boards; drop --raw",
+        ));
+    }
+    if figure
+        .n
+        .is_some_and(|n| figure.boards.iter().any(|&m| m != n))
+    {
+        return Err(Error::unsupported(
+            "--overlay nim-pass needs square boards; drop --n",
+        ));
+    }
+    let largest = figure.boards.iter().copied().max().unwrap_or(1);
+    // The pass game is solved on the box of the four heaps, 0..m-1 each: about a byte per tuple.
+    check_memory(
+        || {
+            format!(
+                "Nim with a pass on the {largest} x {largest} board (its four heaps up to {})",
+                largest - 1
+            )
+        },
+        largest.saturating_pow(4),
+        figure.memory_limit,
+        "use a smaller --m",
+    )
+}
+
+/// The `m x m` board panel of seed 003 Figures 8–11: Nim P-cells (index 1, the
+/// style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
+/// with a legend counting both.
+pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
+    let side = u32::try_from(m).map_err(|_| Error::invalid("--m is too large for --overlay"))?;
+    let (nim, pass) = square_board(side, limit)?;
+    let mut panel = BoardPanel::from_bits(&nim, style);
+    for (r, c) in pass.ones() {
+        // Only the terminal position is P in both games, and it is no cell of a board with m > 1.
+        panel.indices[r * pass.cols() + c] = 2;
+    }
+    panel.palette.push(PASS_COLOR);
+    panel.legend = vec![
+        LegendEntry {
+            color: style.p_color,
+            text: format!("Nim: {} P-cells", nim.ones().count()),
+        },
+        LegendEntry {
+            color: PASS_COLOR,
+            text: format!("Nim with a pass: {}", pass.ones().count()),
+        },
+    ];
+    Ok(panel)
 }
 
 fn free_names(frame: &Frame) -> String {

@@ -45,6 +45,16 @@ pub struct SquareFigure {
     pub mode: SquareMode,
     /// Refuse figures whose raster would need more bytes than this.
     pub memory_limit: u64,
+    /// Another game's P-cells drawn over the board (styled square boards only).
+    pub overlay: Option<SquareOverlay>,
+}
+
+/// A game whose P-cells are drawn over the square board's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SquareOverlay {
+    /// Nim with a pass on the board's four heaps (seed 003 Figures 8–11):
+    /// Nim P-cells blue, pass-game P-cells red.
+    NimPass,
 }
 
 /// Colours of the decomposition marks: corners and centre, distinct for colour-blind readers.
@@ -76,6 +86,7 @@ impl SquareFigure {
                 Err(Error::unsupported("--decompose needs square boards; drop --n"))
             }
             SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("--columns must be at least 1")),
+            _ if self.overlay.is_some() => crate::games::figure::check_overlay(self),
             _ => Ok(()),
         }
     }
@@ -132,14 +143,19 @@ impl SquareFigure {
             .iter()
             .map(|&m| {
                 let (rows, cols) = self.size_of(m);
-                let mut panel = BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style)
-                    .with_caption(self.caption(m));
+                let mut panel = match self.overlay {
+                    Some(SquareOverlay::NimPass) => {
+                        crate::games::figure::nim_pass_panel(m, style, self.memory_limit)?
+                    }
+                    None => BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style),
+                }
+                .with_caption(self.caption(m));
                 if *decompose {
                     mark_decomposition(&mut panel, m);
                 }
-                panel
+                Ok(panel)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         Ok(board::sheet(&panels, size, *columns, style))
     }
 
@@ -180,6 +196,9 @@ impl SquareFigure {
         let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
         encode::check_output_path(path)?;
         match (format, &self.mode) {
+            (Format::Csv | Format::Json, _) if self.overlay.is_some() => Err(Error::unsupported(
+                "--overlay draws images; for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+            )),
             (Format::Csv | Format::Json, SquareMode::Raw { .. }) => Err(Error::unsupported(
                 "--raw draws images; write .png or .svg, or drop --raw for .csv / .json",
             )),
