@@ -61,7 +61,7 @@ pub struct GrundyArgs {
     #[arg(
         long,
         value_name = "DEG",
-        default_value_t = 35.0,
+        default_value_t = -60.0,
         allow_hyphen_values = true
     )]
     azimuth: f64,
@@ -85,6 +85,9 @@ pub struct GrundyArgs {
     /// Print, for each h in A..B, whether the P-positions are exactly (x+h)^y^(z+h) = 0.
     #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
     find_shift: Option<String>,
+    /// Print how long solving took (the solver alone: no start-up, no output).
+    #[arg(long)]
+    time: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -201,11 +204,19 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
         }
         None => None,
     };
-    if args.output.is_none() && !args.compare_nim_sum && shifts.is_none() {
-        bail!("nothing to do: give -o FILE (.csv, .json, .png, .svg), --compare-nim-sum or --find-shift A..B");
+    if args.output.is_none() && !args.compare_nim_sum && shifts.is_none() && !args.time {
+        bail!("nothing to do: give -o FILE (.csv, .json, .png, .svg), --compare-nim-sum, --find-shift A..B or --time");
     }
 
+    let start = std::time::Instant::now();
     let solution = figure.solve()?;
+    if args.time {
+        println!(
+            "solved {} positions in {:.6} s",
+            solution.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
     let bounds = solution.bounds();
     let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
     if args.compare_nim_sum {

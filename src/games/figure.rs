@@ -127,7 +127,7 @@ pub struct PlotView {
 impl Default for PlotView {
     fn default() -> Self {
         PlotView {
-            azimuth: 35.0,
+            azimuth: -60.0,
             elevation: 20.0,
             width: 900,
             height: 720,
