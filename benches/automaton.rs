@@ -54,6 +54,7 @@ fn square_gif(path: &std::path::Path) -> u64 {
         },
         memory_limit: DEFAULT_MEMORY_LIMIT,
         animation: Animation::default(),
+        overlay: None,
     };
     figure
         .write(path, &nimscape::encode::Metadata::default())

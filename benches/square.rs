@@ -22,6 +22,7 @@ fn raw(m: u64) -> SquareFigure {
         },
         memory_limit: DEFAULT_MEMORY_LIMIT,
         animation: Default::default(),
+        overlay: None,
     }
 }
 
@@ -65,6 +66,7 @@ fn bench_sheet(c: &mut Criterion) {
         },
         memory_limit: DEFAULT_MEMORY_LIMIT,
         animation: Default::default(),
+        overlay: None,
     };
     let mut group = c.benchmark_group("square_sheet");
     group.sample_size(10);

@@ -4,6 +4,7 @@
 mod args;
 mod automaton;
 mod count;
+mod grundy;
 mod square;
 mod verify;
 
@@ -36,6 +37,8 @@ enum Command {
     Automaton(automaton::AutomatonArgs),
     /// Re-check the papers' computational claims: claim, range checked, result, time.
     Verify(verify::VerifyArgs),
+    /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, nim-sum analyses.
+    Grundy(grundy::GrundyArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -75,5 +78,6 @@ pub fn run() -> Result<()> {
         Command::Count(args) => count::run(args),
         Command::Automaton(args) => automaton::run(args, cli.max_memory),
         Command::Verify(args) => verify::run(args, cli.max_memory),
+        Command::Grundy(args) => grundy::run(args, cli.max_memory),
     }
 }

@@ -4,7 +4,7 @@ use super::args::{self, AnimationArgs, BoardStyleArgs};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use nimscape::encode::png::Compression;
-use nimscape::pattern::figure::{SquareFigure, SquareMode};
+use nimscape::pattern::figure::{SquareFigure, SquareMode, SquareOverlay};
 use std::path::PathBuf;
 
 /// Draw R(m,n), the P-cells of the m x n chocolate bar.
@@ -28,10 +28,19 @@ pub struct SquareArgs {
     /// Outline Theorem 3.4's blocks: four s x s corner copies of R(s,s) and the t x t centre R(t,t).
     #[arg(long)]
     decompose: bool,
+    /// Draw another game's P-cells over the board: nim-pass (Nim blue, Nim with a pass red; seed 003 Figs 8–11).
+    #[arg(long, value_enum, value_name = "GAME")]
+    overlay: Option<OverlayArg>,
     #[command(flatten)]
     style: BoardStyleArgs,
     #[command(flatten)]
     animation: AnimationArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OverlayArg {
+    /// Nim with a one-time pass on the board's four heaps.
+    NimPass,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -80,6 +89,9 @@ pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
         mode,
         memory_limit,
         animation: args.animation.animation()?,
+        overlay: args
+            .overlay
+            .map(|OverlayArg::NimPass| SquareOverlay::NimPass),
     };
     figure.write(&output, &args::metadata())?;
     Ok(())

@@ -20,6 +20,8 @@ pub mod band;
 pub mod bounds;
 pub mod cap_expr;
 pub mod capped;
+pub mod figure;
+pub mod nim;
 pub mod nim_pass;
 pub mod six_sided;
 pub mod solver;
@@ -31,6 +33,8 @@ pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
 pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy};
+pub use figure::{GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle};
+pub use nim::Nim;
 pub use nim_pass::{nim_p_points, nim_pass_p_points, square_board, NimPass, NimPassTree};
 pub use six_sided::SixSided;
 pub use solver::{solve_dense, DenseGrundy, Game, MemoSolver};
@@ -38,7 +42,7 @@ pub use solver::{solve_dense, DenseGrundy, Game, MemoSolver};
 use crate::{Error, Result};
 
 /// The game names the command line accepts, in the order help lists them.
-pub const GAME_NAMES: [&str; 7] = [
+pub const GAME_NAMES: [&str; 8] = [
     "triangular",
     "min-half",
     "cap",
@@ -46,6 +50,7 @@ pub const GAME_NAMES: [&str; 7] = [
     "band-7-1",
     "band-7-2",
     "nim-pass",
+    "nim",
 ];
 
 /// The parameters a game may take; which ones apply depends on the game.
@@ -55,7 +60,7 @@ pub struct GameParams {
     pub k: Option<u32>,
     /// `--h`: the width of `band-7-2`'s band (default 3).
     pub h: Option<u32>,
-    /// `--heaps`: the number of heaps of `nim-pass` (default 3).
+    /// `--heaps`: the number of heaps of `nim-pass` and `nim` (default 3).
     pub heaps: Option<usize>,
     /// `--cap`: the cap expression of `cap` (required), e.g. `floor((x+z)^2/5)`.
     pub cap: Option<String>,
@@ -72,6 +77,8 @@ pub enum GameSpec {
     Band(Band),
     /// Nim with a pass, P-positions with the pass still available.
     NimPass(NimPass),
+    /// Plain Nim, the reference.
+    Nim(Nim),
 }
 
 /// Grundy values of a game on a box, whichever solver produced them.
@@ -91,7 +98,7 @@ impl GameSpec {
             "triangular" => &["k"],
             "band-7-2" => &["k", "h"],
             "cap" => &["cap"],
-            "nim-pass" => &["heaps"],
+            "nim-pass" | "nim" => &["heaps"],
             _ => &[],
         };
         let given = [
@@ -130,6 +137,7 @@ impl GameSpec {
                 params.h.unwrap_or(3),
             )?),
             "nim-pass" => GameSpec::NimPass(NimPass::new(params.heaps.unwrap_or(3))?),
+            "nim" => GameSpec::Nim(Nim::new(params.heaps.unwrap_or(3))?),
             other => {
                 return Err(Error::invalid(format!(
                     "unknown game '{other}'; expected one of {}",
@@ -146,6 +154,7 @@ impl GameSpec {
             GameSpec::SixSided => SixSided.name(),
             GameSpec::Band(b) => b.name(),
             GameSpec::NimPass(n) => format!("nim-pass heaps={}", n.heaps()),
+            GameSpec::Nim(n) => n.name(),
         }
     }
 
@@ -155,7 +164,8 @@ impl GameSpec {
             GameSpec::Capped(g) => g.coordinate_names(),
             GameSpec::SixSided => SixSided.coordinate_names(),
             GameSpec::Band(b) => b.coordinate_names(),
-            GameSpec::NimPass(n) => (1..=n.heaps()).map(|i| format!("h{i}")).collect(),
+            GameSpec::NimPass(n) => nim::heap_names(n.heaps()),
+            GameSpec::Nim(n) => n.coordinate_names(),
         }
     }
 
@@ -180,7 +190,7 @@ impl GameSpec {
             GameSpec::Capped(g) => g.is_position(p),
             GameSpec::SixSided => SixSided.is_position(p),
             GameSpec::Band(b) => b.is_position(p),
-            GameSpec::NimPass(_) => true,
+            GameSpec::NimPass(_) | GameSpec::Nim(_) => true,
         }
     }
 
@@ -194,6 +204,7 @@ impl GameSpec {
             GameSpec::SixSided => Solution::Dense(solve_dense(&SixSided, &bounds, limit)?),
             GameSpec::Band(band) => Solution::Dense(solve_dense(band, &bounds, limit)?),
             GameSpec::NimPass(n) => Solution::Dense(n.solve(&bounds, limit)?),
+            GameSpec::Nim(n) => Solution::Dense(n.solve(&bounds, limit)?),
         })
     }
 }
@@ -243,6 +254,26 @@ impl Solution {
             .filter(|(_, v)| *v == 0)
             .map(|(p, _)| p)
             .collect()
+    }
+
+    /// How many positions have a Grundy value equal to the nim-sum of their
+    /// coordinates (seed 000 §8.2), for any game.
+    pub fn compare_nim_sum(&self) -> NimSumComparison {
+        match self {
+            Solution::Capped(g) => compare_nim_sum(g),
+            Solution::Dense(g) => {
+                let (mut positions, mut equal) = (0u64, 0u64);
+                for (p, v) in g.positions() {
+                    positions += 1;
+                    equal += u64::from(p.iter().fold(0, |a, &c| a ^ c) == u32::from(v));
+                }
+                NimSumComparison {
+                    positions,
+                    equal,
+                    different: positions - equal,
+                }
+            }
+        }
     }
 
     /// The capped solution, for the analyses that only apply to it.

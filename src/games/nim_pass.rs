@@ -158,7 +158,7 @@ impl NimPass {
             })?;
             advance(&mut h, bounds);
         }
-        let names = (1..=self.heaps).map(|i| format!("h{i}")).collect();
+        let names = super::nim::heap_names(self.heaps);
         Ok(DenseGrundy::from_values(
             names,
             bounds.to_vec(),

@@ -48,6 +48,16 @@ pub struct SquareFigure {
     pub memory_limit: u64,
     /// Timing and looping of a `.gif` (one frame per board, in the order given).
     pub animation: Animation,
+    /// Another game's P-cells drawn over the board (styled square boards only).
+    pub overlay: Option<SquareOverlay>,
+}
+
+/// A game whose P-cells are drawn over the square board's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SquareOverlay {
+    /// Nim with a pass on the board's four heaps (seed 003 Figures 8–11):
+    /// Nim P-cells blue, pass-game P-cells red.
+    NimPass,
 }
 
 /// Colours of the decomposition marks: corners and centre, distinct for colour-blind readers.
@@ -79,6 +89,7 @@ impl SquareFigure {
                 Err(Error::unsupported("--decompose needs square boards; drop --n"))
             }
             SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("--columns must be at least 1")),
+            _ if self.overlay.is_some() => crate::games::figure::check_overlay(self),
             _ => Ok(()),
         }
     }
@@ -135,14 +146,19 @@ impl SquareFigure {
             .iter()
             .map(|&m| {
                 let (rows, cols) = self.size_of(m);
-                let mut panel = BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style)
-                    .with_caption(self.caption(m));
+                let mut panel = match self.overlay {
+                    Some(SquareOverlay::NimPass) => {
+                        crate::games::figure::nim_pass_panel(m, style, self.memory_limit)?
+                    }
+                    None => BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style),
+                }
+                .with_caption(self.caption(m));
                 if *decompose {
                     mark_decomposition(&mut panel, m);
                 }
-                panel
+                Ok(panel)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         Ok(board::sheet(&panels, size, *columns, style))
     }
 
@@ -192,6 +208,9 @@ impl SquareFigure {
         )?;
         encode::check_output_path(path)?;
         match (format, &self.mode) {
+            (Format::Csv | Format::Json | Format::Gif, _) if self.overlay.is_some() => Err(Error::unsupported(
+                "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+            )),
             (Format::Csv | Format::Json | Format::Gif, SquareMode::Raw { .. }) => {
                 Err(Error::unsupported(
                     "--raw draws one image; write .png or .svg, or drop --raw for .gif, .csv or .json",

@@ -2,6 +2,7 @@ mod automaton_cli;
 mod brute;
 mod count_cli;
 mod golden;
+mod grundy_cli;
 mod square_cli;
 mod square_theorems;
 pub mod support;

@@ -1,0 +1,265 @@
+//! `nimscape grundy`: a game's Grundy values on a box, as data, a table or a
+//! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
+
+use super::args;
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use nimscape::games::{
+    check_shifts, Band, GameBox, GameParams, GameSpec, GrundyFigure, GrundyPlot, PlotView,
+    SixSided, Slice, TablePalette, TableStyle, GAME_NAMES,
+};
+use std::path::PathBuf;
+
+/// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.
+#[derive(Debug, Args)]
+pub struct GrundyArgs {
+    /// The game: triangular, min-half, cap, six-sided, band-7-1, band-7-2, nim-pass, nim
+    /// (with --cap EXPR it may be left out).
+    #[arg(value_name = "GAME")]
+    game: Option<String>,
+    /// triangular: the cap is floor((x+z)/K); band-7-2: the slope (default 1).
+    #[arg(long, value_name = "K")]
+    k: Option<u32>,
+    /// band-7-2: the band's width (default 3).
+    #[arg(long, value_name = "H")]
+    h: Option<u32>,
+    /// nim-pass, nim: the number of heaps (default 3).
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
+    /// A user cap y <= EXPR over x and z: integers, + - * / ^ **, floor ceil round sqrt min max.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    cap: Option<String>,
+    /// The box: every coordinate in 0..N, or one bound each (20,10,20)
+    /// [default for band games and six-sided: the seed's table or box].
+    #[arg(long = "box", value_name = "N|N,N,..")]
+    game_box: Option<String>,
+    /// Output: .csv / .json (every position and its value), .png / .svg (a table or plot).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Data lists only the P-positions.
+    #[arg(long)]
+    p_only: bool,
+    /// What a .png / .svg shows [default: table for two free coordinates, points3d for three].
+    #[arg(long, value_enum)]
+    plot: Option<PlotArg>,
+    /// Fix coordinates: a table of a three-heap game is one slice (z=5 or y=2).
+    #[arg(long, value_name = "NAME=V,..")]
+    slice: Option<String>,
+    /// Table cells are coloured by the value mod this (1..8).
+    #[arg(long, value_name = "M", default_value_t = 3)]
+    modulus: u32,
+    /// Table colours: the papers' red/blue, or Okabe–Ito (colour-blind safe).
+    #[arg(long, value_enum, default_value = "paper")]
+    palette: PaletteArg,
+    /// Table cell size in pixels [default: fitted to the widest number].
+    #[arg(long, value_name = "PX")]
+    cell: Option<u32>,
+    /// Tables without the title line and colour key.
+    #[arg(long)]
+    no_title: bool,
+    /// 3D plots: rotation about the vertical axis, degrees.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = -60.0,
+        allow_hyphen_values = true
+    )]
+    azimuth: f64,
+    /// 3D plots: tilt, degrees in -90..90.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 20.0,
+        allow_hyphen_values = true
+    )]
+    elevation: f64,
+    /// Plot width in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 900)]
+    width: u32,
+    /// Plot height in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 720)]
+    height: u32,
+    /// Print how many positions have Grundy value = the nim-sum of their coordinates.
+    #[arg(long)]
+    compare_nim_sum: bool,
+    /// Print, for each h in A..B, whether the P-positions are exactly (x+h)^y^(z+h) = 0.
+    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
+    find_shift: Option<String>,
+    /// Print how long solving took (the solver alone: no start-up, no output).
+    #[arg(long)]
+    time: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PlotArg {
+    /// Grundy values, two free coordinates.
+    Table,
+    /// P-positions as a 3D point cloud, three free coordinates.
+    Points3d,
+    /// P-positions projected to (y, x - z).
+    Sieve,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PaletteArg {
+    /// 0 white, 1 red, 2 blue, as the papers.
+    Paper,
+    /// 0 white, 1 orange, 2 sky blue, ...: colour-blind safe.
+    OkabeIto,
+}
+
+/// Parses `A..B` (or `A..=B`), integers that may be negative.
+fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
+    let bad = || {
+        anyhow::anyhow!("--find-shift: '{text}' is not a range A..B of integers; write e.g. -3..3")
+    };
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let a: i64 = a.trim().parse().map_err(|_| bad())?;
+    let b: i64 = b
+        .trim()
+        .trim_start_matches('=')
+        .parse()
+        .map_err(|_| bad())?;
+    if a > b {
+        bail!("--find-shift: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}");
+    }
+    if b - a > 10_000 {
+        bail!(
+            "--find-shift: {a}..{b} has {} shifts; at most 10001",
+            b - a + 1
+        );
+    }
+    Ok(a..=b)
+}
+
+pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
+    let name = match (&args.game, &args.cap) {
+        (Some(name), _) => name.clone(),
+        (None, Some(_)) => "cap".to_string(),
+        (None, None) => bail!(
+            "give a game: one of {} (e.g. nimscape grundy triangular --k 3 --box 20 -o t.csv)",
+            GAME_NAMES.join(", ")
+        ),
+    };
+    let game = GameSpec::from_name(
+        &name,
+        &GameParams {
+            k: args.k,
+            h: args.h,
+            heaps: args.heaps,
+            cap: args.cap.clone(),
+        },
+    )?;
+    let game_box = match (&args.game_box, &game) {
+        (Some(text), _) => text.parse::<GameBox>()?,
+        (None, GameSpec::Band(band)) => GameBox::Uniform(Band::seed_table_size(band)),
+        (None, GameSpec::SixSided) => GameBox::Each(SixSided::seed_box(1).to_vec()),
+        (None, _) => bail!("--box is required for {name}: e.g. --box 20, or --box 20,10,20 for one bound per coordinate"),
+    };
+    let figure = GrundyFigure {
+        game,
+        game_box,
+        plot: args.plot.map(|p| match p {
+            PlotArg::Table => GrundyPlot::Table,
+            PlotArg::Points3d => GrundyPlot::Points3d,
+            PlotArg::Sieve => GrundyPlot::Sieve,
+        }),
+        slice: match &args.slice {
+            Some(text) => text.parse::<Slice>()?,
+            None => Slice::default(),
+        },
+        p_only: args.p_only,
+        table: TableStyle {
+            modulus: args.modulus,
+            palette: match args.palette {
+                PaletteArg::Paper => TablePalette::Paper,
+                PaletteArg::OkabeIto => TablePalette::OkabeIto,
+            },
+            cell: args.cell,
+            title: !args.no_title,
+        },
+        view: PlotView {
+            azimuth: args.azimuth,
+            elevation: args.elevation,
+            width: args.width,
+            height: args.height,
+        },
+        memory_limit,
+    };
+    figure.validate()?;
+    if let Some(path) = &args.output {
+        figure.check_output(path)?;
+    } else if args.p_only || args.plot.is_some() {
+        bail!("--p-only and --plot shape the output file; give -o FILE");
+    }
+    let shifts = match &args.find_shift {
+        Some(text) => {
+            if !matches!(figure.game, GameSpec::Capped(_)) {
+                bail!(
+                    "--find-shift tests (x+h)^y^(z+h) = 0, which applies to the capped three-heap games (triangular, min-half, cap), not {}",
+                    figure.game.name()
+                );
+            }
+            Some(parse_shift_range(text)?)
+        }
+        None => None,
+    };
+    if args.output.is_none() && !args.compare_nim_sum && shifts.is_none() && !args.time {
+        bail!("nothing to do: give -o FILE (.csv, .json, .png, .svg), --compare-nim-sum, --find-shift A..B or --time");
+    }
+
+    let start = std::time::Instant::now();
+    let solution = figure.solve()?;
+    if args.time {
+        println!(
+            "solved {} positions in {:.6} s",
+            solution.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let bounds = solution.bounds();
+    let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
+    if args.compare_nim_sum {
+        let c = solution.compare_nim_sum();
+        let xor = figure.game.coordinate_names().join("^");
+        println!("{}, box {}", figure.game.name(), described.join(" x "));
+        println!("positions\tgrundy = {xor}\tgrundy != {xor}");
+        println!("{}\t{}\t{}", c.positions, c.equal, c.different);
+    }
+    if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
+        let checks = check_shifts(capped, range.clone())?;
+        println!(
+            "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
+            figure.game.name(),
+            described.join(" x ")
+        );
+        println!("h\tP breaking it\tN fitting it\texact");
+        for c in &checks {
+            println!(
+                "{}\t{}\t{}\t{}",
+                c.h,
+                c.p_breaking,
+                c.n_satisfying,
+                if c.exact() { "yes" } else { "no" }
+            );
+        }
+        let exact: Vec<String> = checks
+            .iter()
+            .filter(|c| c.exact())
+            .map(|c| c.h.to_string())
+            .collect();
+        if exact.is_empty() {
+            println!(
+                "no h in {}..{} gives the P-positions exactly",
+                range.start(),
+                range.end()
+            );
+        } else {
+            println!("exact for h = {}", exact.join(", "));
+        }
+    }
+    if let Some(path) = &args.output {
+        figure.write_solved(&solution, path, &args::metadata())?;
+    }
+    Ok(())
+}
