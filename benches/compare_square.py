@@ -9,7 +9,6 @@ temporary folder; each side runs three times and the median is compared.
     python3 benches/compare_square.py [m ...]     # default: 16384
 """
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,15 @@ def numpy_pillow(m, path):
     Image.fromarray(~p).convert("1").save(path, optimize=False)
 
 
+def peak_rss_mib(command):
+    """Peak memory of one run, by GNU time (a forked child's own counter would include
+    this Python process's memory from before the exec)."""
+    if not os.path.exists("/usr/bin/time"):
+        return float("nan")
+    done = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, stderr=subprocess.PIPE, text=True)
+    return int(done.stderr.strip().splitlines()[-1]) / 1024
+
+
 def timed(fn, runs=3):
     times = []
     for _ in range(runs):
@@ -52,8 +60,9 @@ def main():
         for m in sizes:
             ours = os.path.join(tmp, f"nimscape-{m}.png")
             theirs = os.path.join(tmp, f"numpy-{m}.png")
-            t_ours = timed(lambda: subprocess.run([BINARY, "square", "--m", str(m), "--raw", "-o", ours], check=True))
-            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            command = [BINARY, "square", "--m", str(m), "--raw", "-o", ours]
+            t_ours = timed(lambda: subprocess.run(command, check=True))
+            peak = peak_rss_mib(command)
             t_theirs = timed(lambda: numpy_pillow(m, theirs))
             # Same picture? Compare decoded pixels.
             same = np.array_equal(np.array(Image.open(ours).convert("1")), np.array(Image.open(theirs).convert("1")))

@@ -52,8 +52,11 @@ impl Outcome {
     }
 }
 
-/// A claim to check: its text, source, standing, and the check, which takes the
-/// `--up-to` bound and returns the range it covered and whether the claim held.
+/// A claim's check: given the `--up-to` bound and the memory limit, the range it
+/// covered and whether the claim held there.
+pub type Check = Box<dyn Fn(u64, u64) -> Result<(String, bool)> + Send + Sync>;
+
+/// A claim to check: its text, source, standing, and the check.
 pub struct Claim {
     /// The claim in words.
     pub claim: String,
@@ -62,7 +65,7 @@ pub struct Claim {
     /// Proven or conjectured.
     pub standing: Standing,
     /// Runs the check.
-    pub check: Box<dyn Fn(u64, u64) -> Result<(String, bool)> + Send + Sync>,
+    pub check: Check,
 }
 
 fn claim(
