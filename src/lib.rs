@@ -16,6 +16,7 @@ pub mod games;
 pub mod grid;
 pub mod octahedron;
 pub mod pattern;
+pub mod recipe;
 pub mod scene;
 pub mod verify;
 

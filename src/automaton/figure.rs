@@ -495,8 +495,7 @@ impl AutomatonFigure {
             ],
         )?;
         encode::check_output_path(path)?;
-        if self.values == Values::Exact && matches!(format, Format::Png | Format::Svg | Format::Gif)
-        {
+        if self.values == Values::Exact && (format.is_image() || format == Format::Gif) {
             return Err(Error::unsupported(
                 "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
             ));

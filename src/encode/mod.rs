@@ -7,6 +7,7 @@
 
 pub mod animation;
 pub mod gif;
+pub mod pdf;
 pub mod png;
 pub mod raster;
 pub mod svg;
@@ -22,6 +23,8 @@ pub enum Format {
     Png,
     /// Vector image.
     Svg,
+    /// Vector PDF (the SVG converted, for pdflatex), wherever SVG is written.
+    Pdf,
     /// Animated GIF.
     Gif,
     /// Comma-separated data with a header line.
@@ -36,14 +39,29 @@ impl Format {
         match self {
             Format::Png => "png",
             Format::Svg => "svg",
+            Format::Pdf => "pdf",
             Format::Gif => "gif",
             Format::Csv => "csv",
             Format::Json => "json",
         }
     }
 
-    /// The format of `path` by its extension, if it is one of `allowed`.
+    /// True for the still-image formats (PNG, SVG, PDF).
+    pub fn is_image(self) -> bool {
+        matches!(self, Format::Png | Format::Svg | Format::Pdf)
+    }
+
+    /// The format of `path` by its extension, if it is one of `allowed`. Every figure
+    /// that can be SVG can also be PDF.
     pub fn of_path(path: &Path, allowed: &[Format]) -> Result<Format> {
+        let mut allowed = allowed.to_vec();
+        if allowed.contains(&Format::Svg) && !allowed.contains(&Format::Pdf) {
+            allowed.insert(
+                allowed.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
+                Format::Pdf,
+            );
+        }
+        let allowed = &allowed[..];
         let list = allowed
             .iter()
             .map(|f| format!(".{}", f.extension()))
@@ -164,7 +182,7 @@ pub fn write_csv<R: AsRef<[String]>>(
     Ok(())
 }
 
-/// Writes a scene in the format its path names (PNG or SVG).
+/// Writes a scene in the format its path names (PNG, SVG or PDF).
 pub fn write_scene(
     path: &Path,
     scene: &crate::scene::Scene,
@@ -172,6 +190,12 @@ pub fn write_scene(
     memory_limit: u64,
 ) -> Result<()> {
     match Format::of_path(path, &[Format::Png, Format::Svg])? {
+        Format::Pdf => {
+            let mut svg = Vec::new();
+            svg::write_svg(&mut svg, scene, metadata).map_err(io_error(path))?;
+            let pdf = pdf::svg_to_pdf(&svg, path)?;
+            write_atomic(path, |out| out.write_all(&pdf).map_err(io_error(path)))
+        }
         Format::Png => {
             crate::error::check_memory(
                 || format!("a {} x {} px image", scene.width, scene.height),

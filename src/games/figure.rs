@@ -388,7 +388,7 @@ impl GrundyFigure {
         self.validate()?;
         let format = Format::of_path(path, &[Format::Csv, Format::Json, Format::Png, Format::Svg])?;
         encode::check_output_path(path)?;
-        if matches!(format, Format::Png | Format::Svg) {
+        if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
                     "--p-only selects rows of .csv / .json data; plots of P-positions are --plot points3d or sieve",

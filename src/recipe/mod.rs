@@ -1,0 +1,540 @@
+//! Figure recipes: a figure set as a TOML file in `templates/`.
+//!
+//! ```toml
+//! title = "Recursive patterns in the chocolate game"
+//! name = "okubo2026"                # output folder: output/okubo2026/
+//! source = "seed 003"
+//!
+//! [defaults]                        # applied to every figure whose model takes the key
+//! formats = ["png", "pdf"]
+//!
+//! [[figure]]
+//! name = "figure-1"
+//! model = "square"                  # a nimscape subcommand: square, automaton, octahedron section, ...
+//! caption = "The scaled pattern (1/m)·R(m,m) for m = 1..24."
+//! m = "1..24"                       # every other key is that subcommand's flag, without the dashes
+//! width = 1200
+//! quick = { m = "1..6" }            # overrides for `render --quick` (reduced-size runs, tests)
+//! ```
+//!
+//! The one idea: a figure's parameters *are* its subcommand's flags, so a
+//! recipe is checked by the same command definition as the command line, and
+//! every figure in a gallery comes with the exact command that redraws it.
+//! This module parses TOML into [`Recipe`]s, keeping the line of every key so
+//! errors can name it; the binary checks the flags and runs the figures.
+
+pub mod gallery;
+
+use crate::encode::Format;
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// A parameter value, already in the words a command line would use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamValue {
+    /// A single value (`m = 11`, `p-color = "navy"`).
+    Text(String),
+    /// A switch (`decompose = true`).
+    Switch(bool),
+}
+
+/// One `key = value` of a figure, with the line it stands on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    /// The key as written.
+    pub key: String,
+    /// Its value.
+    pub value: ParamValue,
+    /// 1-based line in the recipe file.
+    pub line: usize,
+}
+
+/// One figure of a set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FigureEntry {
+    /// File stem of its outputs, and its `--only` name.
+    pub name: String,
+    /// The subcommand words, e.g. `["octahedron", "section"]`.
+    pub model: Vec<String>,
+    /// Caption for the gallery and the LaTeX snippet.
+    pub caption: String,
+    /// Caption for LaTeX, when the plain one has characters pdflatex would choke on.
+    pub tex_caption: Option<String>,
+    /// Files to write, one per format.
+    pub formats: Vec<Format>,
+    /// The subcommand's flags (defaults already merged in where the figure has none).
+    pub params: Vec<Param>,
+    /// Overrides for quick renders.
+    pub quick: Vec<Param>,
+    /// Line of the figure's `[[figure]]` header.
+    pub line: usize,
+}
+
+impl FigureEntry {
+    /// The parameters in force: the figure's own, with quick overrides when asked.
+    pub fn effective_params(&self, quick: bool) -> Vec<Param> {
+        let mut params = self.params.clone();
+        if quick {
+            for over in &self.quick {
+                match params.iter_mut().find(|p| same_key(&p.key, &over.key)) {
+                    Some(p) => *p = over.clone(),
+                    None => params.push(over.clone()),
+                }
+            }
+        }
+        params
+    }
+}
+
+/// Keys match whether written with `-` or `_`.
+pub fn same_key(a: &str, b: &str) -> bool {
+    a.replace('_', "-") == b.replace('_', "-")
+}
+
+/// A parsed figure set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recipe {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// The set's title.
+    pub title: String,
+    /// The set's folder name under the output root.
+    pub name: String,
+    /// Which paper it redraws, for the gallery.
+    pub source: Option<String>,
+    /// Parameters from `[defaults]`, each applied to the figures whose model takes it.
+    pub defaults: Vec<Param>,
+    /// The figures, in file order.
+    pub figures: Vec<FigureEntry>,
+}
+
+/// Figure keys that are not subcommand flags.
+pub const RESERVED_KEYS: [&str; 6] = [
+    "name",
+    "model",
+    "caption",
+    "tex-caption",
+    "formats",
+    "quick",
+];
+
+/// The formats a recipe may ask for.
+const FORMATS: [Format; 6] = [
+    Format::Png,
+    Format::Svg,
+    Format::Pdf,
+    Format::Gif,
+    Format::Csv,
+    Format::Json,
+];
+
+type Table = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
+
+struct Source<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn line(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    fn error(&self, offset: usize, message: impl std::fmt::Display) -> Error {
+        Error::invalid(format!(
+            "{}:{}: {message}",
+            self.path.display(),
+            self.line(offset)
+        ))
+    }
+}
+
+fn type_name(value: &toml::Value) -> &'static str {
+    match value {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "a whole number",
+        toml::Value::Float(_) => "a number",
+        toml::Value::Boolean(_) => "true or false",
+        toml::Value::Datetime(_) => "a date",
+        toml::Value::Array(_) => "a list",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
+fn scalar_text(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
+fn param(src: &Source, key: &Spanned<String>, value: &Spanned<toml::Value>) -> Result<Param> {
+    let line = src.line(key.span().start);
+    let value = match value.get_ref() {
+        toml::Value::Boolean(b) => ParamValue::Switch(*b),
+        toml::Value::Array(items) => {
+            let words: Option<Vec<String>> = items.iter().map(scalar_text).collect();
+            ParamValue::Text(
+                words
+                    .ok_or_else(|| {
+                        src.error(
+                            key.span().start,
+                            format!(
+                                "key '{}': a list may hold only numbers and strings",
+                                key.get_ref()
+                            ),
+                        )
+                    })?
+                    .join(","),
+            )
+        }
+        other => ParamValue::Text(scalar_text(other).ok_or_else(|| {
+            src.error(
+                key.span().start,
+                format!(
+                    "key '{}' takes a value, not {}",
+                    key.get_ref(),
+                    type_name(other)
+                ),
+            )
+        })?),
+    };
+    Ok(Param {
+        key: key.get_ref().clone(),
+        value,
+        line,
+    })
+}
+
+fn string_of(src: &Source, key: &Spanned<String>, value: &Spanned<toml::Value>) -> Result<String> {
+    match value.get_ref() {
+        toml::Value::String(s) => Ok(s.clone()),
+        other => Err(src.error(
+            key.span().start,
+            format!(
+                "key '{}' must be a string, not {}",
+                key.get_ref(),
+                type_name(other)
+            ),
+        )),
+    }
+}
+
+fn formats_of(
+    src: &Source,
+    key: &Spanned<String>,
+    value: &Spanned<toml::Value>,
+) -> Result<Vec<Format>> {
+    let allowed = FORMATS
+        .iter()
+        .map(|f| f.extension())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let toml::Value::Array(items) = value.get_ref() else {
+        return Err(src.error(
+            key.span().start,
+            format!("key 'formats' must be a list such as [\"png\", \"pdf\"] ({allowed})"),
+        ));
+    };
+    items
+        .iter()
+        .map(|item| {
+            let text = item.as_str().unwrap_or_default().to_ascii_lowercase();
+            FORMATS
+                .iter()
+                .copied()
+                .find(|f| f.extension() == text)
+                .ok_or_else(|| {
+                    let shown = item
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| item.to_string());
+                    src.error(
+                        key.span().start,
+                        format!("unknown format '{shown}' in 'formats'; allowed: {allowed}"),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// The recipe file as TOML gives it, spans kept for every key that can be wrong.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecipe {
+    title: Option<String>,
+    name: Option<Spanned<String>>,
+    source: Option<String>,
+    defaults: Option<Table>,
+    figure: Option<Vec<Spanned<Table>>>,
+}
+
+impl Recipe {
+    /// Reads and parses a recipe file.
+    pub fn load(path: &Path) -> Result<Recipe> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("cannot read recipe '{}': {e}", path.display())))?;
+        Recipe::parse(path, &text)
+    }
+
+    /// Parses recipe text; `path` names the file in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Recipe> {
+        let src = Source { path, text };
+        let raw: RawRecipe = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map(|s| s.start).unwrap_or(0);
+            let message = e.message().trim().replace('\n', " ");
+            let message = message
+                .replace("unknown field", "unknown key")
+                .replace("expected one of", "allowed:");
+            src.error(offset, format!("TOML: {message}"))
+        })?;
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("figures")
+            .to_string();
+        let (name, name_at) = match raw.name {
+            Some(name) => (name.get_ref().clone(), name.span().start),
+            None => (stem.clone(), 0),
+        };
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(src.error(name_at, format!("name '{name}' must be letters, digits, '-' or '_' (it names the output folder)")));
+        }
+        let mut defaults = Vec::new();
+        let mut default_formats = vec![Format::Png, Format::Svg];
+        for (key, value) in raw.defaults.iter().flatten() {
+            if key.get_ref() == "formats" {
+                default_formats = formats_of(&src, key, value)?;
+            } else {
+                defaults.push(param(&src, key, value)?);
+            }
+        }
+        let Some(list) = raw.figure else {
+            return Err(src.error(text.len(), "no [[figure]] in the recipe"));
+        };
+        let figures = list
+            .iter()
+            .map(|figure| parse_figure(&src, figure, &default_formats))
+            .collect::<Result<Vec<_>>>()?;
+        let mut seen = std::collections::BTreeSet::new();
+        for figure in &figures {
+            if !seen.insert(figure.name.clone()) {
+                return Err(Error::invalid(format!(
+                    "{}:{}: a second figure named '{}'; names must be unique (they name the files)",
+                    path.display(),
+                    figure.line,
+                    figure.name
+                )));
+            }
+        }
+        Ok(Recipe {
+            path: path.to_path_buf(),
+            title: raw.title.unwrap_or(stem),
+            name,
+            source: raw.source,
+            defaults,
+            figures,
+        })
+    }
+}
+
+fn parse_figure(
+    src: &Source,
+    figure: &Spanned<Table>,
+    default_formats: &[Format],
+) -> Result<FigureEntry> {
+    let at = figure.span().start;
+    let table = figure.get_ref();
+    let mut entry = FigureEntry {
+        name: String::new(),
+        model: Vec::new(),
+        caption: String::new(),
+        tex_caption: None,
+        formats: default_formats.to_vec(),
+        params: Vec::new(),
+        quick: Vec::new(),
+        line: src.line(at),
+    };
+    for (key, value) in table {
+        match key.get_ref().replace('_', "-").as_str() {
+            "name" => entry.name = string_of(src, key, value)?,
+            "model" => {
+                entry.model = string_of(src, key, value)?
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect()
+            }
+            "caption" => entry.caption = string_of(src, key, value)?,
+            "tex-caption" => entry.tex_caption = Some(string_of(src, key, value)?),
+            "formats" => entry.formats = formats_of(src, key, value)?,
+            "quick" => {
+                let toml::Value::Table(inner) = value.get_ref() else {
+                    return Err(src.error(
+                        key.span().start,
+                        "key 'quick' must be a table such as { m = \"1..6\" }",
+                    ));
+                };
+                for (k, v) in inner {
+                    // Inline tables keep no spans of their own: report the `quick` line.
+                    let spanned_key = Spanned::new(key.span(), k.clone());
+                    let spanned_value = Spanned::new(key.span(), v.clone());
+                    entry.quick.push(param(src, &spanned_key, &spanned_value)?);
+                }
+            }
+            _ => entry.params.push(param(src, key, value)?),
+        }
+    }
+    if entry.name.is_empty() {
+        return Err(src.error(at, "a [[figure]] needs a name (it names the files)"));
+    }
+    if !entry
+        .name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+    {
+        return Err(src.error(
+            at,
+            format!(
+                "figure name '{}' must be letters, digits, '-', '_' or '.'",
+                entry.name
+            ),
+        ));
+    }
+    if entry.model.is_empty() {
+        return Err(src.error(at, format!("figure '{}' needs a model (square, count, automaton, grundy, octahedron section, octahedron view, octahedron sweep)", entry.name)));
+    }
+    if entry.formats.is_empty() {
+        return Err(src.error(at, format!("figure '{}' has no formats", entry.name)));
+    }
+    Ok(entry)
+}
+
+/// Recipes named by the command line: files, or folders whose `*.toml` files are all
+/// taken, in name order.
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<Recipe>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| {
+                    Error::invalid(format!("cannot read folder '{}': {e}", path.display()))
+                })?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                .collect();
+            inside.sort();
+            if inside.is_empty() {
+                return Err(Error::invalid(format!(
+                    "folder '{}' holds no .toml recipes",
+                    path.display()
+                )));
+            }
+            files.extend(inside);
+        } else if path.is_file() {
+            files.push(path.clone());
+        } else {
+            return Err(Error::invalid(format!(
+                "recipe '{}' does not exist",
+                path.display()
+            )));
+        }
+    }
+    files.iter().map(|f| Recipe::load(f)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"title = "T"
+name = "set"
+
+[defaults]
+formats = ["png", "pdf"]
+p-color = "navy"
+
+[[figure]]
+name = "one"
+model = "square"
+caption = "R(11,11)"
+m = 11
+decompose = true
+quick = { m = 5 }
+
+[[figure]]
+name = "two"
+model = "octahedron section"
+levels = [5, 5.5, 6]
+formats = ["svg"]
+"#;
+
+    #[test]
+    fn parses_figures_defaults_and_lines() {
+        let recipe = Recipe::parse(Path::new("t.toml"), GOOD).unwrap();
+        assert_eq!(recipe.name, "set");
+        assert_eq!(
+            recipe.defaults[0],
+            Param {
+                key: "p-color".into(),
+                value: ParamValue::Text("navy".into()),
+                line: 6
+            }
+        );
+        let one = &recipe.figures[0];
+        assert_eq!(
+            (one.line, one.formats.clone()),
+            (8, vec![Format::Png, Format::Pdf])
+        );
+        assert_eq!(
+            one.params[0],
+            Param {
+                key: "decompose".into(),
+                value: ParamValue::Switch(true),
+                line: 13
+            }
+        );
+        assert_eq!(
+            one.effective_params(true)
+                .iter()
+                .find(|p| p.key == "m")
+                .unwrap()
+                .value,
+            ParamValue::Text("5".into())
+        );
+        let two = &recipe.figures[1];
+        assert_eq!(two.model, ["octahedron", "section"]);
+        assert_eq!(two.params[0].value, ParamValue::Text("5,5.5,6".into()));
+        assert_eq!(two.formats, [Format::Svg]);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_key() {
+        let cases = [
+            ("title = \"T\"\n[[figure]\nname = 1", "t.toml:2: TOML"),
+            ("titel = \"T\"\n[[figure]]\nname=\"a\"\nmodel=\"square\"", "t.toml:1: TOML: unknown key `titel`"),
+            ("[[figure]]\nname = \"a\"\nmodel = \"square\"\nm = { a = 1 }", "t.toml:4: key 'm' takes a value, not a table"),
+            ("[[figure]]\nname = \"a\"\nmodel = 3", "t.toml:3: key 'model' must be a string"),
+            ("[[figure]]\nname = \"a\"\nmodel = \"square\"\nformats = [\"bmp\"]", "t.toml:4: unknown format 'bmp'"),
+            ("[[figure]]\nmodel = \"square\"", "t.toml:1: a [[figure]] needs a name"),
+            ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[figure]]\nname = \"a\"\nmodel = \"count\"", "t.toml:4: a second figure named 'a'"),
+        ];
+        for (text, expected) in cases {
+            let err = Recipe::parse(Path::new("t.toml"), text)
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with(expected), "{err}\n  expected: {expected}");
+            assert!(!err.contains('\n'), "{err}");
+        }
+    }
+}
