@@ -3,6 +3,7 @@
 
 mod args;
 mod count;
+mod octahedron;
 mod square;
 
 use anyhow::Result;
@@ -30,6 +31,8 @@ enum Command {
     Square(square::SquareArgs),
     /// g(m), the number of P-positions of C(m,m): a table, a chart, and checks of its identities.
     Count(count::CountArgs),
+    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level as GIF.
+    Octahedron(octahedron::OctahedronArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -67,5 +70,6 @@ pub fn run() -> Result<()> {
     match cli.command {
         Command::Square(args) => square::run(args, cli.max_memory),
         Command::Count(args) => count::run(args),
+        Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
     }
 }
