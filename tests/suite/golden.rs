@@ -8,7 +8,7 @@
 use super::support::{decode_png, nimscape};
 use std::path::PathBuf;
 
-fn check_golden(name: &str, args: &[&str]) {
+pub fn check_golden(name: &str, args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     nimscape(dir.path())
         .args(args)
