@@ -302,7 +302,10 @@ fn golden_3d_view_with_plane() {
 }
 
 /// Decodes a GIF: global palette, and per frame its indices and delay.
-fn decode_gif(bytes: &[u8]) -> (Vec<[u8; 3]>, Vec<(Vec<u8>, u16)>, (u16, u16)) {
+/// Frames as (palette indices, delay in cs).
+type Frames = Vec<(Vec<u8>, u16)>;
+
+fn decode_gif(bytes: &[u8]) -> (Vec<[u8; 3]>, Frames, (u16, u16)) {
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options.read_info(bytes).unwrap();
