@@ -128,7 +128,7 @@ pub struct SectionArgs {
 /// Draw S_n in 3D.
 #[derive(Debug, Args)]
 pub struct ViewArgs {
-    /// Order n of S_n (6^n octahedra; n <= 6 draws in well under a second).
+    /// Order n of S_n (6^n octahedra; n <= 5 draws in under a second).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=60))]
     n: u32,
     /// Camera direction around the z axis, degrees from +x towards +y.

@@ -474,11 +474,12 @@ impl SectionFigure {
             for (k, text) in captions {
                 let (px, py) = layout.panel_origin(k);
                 let line = (caption_size * 1.45).ceil();
+                let room = f64::from(side + style.gap) - 4.0;
                 scene.push(TextItem::centered(
                     f64::from(px) + f64::from(side) / 2.0,
                     f64::from(py + side) + line - caption_size * 0.25,
-                    text,
-                    caption_size,
+                    text.clone(),
+                    fitted_size(&text, caption_size, room),
                     INK,
                 ));
             }
@@ -686,6 +687,16 @@ fn fraction_u128(num: u128, den: u128) -> String {
         format!("{}", num / g)
     } else {
         format!("{}/{}", num / g, den / g)
+    }
+}
+
+/// A caption size no larger than `size` at which `text` fits in `room` px.
+pub fn fitted_size(text: &str, size: f64, room: f64) -> f64 {
+    let width = crate::font::text_width(text, size);
+    if width > room && width > 0.0 {
+        size * room / width
+    } else {
+        size
     }
 }
 

@@ -12,7 +12,7 @@
 //! the bytes never depend on the thread count. Frame levels are exact
 //! rationals r_k = r0 + (r1 - r0)·k/(N - 1).
 
-use super::figure::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
+use super::figure::{fitted_size, Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
 use super::level::Level;
 use super::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use super::view_figure::{bounds, darker, polygon_items, Edges, ViewFigure};
@@ -242,20 +242,23 @@ impl SweepFigure {
         if self.style.captions {
             let (size, _) = self.style.caption_metrics(self.size);
             let line = (size * 1.45).ceil();
+            let room = f64::from(self.size + self.style.gap) - 4.0;
+            let text = level_caption(level);
             scene.push(TextItem::centered(
                 f64::from(px) + f64::from(self.size) / 2.0,
                 f64::from(py + self.size) + line - size * 0.25,
-                level_caption(level),
-                size,
+                text.clone(),
+                fitted_size(&text, size, room),
                 INK,
             ));
             if let Some(view) = &self.view {
                 let (vx, vy) = layout.panel_origin(1);
+                let text = format!("S{}, plane z = 1 − r", subscript(view.n));
                 scene.push(TextItem::centered(
                     f64::from(vx) + f64::from(self.size) / 2.0,
                     f64::from(vy + self.size) + line - size * 0.25,
-                    format!("S{} and the plane z = 1 - r", subscript(view.n)),
-                    size,
+                    text.clone(),
+                    fitted_size(&text, size, room),
                     INK,
                 ));
             }

@@ -493,7 +493,7 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         || format!("the 3D view of S_{n} ({count} octahedra)"),
         u64::try_from(count.saturating_mul(u128::from(BYTES_PER_OCTAHEDRON))).unwrap_or(u64::MAX),
         options.memory_limit,
-        "choose a smaller --n for the 3D view (n <= 7 draws in well under a second)",
+        "choose a smaller --n for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
     let section = match &options.plane {
         Some(plane) => Some(Section::compute(n, plane.level, options.memory_limit)?),
