@@ -5,6 +5,7 @@ mod args;
 mod automaton;
 mod count;
 mod grundy;
+mod octahedron;
 mod square;
 mod verify;
 
@@ -39,6 +40,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, nim-sum analyses.
     Grundy(grundy::GrundyArgs),
+    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level as GIF.
+    Octahedron(octahedron::OctahedronArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -79,5 +82,6 @@ pub fn run() -> Result<()> {
         Command::Automaton(args) => automaton::run(args, cli.max_memory),
         Command::Verify(args) => verify::run(args, cli.max_memory),
         Command::Grundy(args) => grundy::run(args, cli.max_memory),
+        Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
     }
 }

@@ -16,9 +16,12 @@
 //!   2D polygons of S_n, the section plane, and operation T.
 
 pub mod brute;
+pub mod figure;
 pub mod level;
 pub mod section;
+pub mod sweep;
 pub mod view;
+pub mod view_figure;
 
 pub use level::{GridLevel, Level};
 pub use section::{
@@ -26,8 +29,8 @@ pub use section::{
     Section, Square,
 };
 pub use view::{
-    operation_t_view, sierpinski_view, Camera, OperationOptions, PlaneOptions, PolygonKind,
-    ViewOptions, ViewPolygon,
+    face_shades, operation_t_view, sierpinski_view, Camera, OperationOptions, PlaneOptions,
+    PolygonKind, ViewOptions, ViewPolygon,
 };
 
 #[cfg(test)]

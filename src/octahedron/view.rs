@@ -428,6 +428,25 @@ impl Clip {
     }
 }
 
+/// The colours flat shading gives `colour` on the eight face directions of an
+/// octahedron, (±1, ±1, ±1)/√3, under `options`' camera, light and ambient
+/// share, whether or not the camera sees them: every face of S_n and of
+/// operation T's octahedra has one of these colours. A fixed GIF palette
+/// starts from them.
+pub fn face_shades(options: &ViewOptions, colour: [u8; 3]) -> Vec<[u8; 3]> {
+    let painter = Painter::new(options, 1.0);
+    let k = 1.0 / 3f64.sqrt();
+    let mut out = Vec::with_capacity(8);
+    for sx in [k, -k] {
+        for sy in [k, -k] {
+            for sz in [k, -k] {
+                out.push(shade(colour, [sx, sy, sz], painter.light, painter.ambient));
+            }
+        }
+    }
+    out
+}
+
 /// Estimated bytes per octahedron of the view (solid plus up to four polygons).
 const BYTES_PER_OCTAHEDRON: u64 = 1024;
 
@@ -474,7 +493,7 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         || format!("the 3D view of S_{n} ({count} octahedra)"),
         u64::try_from(count.saturating_mul(u128::from(BYTES_PER_OCTAHEDRON))).unwrap_or(u64::MAX),
         options.memory_limit,
-        "choose a smaller --n for the 3D view (n <= 7 draws in well under a second)",
+        "choose a smaller --n for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
     let section = match &options.plane {
         Some(plane) => Some(Section::compute(n, plane.level, options.memory_limit)?),

@@ -1,0 +1,525 @@
+//! `nimscape octahedron`: sections of the Sierpinski octahedron, its 3D view,
+//! and animated sweeps of the section level.
+
+use super::args;
+use anyhow::{bail, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use nimscape::encode::gif::Repeat;
+use nimscape::octahedron::figure::{NamedLevel, Scale, SectionFigure, SectionStyle};
+use nimscape::octahedron::sweep::{subscript, Animation, SweepFigure, SweepView};
+use nimscape::octahedron::view_figure::{Edges, ViewFigure, ViewSubject};
+use nimscape::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
+use nimscape::scene::Color;
+use std::path::PathBuf;
+
+/// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level.
+#[derive(Debug, Args)]
+pub struct OctahedronArgs {
+    #[command(subcommand)]
+    command: OctahedronCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum OctahedronCommand {
+    /// The section H(n,m) or H_r of S_n: alone, in a row of levels, beside R(m,m), or as data.
+    Section(SectionArgs),
+    /// A shaded 3D picture of S_n, optionally with the section plane, or operation T.
+    View(ViewArgs),
+    /// An animated GIF of the section as the level r sweeps from --from to --to.
+    Sweep(SweepArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ScaleArg {
+    /// Every section fills its panel.
+    Fit,
+    /// One scale for all panels: true sizes.
+    Common,
+}
+
+impl From<ScaleArg> for Scale {
+    fn from(value: ScaleArg) -> Self {
+        match value {
+            ScaleArg::Fit => Scale::Fit,
+            ScaleArg::Common => Scale::Common,
+        }
+    }
+}
+
+/// Colours and captions of section panels.
+#[derive(Debug, Args)]
+struct SectionStyleArgs {
+    /// Colour of the section (default Okabe–Ito blue, colour-blind safe).
+    #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
+    fill: String,
+    /// Colour around the section (`none` for transparent PNG/SVG).
+    #[arg(long, value_name = "COLOR", default_value = "white")]
+    background: String,
+    /// Colour of the outline of the octahedron's section |x|+|y| <= r (`none` for none).
+    #[arg(long, value_name = "COLOR", default_value = "#888888")]
+    frame_color: String,
+    /// Leave out captions.
+    #[arg(long)]
+    no_caption: bool,
+    /// Caption size in pixels (default: scaled to the panel).
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(4..=200))]
+    caption_size: Option<u32>,
+    /// Space around the figure, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 16)]
+    margin: u32,
+    /// Space between panels, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 14)]
+    gap: u32,
+}
+
+impl SectionStyleArgs {
+    fn style(&self) -> nimscape::Result<SectionStyle> {
+        let frame = Color::parse(&self.frame_color, "--frame-color")?;
+        Ok(SectionStyle {
+            fill: Color::parse(&self.fill, "--fill")?,
+            background: Color::parse(&self.background, "--background")?,
+            frame: (frame.a > 0).then_some(frame),
+            captions: !self.no_caption,
+            caption_size: self.caption_size.map(f64::from),
+            margin: self.margin,
+            gap: self.gap,
+        })
+    }
+}
+
+/// Draw a horizontal section of S_n.
+#[derive(Debug, Args)]
+pub struct SectionArgs {
+    /// Order n of S_n (6^n octahedra; only those the plane meets are visited).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=60))]
+    n: u32,
+    /// Level m of H(n,m): the plane z = 1 - m/2^n, 1 <= m <= 2^n; a half level like 5.5 too.
+    #[arg(long, value_name = "M", conflicts_with_all = ["levels", "r"])]
+    level: Option<String>,
+    /// A row of sections, e.g. 5,5.5,6 (seed 003 Figure 5).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["r", "compare"])]
+    levels: Option<String>,
+    /// A real level r in [0,1] (the plane z = 1 - r), read exactly: 0.37, 3e-6 or 3/8.
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    r: Option<String>,
+    /// Turn the section by 45° so it lines up with the board R(m,m).
+    #[arg(long)]
+    align: bool,
+    /// With --align and an integer --level: one pixel per diamond, 1-bit, P black (as `square --raw`).
+    #[arg(long, conflicts_with_all = ["compare", "levels"])]
+    raw: bool,
+    /// Draw H(n,m) beside the board R(m,m) (at a half level m.5: beside R(2m+1,2m+1)).
+    #[arg(long)]
+    compare: bool,
+    /// Pixels along each panel (default 640 alone, 400 with --compare, 300 in a row).
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(16..=16384))]
+    size: Option<u32>,
+    /// Panels of a row: each fills its panel (fit) or all share one scale (common).
+    #[arg(long, value_enum, default_value = "fit")]
+    scale: ScaleArg,
+    #[command(flatten)]
+    style: SectionStyleArgs,
+    /// Output: .png (anti-aliased), .svg (exact polygons), .json or .csv (exact diamonds)
+    /// [default: output/octahedron-<n>-<level>.png]
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Draw S_n in 3D.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Order n of S_n (6^n octahedra; n <= 5 draws in under a second).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=60))]
+    n: u32,
+    /// Camera direction around the z axis, degrees from +x towards +y.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 30.0,
+        allow_hyphen_values = true
+    )]
+    azimuth: f64,
+    /// Camera height above the xy plane, degrees (negative: from below).
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 35.0,
+        allow_hyphen_values = true
+    )]
+    elevation: f64,
+    /// Direction towards the light in camera coordinates x,y,z (x right, y up, z to the viewer).
+    #[arg(
+        long,
+        value_name = "X,Y,Z",
+        default_value = "-0.4,0.6,0.7",
+        allow_hyphen_values = true
+    )]
+    light: String,
+    /// Share of the colour a face keeps with no direct light, 0..1.
+    #[arg(long, value_name = "K", default_value_t = 0.4)]
+    ambient: f64,
+    /// Colour of the octahedra (default Okabe–Ito orange).
+    #[arg(long, value_name = "COLOR", default_value = "#e69f00")]
+    color: String,
+    /// Add the translucent section plane at this level of S_n (e.g. 11 or 5.5) with the cut drawn on it.
+    #[arg(long, value_name = "M", conflicts_with = "operation")]
+    plane: Option<String>,
+    /// Colour of the plane.
+    #[arg(long, value_name = "COLOR", default_value = "#96bee6")]
+    plane_color: String,
+    /// Opacity of the plane, 0..1.
+    #[arg(long, value_name = "A", default_value_t = 0.3)]
+    plane_opacity: f32,
+    /// Colour of the section drawn on the plane (default Okabe–Ito blue, as the section figures).
+    #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
+    cut_color: String,
+    /// Opacity of the solid above the plane, 0..1 (0 cuts it away; drawn without edges, as a ghost).
+    #[arg(long, value_name = "A", default_value_t = 0.15)]
+    above_opacity: f32,
+    /// Draw operation T on one octahedron: the six kept octahedra and the eight removed tetrahedra.
+    #[arg(long, conflicts_with = "n")]
+    operation: bool,
+    /// How far operation T's removed tetrahedra are pushed out (0: in place).
+    #[arg(long, value_name = "K", default_value_t = 0.35, requires = "operation")]
+    explode: f64,
+    /// Colour of the removed tetrahedra.
+    #[arg(
+        long,
+        value_name = "COLOR",
+        default_value = "#56b4e9",
+        requires = "operation"
+    )]
+    removed_color: String,
+    /// Side of the picture, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 800, value_parser = clap::value_parser!(u32).range(16..=16384))]
+    size: u32,
+    /// Colour behind the solid (`none` for transparent).
+    #[arg(long, value_name = "COLOR", default_value = "white")]
+    background: String,
+    /// Width of the facet edges, pixels (default: scaled to the facets; 0 for none).
+    #[arg(long, value_name = "PX")]
+    edge_width: Option<f64>,
+    /// Caption under the picture (default: says what is drawn).
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    caption: Option<String>,
+    /// Leave out the caption.
+    #[arg(long)]
+    no_caption: bool,
+    /// Output: .png (anti-aliased) or .svg [default: output/octahedron-view-<n>.png]
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Animate the section as the level sweeps.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Order n of S_n (frames are drawn with level of detail, so any n up to 60 is quick).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=60))]
+    n: u32,
+    /// First level r (exact decimal or fraction).
+    #[arg(
+        long,
+        value_name = "R",
+        default_value = "0",
+        allow_hyphen_values = true
+    )]
+    from: String,
+    /// Last level r.
+    #[arg(
+        long,
+        value_name = "R",
+        default_value = "1",
+        allow_hyphen_values = true
+    )]
+    to: String,
+    /// Number of frames; r_k = from + (to - from)·k/(frames - 1). 129 from 0 to 1 lands on every m/128.
+    #[arg(long, value_name = "N", default_value_t = 129)]
+    frames: u32,
+    /// Pixels along each panel.
+    #[arg(long, value_name = "PX", default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    size: u32,
+    /// Each frame fills its panel (fit) or one scale for the whole sweep (common).
+    #[arg(long, value_enum, default_value = "fit")]
+    scale: ScaleArg,
+    /// Turn the section by 45° onto the board.
+    #[arg(long)]
+    align: bool,
+    /// Put the 3D view with the moving plane beside the section (the solid above the plane cut away).
+    #[arg(long)]
+    with_view: bool,
+    /// Order of the solid in the 3D view.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6), requires = "with_view")]
+    view_n: u32,
+    /// Camera azimuth of the 3D view, degrees.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 30.0,
+        allow_hyphen_values = true
+    )]
+    azimuth: f64,
+    /// Camera elevation of the 3D view, degrees.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 35.0,
+        allow_hyphen_values = true
+    )]
+    elevation: f64,
+    /// Colour of the octahedra in the 3D view.
+    #[arg(long, value_name = "COLOR", default_value = "#e69f00")]
+    color: String,
+    #[command(flatten)]
+    style: SectionStyleArgs,
+    /// How often the animation plays (default: forever).
+    #[arg(long = "loop", value_name = "N")]
+    repeat: Option<u16>,
+    /// Hundredths of a second per frame.
+    #[arg(long, value_name = "CS", default_value_t = 8, conflicts_with = "fps")]
+    delay: u16,
+    /// Frames per second (instead of --delay).
+    #[arg(long, value_name = "FPS")]
+    fps: Option<f64>,
+    /// Hundredths of a second the last frame stays before the loop starts again.
+    #[arg(long, value_name = "CS", default_value_t = 100)]
+    hold_last: u16,
+    /// Output: .gif [default: output/octahedron-sweep.gif]
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: OctahedronArgs, memory_limit: u64) -> Result<()> {
+    match args.command {
+        OctahedronCommand::Section(a) => section(a, memory_limit),
+        OctahedronCommand::View(a) => view(a, memory_limit),
+        OctahedronCommand::Sweep(a) => sweep(a, memory_limit),
+    }
+}
+
+fn default_output(name: String) -> Result<PathBuf> {
+    std::fs::create_dir_all("output")?;
+    Ok(PathBuf::from("output").join(name))
+}
+
+fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
+    let n = args.n;
+    let levels: Vec<NamedLevel> = match (&args.level, &args.levels, &args.r) {
+        (Some(level), None, None) => vec![NamedLevel::parse_level(n, level)?],
+        (None, Some(list), None) => list
+            .split(',')
+            .map(|t| NamedLevel::parse_level(n, t))
+            .collect::<nimscape::Result<_>>()?,
+        (None, None, Some(r)) => vec![NamedLevel::parse_r(r)?],
+        _ => bail!("give the level: --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37"),
+    };
+    let figure = SectionFigure {
+        n,
+        levels,
+        align: args.align,
+        compare: args.compare,
+        raw: args.raw,
+        panel: args.size,
+        scale: args.scale.into(),
+        style: args.style.style()?,
+        memory_limit,
+    };
+    figure.validate()?;
+    let output = match args.output {
+        Some(path) => path,
+        None => {
+            let names: Vec<&str> = figure.levels.iter().map(|l| l.text.as_str()).collect();
+            default_output(format!(
+                "octahedron-{n}-{}.png",
+                names.join("-").replace('/', "_")
+            ))?
+        }
+    };
+    figure.write(&output, &args::metadata())?;
+    Ok(())
+}
+
+fn parse_light(text: &str) -> nimscape::Result<[f64; 3]> {
+    let bad = || {
+        nimscape::Error::invalid(format!(
+            "--light must be three numbers x,y,z, not all zero, such as -0.4,0.6,0.7; got '{text}'"
+        ))
+    };
+    let parts: Vec<f64> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f64>().map_err(|_| bad()))
+        .collect::<nimscape::Result<_>>()?;
+    match parts[..] {
+        [x, y, z] if parts.iter().all(|v| v.is_finite()) && parts.iter().any(|&v| v != 0.0) => {
+            Ok([x, y, z])
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn unit(value: f64, flag: &str) -> nimscape::Result<f64> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(nimscape::Error::invalid(format!(
+            "{flag} must be between 0 and 1; got {value}"
+        )))
+    }
+}
+
+fn camera(azimuth: f64, elevation: f64) -> nimscape::Result<Camera> {
+    if !azimuth.is_finite() {
+        return Err(nimscape::Error::invalid(format!(
+            "--azimuth must be a number of degrees; got {azimuth}"
+        )));
+    }
+    if !(-90.0..=90.0).contains(&elevation) {
+        return Err(nimscape::Error::invalid(format!(
+            "--elevation must be between -90 and 90 degrees; got {elevation}"
+        )));
+    }
+    Ok(Camera {
+        azimuth_deg: azimuth,
+        elevation_deg: elevation,
+    })
+}
+
+fn rgb(text: &str, flag: &str) -> nimscape::Result<[u8; 3]> {
+    let c = Color::parse(text, flag)?;
+    if c.a != 255 {
+        return Err(nimscape::Error::invalid(format!(
+            "{flag} must be an opaque colour (set opacity with its own option); got '{text}'"
+        )));
+    }
+    Ok(c.rgb_array())
+}
+
+fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
+    let options = ViewOptions {
+        camera: camera(args.azimuth, args.elevation)?,
+        light: parse_light(&args.light)?,
+        ambient: unit(args.ambient, "--ambient")?,
+        base: rgb(&args.color, "--color")?,
+        plane: None,
+        memory_limit,
+    };
+    let n = args.n;
+    let (subject, caption) = if args.operation {
+        let removed = rgb(&args.removed_color, "--removed-color")?;
+        if !(0.0..=4.0).contains(&args.explode) {
+            bail!("--explode must be between 0 and 4; got {}", args.explode);
+        }
+        (
+            ViewSubject::Operation(OperationOptions {
+                view: options,
+                removed,
+                removed_opacity: 0.55,
+                explode: args.explode,
+            }),
+            "operation T: 6 octahedra kept, 8 tetrahedra removed".to_string(),
+        )
+    } else {
+        let mut options = options;
+        let mut caption = format!("S{}", subscript(n));
+        if let Some(text) = &args.plane {
+            let named = NamedLevel::parse_level(n, text)?;
+            options.plane = Some(PlaneOptions {
+                level: named.level,
+                colour: rgb(&args.plane_color, "--plane-color")?,
+                opacity: unit(f64::from(args.plane_opacity), "--plane-opacity")? as f32,
+                cut: rgb(&args.cut_color, "--cut-color")?,
+                above_opacity: unit(f64::from(args.above_opacity), "--above-opacity")? as f32,
+            });
+            caption = format!("{caption} and the plane of {}", named.caption(n));
+        }
+        (ViewSubject::Sierpinski { n, options }, caption)
+    };
+    let mut figure = ViewFigure {
+        subject,
+        size: args.size,
+        background: Color::parse(&args.background, "--background")?,
+        edges: None,
+        caption: if args.no_caption {
+            None
+        } else {
+            Some(args.caption.clone().unwrap_or(caption))
+        },
+        memory_limit,
+    };
+    figure.edges = Some(match args.edge_width {
+        Some(width) => Edges {
+            width,
+            ..ViewFigure::default_edges(args.size, figure.order())
+        },
+        None => ViewFigure::default_edges(args.size, figure.order()),
+    });
+    figure.validate()?;
+    let output = match args.output {
+        Some(path) => path,
+        None if args.operation => default_output("octahedron-operation.png".into())?,
+        None => default_output(format!("octahedron-view-{n}.png"))?,
+    };
+    figure.write(&output, &args::metadata())?;
+    Ok(())
+}
+
+fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
+    let delay = match args.fps {
+        Some(fps) if fps.is_finite() && (0.5..=50.0).contains(&fps) => (100.0 / fps).round() as u16,
+        Some(fps) => bail!("--fps must be between 0.5 and 50; got {fps}"),
+        None => args.delay,
+    };
+    let view = if args.with_view {
+        Some(SweepView {
+            n: args.view_n,
+            options: ViewOptions {
+                camera: camera(args.azimuth, args.elevation)?,
+                base: rgb(&args.color, "--color")?,
+                ..ViewOptions::default()
+            },
+            plane: [150, 190, 230],
+            plane_opacity: 0.3,
+        })
+    } else {
+        None
+    };
+    let figure = SweepFigure {
+        n: args.n,
+        from: named_r(&args.from, "--from")?,
+        to: named_r(&args.to, "--to")?,
+        frames: args.frames,
+        size: args.size,
+        scale: args.scale.into(),
+        align: args.align,
+        style: args.style.style()?,
+        view,
+        animation: Animation {
+            repeat: match args.repeat {
+                None => Repeat::Forever,
+                Some(times) => Repeat::Times(times),
+            },
+            delay_cs: delay,
+            hold_last_cs: Some(args.hold_last),
+        },
+        memory_limit,
+    };
+    if args.repeat == Some(0) {
+        bail!("--loop counts how often the animation plays and must be at least 1; leave it out to loop forever");
+    }
+    figure.validate()?;
+    let output = match args.output {
+        Some(path) => path,
+        None => default_output("octahedron-sweep.gif".into())?,
+    };
+    figure.write(&output)?;
+    Ok(())
+}
+
+/// A sweep end as a real level; errors name the flag.
+fn named_r(text: &str, flag: &str) -> nimscape::Result<NamedLevel> {
+    NamedLevel::parse_r(text).map_err(|e| match e {
+        nimscape::Error::InvalidParameter(msg) => {
+            nimscape::Error::InvalidParameter(msg.replace("--r", flag))
+        }
+        other => other,
+    })
+}

@@ -1,0 +1,829 @@
+//! The section figure: H(n, m) or H_r drawn alone, in a row of levels, or
+//! beside the board R(m, m); as PNG, SVG, a raw one-pixel-per-diamond board,
+//! or its exact diamonds as JSON / CSV. A validated spec the CLI (and later
+//! recipes) fill in; writing it is the only I/O.
+//!
+//! The one idea: data and vectors are exact, pixels are not asked to be. SVG,
+//! JSON and CSV carry every diamond of S_n's section (refused up front when
+//! there would be too many); PNG panels are drawn from the coarsest S_k whose
+//! octahedra are under half a pixel ([`detail_order`]), so a section of S_30
+//! at r = 0.37 (about 10^13 diamonds) draws in milliseconds.
+
+use super::level::{GridLevel, Level};
+use super::section::{aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond};
+use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::error::check_memory;
+use crate::pattern::p_grid;
+use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
+use crate::scene::color::{okabe_ito, INK};
+use crate::scene::layout::SheetLayout;
+use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, PixelRect, Scene, TextItem};
+use crate::{Error, Result};
+use std::io::Write;
+use std::path::Path;
+
+/// A level as the user named it: the exact rational and the text for captions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedLevel {
+    /// The exact level r.
+    pub level: Level,
+    /// How it was written (`11`, `5.5`, `0.37`), for captions and data.
+    pub text: String,
+    /// True when given as a real `--r` rather than a `--level` of S_n.
+    pub real: bool,
+}
+
+impl NamedLevel {
+    /// `--level` at order n: `11` or `5.5`.
+    pub fn parse_level(n: u32, text: &str) -> Result<NamedLevel> {
+        Ok(NamedLevel {
+            level: Level::parse_level(n, text)?,
+            text: text.trim().to_string(),
+            real: false,
+        })
+    }
+
+    /// `--r`: a real level such as `0.37` or `3/8`.
+    pub fn parse_r(text: &str) -> Result<NamedLevel> {
+        Ok(NamedLevel {
+            level: Level::parse_r(text)?,
+            text: text.trim().to_string(),
+            real: true,
+        })
+    }
+
+    /// The caption of this level's section of S_n: `H(4,11)`, `H(4,5.5)` or `r = 0.37`.
+    pub fn caption(&self, n: u32) -> String {
+        match (self.real, self.level.at_order(n)) {
+            (false, GridLevel::Integer(m)) => format!("H({n},{m})"),
+            (false, GridLevel::Half(m)) => format!("H({n},{m}.5)"),
+            _ => format!("r = {}", self.text),
+        }
+    }
+}
+
+/// How panels of different levels are scaled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scale {
+    /// Every section fills its panel, like the paper's (1/m)·R(m, m).
+    #[default]
+    Fit,
+    /// One scale for all: the largest section fills its panel, the others show their true size.
+    Common,
+}
+
+/// Colours and spacing of section figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SectionStyle {
+    /// Colour of the section (default Okabe–Ito blue, as the boards' P cells).
+    pub fill: Color,
+    /// Colour around and inside the section's outline.
+    pub background: Color,
+    /// Thin outline of the whole octahedron's section (|x| + |y| <= r), if any.
+    pub frame: Option<Color>,
+    /// Captions under panels.
+    pub captions: bool,
+    /// Caption size in pixels; `None` scales with the panel.
+    pub caption_size: Option<f64>,
+    /// Space around the figure, pixels.
+    pub margin: u32,
+    /// Space between panels, pixels.
+    pub gap: u32,
+}
+
+impl Default for SectionStyle {
+    fn default() -> Self {
+        SectionStyle {
+            fill: okabe_ito::BLUE,
+            background: Color::WHITE,
+            frame: Some(Color::rgb(0x88, 0x88, 0x88)),
+            captions: true,
+            caption_size: None,
+            margin: 16,
+            gap: 14,
+        }
+    }
+}
+
+impl SectionStyle {
+    /// Caption size and the height reserved under a panel of `panel` px.
+    pub fn caption_metrics(&self, panel: u32) -> (f64, u32) {
+        let size = self
+            .caption_size
+            .unwrap_or_else(|| (f64::from(panel) / 9.0).clamp(12.0, 20.0));
+        let line = (size * 1.45).ceil() as u32;
+        (size, if self.captions { line + line / 3 } else { 0 })
+    }
+}
+
+/// How a panel's diamonds are obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Every diamond of S_n's section (vectors, data).
+    Exact,
+    /// The section of the coarsest S_k whose octahedra are under half a pixel.
+    Pixels,
+}
+
+/// One section drawn into a square panel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SectionPanel {
+    /// Order n of S_n.
+    pub n: u32,
+    /// The level.
+    pub level: Level,
+    /// Turned by 45° so it lines up with the board R(m, m).
+    pub align: bool,
+    /// Left edge of the panel, pixels.
+    pub x: f64,
+    /// Top edge of the panel, pixels.
+    pub y: f64,
+    /// Side of the panel, pixels.
+    pub side: f64,
+    /// Half-width of the window shown, in units of the unit octahedron (the
+    /// section's own extent r for [`Scale::Fit`]).
+    pub window: f64,
+    /// Exact or level-of-detail diamonds.
+    pub detail: Detail,
+}
+
+/// Bytes a diamond costs in a scene (its sub-path) and while collecting it.
+const SCENE_BYTES_PER_DIAMOND: u64 = 6 * 48 + 24;
+/// Bytes of text per diamond in JSON / CSV output (fractions of up to 19 digits).
+const TEXT_BYTES_PER_DIAMOND: u64 = 96;
+
+impl SectionPanel {
+    /// Pixels per unit of length.
+    fn pixels_per_unit(&self) -> f64 {
+        self.side / 2.0 / self.window.max(f64::MIN_POSITIVE)
+    }
+
+    /// The order whose diamonds are drawn, and its cut.
+    fn cut(&self) -> Result<Cut> {
+        let order = match self.detail {
+            Detail::Exact => self.n,
+            Detail::Pixels => detail_order(self.n, 0.5 / self.pixels_per_unit()),
+        };
+        Cut::new(order, self.level)
+    }
+
+    /// A panel point of the plane point (x, y) (units of 1/D), y up.
+    fn map(&self, cut: &Cut, u: i64, v: i64) -> (f64, f64) {
+        // Rectangles are built in (u, v) = (x + y, x - y); unaligned panels
+        // show (x, y) = ((u + v)/2, (u - v)/2), aligned ones show (u, v).
+        let (a, b) = if self.align {
+            (cut.to_f64(u), cut.to_f64(v))
+        } else {
+            (cut.to_f64(u + v) / 2.0, cut.to_f64(u - v) / 2.0)
+        };
+        let k = self.pixels_per_unit();
+        let (cx, cy) = (self.x + self.side / 2.0, self.y + self.side / 2.0);
+        (cx + a * k, cy - b * k)
+    }
+
+    /// The panel's items: the section in `fill`, then the outline in `frame`.
+    ///
+    /// Aligned integer levels whose cells are at least a pixel are drawn as
+    /// crisp cells, exactly like a board; everything else is one path of
+    /// merged runs (diamonds side by side along u = x + y become one
+    /// rectangle in (u, v)), so the PNG has no seams and the SVG stays small.
+    pub fn items(&self, fill: Color, frame: Option<Color>, memory_limit: u64) -> Result<Vec<Item>> {
+        let mut items = Vec::new();
+        let r = self.level.r();
+        if let (true, GridLevel::Integer(m)) = (self.align, self.level.at_order(self.n)) {
+            let span = self.side * r / self.window;
+            if (m as f64) <= span && span >= 1.0 {
+                let grid = aligned_cells(self.n, m, memory_limit)?;
+                let side = span.round() as u32;
+                let offset = ((self.side - f64::from(side)) / 2.0).round();
+                let mut indices = vec![0u8; grid.rows() * grid.cols()];
+                for (row, col) in grid.ones() {
+                    indices[row * grid.cols() + col] = 1;
+                }
+                items.push(Item::Cells(CellLayer {
+                    rect: PixelRect {
+                        x: (self.x + offset) as u32,
+                        y: (self.y + offset) as u32,
+                        width: side,
+                        height: side,
+                    },
+                    rows: grid.rows(),
+                    cols: grid.cols(),
+                    indices,
+                    palette: vec![Color::TRANSPARENT, fill],
+                    grid_line: None,
+                }));
+                if let Some(frame) = frame {
+                    let (x0, y0) = (self.x + offset, self.y + offset);
+                    let s = f64::from(side);
+                    items.push(Item::Path(
+                        PathItem::rect(x0 - 0.5, y0 - 0.5, s + 1.0, s + 1.0).stroked(frame, 1.0),
+                    ));
+                }
+                return Ok(items);
+            }
+        }
+        let cut = self.cut()?;
+        let count = count_diamonds(cut.order(), self.level)?;
+        check_memory(
+            || {
+                format!(
+                    "drawing the section of S_{} at r = {} ({count} diamonds)",
+                    cut.order(),
+                    self.level
+                )
+            },
+            u64::try_from(count.saturating_mul(u128::from(SCENE_BYTES_PER_DIAMOND)))
+                .unwrap_or(u64::MAX),
+            memory_limit,
+            "write .png (drawn with level of detail), or choose a smaller --n or a level nearer the apex",
+        )?;
+        let mut squares: Vec<(i64, i64, i64)> = Vec::with_capacity(count as usize);
+        cut.for_each(|d: Diamond| {
+            let s = d.square();
+            squares.push((s.h, s.cv, s.cu));
+        });
+        squares.sort_unstable();
+        let mut commands = Vec::new();
+        let mut i = 0;
+        while i < squares.len() {
+            let (h, cv, cu) = squares[i];
+            let mut end = cu + h;
+            let mut j = i + 1;
+            while j < squares.len()
+                && squares[j].0 == h
+                && squares[j].1 == cv
+                && squares[j].2 - h == end
+            {
+                end = squares[j].2 + h;
+                j += 1;
+            }
+            let (u0, u1, v0, v1) = (cu - h, end, cv - h, cv + h);
+            let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)];
+            for (k, &(u, v)) in corners.iter().enumerate() {
+                let (px, py) = self.map(&cut, u, v);
+                commands.push(if k == 0 {
+                    PathCmd::MoveTo(px, py)
+                } else {
+                    PathCmd::LineTo(px, py)
+                });
+            }
+            commands.push(PathCmd::Close);
+            i = j;
+        }
+        if !commands.is_empty() {
+            items.push(Item::Path(PathItem {
+                commands,
+                fill: Some(fill),
+                stroke: None,
+            }));
+        }
+        if let Some(frame) = frame {
+            let k = self.pixels_per_unit() * r;
+            let (cx, cy) = (self.x + self.side / 2.0, self.y + self.side / 2.0);
+            let outline = if self.align {
+                PathItem::rect(cx - k, cy - k, 2.0 * k, 2.0 * k)
+            } else {
+                PathItem::polygon(&[(cx + k, cy), (cx, cy - k), (cx - k, cy), (cx, cy + k)])
+            };
+            items.push(Item::Path(outline.stroked(frame, 1.0)));
+        }
+        Ok(items)
+    }
+}
+
+/// Sections of S_n to draw or list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SectionFigure {
+    /// Order n of S_n.
+    pub n: u32,
+    /// One level (a single panel) or several (a row, seed 003 Figure 5).
+    pub levels: Vec<NamedLevel>,
+    /// Turn sections by 45° so they line up with the board.
+    pub align: bool,
+    /// Draw H(n, m) beside the board R(m, m) (seed 003 Figure 4's claim).
+    pub compare: bool,
+    /// One pixel per diamond, 1-bit, P black: the aligned section as a raw board.
+    pub raw: bool,
+    /// Panel side in pixels; `None` picks one.
+    pub panel: Option<u32>,
+    /// How panels of different levels are scaled.
+    pub scale: Scale,
+    /// Colours and spacing.
+    pub style: SectionStyle,
+    /// Refuse work that would need more bytes than this.
+    pub memory_limit: u64,
+}
+
+/// The most panels one figure draws.
+const MAX_PANELS: usize = 64;
+
+impl SectionFigure {
+    /// Checks the parameters, before anything is computed.
+    pub fn validate(&self) -> Result<()> {
+        if self.levels.is_empty() {
+            return Err(Error::invalid(
+                "no level given; use --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37",
+            ));
+        }
+        if self.levels.len() > MAX_PANELS {
+            return Err(Error::invalid(format!(
+                "--levels names {} levels; at most {MAX_PANELS} at once",
+                self.levels.len()
+            )));
+        }
+        if self.raw {
+            if !self.align {
+                return Err(Error::unsupported(
+                    "--raw draws the section turned onto the board; add --align",
+                ));
+            }
+            if self.compare || self.levels.len() > 1 {
+                return Err(Error::unsupported(
+                    "--raw draws one section; give one --level and drop --compare / --levels",
+                ));
+            }
+            let named = &self.levels[0];
+            if named.real || !matches!(named.level.at_order(self.n), GridLevel::Integer(_)) {
+                return Err(Error::unsupported(format!(
+                    "--raw needs an integer --level (one pixel per diamond of one size); got {}",
+                    named.text
+                )));
+            }
+        }
+        if self.compare {
+            if self.levels.len() > 1 {
+                return Err(Error::unsupported(
+                    "--compare draws one section beside its board; give one --level, not --levels",
+                ));
+            }
+            self.board_side()?;
+        }
+        if let Some(0) = self.panel {
+            return Err(Error::invalid("--size must be at least 1 px"));
+        }
+        Ok(())
+    }
+
+    /// The board R(M, M) a compared section is similar to: M = m at an
+    /// integer level m, M = 2m + 1 at a half level m + 1/2.
+    fn board_side(&self) -> Result<u64> {
+        let named = &self.levels[0];
+        match named.level.at_order(self.n) {
+            GridLevel::Integer(m) if !named.real => Ok(m),
+            GridLevel::Half(m) if !named.real => Ok(2 * m + 1),
+            _ => Err(Error::unsupported(format!(
+                "--compare needs an integer or half --level (its section is similar to a board); got {}",
+                if named.real { format!("--r {}", named.text) } else { named.text.clone() }
+            ))),
+        }
+    }
+
+    fn panel_side(&self) -> u32 {
+        self.panel
+            .unwrap_or(match (self.compare, self.levels.len()) {
+                (true, _) => 400,
+                (false, 1) => 640,
+                _ => 300,
+            })
+    }
+
+    /// The styled scene: panels, captions, and the board for `compare`.
+    pub fn scene(&self, detail: Detail) -> Result<Scene> {
+        self.validate()?;
+        if self.raw {
+            return self.raw_scene();
+        }
+        let side = self.panel_side();
+        let style = &self.style;
+        let panels = self.levels.len() + usize::from(self.compare);
+        let (caption_size, caption_height) = style.caption_metrics(side);
+        let layout = SheetLayout {
+            columns: panels,
+            panel_width: side,
+            panel_height: side,
+            gap: style.gap,
+            margin: style.margin,
+            caption_height,
+        };
+        let (width, height) = layout.size(panels);
+        check_memory(
+            || format!("a {width} x {height} px section figure"),
+            u64::from(width) * u64::from(height) * 4,
+            self.memory_limit,
+            "choose a smaller --size",
+        )?;
+        let mut scene = Scene::new(width, height, style.background);
+        let largest = self
+            .levels
+            .iter()
+            .map(|l| l.level.r())
+            .fold(0.0f64, f64::max);
+        let mut captions = Vec::new();
+        for (k, named) in self.levels.iter().enumerate() {
+            let (px, py) = layout.panel_origin(k);
+            let r = named.level.r();
+            let window = match self.scale {
+                Scale::Fit if r > 0.0 => r,
+                _ if largest > 0.0 => largest,
+                _ => 1.0,
+            };
+            let panel = SectionPanel {
+                n: self.n,
+                level: named.level,
+                align: self.align,
+                x: f64::from(px),
+                y: f64::from(py),
+                side: f64::from(side),
+                window,
+                detail,
+            };
+            for item in panel.items(style.fill, style.frame, self.memory_limit)? {
+                scene.items.push(item);
+            }
+            captions.push((k, named.caption(self.n)));
+        }
+        if self.compare {
+            let m = self.board_side()?;
+            let k = self.levels.len();
+            let (px, py) = layout.panel_origin(k);
+            let board_style = BoardStyle {
+                p_color: style.fill,
+                other_color: style.background,
+                background: style.background,
+                grid: GridLines::Off,
+                frame_color: style.frame,
+                margin: 0,
+                gap: 0,
+                captions: false,
+                ..BoardStyle::default()
+            };
+            let grid = p_grid(m as usize, m as usize);
+            let board = board::sheet(
+                &[BoardPanel::from_bits(&grid, &board_style)],
+                PanelSize::Panel(side),
+                Some(1),
+                &board_style,
+            );
+            for item in board.items {
+                scene.items.push(translate(item, px, py));
+            }
+            captions.push((k, format!("R({m},{m})")));
+        }
+        if style.captions {
+            for (k, text) in captions {
+                let (px, py) = layout.panel_origin(k);
+                let line = (caption_size * 1.45).ceil();
+                let room = f64::from(side + style.gap) - 4.0;
+                scene.push(TextItem::centered(
+                    f64::from(px) + f64::from(side) / 2.0,
+                    f64::from(py + side) + line - caption_size * 0.25,
+                    text.clone(),
+                    fitted_size(&text, caption_size, room),
+                    INK,
+                ));
+            }
+        }
+        Ok(scene)
+    }
+
+    /// One unit per diamond, P black on white (for SVG; PNG is streamed 1-bit).
+    fn raw_scene(&self) -> Result<Scene> {
+        let grid = self.raw_grid()?;
+        let (rows, cols) = (grid.rows(), grid.cols());
+        check_memory(
+            || format!("a raw {rows} x {cols} section as SVG"),
+            (rows * cols) as u64,
+            self.memory_limit,
+            "write the raw section as .png",
+        )?;
+        let mut indices = vec![0u8; rows * cols];
+        for (r, c) in grid.ones() {
+            indices[r * cols + c] = 1;
+        }
+        let mut scene = Scene::new(cols as u32, rows as u32, Color::WHITE);
+        scene.push(CellLayer {
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: cols as u32,
+                height: rows as u32,
+            },
+            rows,
+            cols,
+            indices,
+            palette: vec![Color::TRANSPARENT, Color::BLACK],
+            grid_line: None,
+        });
+        Ok(scene)
+    }
+
+    fn raw_grid(&self) -> Result<crate::BitGrid> {
+        let GridLevel::Integer(m) = self.levels[0].level.at_order(self.n) else {
+            return Err(Error::unsupported("--raw needs an integer --level"));
+        };
+        if m > u64::from(u32::MAX) {
+            return Err(Error::invalid("--raw images must have sides under 2^32"));
+        }
+        aligned_cells(self.n, m, self.memory_limit)
+    }
+
+    /// Writes the figure to `path` in the format its extension names:
+    /// `.png` (level of detail), `.svg` (exact polygons), `.json` / `.csv` (exact diamonds).
+    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
+        self.validate()?;
+        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Json, Format::Csv])?;
+        encode::check_output_path(path)?;
+        match format {
+            Format::Json | Format::Csv if self.raw => Err(Error::unsupported(
+                "--raw draws images; write .png or .svg, or drop --raw for .json / .csv",
+            )),
+            Format::Json | Format::Csv => {
+                for named in &self.levels {
+                    let count = count_diamonds(self.n, named.level)?;
+                    check_memory(
+                        || {
+                            format!(
+                                "the {} diamonds of S_{}'s section at r = {} as text",
+                                count, self.n, named.level
+                            )
+                        },
+                        u64::try_from(count.saturating_mul(u128::from(TEXT_BYTES_PER_DIAMOND)))
+                            .unwrap_or(u64::MAX),
+                        self.memory_limit,
+                        "data is always exact, so choose a smaller --n or a level nearer the apex (or draw it as .png)",
+                    )?;
+                }
+                encode::write_atomic(path, |out| {
+                    let result = if format == Format::Json {
+                        self.write_json(out)
+                    } else {
+                        self.write_csv(out)
+                    };
+                    result.map_err(io_error(path))
+                })
+            }
+            Format::Png if self.raw => {
+                let grid = self.raw_grid()?;
+                let (rows, cols) = (grid.rows(), grid.cols());
+                encode::write_atomic(path, |out| {
+                    png_enc::write_bilevel(
+                        out,
+                        path,
+                        cols as u32,
+                        rows as u32,
+                        png_enc::Compression::Fast,
+                        metadata,
+                        |row, bytes| {
+                            bytes.fill(0xFF);
+                            for col in 0..cols {
+                                if grid.get(row, col) {
+                                    bytes[col / 8] &= !(0x80 >> (col % 8));
+                                }
+                            }
+                        },
+                    )
+                })
+            }
+            Format::Png => encode::write_scene(
+                path,
+                &self.scene(Detail::Pixels)?,
+                metadata,
+                self.memory_limit,
+            ),
+            _ => encode::write_scene(
+                path,
+                &self.scene(Detail::Exact)?,
+                metadata,
+                self.memory_limit,
+            ),
+        }
+    }
+
+    /// One object per level: order, level, plane height, denominator, count,
+    /// exact area, and every diamond's centre and half-diagonal as fractions.
+    fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let several = self.levels.len() > 1;
+        if several {
+            write!(out, "{{\"sections\":[")?;
+        }
+        for (k, named) in self.levels.iter().enumerate() {
+            if k > 0 {
+                writeln!(out, ",")?;
+            }
+            let cut = Cut::new(self.n, named.level).map_err(std::io::Error::other)?;
+            let count = count_diamonds(self.n, named.level).map_err(std::io::Error::other)?;
+            let (area, d) = exact_area(self.n, named.level).map_err(std::io::Error::other)?;
+            let area = fraction_u128(area, (d as u128) * (d as u128));
+            write!(
+                out,
+                "{{\"n\":{},\"level\":\"{}\",\"r\":\"{}\",\"z\":\"{}\",\"caption\":\"{}\",\"denominator\":{},\"count\":{count},\"area\":\"{area}\",\"diamonds\":[",
+                self.n,
+                named.text,
+                named.level,
+                cut.fraction(cut.plane()),
+                named.caption(self.n),
+                cut.scale(),
+            )?;
+            let mut first = true;
+            let mut result = Ok(());
+            cut.for_each(|dm| {
+                if result.is_err() {
+                    return;
+                }
+                let sep = if std::mem::take(&mut first) {
+                    "\n"
+                } else {
+                    ",\n"
+                };
+                result = write!(
+                    out,
+                    "{sep}{{\"cx\":\"{}\",\"cy\":\"{}\",\"h\":\"{}\"}}",
+                    cut.fraction(dm.cx),
+                    cut.fraction(dm.cy),
+                    cut.fraction(dm.h)
+                );
+            });
+            result?;
+            write!(out, "]}}")?;
+        }
+        if several {
+            write!(out, "]}}")?;
+        }
+        writeln!(out)
+    }
+
+    /// `r,cx,cy,h`: one diamond per line, exact fractions, in the walk's order.
+    fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "r,cx,cy,h")?;
+        for named in &self.levels {
+            let cut = Cut::new(self.n, named.level).map_err(std::io::Error::other)?;
+            let mut result = Ok(());
+            cut.for_each(|dm| {
+                if result.is_ok() {
+                    result = writeln!(
+                        out,
+                        "{},{},{},{}",
+                        named.level,
+                        cut.fraction(dm.cx),
+                        cut.fraction(dm.cy),
+                        cut.fraction(dm.h)
+                    );
+                }
+            });
+            result?;
+        }
+        Ok(())
+    }
+}
+
+fn fraction_u128(num: u128, den: u128) -> String {
+    let (mut a, mut b) = (num, den);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let g = a.max(1);
+    if den / g == 1 {
+        format!("{}", num / g)
+    } else {
+        format!("{}/{}", num / g, den / g)
+    }
+}
+
+/// A caption size no larger than `size` at which `text` fits in `room` px.
+pub fn fitted_size(text: &str, size: f64, room: f64) -> f64 {
+    let width = crate::font::text_width(text, size);
+    if width > room && width > 0.0 {
+        size * room / width
+    } else {
+        size
+    }
+}
+
+/// An item moved by whole pixels (cell layers keep their crisp edges).
+pub fn translate(item: Item, dx: u32, dy: u32) -> Item {
+    let (fx, fy) = (f64::from(dx), f64::from(dy));
+    match item {
+        Item::Cells(mut cells) => {
+            cells.rect.x += dx;
+            cells.rect.y += dy;
+            Item::Cells(cells)
+        }
+        Item::Path(mut path) => {
+            for cmd in &mut path.commands {
+                *cmd = match *cmd {
+                    PathCmd::MoveTo(x, y) => PathCmd::MoveTo(x + fx, y + fy),
+                    PathCmd::LineTo(x, y) => PathCmd::LineTo(x + fx, y + fy),
+                    PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(a + fx, b + fy, x + fx, y + fy),
+                    PathCmd::CubicTo(a, b, c, d, x, y) => {
+                        PathCmd::CubicTo(a + fx, b + fy, c + fx, d + fy, x + fx, y + fy)
+                    }
+                    PathCmd::Close => PathCmd::Close,
+                };
+            }
+            Item::Path(path)
+        }
+        Item::Text(mut text) => {
+            text.x += fx;
+            text.y += fy;
+            Item::Text(text)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::raster;
+
+    fn figure(levels: &[&str]) -> SectionFigure {
+        SectionFigure {
+            n: 4,
+            levels: levels
+                .iter()
+                .map(|t| NamedLevel::parse_level(4, t).unwrap())
+                .collect(),
+            align: false,
+            compare: false,
+            raw: false,
+            panel: Some(160),
+            scale: Scale::Fit,
+            style: SectionStyle {
+                frame: None,
+                captions: false,
+                ..SectionStyle::default()
+            },
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        }
+    }
+
+    #[test]
+    fn captions_name_the_level() {
+        let n = NamedLevel::parse_level(4, "11").unwrap();
+        assert_eq!(n.caption(4), "H(4,11)");
+        assert_eq!(
+            NamedLevel::parse_level(4, "5.5").unwrap().caption(4),
+            "H(4,5.5)"
+        );
+        assert_eq!(NamedLevel::parse_r("0.37").unwrap().caption(4), "r = 0.37");
+    }
+
+    /// The painted area of H(4,11) matches its exact area: the anti-aliased
+    /// fill covers (area / window²)·(side/2)² pixels, up to edge rounding.
+    #[test]
+    fn painted_coverage_matches_exact_area() {
+        for (text, align) in [("11", false), ("5.5", false), ("11", true), ("5.5", true)] {
+            let mut f = figure(&[text]);
+            f.align = align;
+            let scene = f.scene(Detail::Exact).unwrap();
+            let pixmap = raster::rasterize(&scene).unwrap();
+            let ink: f64 = raster::straight_rgba(&pixmap)
+                .chunks(4)
+                .map(|p| f64::from(255 - p[0]) / 255.0)
+                .sum();
+            let level = f.levels[0].level;
+            let (num, d) = exact_area(4, level).unwrap();
+            let area = num as f64 / (d as f64 * d as f64);
+            let k = 80.0 / level.r(); // pixels per unit
+                                      // Aligned panels show (u, v), which doubles areas.
+            let scale = if align { 2.0 } else { 1.0 };
+            let mut expected = area * k * k * scale;
+            if let (true, GridLevel::Integer(m)) = (align, level.at_order(4)) {
+                // Crisp cells: each P cell covers its whole-pixel box exactly.
+                let edge = |i: u64| (i * 160 / m) as f64;
+                let grid = aligned_cells(4, m, u64::MAX).unwrap();
+                expected = grid
+                    .ones()
+                    .map(|(r, c)| {
+                        let (r, c) = (r as u64, c as u64);
+                        (edge(r + 1) - edge(r)) * (edge(c + 1) - edge(c))
+                    })
+                    .sum();
+                assert!((ink - expected).abs() < 0.5, "{ink} vs {expected}");
+            }
+            // The fill's red channel is 0: a covered pixel adds 1.
+            assert!(
+                (ink - expected).abs() < expected * 0.01 + 2.0,
+                "{text} align={align}: painted {ink}, exact {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn compare_needs_a_grid_level_and_raw_needs_align() {
+        let mut f = figure(&["11"]);
+        f.raw = true;
+        assert!(f.validate().unwrap_err().to_string().contains("--align"));
+        f.align = true;
+        f.validate().unwrap();
+        let mut g = figure(&["5.5"]);
+        g.raw = true;
+        g.align = true;
+        assert!(g.validate().unwrap_err().to_string().contains("integer"));
+        let mut c = figure(&["5.5"]);
+        c.compare = true;
+        assert_eq!(c.board_side().unwrap(), 11);
+        c.levels = vec![NamedLevel::parse_r("0.37").unwrap()];
+        assert!(c.validate().is_err());
+    }
+}

@@ -1,0 +1,277 @@
+//! The 3D figure: S_n (optionally with the section plane and its cut) or
+//! operation T on one octahedron, as a scene for PNG and SVG.
+//!
+//! The geometry ([`super::view`]) already comes as shaded polygons in
+//! painter's order; this module only places them in a square panel, strokes
+//! every facet with a thin darker edge so the facets read, and adds a caption.
+
+use super::view::{
+    operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
+};
+use crate::encode::{self, Format, Metadata};
+use crate::error::check_memory;
+use crate::scene::color::INK;
+use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
+use crate::{Error, Result};
+use std::path::Path;
+
+/// What the 3D figure shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ViewSubject {
+    /// S_n with the options' camera, light, colour and optional plane.
+    Sierpinski {
+        /// Order n.
+        n: u32,
+        /// Camera, light, colours, plane.
+        options: ViewOptions,
+    },
+    /// Operation T on one octahedron: six kept octahedra, eight removed tetrahedra.
+    Operation(OperationOptions),
+}
+
+/// Facet edges: a darker copy of each facet's colour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Edges {
+    /// Stroke width in pixels.
+    pub width: f64,
+    /// How much darker than the facet, in [0, 1] (0: same colour, 1: black).
+    pub darken: f64,
+}
+
+/// A 3D figure in a square panel with an optional caption.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewFigure {
+    /// What to draw.
+    pub subject: ViewSubject,
+    /// Side of the square picture, pixels.
+    pub size: u32,
+    /// Colour behind the solid.
+    pub background: Color,
+    /// Facet edges, or none ([`ViewFigure::default_edges`] suits most pictures).
+    pub edges: Option<Edges>,
+    /// Caption under the picture, if any.
+    pub caption: Option<String>,
+    /// Refuse work that would need more bytes than this.
+    pub memory_limit: u64,
+}
+
+/// Scene bytes per polygon (path commands, colours).
+const BYTES_PER_POLYGON: u64 = 400;
+
+impl ViewFigure {
+    /// The default edges for a picture `size` px wide of octahedra of radius 2^-order.
+    pub fn default_edges(size: u32, order: u32) -> Edges {
+        Edges {
+            width: (f64::from(size) * 0.5f64.powi(order as i32) / 40.0).clamp(0.4, 2.0),
+            darken: 0.45,
+        }
+    }
+
+    /// Checks the parameters, before anything is computed.
+    pub fn validate(&self) -> Result<()> {
+        if !(16..=16384).contains(&self.size) {
+            return Err(Error::invalid(format!(
+                "--size must be between 16 and 16384 px; got {}",
+                self.size
+            )));
+        }
+        if let Some(edges) = self.edges {
+            if !(edges.width >= 0.0 && edges.width <= 64.0) {
+                return Err(Error::invalid("--edge-width must be between 0 and 64 px"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The polygons, in painter's order.
+    pub fn polygons(&self) -> Result<Vec<ViewPolygon>> {
+        match &self.subject {
+            ViewSubject::Sierpinski { n, options } => {
+                let options = ViewOptions {
+                    memory_limit: self.memory_limit,
+                    ..*options
+                };
+                sierpinski_view(*n, &options)
+            }
+            ViewSubject::Operation(options) => Ok(operation_t_view(options)),
+        }
+    }
+
+    /// The order whose octahedra are drawn (1 for operation T's children).
+    pub fn order(&self) -> u32 {
+        match self.subject {
+            ViewSubject::Sierpinski { n, .. } => n,
+            ViewSubject::Operation(_) => 1,
+        }
+    }
+
+    /// The scene: the picture, then the caption under it.
+    pub fn scene(&self) -> Result<Scene> {
+        self.validate()?;
+        let size = self.size;
+        let caption_size = (f64::from(size) / 36.0).clamp(12.0, 24.0);
+        let line = (caption_size * 1.45).ceil() as u32;
+        let caption_height = if self.caption.is_some() {
+            line + line / 3
+        } else {
+            0
+        };
+        let (width, height) = (size, size + caption_height);
+        check_memory(
+            || format!("a {width} x {height} px 3D view"),
+            u64::from(width) * u64::from(height) * 4,
+            self.memory_limit,
+            "choose a smaller --size",
+        )?;
+        let polygons = self.polygons()?;
+        check_memory(
+            || format!("a 3D view of {} polygons", polygons.len()),
+            polygons.len() as u64 * BYTES_PER_POLYGON,
+            self.memory_limit,
+            "choose a smaller --n",
+        )?;
+        let mut scene = Scene::new(width, height, self.background);
+        let edges = self.edges.filter(|e| e.width > 0.0);
+        scene.items.extend(polygon_items(
+            &polygons,
+            0.0,
+            0.0,
+            f64::from(size),
+            bounds(&polygons),
+            edges,
+        ));
+        if let Some(caption) = &self.caption {
+            scene.push(TextItem::centered(
+                f64::from(size) / 2.0,
+                f64::from(size + line) - caption_size * 0.25,
+                caption.clone(),
+                super::figure::fitted_size(caption, caption_size, f64::from(size) - 8.0),
+                INK,
+            ));
+        }
+        Ok(scene)
+    }
+
+    /// Writes the figure as PNG (anti-aliased) or SVG, by the path's extension.
+    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
+        self.validate()?;
+        Format::of_path(path, &[Format::Png, Format::Svg])?;
+        encode::check_output_path(path)?;
+        encode::write_scene(path, &self.scene()?, metadata, self.memory_limit)
+    }
+}
+
+/// Space left around the frame [-1, 1]² inside a panel, as a share of its side.
+const INSET: f64 = 0.03;
+
+/// The bounding box `[x0, y0, x1, y1]` of the polygons' points (frame units, y up).
+pub fn bounds(polygons: &[ViewPolygon]) -> [f64; 4] {
+    let mut b = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for q in polygons.iter().flat_map(|p| p.points.iter()) {
+        b = [
+            b[0].min(q[0]),
+            b[1].min(q[1]),
+            b[2].max(q[0]),
+            b[3].max(q[1]),
+        ];
+    }
+    if b[0] > b[2] {
+        [-1.0, -1.0, 1.0, 1.0]
+    } else {
+        b
+    }
+}
+
+/// The polygons placed in the square panel at (`x`, `y`) of side `side`,
+/// the box `fit` (frame units, y up, e.g. from [`bounds`]) centred and
+/// filling it, each polygon filled and, with `edges`, stroked darker.
+pub fn polygon_items(
+    polygons: &[ViewPolygon],
+    x: f64,
+    y: f64,
+    side: f64,
+    fit: [f64; 4],
+    edges: Option<Edges>,
+) -> Vec<Item> {
+    let span = (fit[2] - fit[0]).max(fit[3] - fit[1]).max(1e-9);
+    let k = side * (1.0 - 2.0 * INSET) / span;
+    let (mx, my) = ((fit[0] + fit[2]) / 2.0, (fit[1] + fit[3]) / 2.0);
+    let (cx, cy) = (x + side / 2.0, y + side / 2.0);
+    polygons
+        .iter()
+        .map(|p| {
+            let mut commands = Vec::with_capacity(p.points.len() + 1);
+            for (i, q) in p.points.iter().enumerate() {
+                let (px, py) = (cx + (q[0] - mx) * k, cy - (q[1] - my) * k);
+                commands.push(if i == 0 {
+                    PathCmd::MoveTo(px, py)
+                } else {
+                    PathCmd::LineTo(px, py)
+                });
+            }
+            commands.push(PathCmd::Close);
+            let alpha = (f64::from(p.opacity).clamp(0.0, 1.0) * 255.0).round() as u8;
+            let [r, g, b] = p.fill;
+            let fill = Color { r, g, b, a: alpha };
+            // Translucent solids stay ghosts: their edges would hide what is behind.
+            let ghost = p.opacity < 1.0 && p.kind == PolygonKind::Face;
+            let stroke = edges
+                .filter(|_| !ghost)
+                .map(|e| (darker(fill, e.darken), e.width));
+            Item::Path(PathItem {
+                commands,
+                fill: Some(fill),
+                stroke,
+            })
+        })
+        .collect()
+}
+
+/// `colour` darkened by `amount` in [0, 1], alpha kept.
+pub fn darker(colour: Color, amount: f64) -> Color {
+    let k = 1.0 - amount.clamp(0.0, 1.0);
+    let f = |v: u8| (f64::from(v) * k).round() as u8;
+    Color {
+        r: f(colour.r),
+        g: f(colour.g),
+        b: f(colour.b),
+        a: colour.a,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::raster;
+    use crate::octahedron::{Level, PlaneOptions};
+
+    #[test]
+    fn the_view_fills_the_panel_without_clipping() {
+        let figure = ViewFigure {
+            subject: ViewSubject::Sierpinski {
+                n: 2,
+                options: ViewOptions {
+                    plane: Some(PlaneOptions::at(Level::integer(2, 3).unwrap())),
+                    ..ViewOptions::default()
+                },
+            },
+            size: 200,
+            background: Color::WHITE,
+            edges: Some(ViewFigure::default_edges(200, 2)),
+            caption: None,
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        };
+        let rgba = raster::straight_rgba(&raster::rasterize(&figure.scene().unwrap()).unwrap());
+        let drawn = |x: usize, y: usize| rgba[(y * 200 + x) * 4..][..3] != [255, 255, 255];
+        // Nothing touches the outermost pixels; the middle is drawn.
+        for i in 0..200 {
+            assert!(!drawn(i, 0) && !drawn(i, 199) && !drawn(0, i) && !drawn(199, i));
+        }
+        assert!(drawn(100, 100));
+    }
+}

@@ -1,0 +1,549 @@
+//! `nimscape octahedron` from the outside: every output, the 45° board
+//! correspondence pixel for pixel, golden images, GIF palettes, determinism
+//! and every bad input.
+
+use super::golden::check_golden;
+use super::support::{assert_one_line_error, decode_png, nimscape};
+use nimscape::octahedron::{brute, count_diamonds, exact_area, Level};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn run_ok(dir: &Path, args: &[&str]) {
+    nimscape(dir).args(args).assert().success();
+}
+
+/// "p/q" or "p" as an exact pair (numerator, denominator).
+fn fraction(text: &str) -> (i128, i128) {
+    match text.split_once('/') {
+        Some((p, q)) => (p.parse().unwrap(), q.parse().unwrap()),
+        None => (text.parse().unwrap(), 1),
+    }
+}
+
+/// A fraction in units of 1/scale, checking it is exact there.
+fn units(text: &str, scale: i128) -> i64 {
+    let (p, q) = fraction(text);
+    assert_eq!((p * scale) % q, 0, "{text} is not a multiple of 1/{scale}");
+    (p * scale / q) as i64
+}
+
+#[test]
+fn json_lists_exactly_the_brute_force_diamonds() {
+    let dir = tempfile::tempdir().unwrap();
+    for (level_flag, text) in [("--level", "11"), ("--level", "5.5"), ("--r", "0.37")] {
+        run_ok(
+            dir.path(),
+            &[
+                "octahedron",
+                "section",
+                "--n",
+                "4",
+                level_flag,
+                text,
+                "-o",
+                "h.json",
+            ],
+        );
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("h.json")).unwrap()).unwrap();
+        let level = if level_flag == "--r" {
+            Level::parse_r(text).unwrap()
+        } else {
+            Level::parse_level(4, text).unwrap()
+        };
+        let scale = i128::from(json["denominator"].as_i64().unwrap());
+        let listed: BTreeSet<(i64, i64, i64)> = json["diamonds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let f = |k: &str| units(d[k].as_str().unwrap(), scale);
+                (f("cx"), f("cy"), f("h"))
+            })
+            .collect();
+        // Brute force over all 6^4 octahedra, independent of the pruned walk.
+        let expected: BTreeSet<(i64, i64, i64)> = brute::section(4, level)
+            .unwrap()
+            .into_iter()
+            .map(|d| (d.cx, d.cy, d.h))
+            .collect();
+        let brute_scale = nimscape::octahedron::section::Cut::new(4, level)
+            .unwrap()
+            .scale();
+        assert_eq!(i128::from(brute_scale), scale);
+        assert_eq!(listed, expected, "{level_flag} {text}");
+        assert_eq!(
+            json["count"].as_u64().unwrap() as u128,
+            count_diamonds(4, level).unwrap()
+        );
+        // The area, as the sum of 2h² over the listed diamonds.
+        let area: i128 = listed
+            .iter()
+            .map(|&(_, _, h)| 2 * i128::from(h).pow(2))
+            .sum();
+        let (p, q) = fraction(json["area"].as_str().unwrap());
+        assert_eq!(area * q, p * scale * scale);
+        let (num, d) = exact_area(4, level).unwrap();
+        assert_eq!(num as i128, area);
+        assert_eq!(i128::from(d), scale);
+    }
+}
+
+#[test]
+fn h_4_11_has_g_11_diamonds_in_every_data_format() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "4",
+            "--level",
+            "11",
+            "-o",
+            "h.csv",
+        ],
+    );
+    let csv = std::fs::read_to_string(dir.path().join("h.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("r,cx,cy,h"));
+    // g(11) = 29 (SPEC §1), every diamond of half-diagonal 1/16.
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 29);
+    assert!(rows
+        .iter()
+        .all(|r| r.starts_with("11/16,") && r.ends_with(",1/16")));
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--levels",
+            "5,5.5,6",
+            "-o",
+            "row.json",
+        ],
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("row.json")).unwrap()).unwrap();
+    let counts: Vec<u64> = json["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["count"].as_u64().unwrap())
+        .collect();
+    // g(5) = 9, H(4,5.5) is congruent to H(4,11)/2: g(11) = 29; g(6) = 20.
+    assert_eq!(counts, [9, 29, 20]);
+}
+
+#[test]
+fn svg_is_one_merged_path_per_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--level",
+            "6",
+            "-o",
+            "h.svg",
+            "--no-caption",
+        ],
+    );
+    let svg = std::fs::read_to_string(dir.path().join("h.svg")).unwrap();
+    let filled: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains(r##"fill="#0072b2""##))
+        .collect();
+    assert_eq!(filled.len(), 1, "{svg}");
+    // g(6) = 20 diamonds, merged into runs along u = x + y (R(6,6) has 2 x 2
+    // blocks): fewer sub-paths than diamonds.
+    let subpaths = filled[0].matches('M').count();
+    assert!(subpaths > 0 && subpaths < 20, "{subpaths} sub-paths");
+}
+
+fn bilevel(dir: &Path, file: &str) -> (u32, u32, Vec<u8>) {
+    let (w, h, color, depth, rows) = decode_png(&std::fs::read(dir.join(file)).unwrap());
+    assert_eq!(
+        (color, depth),
+        (png::ColorType::Grayscale, png::BitDepth::One)
+    );
+    (w, h, rows)
+}
+
+#[test]
+fn aligned_raw_section_equals_the_raw_board_pixel_for_pixel() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<(u32, u64)> = (1..=16).map(|m| (4, m)).collect();
+    cases.extend([(5, 11), (5, 27), (6, 45), (7, 100), (9, 383)]);
+    for (n, m) in cases {
+        let (n_text, m_text) = (n.to_string(), m.to_string());
+        run_ok(
+            dir.path(),
+            &[
+                "octahedron",
+                "section",
+                "--n",
+                &n_text,
+                "--level",
+                &m_text,
+                "--align",
+                "--raw",
+                "-o",
+                "h.png",
+            ],
+        );
+        run_ok(
+            dir.path(),
+            &["square", "--m", &m_text, "--raw", "-o", "r.png"],
+        );
+        let h = bilevel(dir.path(), "h.png");
+        let r = bilevel(dir.path(), "r.png");
+        assert_eq!((h.0, h.1), (m as u32, m as u32));
+        assert!(h == r, "H({n},{m}) turned by 45° differs from R({m},{m})");
+    }
+}
+
+#[test]
+fn images_have_the_size_asked_for_and_are_anti_aliased() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "30",
+            "--r",
+            "0.37",
+            "--size",
+            "300",
+            "--no-caption",
+            "--margin",
+            "0",
+            "-o",
+            "r.png",
+        ],
+    );
+    let (w, h, _, _, rgb) = decode_png(&std::fs::read(dir.path().join("r.png")).unwrap());
+    assert_eq!((w, h), (300, 300));
+    // Anti-aliased: more than the two flat colours (and the grey frame).
+    let colours: BTreeSet<&[u8]> = rgb.chunks(3).collect();
+    assert!(colours.len() > 10);
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "view",
+            "--n",
+            "2",
+            "--size",
+            "128",
+            "-o",
+            "v.svg",
+        ],
+    );
+    let svg = std::fs::read_to_string(dir.path().join("v.svg")).unwrap();
+    assert!(svg.contains(r#"width="128""#) && svg.contains("stroke="));
+}
+
+#[test]
+fn golden_h_4_11_beside_r_11_11() {
+    check_golden(
+        "octahedron-h-4-11.png",
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "4",
+            "--level",
+            "11",
+            "--compare",
+            "--size",
+            "200",
+        ],
+    );
+}
+
+#[test]
+fn golden_figure_5_row() {
+    check_golden(
+        "octahedron-figure-5.png",
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "4",
+            "--levels",
+            "5,5.5,6",
+            "--size",
+            "160",
+        ],
+    );
+}
+
+#[test]
+fn golden_3d_view_with_plane() {
+    check_golden(
+        "octahedron-view-3.png",
+        &[
+            "octahedron",
+            "view",
+            "--n",
+            "3",
+            "--plane",
+            "5",
+            "--size",
+            "240",
+        ],
+    );
+}
+
+/// Decodes a GIF: global palette, and per frame its indices and delay.
+/// Frames as (palette indices, delay in cs).
+type Frames = Vec<(Vec<u8>, u16)>;
+
+fn decode_gif(bytes: &[u8]) -> (Vec<[u8; 3]>, Frames, (u16, u16)) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes).unwrap();
+    let palette: Vec<[u8; 3]> = decoder
+        .global_palette()
+        .unwrap()
+        .chunks(3)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    let size = (decoder.width(), decoder.height());
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.palette.is_none(), "one global palette only");
+        frames.push((frame.buffer.to_vec(), frame.delay));
+    }
+    (palette, frames, size)
+}
+
+#[test]
+fn sweep_gif_has_every_frame_in_one_fixed_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "sweep",
+            "--n",
+            "6",
+            "--from",
+            "0.25",
+            "--to",
+            "0.5",
+            "--frames",
+            "9",
+            "--size",
+            "96",
+            "--delay",
+            "5",
+            "--hold-last",
+            "50",
+            "-o",
+            "s.gif",
+        ],
+    );
+    let (palette, frames, _) = decode_gif(&std::fs::read(dir.path().join("s.gif")).unwrap());
+    assert_eq!(frames.len(), 9);
+    assert!(palette.len() <= 256);
+    assert!(frames
+        .iter()
+        .all(|(f, _)| f.iter().all(|&i| usize::from(i) < palette.len())));
+    let delays: Vec<u16> = frames.iter().map(|f| f.1).collect();
+    assert_eq!(delays, [5, 5, 5, 5, 5, 5, 5, 5, 50]);
+    // The exact section colour and the white background are in the palette and used.
+    let fill = palette
+        .iter()
+        .position(|&c| c == [0x00, 0x72, 0xb2])
+        .unwrap() as u8;
+    let white = palette.iter().position(|&c| c == [255, 255, 255]).unwrap() as u8;
+    for (frame, _) in &frames {
+        assert!(frame.contains(&fill) && frame.contains(&white));
+    }
+    // With the 3D view beside it: twice as wide, still one palette.
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "sweep",
+            "--frames",
+            "3",
+            "--size",
+            "96",
+            "--with-view",
+            "--fps",
+            "25",
+            "-o",
+            "v.gif",
+        ],
+    );
+    let (palette, frames, (w, _)) = decode_gif(&std::fs::read(dir.path().join("v.gif")).unwrap());
+    assert_eq!(frames.len(), 3);
+    assert!(w > 2 * 96);
+    assert_eq!(frames[0].1, 4);
+    let orange_shades = palette
+        .iter()
+        .filter(|c| i32::from(c[0]) > i32::from(c[2]) + 60 && c[1] > c[2])
+        .count();
+    assert!(orange_shades >= 4, "the solid's shades are in the palette");
+}
+
+#[test]
+fn outputs_are_byte_identical_across_runs_and_thread_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "s.png",
+            vec!["section", "--n", "12", "--r", "0.37", "--size", "200"],
+        ),
+        ("s.svg", vec!["section", "--n", "5", "--levels", "5,5.5,6"]),
+        (
+            "v.png",
+            vec!["view", "--n", "3", "--plane", "5.5", "--size", "200"],
+        ),
+        (
+            "w.gif",
+            vec!["sweep", "--frames", "20", "--size", "64", "--with-view"],
+        ),
+    ];
+    for (name, args) in cases {
+        let mut outputs = Vec::new();
+        for threads in ["1", "3", "3"] {
+            let file = format!("{threads}-{}-{name}", outputs.len());
+            nimscape(dir.path())
+                .arg("--threads")
+                .arg(threads)
+                .arg("octahedron")
+                .args(&args)
+                .args(["-o", &file])
+                .assert()
+                .success();
+            outputs.push(std::fs::read(dir.path().join(&file)).unwrap());
+        }
+        assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{name} differs");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_leaves_no_file() {
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["section", "--level", "0", "-o", "x.png"], "--level"),
+        (
+            vec!["section", "--n", "4", "--level", "17", "-o", "x.png"],
+            "2^n = 16",
+        ),
+        (vec!["section", "--r", "-0.1", "-o", "x.png"], "negative"),
+        (vec!["section", "--r", "NaN", "-o", "x.png"], "--r"),
+        (vec!["section", "--r", "1.5", "-o", "x.png"], "--r"),
+        (
+            vec!["section", "--n", "40", "--r", "0.37", "-o", "x.svg"],
+            "memory",
+        ),
+        (
+            vec!["section", "--n", "40", "--r", "0.37", "-o", "x.json"],
+            "exact",
+        ),
+        (
+            vec!["section", "--n", "59", "--r", "0.37", "-o", "x.json"],
+            "--n",
+        ),
+        (
+            vec![
+                "section",
+                "--n",
+                "30",
+                "--level",
+                "1073741823",
+                "--align",
+                "--raw",
+                "-o",
+                "x.png",
+            ],
+            "memory",
+        ),
+        (
+            vec![
+                "section", "--level", "5.5", "--align", "--raw", "-o", "x.png",
+            ],
+            "integer",
+        ),
+        (
+            vec!["section", "--r", "0.5", "--align", "--raw", "-o", "x.png"],
+            "integer",
+        ),
+        (
+            vec!["section", "--level", "11", "--raw", "-o", "x.png"],
+            "--align",
+        ),
+        (
+            vec![
+                "section",
+                "--level",
+                "11",
+                "--raw",
+                "--compare",
+                "-o",
+                "x.png",
+            ],
+            "--compare",
+        ),
+        (
+            vec!["section", "--r", "0.37", "--compare", "-o", "x.png"],
+            "--compare",
+        ),
+        (
+            vec!["section", "--level", "11", "--r", "0.3", "-o", "x.png"],
+            "--r",
+        ),
+        (vec!["section", "-o", "x.png"], "level"),
+        (vec!["section", "--level", "11", "-o", "x.bmp"], ".bmp"),
+        (
+            vec![
+                "section", "--level", "11", "--fill", "blurple", "-o", "x.png",
+            ],
+            "--fill",
+        ),
+        (vec!["view", "--n", "12", "-o", "x.png"], "S_12"),
+        (
+            vec!["view", "--operation", "--plane", "3", "-o", "x.png"],
+            "--plane",
+        ),
+        (
+            vec!["view", "--n", "4", "--plane", "17", "-o", "x.png"],
+            "--level",
+        ),
+        (
+            vec!["view", "--elevation", "100", "-o", "x.png"],
+            "--elevation",
+        ),
+        (vec!["view", "--light", "0,0,0", "-o", "x.png"], "--light"),
+        (vec!["view", "-o", "x.gif"], ".gif"),
+        (vec!["sweep", "--from", "-1", "-o", "x.gif"], "--from"),
+        (vec!["sweep", "--to", "NaN", "-o", "x.gif"], "--to"),
+        (vec!["sweep", "--frames", "0", "-o", "x.gif"], "--frames"),
+        (vec!["sweep", "--loop", "0", "-o", "x.gif"], "--loop"),
+        (
+            vec!["sweep", "--delay", "5", "--fps", "10", "-o", "x.gif"],
+            "--fps",
+        ),
+        (vec!["sweep", "-o", "x.png"], ".gif"),
+    ];
+    for (args, needle) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let output = nimscape(dir.path())
+            .arg("octahedron")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_one_line_error(&output, needle);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+}
