@@ -6,6 +6,7 @@ mod automaton;
 mod count;
 mod grundy;
 mod octahedron;
+mod render;
 mod square;
 mod verify;
 
@@ -15,7 +16,7 @@ use clap::{Parser, Subcommand};
 /// Exact, publication-ready figures of chocolate-bar games.
 #[derive(Debug, Parser)]
 #[command(name = "nimscape", version, about, long_about = None, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 
@@ -42,6 +43,8 @@ enum Command {
     Grundy(grundy::GrundyArgs),
     /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level as GIF.
     Octahedron(octahedron::OctahedronArgs),
+    /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
+    Render(render::RenderArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -83,5 +86,6 @@ pub fn run() -> Result<()> {
         Command::Verify(args) => verify::run(args, cli.max_memory),
         Command::Grundy(args) => grundy::run(args, cli.max_memory),
         Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
+        Command::Render(args) => render::run(args, cli.max_memory),
     }
 }

@@ -4,7 +4,7 @@
 use crate::{Error, Result};
 use std::path::Path;
 
-/// Converts an SVG document to PDF bytes.
+/// Converts an SVG document to PDF bytes, the same bytes on every run.
 pub fn svg_to_pdf(svg: &[u8], path: &Path) -> Result<Vec<u8>> {
     let fail = |message: String| Error::Encode {
         path: path.to_path_buf(),
@@ -12,10 +12,76 @@ pub fn svg_to_pdf(svg: &[u8], path: &Path) -> Result<Vec<u8>> {
     };
     let tree = svg2pdf::usvg::Tree::from_data(svg, &svg2pdf::usvg::Options::default())
         .map_err(|e| fail(format!("the SVG did not parse: {e}")))?;
-    svg2pdf::to_pdf(
+    let pdf = svg2pdf::to_pdf(
         &tree,
         svg2pdf::ConversionOptions::default(),
         svg2pdf::PageOptions::default(),
     )
-    .map_err(|e| fail(format!("PDF conversion failed: {e}")))
+    .map_err(|e| fail(format!("PDF conversion failed: {e}")))?;
+    Ok(sort_resource_entries(pdf))
+}
+
+/// svg2pdf lists a page's resources (`/gs3 9 0 R`, one per line) in hash-map order,
+/// which changes from run to run. Sorting each run of such lines makes the file
+/// deterministic without moving any object: the lines only change places inside
+/// their dictionary, so every byte offset in the cross-reference table still holds.
+fn sort_resource_entries(pdf: Vec<u8>) -> Vec<u8> {
+    let is_entry = |line: &[u8]| {
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => text.trim(),
+            Err(_) => return false,
+        };
+        let mut words = text.split(' ');
+        let (Some(name), Some(number), Some("0"), Some("R"), None) = (
+            words.next(),
+            words.next(),
+            words.next(),
+            words.next(),
+            words.next(),
+        ) else {
+            return false;
+        };
+        name.starts_with('/') && name.len() > 1 && number.bytes().all(|b| b.is_ascii_digit())
+    };
+    let mut out = Vec::with_capacity(pdf.len());
+    let mut group: Vec<&[u8]> = Vec::new();
+    let mut in_stream = false;
+    let flush = |group: &mut Vec<&[u8]>, out: &mut Vec<u8>| {
+        group.sort_unstable();
+        for line in group.drain(..) {
+            out.extend_from_slice(line);
+        }
+    };
+    for line in pdf.split_inclusive(|&b| b == b'\n') {
+        let bare = line.strip_suffix(b"\n").unwrap_or(line);
+        if !in_stream && is_entry(bare) && line.ends_with(b"\n") {
+            group.push(line);
+            continue;
+        }
+        flush(&mut group, &mut out);
+        if bare == b"stream" {
+            in_stream = true;
+        } else if bare == b"endstream" {
+            in_stream = false;
+        }
+        out.extend_from_slice(line);
+    }
+    flush(&mut group, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resource_lines_are_sorted_and_nothing_moves() {
+        let pdf = b"1 0 obj\n<<\n  /gs25 31 0 R\n  /gs4 10 0 R\n>>\nstream\n  /gs9 1 0 R\n  /gs1 2 0 R\nendstream\n".to_vec();
+        let sorted = sort_resource_entries(pdf.clone());
+        assert_eq!(sorted.len(), pdf.len());
+        let text = String::from_utf8(sorted).unwrap();
+        assert!(text.contains("  /gs25 31 0 R\n  /gs4 10 0 R\n"));
+        // Inside a stream nothing is touched.
+        assert!(text.contains("  /gs9 1 0 R\n  /gs1 2 0 R\n"));
+    }
 }

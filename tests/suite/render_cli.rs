@@ -1,0 +1,255 @@
+//! `nimscape render`: recipes, galleries, LaTeX snippets, bad recipes.
+
+use super::support::{assert_one_line_error, nimscape};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn templates() -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "templates"].iter().collect()
+}
+
+fn files_under(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.insert(
+                    path.strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn every_template_renders_quickly_with_gallery_and_latex() {
+    let dir = tempfile::tempdir().unwrap();
+    nimscape(dir.path())
+        .args(["render", "--quick", "--quiet", "--out", "out"])
+        .arg(templates())
+        .assert()
+        .success();
+    let recipes: Vec<nimscape::recipe::Recipe> = nimscape::recipe::collect(&[templates()]).unwrap();
+    assert!(recipes.len() >= 5);
+    for recipe in &recipes {
+        let folder = dir.path().join("out").join(&recipe.name);
+        for figure in &recipe.figures {
+            for format in &figure.formats {
+                let file = folder.join(format!("{}.{}", figure.name, format.extension()));
+                assert!(
+                    std::fs::metadata(&file).is_ok_and(|m| m.len() > 0),
+                    "{} missing",
+                    file.display()
+                );
+            }
+        }
+        let index = std::fs::read_to_string(folder.join("index.md")).unwrap();
+        let tex = std::fs::read_to_string(folder.join("figures.tex")).unwrap();
+        for figure in &recipe.figures {
+            assert!(
+                index.contains(&format!("## {}", figure.name)),
+                "{} not in the gallery",
+                figure.name
+            );
+            let drawn = figure
+                .formats
+                .iter()
+                .any(|f| matches!(f.extension(), "pdf" | "png"));
+            assert_eq!(
+                tex.contains(&format!("fig:{}:{}", recipe.name, figure.name)),
+                drawn
+            );
+        }
+        assert!(index.contains("```sh\nnimscape "));
+    }
+}
+
+#[test]
+fn rerendering_gives_the_same_bytes_and_only_renders_a_subset() {
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = templates().join("okubo2026.toml");
+    for out in ["a", "b"] {
+        nimscape(dir.path())
+            .args(["render", "--quick", "--quiet", "--out", out])
+            .arg(&recipe)
+            .assert()
+            .success();
+    }
+    let (a, b) = (
+        files_under(&dir.path().join("a")),
+        files_under(&dir.path().join("b")),
+    );
+    assert!(a.len() > 20);
+    for (name, bytes) in &a {
+        // The gallery names the recipe file, which is the same; everything must match.
+        assert!(
+            Some(bytes) == b.get(name),
+            "{} differs between two renders",
+            name.display()
+        );
+    }
+    nimscape(dir.path())
+        .args([
+            "render",
+            "--quick",
+            "--quiet",
+            "--out",
+            "c",
+            "--only",
+            "figure-2,count",
+        ])
+        .arg(&recipe)
+        .assert()
+        .success();
+    let c = files_under(&dir.path().join("c"));
+    let names: Vec<String> = c
+        .keys()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["count.pdf", "count.png", "figure-2.pdf", "figure-2.png"]
+    );
+}
+
+const GOOD_FIGURE: &str =
+    "[[figure]]\nname = \"ok\"\nmodel = \"square\"\nm = 5\nformats = [\"png\"]\n";
+
+#[test]
+fn bad_recipes_name_file_line_and_key_and_write_nothing() {
+    let cases: &[(&str, &str)] = &[
+        ("title = \"x\n", "bad.toml:1: TOML"),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"square\"\nmm = 5\n",
+            "bad.toml:4: figure 'a': key 'mm' is not a parameter of model 'square'; allowed: m, n",
+        ),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"square\"\nm = true\n",
+            "bad.toml:4: figure 'a': key 'm' takes a value",
+        ),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"squares\"\nm = 5\n",
+            "bad.toml:1: figure 'a': unknown model 'squares'; allowed: square",
+        ),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"square\"\n\nm = 0\n",
+            "bad.toml:5: figure 'a': invalid value '0' for '--m <M>'",
+        ),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"square\"\nm = 5\ndecompose = \"yes\"\n",
+            "bad.toml:5: figure 'a': key 'decompose' is a switch",
+        ),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"octahedron section\"\nn = 4\nlevel = 17\n",
+            "bad.toml:1: figure 'a' (a.png): --level",
+        ),
+    ];
+    for (text, needle) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("bad.toml"),
+            format!("{GOOD_FIGURE}\n{text}"),
+        )
+        .unwrap();
+        // Lines shift by the good figure in front.
+        let shift = GOOD_FIGURE.lines().count() + 1;
+        let needle = shift_line(needle, shift);
+        let output = nimscape(dir.path())
+            .args(["render", "--quiet", "--out", "out", "bad.toml"])
+            .output()
+            .unwrap();
+        assert_one_line_error(&output, &needle);
+        let written = if dir.path().join("out").exists() {
+            files_under(&dir.path().join("out")).len()
+        } else {
+            0
+        };
+        // Only a figure that fails while drawing can come after the good one has been drawn.
+        assert!(
+            written == 0 || needle.contains("(a.png)"),
+            "{needle}: files were written"
+        );
+    }
+}
+
+fn shift_line(needle: &str, by: usize) -> String {
+    let (file, rest) = needle.split_once(':').unwrap();
+    let (line, rest) = rest.split_once(':').unwrap();
+    format!("{file}:{}:{rest}", line.parse::<usize>().unwrap() + by)
+}
+
+#[test]
+fn keep_going_renders_the_good_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{GOOD_FIGURE}\n[[figure]]\nname = \"huge\"\nmodel = \"square\"\nm = 60000\nformats = [\"png\"]\n");
+    std::fs::write(dir.path().join("r.toml"), text).unwrap();
+    let output = nimscape(dir.path())
+        .args([
+            "render",
+            "--quiet",
+            "--keep-going",
+            "--out",
+            "out",
+            "r.toml",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&output, "r.toml:7: figure 'huge' (huge.png): ");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--raw"));
+    assert!(dir.path().join("out/r/ok.png").is_file());
+    assert!(!dir.path().join("out/r/huge.png").exists());
+}
+
+#[test]
+fn unwritable_output_root_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("r.toml"), GOOD_FIGURE).unwrap();
+    std::fs::write(dir.path().join("plain"), b"").unwrap();
+    let output = nimscape(dir.path())
+        .args(["render", "--quiet", "--out", "plain", "r.toml"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&output, "plain");
+}
+
+#[test]
+fn the_latex_snippet_compiles_where_a_tex_engine_is_present() {
+    let Ok(which) = std::process::Command::new("sh")
+        .args(["-c", "command -v pdflatex"])
+        .output()
+    else {
+        return;
+    };
+    if !which.status.success() {
+        eprintln!("skipped: no pdflatex on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    nimscape(dir.path())
+        .args(["render", "--quick", "--quiet", "--out", "out"])
+        .arg(templates().join("miyadera-tables.toml"))
+        .assert()
+        .success();
+    let folder = dir.path().join("out/miyadera-tables");
+    std::fs::write(
+        folder.join("doc.tex"),
+        "\\documentclass{article}\\usepackage{graphicx}\\begin{document}\\input{figures.tex}\\end{document}\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+        .current_dir(&folder)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+}
