@@ -8,7 +8,7 @@ use nimscape::verify::{self, Standing};
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// How far to check: boards, frames and boxes grow with it (each claim caps its own range).
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=4096))]
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(2..=4096))]
     up_to: u64,
     /// Test hook: add a claim that is false on purpose, to see verify fail.
     #[arg(long, hide = true)]

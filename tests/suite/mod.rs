@@ -8,3 +8,4 @@ mod render_cli;
 mod square_cli;
 mod square_theorems;
 pub mod support;
+mod verify_cli;

@@ -1,0 +1,40 @@
+//! `nimscape verify` from the outside.
+
+use super::support::{assert_one_line_error, nimscape};
+
+#[test]
+fn every_claim_holds_at_the_default_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path()).arg("verify").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert!(rows.len() >= 15, "{table}");
+    assert!(rows.iter().all(|r| r.contains("holds")), "{table}");
+    for source in [
+        "Thm 2.3",
+        "Thm 3.4",
+        "Thm 5.2",
+        "Thm 5.4",
+        "Thm 7.3",
+        "seed 001",
+        "seed 004, prediction",
+    ] {
+        assert!(table.contains(source), "{source} missing:\n{table}");
+    }
+}
+
+#[test]
+fn a_deliberately_wrong_claim_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["verify", "--up-to", "8", "--inject-false-claim"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "1 proven claim(s) failed: test hook");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAILS"));
+}
