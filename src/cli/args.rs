@@ -218,9 +218,14 @@ pub struct AnimationArgs {
 }
 
 impl AnimationArgs {
-    /// The validated animation settings.
+    /// The validated animation settings, [`Animation::default`] where no flag is given.
     pub fn animation(&self) -> nimscape::Result<Animation> {
-        let defaults = Animation::default();
+        self.animation_with(Animation::default())
+    }
+
+    /// The validated animation settings, `defaults` where no flag is given (a figure
+    /// with its own defaults also says them in its help, see `octahedron sweep`).
+    pub fn animation_with(&self, defaults: Animation) -> nimscape::Result<Animation> {
         let delay_cs = match (self.delay, self.fps) {
             (Some(delay), _) => delay,
             (None, Some(fps)) => {

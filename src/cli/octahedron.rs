@@ -4,9 +4,8 @@
 use super::args;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use nimscape::encode::gif::Repeat;
 use nimscape::octahedron::figure::{NamedLevel, Scale, SectionFigure, SectionStyle};
-use nimscape::octahedron::sweep::{subscript, Animation, SweepFigure, SweepView};
+use nimscape::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
 use nimscape::octahedron::view_figure::{Edges, ViewFigure, ViewSubject};
 use nimscape::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
 use nimscape::scene::Color;
@@ -212,6 +211,12 @@ pub struct ViewArgs {
 
 /// Animate the section as the level sweeps.
 #[derive(Debug, Args)]
+// A sweep's frames differ little, so it plays faster than other GIFs by default
+// (sweep::DEFAULT_ANIMATION); its help says so.
+#[command(
+    mut_arg("delay", |a| a.help("Hundredths of a second per frame of a .gif [default: 8, i.e. 12.5 fps]")),
+    mut_arg("hold_last", |a| a.help("Hundredths of a second the last frame of a .gif stays before it loops [default: 100]"))
+)]
 pub struct SweepArgs {
     /// Order n of S_n (frames are drawn with level of detail, so any n up to 60 is quick).
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -271,18 +276,8 @@ pub struct SweepArgs {
     color: String,
     #[command(flatten)]
     style: SectionStyleArgs,
-    /// How often the animation plays (default: forever).
-    #[arg(long = "loop", value_name = "N")]
-    repeat: Option<u16>,
-    /// Hundredths of a second per frame.
-    #[arg(long, value_name = "CS", default_value_t = 8, conflicts_with = "fps")]
-    delay: u16,
-    /// Frames per second (instead of --delay).
-    #[arg(long, value_name = "FPS")]
-    fps: Option<f64>,
-    /// Hundredths of a second the last frame stays before the loop starts again.
-    #[arg(long, value_name = "CS", default_value_t = 100)]
-    hold_last: u16,
+    #[command(flatten)]
+    animation: args::AnimationArgs,
     /// Output: .gif [default: output/octahedron-sweep.gif]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -463,11 +458,6 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
 }
 
 fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
-    let delay = match args.fps {
-        Some(fps) if fps.is_finite() && (0.5..=50.0).contains(&fps) => (100.0 / fps).round() as u16,
-        Some(fps) => bail!("--fps must be between 0.5 and 50; got {fps}"),
-        None => args.delay,
-    };
     let view = if args.with_view {
         Some(SweepView {
             n: args.view_n,
@@ -492,19 +482,9 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
         align: args.align,
         style: args.style.style()?,
         view,
-        animation: Animation {
-            repeat: match args.repeat {
-                None => Repeat::Forever,
-                Some(times) => Repeat::Times(times),
-            },
-            delay_cs: delay,
-            hold_last_cs: Some(args.hold_last),
-        },
+        animation: args.animation.animation_with(sweep::DEFAULT_ANIMATION)?,
         memory_limit,
     };
-    if args.repeat == Some(0) {
-        bail!("--loop counts how often the animation plays and must be at least 1; leave it out to loop forever");
-    }
     figure.validate()?;
     let output = match args.output {
         Some(path) => path,
@@ -522,4 +502,47 @@ fn named_r(text: &str, flag: &str) -> nimscape::Result<NamedLevel> {
         }
         other => other,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[derive(Debug, clap::Parser)]
+    struct Sweep {
+        #[command(flatten)]
+        args: SweepArgs,
+    }
+
+    #[test]
+    fn sweep_help_states_the_sweep_defaults() {
+        let command = Sweep::command();
+        let help = |id: &str| {
+            let arg = command.get_arguments().find(|a| a.get_id() == id).unwrap();
+            arg.get_help().unwrap().to_string()
+        };
+        let defaults = sweep::DEFAULT_ANIMATION;
+        assert!(help("delay").contains(&format!("[default: {}", defaults.delay_cs)));
+        assert!(
+            help("hold_last").contains(&format!("[default: {}]", defaults.hold_last_cs.unwrap()))
+        );
+    }
+
+    #[test]
+    fn loop_zero_loops_forever_and_no_flag_keeps_the_sweep_timing() {
+        use clap::Parser;
+        let parse = |extra: &[&str]| {
+            let args = Sweep::try_parse_from(["sweep"].iter().chain(extra)).unwrap();
+            args.args
+                .animation
+                .animation_with(sweep::DEFAULT_ANIMATION)
+                .unwrap()
+        };
+        assert_eq!(parse(&[]), sweep::DEFAULT_ANIMATION);
+        assert_eq!(parse(&["--loop", "0"]), sweep::DEFAULT_ANIMATION);
+        let fast = parse(&["--fps", "25", "--loop", "2"]);
+        assert_eq!(fast.delay_cs, 4);
+        assert_eq!(fast.repeat, nimscape::encode::gif::Repeat::Times(2));
+    }
 }

@@ -16,6 +16,7 @@ use super::figure::{fitted_size, Detail, NamedLevel, Scale, SectionPanel, Sectio
 use super::level::Level;
 use super::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use super::view_figure::{bounds, darker, polygon_items, Edges, ViewFigure};
+use crate::encode::animation::Animation;
 use crate::encode::gif::{GifWriter, Repeat};
 use crate::encode::{self, raster, Format};
 use crate::error::check_memory;
@@ -27,26 +28,14 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Timing and looping of an animation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Animation {
-    /// How often it plays.
-    pub repeat: Repeat,
-    /// Hundredths of a second per frame.
-    pub delay_cs: u16,
-    /// How long the last frame stays, in hundredths of a second (`None`: `delay_cs`).
-    pub hold_last_cs: Option<u16>,
-}
-
-impl Default for Animation {
-    fn default() -> Self {
-        Animation {
-            repeat: Repeat::Forever,
-            delay_cs: 8,
-            hold_last_cs: Some(100),
-        }
-    }
-}
+/// The timing a sweep plays with unless told otherwise: a little faster than
+/// [`Animation::default`] (8 cs a frame, the last held 1 s), since a sweep
+/// has many frames that differ little.
+pub const DEFAULT_ANIMATION: Animation = Animation {
+    repeat: Repeat::Forever,
+    delay_cs: 8,
+    hold_last_cs: Some(100),
+};
 
 /// The 3D panel of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,7 +71,7 @@ pub struct SweepFigure {
     pub style: SectionStyle,
     /// The 3D view beside the section, if any.
     pub view: Option<SweepView>,
-    /// Timing and looping.
+    /// Timing and looping ([`DEFAULT_ANIMATION`] unless told otherwise).
     pub animation: Animation,
     /// Refuse work that would need more bytes than this.
     pub memory_limit: u64,
@@ -138,12 +127,7 @@ impl SweepFigure {
                 "a GIF needs an opaque --background (its palette has no partial transparency)",
             ));
         }
-        if self.animation.delay_cs == 0 {
-            return Err(Error::invalid(
-                "--delay must be at least 1 (hundredths of a second)",
-            ));
-        }
-        Ok(())
+        self.animation.validate()
     }
 
     /// The exact level of every frame.
@@ -506,7 +490,7 @@ mod tests {
             align: false,
             style: SectionStyle::default(),
             view: None,
-            animation: Animation::default(),
+            animation: DEFAULT_ANIMATION,
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         }
     }

@@ -528,7 +528,7 @@ fn bad_input_is_one_line_and_leaves_no_file() {
         (vec!["sweep", "--from", "-1", "-o", "x.gif"], "--from"),
         (vec!["sweep", "--to", "NaN", "-o", "x.gif"], "--to"),
         (vec!["sweep", "--frames", "0", "-o", "x.gif"], "--frames"),
-        (vec!["sweep", "--loop", "0", "-o", "x.gif"], "--loop"),
+        (vec!["sweep", "--delay", "1", "-o", "x.gif"], "--delay"),
         (
             vec!["sweep", "--delay", "5", "--fps", "10", "-o", "x.gif"],
             "--fps",
