@@ -1131,6 +1131,17 @@ mod tests {
         );
     }
 
+    fn first_cell_layer(scene: &Scene) -> crate::scene::CellLayer {
+        scene
+            .items
+            .iter()
+            .find_map(|i| match i {
+                crate::scene::Item::Cells(c) => Some(c.clone()),
+                _ => None,
+            })
+            .unwrap()
+    }
+
     #[test]
     fn table_cells_hold_the_values_of_the_slice() {
         let mut f = tri(3, "6");
@@ -1138,14 +1149,7 @@ mod tests {
         f.table.title = false;
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
-        let layer = scene
-            .items
-            .iter()
-            .find_map(|i| match i {
-                crate::scene::Item::Cells(c) => Some(c.clone()),
-                _ => None,
-            })
-            .unwrap();
+        let layer = first_cell_layer(&scene);
         assert_eq!((layer.rows, layer.cols), (8, 8));
         let texts: Vec<String> = scene
             .items
@@ -1193,14 +1197,7 @@ mod tests {
         f.plot = Some(GrundyPlot::Sieve);
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
-        let layer = scene
-            .items
-            .iter()
-            .find_map(|i| match i {
-                crate::scene::Item::Cells(c) => Some(c.clone()),
-                _ => None,
-            })
-            .unwrap();
+        let layer = first_cell_layer(&scene);
         let expected = crate::games::sierpinski_projection(sol.as_capped().unwrap());
         let d_max = expected.iter().map(|p| p.1).max().unwrap();
         let mut got = Vec::new();

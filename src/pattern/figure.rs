@@ -9,7 +9,7 @@ use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
-use crate::scene::{CellLayer, Color, PixelRect, Scene};
+use crate::scene::{Color, Scene};
 use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -170,27 +170,7 @@ impl SquareFigure {
             self.memory_limit,
             "write the raw board as .png, which is streamed",
         )?;
-        let grid = p_grid(m as usize, n as usize);
-        let mut indices = vec![0u8; (m * n) as usize];
-        for (r, c) in grid.ones() {
-            indices[r * n as usize + c] = 1;
-        }
-        let mut scene = Scene::new(n as u32, m as u32, Color::WHITE);
-        scene.push(CellLayer {
-            rect: PixelRect {
-                x: 0,
-                y: 0,
-                width: n as u32,
-                height: m as u32,
-            },
-            rows: m as usize,
-            cols: n as usize,
-            indices,
-            // Other cells are the white background itself.
-            palette: vec![Color::TRANSPARENT, Color::BLACK],
-            grid_line: None,
-        });
-        Ok(scene)
+        Ok(Scene::raw_bits(&p_grid(m as usize, n as usize)))
     }
 
     /// Writes the figure to `path` in the format its extension names.

@@ -39,6 +39,37 @@ impl Scene {
         }
     }
 
+    /// One pixel per cell on white: the raw figures as an image scene (SVG), where
+    /// the PNG is streamed. `indices` are row-major into `palette`; transparent
+    /// palette entries are the white background.
+    pub fn pixel_cells(rows: usize, cols: usize, indices: Vec<u8>, palette: Vec<Color>) -> Self {
+        let mut scene = Scene::new(cols as u32, rows as u32, Color::WHITE);
+        scene.push(CellLayer {
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: cols as u32,
+                height: rows as u32,
+            },
+            rows,
+            cols,
+            indices,
+            palette,
+            grid_line: None,
+        });
+        scene
+    }
+
+    /// [`Scene::pixel_cells`] of a bit grid: true cells black, the others white.
+    pub fn raw_bits(grid: &crate::BitGrid) -> Self {
+        Scene::pixel_cells(
+            grid.rows(),
+            grid.cols(),
+            grid.to_indices(),
+            vec![Color::TRANSPARENT, Color::BLACK],
+        )
+    }
+
     /// Adds an item on top.
     pub fn push(&mut self, item: impl Into<Item>) {
         self.items.push(item.into());
