@@ -130,22 +130,8 @@ pub struct ViewArgs {
     /// Order n of S_n (6^n octahedra; n <= 5 draws in under a second).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=60))]
     n: u32,
-    /// Camera direction around the z axis, degrees from +x towards +y.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 30.0,
-        allow_hyphen_values = true
-    )]
-    azimuth: f64,
-    /// Camera height above the xy plane, degrees (negative: from below).
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 35.0,
-        allow_hyphen_values = true
-    )]
-    elevation: f64,
+    #[command(flatten)]
+    camera: CameraArgs,
     /// Direction towards the light in camera coordinates x,y,z (x right, y up, z to the viewer).
     #[arg(
         long,
@@ -255,22 +241,8 @@ pub struct SweepArgs {
     /// Order of the solid in the 3D view.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6), requires = "with_view")]
     view_n: u32,
-    /// Camera azimuth of the 3D view, degrees.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 30.0,
-        allow_hyphen_values = true
-    )]
-    azimuth: f64,
-    /// Camera elevation of the 3D view, degrees.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 35.0,
-        allow_hyphen_values = true
-    )]
-    elevation: f64,
+    #[command(flatten)]
+    camera: CameraArgs,
     /// Colour of the octahedra in the 3D view.
     #[arg(long, value_name = "COLOR", default_value = "#e69f00")]
     color: String,
@@ -361,21 +333,45 @@ fn unit(value: f64, flag: &str) -> nimscape::Result<f64> {
     }
 }
 
-fn camera(azimuth: f64, elevation: f64) -> nimscape::Result<Camera> {
-    if !azimuth.is_finite() {
-        return Err(nimscape::Error::invalid(format!(
-            "--azimuth must be a number of degrees; got {azimuth}"
-        )));
+/// Where the 3D view is seen from (`view`, and `sweep --with-view`).
+#[derive(Debug, Args)]
+struct CameraArgs {
+    /// Camera direction around the z axis, degrees from +x towards +y.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 30.0,
+        allow_hyphen_values = true
+    )]
+    azimuth: f64,
+    /// Camera height above the xy plane, degrees (negative: from below).
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 35.0,
+        allow_hyphen_values = true
+    )]
+    elevation: f64,
+}
+
+impl CameraArgs {
+    fn camera(&self) -> nimscape::Result<Camera> {
+        let (azimuth, elevation) = (self.azimuth, self.elevation);
+        if !azimuth.is_finite() {
+            return Err(nimscape::Error::invalid(format!(
+                "--azimuth must be a number of degrees; got {azimuth}"
+            )));
+        }
+        if !(-90.0..=90.0).contains(&elevation) {
+            return Err(nimscape::Error::invalid(format!(
+                "--elevation must be between -90 and 90 degrees; got {elevation}"
+            )));
+        }
+        Ok(Camera {
+            azimuth_deg: azimuth,
+            elevation_deg: elevation,
+        })
     }
-    if !(-90.0..=90.0).contains(&elevation) {
-        return Err(nimscape::Error::invalid(format!(
-            "--elevation must be between -90 and 90 degrees; got {elevation}"
-        )));
-    }
-    Ok(Camera {
-        azimuth_deg: azimuth,
-        elevation_deg: elevation,
-    })
 }
 
 fn rgb(text: &str, flag: &str) -> nimscape::Result<[u8; 3]> {
@@ -390,7 +386,7 @@ fn rgb(text: &str, flag: &str) -> nimscape::Result<[u8; 3]> {
 
 fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
     let options = ViewOptions {
-        camera: camera(args.azimuth, args.elevation)?,
+        camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
         ambient: unit(args.ambient, "--ambient")?,
         base: rgb(&args.color, "--color")?,
@@ -462,7 +458,7 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
         Some(SweepView {
             n: args.view_n,
             options: ViewOptions {
-                camera: camera(args.azimuth, args.elevation)?,
+                camera: args.camera.camera()?,
                 base: rgb(&args.color, "--color")?,
                 ..ViewOptions::default()
             },

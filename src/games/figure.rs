@@ -602,16 +602,13 @@ impl GrundyFigure {
         let y0 = margin + title_height;
 
         if self.table.title {
-            scene.push(TextItem {
-                x: f64::from(width) / 2.0,
-                y: f64::from(margin) + title_size,
-                text: title,
-                size: title_size,
-                color: INK,
-                halign: HAlign::Center,
-                valign: VAlign::Baseline,
-                rotation: 0.0,
-            });
+            scene.push(TextItem::centered(
+                f64::from(width) / 2.0,
+                f64::from(margin) + title_size,
+                title,
+                title_size,
+                INK,
+            ));
         }
 
         let mut indices = vec![0u8; (rows + 1) * (cols + 1)];
@@ -894,16 +891,13 @@ impl GrundyFigure {
         );
         let x0 = left + (width - left - right).saturating_sub(plot_w) / 2;
         let y0 = top + (height - top - bottom).saturating_sub(plot_h) / 2;
-        scene.push(TextItem {
-            x: f64::from(width) / 2.0,
-            y: title_size * 1.5,
-            text: title,
-            size: title_size,
-            color: INK,
-            halign: HAlign::Center,
-            valign: VAlign::Baseline,
-            rotation: 0.0,
-        });
+        scene.push(TextItem::centered(
+            f64::from(width) / 2.0,
+            title_size * 1.5,
+            title,
+            title_size,
+            INK,
+        ));
         let area;
         {
             let root = SceneBackend::new(&mut scene).into_drawing_area();
