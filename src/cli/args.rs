@@ -7,6 +7,7 @@ use nimscape::encode::Metadata;
 use nimscape::scene::board::{BoardStyle, GridLines, PanelSize};
 use nimscape::scene::layout::SheetLayout;
 use nimscape::scene::Color;
+use std::path::PathBuf;
 
 /// A list of values given as `11`, `1..24` or `3,5,11` (a newtype, so clap treats the
 /// whole list as one value).
@@ -249,6 +250,17 @@ impl AnimationArgs {
         animation.validate()?;
         Ok(animation)
     }
+}
+
+/// Where a figure goes without `-o`: `output/NAME` below the working folder,
+/// created when missing (the same for every subcommand).
+pub fn default_output(name: &str) -> nimscape::Result<PathBuf> {
+    let folder = PathBuf::from("output");
+    std::fs::create_dir_all(&folder).map_err(|source| nimscape::Error::Io {
+        path: folder.clone(),
+        source,
+    })?;
+    Ok(folder.join(name))
 }
 
 /// Metadata recording the command line that made a figure: every parameter, but not

@@ -118,7 +118,7 @@ pub struct SectionArgs {
     scale: ScaleArg,
     #[command(flatten)]
     style: SectionStyleArgs,
-    /// Output: .png (anti-aliased), .svg (exact polygons), .json or .csv (exact diamonds)
+    /// Output: .png (anti-aliased), .svg / .pdf (exact polygons), .csv or .json (exact diamonds)
     /// [default: output/octahedron-<n>-<level>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -190,7 +190,7 @@ pub struct ViewArgs {
     /// Leave out the caption.
     #[arg(long)]
     no_caption: bool,
-    /// Output: .png (anti-aliased) or .svg [default: output/octahedron-view-<n>.png]
+    /// Output: .png (anti-aliased) or .svg / .pdf [default: output/octahedron-view-<n>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -263,11 +263,6 @@ pub fn run(args: OctahedronArgs, memory_limit: u64) -> Result<()> {
     }
 }
 
-fn default_output(name: String) -> Result<PathBuf> {
-    std::fs::create_dir_all("output")?;
-    Ok(PathBuf::from("output").join(name))
-}
-
 fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
     let n = args.n;
     let levels: Vec<NamedLevel> = match (&args.level, &args.levels, &args.r) {
@@ -295,7 +290,7 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
         Some(path) => path,
         None => {
             let names: Vec<&str> = figure.levels.iter().map(|l| l.text.as_str()).collect();
-            default_output(format!(
+            args::default_output(&format!(
                 "octahedron-{n}-{}.png",
                 names.join("-").replace('/', "_")
             ))?
@@ -356,20 +351,10 @@ struct CameraArgs {
 
 impl CameraArgs {
     fn camera(&self) -> nimscape::Result<Camera> {
-        let (azimuth, elevation) = (self.azimuth, self.elevation);
-        if !azimuth.is_finite() {
-            return Err(nimscape::Error::invalid(format!(
-                "--azimuth must be a number of degrees; got {azimuth}"
-            )));
-        }
-        if !(-90.0..=90.0).contains(&elevation) {
-            return Err(nimscape::Error::invalid(format!(
-                "--elevation must be between -90 and 90 degrees; got {elevation}"
-            )));
-        }
+        nimscape::scene::check_view_angles(self.azimuth, self.elevation)?;
         Ok(Camera {
-            azimuth_deg: azimuth,
-            elevation_deg: elevation,
+            azimuth_deg: self.azimuth,
+            elevation_deg: self.elevation,
         })
     }
 }
@@ -446,8 +431,8 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
     figure.validate()?;
     let output = match args.output {
         Some(path) => path,
-        None if args.operation => default_output("octahedron-operation.png".into())?,
-        None => default_output(format!("octahedron-view-{n}.png"))?,
+        None if args.operation => args::default_output("octahedron-operation.png")?,
+        None => args::default_output(&format!("octahedron-view-{n}.png"))?,
     };
     figure.write(&output, &args::metadata())?;
     Ok(())
@@ -484,7 +469,7 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
     figure.validate()?;
     let output = match args.output {
         Some(path) => path,
-        None => default_output("octahedron-sweep.gif".into())?,
+        None => args::default_output("octahedron-sweep.gif")?,
     };
     figure.write(&output)?;
     Ok(())

@@ -304,6 +304,17 @@ pub fn write_frames<T: Sync>(
     })
 }
 
+/// Refuses a transparent or translucent background for a GIF, before anything
+/// is drawn: frames here are opaque, with one palette and no alpha.
+pub fn check_opaque_background(background: Color) -> Result<()> {
+    if background.a != 255 {
+        return Err(Error::unsupported(
+            "a GIF needs an opaque --background (its palette has no partial transparency)",
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses frames the GIF format cannot store, before anything is drawn.
 pub fn check_frame_size(width: u32, height: u32) -> Result<()> {
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
@@ -397,6 +408,7 @@ impl BoardAnimation {
     /// Checks the frame size and palette before any board is computed.
     pub fn validate(&self) -> Result<()> {
         self.animation.validate()?;
+        check_opaque_background(self.style.background)?;
         let (width, height) = self.frame_size();
         check_frame_size(width, height)?;
         self.palette().map(|_| ())

@@ -297,14 +297,7 @@ impl GrundyFigure {
             }
         }
         let v = &self.view;
-        if !(v.azimuth.is_finite()
-            && v.elevation.is_finite()
-            && (-90.0..=90.0).contains(&v.elevation))
-        {
-            return Err(Error::invalid(
-                "--elevation must be between -90 and 90 degrees, --azimuth a finite angle",
-            ));
-        }
+        crate::scene::check_view_angles(v.azimuth, v.elevation)?;
         for (what, px) in [("--width", v.width), ("--height", v.height)] {
             if !(200..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
@@ -386,7 +379,7 @@ impl GrundyFigure {
     /// drawn, before anything is solved.
     pub fn check_output(&self, path: &Path) -> Result<Format> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Csv, Format::Json, Format::Png, Format::Svg])?;
+        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
         encode::check_output_path(path)?;
         if format.is_image() {
             if self.p_only {

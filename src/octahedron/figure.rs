@@ -515,7 +515,7 @@ impl SectionFigure {
     /// `.png` (level of detail), `.svg` (exact polygons), `.json` / `.csv` (exact diamonds).
     pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Json, Format::Csv])?;
+        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
         encode::check_output_path(path)?;
         match format {
             Format::Json | Format::Csv if self.raw => Err(Error::unsupported(

@@ -16,7 +16,7 @@ use super::figure::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
 use super::level::Level;
 use super::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use super::view_figure::{bounds, darker, polygon_items, Edges, ViewFigure};
-use crate::encode::animation::{nearest_indices, write_frames, Animation};
+use crate::encode::animation::{check_opaque_background, nearest_indices, write_frames, Animation};
 use crate::encode::gif::Repeat;
 use crate::encode::{self, raster, Format};
 use crate::error::check_memory;
@@ -121,11 +121,7 @@ impl SweepFigure {
                 self.size
             )));
         }
-        if self.style.background.a != 255 {
-            return Err(Error::unsupported(
-                "a GIF needs an opaque --background (its palette has no partial transparency)",
-            ));
-        }
+        check_opaque_background(self.style.background)?;
         self.animation.validate()
     }
 

@@ -15,6 +15,22 @@ pub mod ramp;
 
 pub use color::Color;
 
+/// Checks the camera of a 3D view (the octahedra, a P-position plot): any finite
+/// azimuth, an elevation in -90..=90 degrees. Errors name the flags.
+pub fn check_view_angles(azimuth: f64, elevation: f64) -> crate::Result<()> {
+    if !azimuth.is_finite() {
+        return Err(crate::Error::invalid(format!(
+            "--azimuth must be a number of degrees; got {azimuth}"
+        )));
+    }
+    if !(-90.0..=90.0).contains(&elevation) {
+        return Err(crate::Error::invalid(format!(
+            "--elevation must be between -90 and 90 degrees; got {elevation}"
+        )));
+    }
+    Ok(())
+}
+
 /// A figure: a canvas of `width x height` pixels with items painted in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
