@@ -72,14 +72,13 @@ pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
         }
     };
     let figure = SquareFigure {
-        boards,
         n: args.n,
-        mode,
         memory_limit,
         animation: args.animation.animation()?,
         overlay: args
             .overlay
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),
+        ..SquareFigure::new(boards, mode)
     };
     // Checked before the output folder is made, so bad input leaves nothing behind.
     figure.validate()?;

@@ -6,7 +6,7 @@ use super::decompose::Decomposition;
 use super::{check_board, p_grid, write_bilevel_row, SignatureIndex};
 use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
-use crate::error::check_memory;
+use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
@@ -65,7 +65,36 @@ pub const CORNER_COLOR: Color = okabe_ito::VERMILLION;
 /// See [`CORNER_COLOR`].
 pub const CENTRE_COLOR: Color = okabe_ito::BLUISH_GREEN;
 
+impl SquareMode {
+    /// Styled boards in `style`, sized and laid out as suits them, without
+    /// decomposition marks.
+    pub fn styled(style: BoardStyle) -> Self {
+        SquareMode::Styled {
+            style,
+            size: None,
+            columns: None,
+            decompose: false,
+        }
+    }
+}
+
 impl SquareFigure {
+    /// Square boards `boards` drawn in `mode`, with the defaults for everything
+    /// else: square (n = m), [`DEFAULT_MEMORY_LIMIT`], [`Animation::default`], no
+    /// overlay. Set other fields with struct update syntax,
+    /// `SquareFigure { n: Some(5), ..SquareFigure::new(boards, mode) }`, so that
+    /// callers keep compiling when a field is added.
+    pub fn new(boards: Vec<u64>, mode: SquareMode) -> Self {
+        SquareFigure {
+            boards,
+            n: None,
+            mode,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            animation: Animation::default(),
+            overlay: None,
+        }
+    }
+
     fn size_of(&self, m: u64) -> (u64, u64) {
         (m, self.n.unwrap_or(m))
     }
