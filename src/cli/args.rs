@@ -88,6 +88,15 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok((value * (1u64 << shift) as f64) as u64)
 }
 
+/// Parses a caption size in pixels: any number from 4 to 200 (12.5 is fine).
+pub fn parse_caption_size(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(size) if (4.0..=200.0).contains(&size) => Ok(size),
+        Ok(_) => Err("must be between 4 and 200 px".into()),
+        Err(_) => Err(format!("'{text}' is not a number of pixels")),
+    }
+}
+
 /// When to draw grid lines.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum GridArg {
@@ -142,7 +151,7 @@ pub struct BoardStyleArgs {
     #[arg(long)]
     pub no_caption: bool,
     /// Caption size in pixels (default: scaled to the panel).
-    #[arg(long, value_name = "PX")]
+    #[arg(long, value_name = "PX", value_parser = parse_caption_size)]
     pub caption_size: Option<f64>,
 }
 
@@ -150,13 +159,6 @@ impl BoardStyleArgs {
     /// The validated style.
     pub fn style(&self) -> nimscape::Result<BoardStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
-        if let Some(size) = self.caption_size {
-            if !(4.0..=200.0).contains(&size) {
-                return Err(nimscape::Error::invalid(
-                    "--caption-size must be between 4 and 200 px",
-                ));
-            }
-        }
         Ok(BoardStyle {
             p_color: Color::parse(&self.p_color, "--p-color")?,
             other_color: Color::parse(&self.other_color, "--other-color")?,

@@ -61,8 +61,8 @@ struct SectionStyleArgs {
     #[arg(long)]
     no_caption: bool,
     /// Caption size in pixels (default: scaled to the panel).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(4..=200))]
-    caption_size: Option<u32>,
+    #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
+    caption_size: Option<f64>,
     /// Space around the figure, pixels.
     #[arg(long, value_name = "PX", default_value_t = 16)]
     margin: u32,
@@ -79,7 +79,7 @@ impl SectionStyleArgs {
             background: Color::parse(&self.background, "--background")?,
             frame: (frame.a > 0).then_some(frame),
             captions: !self.no_caption,
-            caption_size: self.caption_size.map(f64::from),
+            caption_size: self.caption_size,
             margin: self.margin,
             gap: self.gap,
         })
