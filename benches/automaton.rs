@@ -6,7 +6,6 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::automaton::{ParityStepper, ResidueStepper};
-use nimscape::encode::animation::Animation;
 use nimscape::encode::gif::{GifWriter, Repeat};
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::pattern::figure::{SquareFigure, SquareMode};
@@ -43,19 +42,10 @@ fn gif_64_frames() -> Vec<u8> {
 /// `nimscape square --m 1..64 -o squares.gif`: 64 styled frames (512 px boards,
 /// captions, grid lines) through the shared animation helper; returns the file size.
 fn square_gif(path: &std::path::Path) -> u64 {
-    let figure = SquareFigure {
-        boards: (1..=64).collect(),
-        n: None,
-        mode: SquareMode::Styled {
-            style: BoardStyle::default(),
-            size: None,
-            columns: None,
-            decompose: false,
-        },
-        memory_limit: DEFAULT_MEMORY_LIMIT,
-        animation: Animation::default(),
-        overlay: None,
-    };
+    let figure = SquareFigure::new(
+        (1..=64).collect(),
+        SquareMode::styled(BoardStyle::default()),
+    );
     figure
         .write(path, &nimscape::encode::Metadata::default())
         .unwrap();

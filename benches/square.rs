@@ -8,22 +8,17 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nimscape::encode::png::Compression;
 use nimscape::encode::Metadata;
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::pattern::figure::{SquareFigure, SquareMode};
 use nimscape::scene::board::{BoardStyle, PanelSize};
 use std::time::Duration;
 
 fn raw(m: u64) -> SquareFigure {
-    SquareFigure {
-        boards: vec![m],
-        n: None,
-        mode: SquareMode::Raw {
+    SquareFigure::new(
+        vec![m],
+        SquareMode::Raw {
             compression: Compression::Fast,
         },
-        memory_limit: DEFAULT_MEMORY_LIMIT,
-        animation: Default::default(),
-        overlay: None,
-    }
+    )
 }
 
 fn bench_raw(c: &mut Criterion) {
@@ -55,19 +50,15 @@ fn bench_sheet(c: &mut Criterion) {
     // --width 1200 with 6 columns, the default gap and margin.
     let panel =
         nimscape::scene::layout::SheetLayout::panel_width_for(1200, 6, style.gap, style.margin);
-    let figure = SquareFigure {
-        boards: (1..=24).collect(),
-        n: None,
-        mode: SquareMode::Styled {
+    let figure = SquareFigure::new(
+        (1..=24).collect(),
+        SquareMode::Styled {
             style,
             size: Some(PanelSize::Panel(panel)),
             columns: None,
             decompose: false,
         },
-        memory_limit: DEFAULT_MEMORY_LIMIT,
-        animation: Default::default(),
-        overlay: None,
-    };
+    );
     let mut group = c.benchmark_group("square_sheet");
     group.sample_size(10);
     group.bench_function("m=1..24 at 1200 px, PNG", |b| {

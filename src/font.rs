@@ -42,6 +42,17 @@ pub fn text_width(text: &str, size: f64) -> f64 {
     width * scale
 }
 
+/// A text size no larger than `size` at which `text` fits in `room` px: how
+/// captions shrink rather than spill past their panel.
+pub fn fitted_size(text: &str, size: f64, room: f64) -> f64 {
+    let width = text_width(text, size);
+    if width > room && width > 0.0 {
+        size * room / width
+    } else {
+        size
+    }
+}
+
 /// Ascent and descent (positive, below the baseline) at `size` px.
 pub fn vertical_metrics(size: f64) -> (f64, f64) {
     let scale = size / units_per_em();

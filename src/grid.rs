@@ -137,6 +137,16 @@ impl BitGrid {
         self.words.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 
+    /// One byte per cell, row-major: 1 for a true cell, 0 for a false one (the
+    /// palette indices of a two-colour cell layer).
+    pub fn to_indices(&self) -> Vec<u8> {
+        let mut indices = vec![0u8; self.rows * self.cols];
+        for (r, c) in self.ones() {
+            indices[r * self.cols + c] = 1;
+        }
+        indices
+    }
+
     /// The true cells as 0-based `(row, col)`, row-major.
     pub fn ones(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         (0..self.rows).flat_map(move |row| {

@@ -16,7 +16,7 @@ use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{ResidueColours, ResiduePalette};
-use crate::scene::{CellLayer, Color, PixelRect, Scene};
+use crate::scene::{Color, Scene};
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -440,43 +440,22 @@ impl AutomatonFigure {
             self.memory_limit,
             "write --raw with --modulus 2 as .png, which is streamed 1 bit per cell",
         )?;
-        let (indices, palette) = if self.rule60 {
-            (
-                bits_to_indices(&rule60(n, self.memory_limit)?),
-                raw_bits_palette(),
-            )
-        } else {
-            match self.computed_frames()?.next() {
-                Some(Frame::Parity(_, grid)) => (bits_to_indices(&grid), raw_bits_palette()),
-                Some(Frame::Residue(_, grid)) => {
-                    let ramp = self
-                        .ramp()?
-                        .ok_or_else(|| Error::invalid("no ramp for mod 2"))?;
-                    let panel = residue_panel(&grid, Color::TRANSPARENT, &ramp);
-                    (panel.indices, panel.palette)
-                }
-                _ => {
-                    return Err(Error::unsupported(
-                        "--raw needs --modulus p, not exact values",
-                    ))
-                }
+        if self.rule60 {
+            return Ok(Scene::raw_bits(&rule60(n, self.memory_limit)?));
+        }
+        match self.computed_frames()?.next() {
+            Some(Frame::Parity(_, grid)) => Ok(Scene::raw_bits(&grid)),
+            Some(Frame::Residue(_, grid)) => {
+                let ramp = self
+                    .ramp()?
+                    .ok_or_else(|| Error::invalid("no ramp for mod 2"))?;
+                let panel = residue_panel(&grid, Color::TRANSPARENT, &ramp);
+                Ok(Scene::pixel_cells(n, n, panel.indices, panel.palette))
             }
-        };
-        let mut scene = Scene::new(n as u32, n as u32, Color::WHITE);
-        scene.push(CellLayer {
-            rect: PixelRect {
-                x: 0,
-                y: 0,
-                width: n as u32,
-                height: n as u32,
-            },
-            rows: n,
-            cols: n,
-            indices,
-            palette,
-            grid_line: None,
-        });
-        Ok(scene)
+            _ => Err(Error::unsupported(
+                "--raw needs --modulus p, not exact values",
+            )),
+        }
     }
 
     /// Writes the figure to `path` in the format its extension names:
@@ -539,16 +518,9 @@ impl AutomatonFigure {
                 _ => return Err(Error::invalid("raw 1-bit output needs --modulus 2")),
             }
         };
+        // Odd cells black.
         encode::write_atomic(path, |out| {
-            png_enc::write_bilevel(
-                out,
-                path,
-                n as u32,
-                n as u32,
-                compression,
-                metadata,
-                |row, bytes| bilevel_row(&grid, row, bytes),
-            )
+            png_enc::write_bilevel_grid(out, path, &grid, compression, metadata)
         })
     }
 
@@ -720,32 +692,6 @@ fn add_residue_legend(panel: &mut BoardPanel, p: u16, ramp: &ResidueColours) {
             color: ramp.colours()[ramp.index(u64::from(r))],
             text: format!("a ≡ {r} (mod {p})"),
         });
-    }
-}
-
-fn bits_to_indices(grid: &BitGrid) -> Vec<u8> {
-    let mut indices = vec![0u8; grid.rows() * grid.cols()];
-    for (r, c) in grid.ones() {
-        indices[r * grid.cols() + c] = 1;
-    }
-    indices
-}
-
-/// Raw two-level output: the white background for even cells, black for odd.
-fn raw_bits_palette() -> Vec<Color> {
-    vec![Color::TRANSPARENT, Color::BLACK]
-}
-
-/// One 1-bit PNG row, most significant bit first: odd cells black (0), others white (1).
-fn bilevel_row(grid: &BitGrid, row: usize, out: &mut [u8]) {
-    out.fill(0xFF);
-    for (w, &word) in grid.row_words(row).iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let col = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            out[col / 8] &= !(0x80 >> (col % 8));
-        }
     }
 }
 

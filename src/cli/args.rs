@@ -7,6 +7,7 @@ use nimscape::encode::Metadata;
 use nimscape::scene::board::{BoardStyle, GridLines, PanelSize};
 use nimscape::scene::layout::SheetLayout;
 use nimscape::scene::Color;
+use std::path::PathBuf;
 
 /// A list of values given as `11`, `1..24` or `3,5,11` (a newtype, so clap treats the
 /// whole list as one value).
@@ -87,6 +88,15 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok((value * (1u64 << shift) as f64) as u64)
 }
 
+/// Parses a caption size in pixels: any number from 4 to 200 (12.5 is fine).
+pub fn parse_caption_size(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(size) if (4.0..=200.0).contains(&size) => Ok(size),
+        Ok(_) => Err("must be between 4 and 200 px".into()),
+        Err(_) => Err(format!("'{text}' is not a number of pixels")),
+    }
+}
+
 /// When to draw grid lines.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum GridArg {
@@ -141,7 +151,7 @@ pub struct BoardStyleArgs {
     #[arg(long)]
     pub no_caption: bool,
     /// Caption size in pixels (default: scaled to the panel).
-    #[arg(long, value_name = "PX")]
+    #[arg(long, value_name = "PX", value_parser = parse_caption_size)]
     pub caption_size: Option<f64>,
 }
 
@@ -149,13 +159,6 @@ impl BoardStyleArgs {
     /// The validated style.
     pub fn style(&self) -> nimscape::Result<BoardStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
-        if let Some(size) = self.caption_size {
-            if !(4.0..=200.0).contains(&size) {
-                return Err(nimscape::Error::invalid(
-                    "--caption-size must be between 4 and 200 px",
-                ));
-            }
-        }
         Ok(BoardStyle {
             p_color: Color::parse(&self.p_color, "--p-color")?,
             other_color: Color::parse(&self.other_color, "--other-color")?,
@@ -218,9 +221,14 @@ pub struct AnimationArgs {
 }
 
 impl AnimationArgs {
-    /// The validated animation settings.
+    /// The validated animation settings, [`Animation::default`] where no flag is given.
     pub fn animation(&self) -> nimscape::Result<Animation> {
-        let defaults = Animation::default();
+        self.animation_with(Animation::default())
+    }
+
+    /// The validated animation settings, `defaults` where no flag is given (a figure
+    /// with its own defaults also says them in its help, see `octahedron sweep`).
+    pub fn animation_with(&self, defaults: Animation) -> nimscape::Result<Animation> {
         let delay_cs = match (self.delay, self.fps) {
             (Some(delay), _) => delay,
             (None, Some(fps)) => {
@@ -244,6 +252,17 @@ impl AnimationArgs {
         animation.validate()?;
         Ok(animation)
     }
+}
+
+/// Where a figure goes without `-o`: `output/NAME` below the working folder,
+/// created when missing (the same for every subcommand).
+pub fn default_output(name: &str) -> nimscape::Result<PathBuf> {
+    let folder = PathBuf::from("output");
+    std::fs::create_dir_all(&folder).map_err(|source| nimscape::Error::Io {
+        path: folder.clone(),
+        source,
+    })?;
+    Ok(folder.join(name))
 }
 
 /// Metadata recording the command line that made a figure: every parameter, but not

@@ -20,7 +20,7 @@ pub struct CountArgs {
     /// Which m: one value (10^9 is fine), a range 1..64, or a list.
     #[arg(long, value_name = "M", value_parser = parse_counts)]
     m: Option<args::ValueList>,
-    /// Output: .csv (m,g), .json, or a chart .png / .svg [default: a table on stdout]
+    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json [default: a table on stdout]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Logarithmic axes on the chart.
@@ -96,7 +96,7 @@ pub fn run(args: CountArgs) -> Result<()> {
         }
         Some(path) => {
             let format =
-                Format::of_path(path, &[Format::Csv, Format::Json, Format::Png, Format::Svg])?;
+                Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
             encode::check_output_path(path)?;
             match format {
                 Format::Csv => encode::write_atomic(path, |out| {

@@ -33,7 +33,7 @@ pub struct GrundyArgs {
     /// [default for band games and six-sided: the seed's table or box].
     #[arg(long = "box", value_name = "N|N,N,..")]
     game_box: Option<String>,
-    /// Output: .csv / .json (every position and its value), .png / .svg (a table or plot).
+    /// Output: .png / .svg / .pdf (a table or plot), .csv / .json (every position and its value).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Data lists only the P-positions.
@@ -205,7 +205,7 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
         None => None,
     };
     if args.output.is_none() && !args.compare_nim_sum && shifts.is_none() && !args.time {
-        bail!("nothing to do: give -o FILE (.csv, .json, .png, .svg), --compare-nim-sum, --find-shift A..B or --time");
+        bail!("nothing to do: give -o FILE (.png, .svg, .pdf, .csv, .json), --compare-nim-sum, --find-shift A..B or --time");
     }
 
     let start = std::time::Instant::now();

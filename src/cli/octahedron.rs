@@ -4,9 +4,8 @@
 use super::args;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use nimscape::encode::gif::Repeat;
 use nimscape::octahedron::figure::{NamedLevel, Scale, SectionFigure, SectionStyle};
-use nimscape::octahedron::sweep::{subscript, Animation, SweepFigure, SweepView};
+use nimscape::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
 use nimscape::octahedron::view_figure::{Edges, ViewFigure, ViewSubject};
 use nimscape::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
 use nimscape::scene::Color;
@@ -62,8 +61,8 @@ struct SectionStyleArgs {
     #[arg(long)]
     no_caption: bool,
     /// Caption size in pixels (default: scaled to the panel).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(4..=200))]
-    caption_size: Option<u32>,
+    #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
+    caption_size: Option<f64>,
     /// Space around the figure, pixels.
     #[arg(long, value_name = "PX", default_value_t = 16)]
     margin: u32,
@@ -80,7 +79,7 @@ impl SectionStyleArgs {
             background: Color::parse(&self.background, "--background")?,
             frame: (frame.a > 0).then_some(frame),
             captions: !self.no_caption,
-            caption_size: self.caption_size.map(f64::from),
+            caption_size: self.caption_size,
             margin: self.margin,
             gap: self.gap,
         })
@@ -119,7 +118,7 @@ pub struct SectionArgs {
     scale: ScaleArg,
     #[command(flatten)]
     style: SectionStyleArgs,
-    /// Output: .png (anti-aliased), .svg (exact polygons), .json or .csv (exact diamonds)
+    /// Output: .png (anti-aliased), .svg / .pdf (exact polygons), .csv or .json (exact diamonds)
     /// [default: output/octahedron-<n>-<level>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -131,22 +130,8 @@ pub struct ViewArgs {
     /// Order n of S_n (6^n octahedra; n <= 5 draws in under a second).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=60))]
     n: u32,
-    /// Camera direction around the z axis, degrees from +x towards +y.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 30.0,
-        allow_hyphen_values = true
-    )]
-    azimuth: f64,
-    /// Camera height above the xy plane, degrees (negative: from below).
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 35.0,
-        allow_hyphen_values = true
-    )]
-    elevation: f64,
+    #[command(flatten)]
+    camera: CameraArgs,
     /// Direction towards the light in camera coordinates x,y,z (x right, y up, z to the viewer).
     #[arg(
         long,
@@ -205,13 +190,19 @@ pub struct ViewArgs {
     /// Leave out the caption.
     #[arg(long)]
     no_caption: bool,
-    /// Output: .png (anti-aliased) or .svg [default: output/octahedron-view-<n>.png]
+    /// Output: .png (anti-aliased) or .svg / .pdf [default: output/octahedron-view-<n>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
 
 /// Animate the section as the level sweeps.
 #[derive(Debug, Args)]
+// A sweep's frames differ little, so it plays faster than other GIFs by default
+// (sweep::DEFAULT_ANIMATION); its help says so.
+#[command(
+    mut_arg("delay", |a| a.help("Hundredths of a second per frame of a .gif [default: 8, i.e. 12.5 fps]")),
+    mut_arg("hold_last", |a| a.help("Hundredths of a second the last frame of a .gif stays before it loops [default: 100]"))
+)]
 pub struct SweepArgs {
     /// Order n of S_n (frames are drawn with level of detail, so any n up to 60 is quick).
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -250,39 +241,15 @@ pub struct SweepArgs {
     /// Order of the solid in the 3D view.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6), requires = "with_view")]
     view_n: u32,
-    /// Camera azimuth of the 3D view, degrees.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 30.0,
-        allow_hyphen_values = true
-    )]
-    azimuth: f64,
-    /// Camera elevation of the 3D view, degrees.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = 35.0,
-        allow_hyphen_values = true
-    )]
-    elevation: f64,
+    #[command(flatten)]
+    camera: CameraArgs,
     /// Colour of the octahedra in the 3D view.
     #[arg(long, value_name = "COLOR", default_value = "#e69f00")]
     color: String,
     #[command(flatten)]
     style: SectionStyleArgs,
-    /// How often the animation plays (default: forever).
-    #[arg(long = "loop", value_name = "N")]
-    repeat: Option<u16>,
-    /// Hundredths of a second per frame.
-    #[arg(long, value_name = "CS", default_value_t = 8, conflicts_with = "fps")]
-    delay: u16,
-    /// Frames per second (instead of --delay).
-    #[arg(long, value_name = "FPS")]
-    fps: Option<f64>,
-    /// Hundredths of a second the last frame stays before the loop starts again.
-    #[arg(long, value_name = "CS", default_value_t = 100)]
-    hold_last: u16,
+    #[command(flatten)]
+    animation: args::AnimationArgs,
     /// Output: .gif [default: output/octahedron-sweep.gif]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -294,11 +261,6 @@ pub fn run(args: OctahedronArgs, memory_limit: u64) -> Result<()> {
         OctahedronCommand::View(a) => view(a, memory_limit),
         OctahedronCommand::Sweep(a) => sweep(a, memory_limit),
     }
-}
-
-fn default_output(name: String) -> Result<PathBuf> {
-    std::fs::create_dir_all("output")?;
-    Ok(PathBuf::from("output").join(name))
 }
 
 fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
@@ -328,7 +290,7 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
         Some(path) => path,
         None => {
             let names: Vec<&str> = figure.levels.iter().map(|l| l.text.as_str()).collect();
-            default_output(format!(
+            args::default_output(&format!(
                 "octahedron-{n}-{}.png",
                 names.join("-").replace('/', "_")
             ))?
@@ -366,21 +328,35 @@ fn unit(value: f64, flag: &str) -> nimscape::Result<f64> {
     }
 }
 
-fn camera(azimuth: f64, elevation: f64) -> nimscape::Result<Camera> {
-    if !azimuth.is_finite() {
-        return Err(nimscape::Error::invalid(format!(
-            "--azimuth must be a number of degrees; got {azimuth}"
-        )));
+/// Where the 3D view is seen from (`view`, and `sweep --with-view`).
+#[derive(Debug, Args)]
+struct CameraArgs {
+    /// Camera direction around the z axis, degrees from +x towards +y.
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 30.0,
+        allow_hyphen_values = true
+    )]
+    azimuth: f64,
+    /// Camera height above the xy plane, degrees (negative: from below).
+    #[arg(
+        long,
+        value_name = "DEG",
+        default_value_t = 35.0,
+        allow_hyphen_values = true
+    )]
+    elevation: f64,
+}
+
+impl CameraArgs {
+    fn camera(&self) -> nimscape::Result<Camera> {
+        nimscape::scene::check_view_angles(self.azimuth, self.elevation)?;
+        Ok(Camera {
+            azimuth_deg: self.azimuth,
+            elevation_deg: self.elevation,
+        })
     }
-    if !(-90.0..=90.0).contains(&elevation) {
-        return Err(nimscape::Error::invalid(format!(
-            "--elevation must be between -90 and 90 degrees; got {elevation}"
-        )));
-    }
-    Ok(Camera {
-        azimuth_deg: azimuth,
-        elevation_deg: elevation,
-    })
 }
 
 fn rgb(text: &str, flag: &str) -> nimscape::Result<[u8; 3]> {
@@ -395,7 +371,7 @@ fn rgb(text: &str, flag: &str) -> nimscape::Result<[u8; 3]> {
 
 fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
     let options = ViewOptions {
-        camera: camera(args.azimuth, args.elevation)?,
+        camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
         ambient: unit(args.ambient, "--ambient")?,
         base: rgb(&args.color, "--color")?,
@@ -455,24 +431,19 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
     figure.validate()?;
     let output = match args.output {
         Some(path) => path,
-        None if args.operation => default_output("octahedron-operation.png".into())?,
-        None => default_output(format!("octahedron-view-{n}.png"))?,
+        None if args.operation => args::default_output("octahedron-operation.png")?,
+        None => args::default_output(&format!("octahedron-view-{n}.png"))?,
     };
     figure.write(&output, &args::metadata())?;
     Ok(())
 }
 
 fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
-    let delay = match args.fps {
-        Some(fps) if fps.is_finite() && (0.5..=50.0).contains(&fps) => (100.0 / fps).round() as u16,
-        Some(fps) => bail!("--fps must be between 0.5 and 50; got {fps}"),
-        None => args.delay,
-    };
     let view = if args.with_view {
         Some(SweepView {
             n: args.view_n,
             options: ViewOptions {
-                camera: camera(args.azimuth, args.elevation)?,
+                camera: args.camera.camera()?,
                 base: rgb(&args.color, "--color")?,
                 ..ViewOptions::default()
             },
@@ -492,23 +463,13 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
         align: args.align,
         style: args.style.style()?,
         view,
-        animation: Animation {
-            repeat: match args.repeat {
-                None => Repeat::Forever,
-                Some(times) => Repeat::Times(times),
-            },
-            delay_cs: delay,
-            hold_last_cs: Some(args.hold_last),
-        },
+        animation: args.animation.animation_with(sweep::DEFAULT_ANIMATION)?,
         memory_limit,
     };
-    if args.repeat == Some(0) {
-        bail!("--loop counts how often the animation plays and must be at least 1; leave it out to loop forever");
-    }
     figure.validate()?;
     let output = match args.output {
         Some(path) => path,
-        None => default_output("octahedron-sweep.gif".into())?,
+        None => args::default_output("octahedron-sweep.gif")?,
     };
     figure.write(&output)?;
     Ok(())
@@ -522,4 +483,47 @@ fn named_r(text: &str, flag: &str) -> nimscape::Result<NamedLevel> {
         }
         other => other,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[derive(Debug, clap::Parser)]
+    struct Sweep {
+        #[command(flatten)]
+        args: SweepArgs,
+    }
+
+    #[test]
+    fn sweep_help_states_the_sweep_defaults() {
+        let command = Sweep::command();
+        let help = |id: &str| {
+            let arg = command.get_arguments().find(|a| a.get_id() == id).unwrap();
+            arg.get_help().unwrap().to_string()
+        };
+        let defaults = sweep::DEFAULT_ANIMATION;
+        assert!(help("delay").contains(&format!("[default: {}", defaults.delay_cs)));
+        assert!(
+            help("hold_last").contains(&format!("[default: {}]", defaults.hold_last_cs.unwrap()))
+        );
+    }
+
+    #[test]
+    fn loop_zero_loops_forever_and_no_flag_keeps_the_sweep_timing() {
+        use clap::Parser;
+        let parse = |extra: &[&str]| {
+            let args = Sweep::try_parse_from(["sweep"].iter().chain(extra)).unwrap();
+            args.args
+                .animation
+                .animation_with(sweep::DEFAULT_ANIMATION)
+                .unwrap()
+        };
+        assert_eq!(parse(&[]), sweep::DEFAULT_ANIMATION);
+        assert_eq!(parse(&["--loop", "0"]), sweep::DEFAULT_ANIMATION);
+        let fast = parse(&["--fps", "25", "--loop", "2"]);
+        assert_eq!(fast.delay_cs, 4);
+        assert_eq!(fast.repeat, nimscape::encode::gif::Repeat::Times(2));
+    }
 }

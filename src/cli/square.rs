@@ -16,7 +16,7 @@ pub struct SquareArgs {
     /// Columns n, for rectangular boards (default: n = m).
     #[arg(long, value_name = "N", value_parser = args::parse_side)]
     n: Option<u64>,
-    /// Output file: .png, .svg, .gif (an animation over m), .csv (i,j of every P cell) or .json [default: output/square-<m>.png]
+    /// Output: .png, .svg / .pdf, .gif (an animation over m), .csv (i,j of every P cell) or .json [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).
@@ -71,27 +71,27 @@ pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
             decompose: args.decompose,
         }
     };
-    let output = match args.output {
-        Some(path) => path,
-        None => {
-            let name = match (boards.first(), boards.last()) {
-                (Some(a), Some(b)) if boards.len() > 1 => format!("square-{a}-{b}.png"),
-                (Some(a), _) => format!("square-{a}.png"),
-                _ => unreachable!("boards is not empty"),
-            };
-            std::fs::create_dir_all("output")?;
-            PathBuf::from("output").join(name)
-        }
-    };
     let figure = SquareFigure {
-        boards,
         n: args.n,
-        mode,
         memory_limit,
         animation: args.animation.animation()?,
         overlay: args
             .overlay
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),
+        ..SquareFigure::new(boards, mode)
+    };
+    // Checked before the output folder is made, so bad input leaves nothing behind.
+    figure.validate()?;
+    let output = match args.output {
+        Some(path) => path,
+        None => {
+            let name = match (figure.boards.first(), figure.boards.last()) {
+                (Some(a), Some(b)) if figure.boards.len() > 1 => format!("square-{a}-{b}.png"),
+                (Some(a), _) => format!("square-{a}.png"),
+                _ => unreachable!("boards is not empty"),
+            };
+            args::default_output(&name)?
+        }
     };
     figure.write(&output, &args::metadata())?;
     Ok(())

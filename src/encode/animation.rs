@@ -77,7 +77,7 @@ pub const TEXT_SHADES: usize = 7;
 pub struct FramePalette {
     colours: Vec<Color>,
     solid: usize,
-    lookup: HashMap<[u8; 3], u8>,
+    rgb: Vec<[u8; 3]>,
 }
 
 impl FramePalette {
@@ -125,15 +125,11 @@ impl FramePalette {
                 solid_count
             )));
         }
-        let lookup = colours
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (c.rgb_array(), k as u8))
-            .collect();
+        let rgb = colours.iter().map(Color::rgb_array).collect();
         Ok(FramePalette {
             colours,
             solid: solid_count,
-            lookup,
+            rgb,
         })
     }
 
@@ -143,8 +139,8 @@ impl FramePalette {
     }
 
     /// The colour table as the GIF writer takes it.
-    pub fn rgb(&self) -> Vec<[u8; 3]> {
-        self.colours.iter().map(Color::rgb_array).collect()
+    pub fn rgb(&self) -> &[[u8; 3]] {
+        &self.rgb
     }
 
     /// Checks that every colour a scene paints with is a solid colour of this
@@ -176,41 +172,46 @@ impl FramePalette {
     /// it is in the palette (all cells, fills and text interiors), else the
     /// nearest one (anti-aliased edges).
     pub fn index_pixels(&self, pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
-        let mut near: HashMap<[u8; 3], u8> = HashMap::new();
-        let mut last = ([0u8; 3], None::<u8>);
-        pixmap
-            .data()
-            .chunks_exact(4)
-            .map(|p| {
-                let rgb = [p[0], p[1], p[2]];
-                if let (seen, Some(index)) = last {
-                    if seen == rgb {
-                        return index;
-                    }
-                }
-                let index = match self.lookup.get(&rgb) {
-                    Some(&k) => k,
-                    None => *near.entry(rgb).or_insert_with(|| self.nearest(rgb)),
-                };
-                last = (rgb, Some(index));
-                index
-            })
-            .collect()
+        nearest_indices(pixmap.data(), &self.rgb)
     }
+}
 
-    fn nearest(&self, rgb: [u8; 3]) -> u8 {
-        let distance = |c: &Color| {
-            let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
-            d(c.r, rgb[0]) + d(c.g, rgb[1]) + d(c.b, rgb[2])
-        };
-        // `min_by_key` keeps the first of equals: ties go to the lower index.
-        self.colours
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, c)| distance(c))
-            .map(|(k, _)| k as u8)
-            .unwrap_or(0)
-    }
+/// Each opaque RGBA pixel's nearest palette colour (squared RGB distance, the
+/// lowest index on ties), so a colour in the palette keeps its own index: a
+/// pure function of the pixel, whatever the frame or thread.
+pub fn nearest_indices(rgba: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
+    let nearest = |c: [u8; 3]| -> u8 {
+        let mut best = (u32::MAX, 0u8);
+        for (i, p) in palette.iter().enumerate() {
+            let d: u32 = (0..3)
+                .map(|k| {
+                    let e = i32::from(c[k]) - i32::from(p[k]);
+                    (e * e) as u32
+                })
+                .sum();
+            if d < best.0 {
+                best = (d, i as u8);
+            }
+        }
+        best.1
+    };
+    // Runs of one colour are the rule (cells, fills), so the previous pixel is
+    // checked before the cache.
+    let mut cache: HashMap<[u8; 3], u8> = HashMap::new();
+    let mut last: Option<([u8; 3], u8)> = None;
+    rgba.chunks_exact(4)
+        .map(|p| {
+            let c = [p[0], p[1], p[2]];
+            match last {
+                Some((lc, li)) if lc == c => li,
+                _ => {
+                    let i = *cache.entry(c).or_insert_with(|| nearest(c));
+                    last = Some((c, i));
+                    i
+                }
+            }
+        })
+        .collect()
 }
 
 /// Writes `scenes`, each `width x height` px and painted only in `palette`'s
@@ -233,41 +234,65 @@ pub fn write_gif(
         memory_limit,
         "draw smaller frames (--panel) or run with fewer --threads",
     )?;
-    let mut scenes = scenes;
+    write_frames(
+        path,
+        (width, height),
+        palette.rgb(),
+        scenes,
+        batch,
+        animation,
+        |number, scene| {
+            if (scene.width, scene.height) != (width, height) {
+                return Err(Error::invalid(format!(
+                    "frame {number} is {} x {} px, but the animation is {width} x {height} px",
+                    scene.width, scene.height
+                )));
+            }
+            palette.check_scene(scene)?;
+            let pixels = raster::rasterize(scene)?;
+            Ok(palette.index_pixels(&pixels))
+        },
+    )
+}
+
+/// Writes an animated GIF at `path` (atomically) with `palette` as its one colour
+/// table: `batch` of the `frames` at a time are turned into palette indices by
+/// `index(number, frame)` (`number` counts from 1) and LZW-compressed on the rayon
+/// pool, then written in order, so the bytes do not depend on the thread count and
+/// at most `batch` frames are in memory at once.
+pub fn write_frames<T: Sync>(
+    path: &Path,
+    (width, height): (u32, u32),
+    palette: &[[u8; 3]],
+    frames: impl Iterator<Item = Result<T>>,
+    batch: usize,
+    animation: &Animation,
+    index: impl Fn(usize, &T) -> Result<Vec<u8>> + Sync,
+) -> Result<()> {
+    animation.validate()?;
+    let mut frames = frames;
     write_atomic(path, |out| {
         let mut gif = GifWriter::new(
             out,
             width as usize,
             height as usize,
-            &palette.rgb(),
+            palette,
             animation.repeat,
         )?
         .with_path(path);
         let encoder = gif.frame_encoder();
         loop {
-            let chunk: Vec<Scene> = scenes.by_ref().take(batch).collect::<Result<_>>()?;
+            let chunk: Vec<T> = frames.by_ref().take(batch.max(1)).collect::<Result<_>>()?;
             if chunk.is_empty() {
                 break;
             }
             let first = gif.frames() + 1;
-            let frames: Vec<Result<EncodedFrame>> = chunk
+            let encoded: Vec<Result<EncodedFrame>> = chunk
                 .par_iter()
                 .enumerate()
-                .map(|(k, scene)| {
-                    if (scene.width, scene.height) != (width, height) {
-                        return Err(Error::invalid(format!(
-                            "frame {} is {} x {} px, but the animation is {width} x {height} px",
-                            first + k,
-                            scene.width,
-                            scene.height
-                        )));
-                    }
-                    palette.check_scene(scene)?;
-                    let pixels = raster::rasterize(scene)?;
-                    encoder.encode(&palette.index_pixels(&pixels), first + k)
-                })
+                .map(|(k, frame)| encoder.encode(&index(first + k, frame)?, first + k))
                 .collect();
-            for frame in frames {
+            for frame in encoded {
                 gif.write_encoded(frame?, animation.delay_cs)?;
             }
         }
@@ -277,6 +302,17 @@ pub fn write_gif(
         };
         Ok(())
     })
+}
+
+/// Refuses a transparent or translucent background for a GIF, before anything
+/// is drawn: frames here are opaque, with one palette and no alpha.
+pub fn check_opaque_background(background: Color) -> Result<()> {
+    if background.a != 255 {
+        return Err(Error::unsupported(
+            "a GIF needs an opaque --background (its palette has no partial transparency)",
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses frames the GIF format cannot store, before anything is drawn.
@@ -372,6 +408,7 @@ impl BoardAnimation {
     /// Checks the frame size and palette before any board is computed.
     pub fn validate(&self) -> Result<()> {
         self.animation.validate()?;
+        check_opaque_background(self.style.background)?;
         let (width, height) = self.frame_size();
         check_frame_size(width, height)?;
         self.palette().map(|_| ())

@@ -5,7 +5,7 @@
 //! gigabytes, and never sits in memory whole.
 
 use super::Metadata;
-use crate::{Error, Result};
+use crate::{BitGrid, Error, Result};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::Path;
@@ -150,4 +150,35 @@ pub fn write_bilevel(
         stream.finish().map_err(encode_error(path))?;
     }
     Ok(())
+}
+
+/// Writes `grid` as a 1-bit PNG, one pixel per cell: true cells black, the
+/// others white (see [`write_bilevel`]).
+pub fn write_bilevel_grid(
+    out: &mut dyn Write,
+    path: &Path,
+    grid: &BitGrid,
+    compression: Compression,
+    metadata: &Metadata,
+) -> Result<()> {
+    write_bilevel(
+        out,
+        path,
+        grid.cols() as u32,
+        grid.rows() as u32,
+        compression,
+        metadata,
+        |row, bytes| {
+            // Padding bits past the last column stay white, as in every row written here.
+            bytes.fill(0xFF);
+            for (w, &word) in grid.row_words(row).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let col = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    bytes[col / 8] &= !(0x80 >> (col % 8));
+                }
+            }
+        },
+    )
 }

@@ -297,14 +297,7 @@ impl GrundyFigure {
             }
         }
         let v = &self.view;
-        if !(v.azimuth.is_finite()
-            && v.elevation.is_finite()
-            && (-90.0..=90.0).contains(&v.elevation))
-        {
-            return Err(Error::invalid(
-                "--elevation must be between -90 and 90 degrees, --azimuth a finite angle",
-            ));
-        }
+        crate::scene::check_view_angles(v.azimuth, v.elevation)?;
         for (what, px) in [("--width", v.width), ("--height", v.height)] {
             if !(200..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
@@ -386,7 +379,7 @@ impl GrundyFigure {
     /// drawn, before anything is solved.
     pub fn check_output(&self, path: &Path) -> Result<Format> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Csv, Format::Json, Format::Png, Format::Svg])?;
+        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
         encode::check_output_path(path)?;
         if format.is_image() {
             if self.p_only {
@@ -602,16 +595,13 @@ impl GrundyFigure {
         let y0 = margin + title_height;
 
         if self.table.title {
-            scene.push(TextItem {
-                x: f64::from(width) / 2.0,
-                y: f64::from(margin) + title_size,
-                text: title,
-                size: title_size,
-                color: INK,
-                halign: HAlign::Center,
-                valign: VAlign::Baseline,
-                rotation: 0.0,
-            });
+            scene.push(TextItem::centered(
+                f64::from(width) / 2.0,
+                f64::from(margin) + title_size,
+                title,
+                title_size,
+                INK,
+            ));
         }
 
         let mut indices = vec![0u8; (rows + 1) * (cols + 1)];
@@ -894,16 +884,13 @@ impl GrundyFigure {
         );
         let x0 = left + (width - left - right).saturating_sub(plot_w) / 2;
         let y0 = top + (height - top - bottom).saturating_sub(plot_h) / 2;
-        scene.push(TextItem {
-            x: f64::from(width) / 2.0,
-            y: title_size * 1.5,
-            text: title,
-            size: title_size,
-            color: INK,
-            halign: HAlign::Center,
-            valign: VAlign::Baseline,
-            rotation: 0.0,
-        });
+        scene.push(TextItem::centered(
+            f64::from(width) / 2.0,
+            title_size * 1.5,
+            title,
+            title_size,
+            INK,
+        ));
         let area;
         {
             let root = SceneBackend::new(&mut scene).into_drawing_area();
@@ -1131,6 +1118,17 @@ mod tests {
         );
     }
 
+    fn first_cell_layer(scene: &Scene) -> crate::scene::CellLayer {
+        scene
+            .items
+            .iter()
+            .find_map(|i| match i {
+                crate::scene::Item::Cells(c) => Some(c.clone()),
+                _ => None,
+            })
+            .unwrap()
+    }
+
     #[test]
     fn table_cells_hold_the_values_of_the_slice() {
         let mut f = tri(3, "6");
@@ -1138,14 +1136,7 @@ mod tests {
         f.table.title = false;
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
-        let layer = scene
-            .items
-            .iter()
-            .find_map(|i| match i {
-                crate::scene::Item::Cells(c) => Some(c.clone()),
-                _ => None,
-            })
-            .unwrap();
+        let layer = first_cell_layer(&scene);
         assert_eq!((layer.rows, layer.cols), (8, 8));
         let texts: Vec<String> = scene
             .items
@@ -1193,14 +1184,7 @@ mod tests {
         f.plot = Some(GrundyPlot::Sieve);
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
-        let layer = scene
-            .items
-            .iter()
-            .find_map(|i| match i {
-                crate::scene::Item::Cells(c) => Some(c.clone()),
-                _ => None,
-            })
-            .unwrap();
+        let layer = first_cell_layer(&scene);
         let expected = crate::games::sierpinski_projection(sol.as_capped().unwrap());
         let d_max = expected.iter().map(|p| p.1).max().unwrap();
         let mut got = Vec::new();

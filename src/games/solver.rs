@@ -356,34 +356,15 @@ pub fn solve_dense<G: Game + ?Sized>(game: &G, bounds: &[u32], limit: u64) -> Re
 mod tests {
     use super::*;
 
-    /// Plain Nim on n heaps: the classic check of any Grundy solver.
-    struct Nim(usize);
-
-    impl Game for Nim {
-        fn name(&self) -> String {
-            "nim".into()
-        }
-        fn coordinate_names(&self) -> Vec<String> {
-            (1..=self.0).map(|i| format!("h{i}")).collect()
-        }
-        fn is_position(&self, _: &[u32]) -> bool {
-            true
-        }
-        fn for_each_option(&self, p: &[u32], f: &mut dyn FnMut(&[u32])) {
-            let mut q = p.to_vec();
-            for d in 0..p.len() {
-                for t in 0..p[d] {
-                    q[d] = t;
-                    f(&q);
-                }
-                q[d] = p[d];
-            }
-        }
+    /// Plain Nim on n heaps (its moves; the check is Bouton's nim-sum): the
+    /// classic check of any Grundy solver.
+    fn nim(heaps: usize) -> crate::games::nim::Nim {
+        crate::games::nim::Nim::new(heaps).unwrap()
     }
 
     #[test]
     fn nim_values_are_the_nim_sum_in_both_solvers() {
-        let game = Nim(3);
+        let game = nim(3);
         let dense = solve_dense(&game, &[7, 5, 9], 1 << 20).unwrap();
         let mut memo = MemoSolver::new(&game);
         assert_eq!(dense.len(), 8 * 6 * 10);
@@ -450,7 +431,7 @@ mod tests {
     fn dense_solver_refuses_moves_that_do_not_lower_and_huge_boxes() {
         let err = solve_dense(&Broken, &[3], 1 << 20).unwrap_err().to_string();
         assert!(err.contains("does not lower"), "{err}");
-        let err = solve_dense(&Nim(3), &[5000, 5000, 5000], 1 << 30)
+        let err = solve_dense(&nim(3), &[5000, 5000, 5000], 1 << 30)
             .unwrap_err()
             .to_string();
         assert!(err.contains("GiB") && err.contains("--box"), "{err}");

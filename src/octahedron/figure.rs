@@ -13,6 +13,7 @@ use super::level::{GridLevel, Level};
 use super::section::{aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
+use crate::font::fitted_size;
 use crate::pattern::p_grid;
 use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
 use crate::scene::color::{okabe_ito, INK};
@@ -497,25 +498,7 @@ impl SectionFigure {
             self.memory_limit,
             "write the raw section as .png",
         )?;
-        let mut indices = vec![0u8; rows * cols];
-        for (r, c) in grid.ones() {
-            indices[r * cols + c] = 1;
-        }
-        let mut scene = Scene::new(cols as u32, rows as u32, Color::WHITE);
-        scene.push(CellLayer {
-            rect: PixelRect {
-                x: 0,
-                y: 0,
-                width: cols as u32,
-                height: rows as u32,
-            },
-            rows,
-            cols,
-            indices,
-            palette: vec![Color::TRANSPARENT, Color::BLACK],
-            grid_line: None,
-        });
-        Ok(scene)
+        Ok(Scene::raw_bits(&grid))
     }
 
     fn raw_grid(&self) -> Result<crate::BitGrid> {
@@ -532,7 +515,7 @@ impl SectionFigure {
     /// `.png` (level of detail), `.svg` (exact polygons), `.json` / `.csv` (exact diamonds).
     pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Json, Format::Csv])?;
+        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
         encode::check_output_path(path)?;
         match format {
             Format::Json | Format::Csv if self.raw => Err(Error::unsupported(
@@ -565,23 +548,13 @@ impl SectionFigure {
             }
             Format::Png if self.raw => {
                 let grid = self.raw_grid()?;
-                let (rows, cols) = (grid.rows(), grid.cols());
                 encode::write_atomic(path, |out| {
-                    png_enc::write_bilevel(
+                    png_enc::write_bilevel_grid(
                         out,
                         path,
-                        cols as u32,
-                        rows as u32,
+                        &grid,
                         png_enc::Compression::Fast,
                         metadata,
-                        |row, bytes| {
-                            bytes.fill(0xFF);
-                            for col in 0..cols {
-                                if grid.get(row, col) {
-                                    bytes[col / 8] &= !(0x80 >> (col % 8));
-                                }
-                            }
-                        },
                     )
                 })
             }
@@ -687,16 +660,6 @@ fn fraction_u128(num: u128, den: u128) -> String {
         format!("{}", num / g)
     } else {
         format!("{}/{}", num / g, den / g)
-    }
-}
-
-/// A caption size no larger than `size` at which `text` fits in `room` px.
-pub fn fitted_size(text: &str, size: f64, room: f64) -> f64 {
-    let width = crate::font::text_width(text, size);
-    if width > room && width > 0.0 {
-        size * room / width
-    } else {
-        size
     }
 }
 

@@ -12,41 +12,29 @@
 //! the bytes never depend on the thread count. Frame levels are exact
 //! rationals r_k = r0 + (r1 - r0)·k/(N - 1).
 
-use super::figure::{fitted_size, Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
+use super::figure::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
 use super::level::Level;
 use super::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use super::view_figure::{bounds, darker, polygon_items, Edges, ViewFigure};
-use crate::encode::gif::{GifWriter, Repeat};
+use crate::encode::animation::{check_opaque_background, nearest_indices, write_frames, Animation};
+use crate::encode::gif::Repeat;
 use crate::encode::{self, raster, Format};
 use crate::error::check_memory;
+use crate::font::fitted_size;
 use crate::scene::color::INK;
 use crate::scene::layout::SheetLayout;
 use crate::scene::{Color, Scene, TextItem};
 use crate::{Error, Result};
-use rayon::prelude::*;
-use std::collections::HashMap;
 use std::path::Path;
 
-/// Timing and looping of an animation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Animation {
-    /// How often it plays.
-    pub repeat: Repeat,
-    /// Hundredths of a second per frame.
-    pub delay_cs: u16,
-    /// How long the last frame stays, in hundredths of a second (`None`: `delay_cs`).
-    pub hold_last_cs: Option<u16>,
-}
-
-impl Default for Animation {
-    fn default() -> Self {
-        Animation {
-            repeat: Repeat::Forever,
-            delay_cs: 8,
-            hold_last_cs: Some(100),
-        }
-    }
-}
+/// The timing a sweep plays with unless told otherwise: a little faster than
+/// [`Animation::default`] (8 cs a frame, the last held 1 s), since a sweep
+/// has many frames that differ little.
+pub const DEFAULT_ANIMATION: Animation = Animation {
+    repeat: Repeat::Forever,
+    delay_cs: 8,
+    hold_last_cs: Some(100),
+};
 
 /// The 3D panel of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,7 +70,7 @@ pub struct SweepFigure {
     pub style: SectionStyle,
     /// The 3D view beside the section, if any.
     pub view: Option<SweepView>,
-    /// Timing and looping.
+    /// Timing and looping ([`DEFAULT_ANIMATION`] unless told otherwise).
     pub animation: Animation,
     /// Refuse work that would need more bytes than this.
     pub memory_limit: u64,
@@ -133,17 +121,8 @@ impl SweepFigure {
                 self.size
             )));
         }
-        if self.style.background.a != 255 {
-            return Err(Error::unsupported(
-                "a GIF needs an opaque --background (its palette has no partial transparency)",
-            ));
-        }
-        if self.animation.delay_cs == 0 {
-            return Err(Error::invalid(
-                "--delay must be at least 1 (hundredths of a second)",
-            ));
-        }
-        Ok(())
+        check_opaque_background(self.style.background)?;
+        self.animation.validate()
     }
 
     /// The exact level of every frame.
@@ -394,7 +373,7 @@ impl SweepFigure {
     ) -> Result<Vec<u8>> {
         let scene = self.frame_scene_in(level, fit)?;
         let pixmap = raster::rasterize(&scene)?;
-        Ok(quantise(pixmap.data(), palette))
+        Ok(nearest_indices(pixmap.data(), palette))
     }
 
     /// Writes the animation; the path must end in `.gif`.
@@ -421,66 +400,16 @@ impl SweepFigure {
             self.frame_scene_in(level, fit)?;
         }
         let palette = self.palette();
-        encode::write_atomic(path, |out| {
-            let mut gif = GifWriter::new(
-                out,
-                width as usize,
-                height as usize,
-                &palette,
-                self.animation.repeat,
-            )?
-            .with_path(path);
-            for batch in levels.chunks(BATCH) {
-                let frames: Vec<Result<Vec<u8>>> = batch
-                    .par_iter()
-                    .map(|&level| self.frame_indices_in(level, fit, &palette))
-                    .collect();
-                for frame in frames {
-                    gif.write_frame(&frame?, self.animation.delay_cs)?;
-                }
-            }
-            match self.animation.hold_last_cs {
-                Some(hold) => gif.finish_holding_last(hold)?,
-                None => gif.finish()?,
-            };
-            Ok(())
-        })
+        write_frames(
+            path,
+            (width, height),
+            &palette,
+            levels.into_iter().map(Ok),
+            BATCH,
+            &self.animation,
+            |_, &level| self.frame_indices_in(level, fit, &palette),
+        )
     }
-}
-
-/// Each opaque RGBA pixel's nearest palette colour (squared RGB distance,
-/// the lowest index on ties): a pure function of the pixel.
-pub fn quantise(rgba: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
-    let nearest = |c: [u8; 3]| -> u8 {
-        let mut best = (u32::MAX, 0u8);
-        for (i, p) in palette.iter().enumerate() {
-            let d: u32 = (0..3)
-                .map(|k| {
-                    let e = i32::from(c[k]) - i32::from(p[k]);
-                    (e * e) as u32
-                })
-                .sum();
-            if d < best.0 {
-                best = (d, i as u8);
-            }
-        }
-        best.1
-    };
-    let mut cache: HashMap<[u8; 3], u8> = HashMap::new();
-    let mut last: Option<([u8; 3], u8)> = None;
-    rgba.chunks_exact(4)
-        .map(|p| {
-            let c = [p[0], p[1], p[2]];
-            match last {
-                Some((lc, li)) if lc == c => li,
-                _ => {
-                    let i = *cache.entry(c).or_insert_with(|| nearest(c));
-                    last = Some((c, i));
-                    i
-                }
-            }
-        })
-        .collect()
 }
 
 /// `n` in subscript digits (S₄).
@@ -506,7 +435,7 @@ mod tests {
             align: false,
             style: SectionStyle::default(),
             view: None,
-            animation: Animation::default(),
+            animation: DEFAULT_ANIMATION,
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         }
     }

@@ -73,9 +73,8 @@ fn spec_counts_hold() {
 
 #[test]
 fn half_levels_are_half_size_copies_of_odd_levels() {
-    let normalised = |section: &Section, scale_to: i64| -> Vec<Diamond> {
-        // Express in units of 1/scale_to, then translate the minimum corner to 0.
-        let k = scale_to / section.cut().scale();
+    // Every coordinate times k, then the minimum corner translated to 0.
+    let normalised = |section: &Section, k: i64| -> Vec<Diamond> {
         let d: Vec<Diamond> = section
             .diamonds()
             .iter()
@@ -109,33 +108,13 @@ fn half_levels_are_half_size_copies_of_odd_levels() {
                 // as 1/(2D).
                 let odd =
                     Section::compute(n, Level::integer(n, 2 * m + 1).unwrap(), u64::MAX).unwrap();
-                let halved: Vec<Diamond> = {
-                    let k = big / (2 * odd.cut().scale());
-                    let d: Vec<Diamond> = odd
-                        .diamonds()
-                        .iter()
-                        .map(|d| Diamond {
-                            cx: d.cx * k,
-                            cy: d.cy * k,
-                            h: d.h * k,
-                        })
-                        .collect();
-                    let (mx, my) = (
-                        d.iter().map(|d| d.cx - d.h).min().unwrap(),
-                        d.iter().map(|d| d.cy - d.h).min().unwrap(),
-                    );
-                    let mut d: Vec<Diamond> = d
-                        .into_iter()
-                        .map(|d| Diamond {
-                            cx: d.cx - mx,
-                            cy: d.cy - my,
-                            h: d.h,
-                        })
-                        .collect();
-                    d.sort_unstable();
-                    d
-                };
-                assert_eq!(normalised(&half, big), halved, "H({n},{m}.5)");
+                // Both in units of 1/big (odd halved on the way).
+                let halved = normalised(&odd, big / (2 * odd.cut().scale()));
+                assert_eq!(
+                    normalised(&half, big / half.cut().scale()),
+                    halved,
+                    "H({n},{m}.5)"
+                );
             }
             // Same plane, one order finer: the half level is H(n+1, 2m+1) itself,
             // and turned onto the board it is P(2m+1, 2m+1).

@@ -145,7 +145,7 @@ impl ViewFigure {
                 f64::from(size) / 2.0,
                 f64::from(size + line) - caption_size * 0.25,
                 caption.clone(),
-                super::figure::fitted_size(caption, caption_size, f64::from(size) - 8.0),
+                crate::font::fitted_size(caption, caption_size, f64::from(size) - 8.0),
                 INK,
             ));
         }

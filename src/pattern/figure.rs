@@ -6,10 +6,10 @@ use super::decompose::Decomposition;
 use super::{check_board, p_grid, write_bilevel_row, SignatureIndex};
 use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
-use crate::error::check_memory;
+use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
-use crate::scene::{CellLayer, Color, PixelRect, Scene};
+use crate::scene::{Color, Scene};
 use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -65,7 +65,36 @@ pub const CORNER_COLOR: Color = okabe_ito::VERMILLION;
 /// See [`CORNER_COLOR`].
 pub const CENTRE_COLOR: Color = okabe_ito::BLUISH_GREEN;
 
+impl SquareMode {
+    /// Styled boards in `style`, sized and laid out as suits them, without
+    /// decomposition marks.
+    pub fn styled(style: BoardStyle) -> Self {
+        SquareMode::Styled {
+            style,
+            size: None,
+            columns: None,
+            decompose: false,
+        }
+    }
+}
+
 impl SquareFigure {
+    /// Square boards `boards` drawn in `mode`, with the defaults for everything
+    /// else: square (n = m), [`DEFAULT_MEMORY_LIMIT`], [`Animation::default`], no
+    /// overlay. Set other fields with struct update syntax,
+    /// `SquareFigure { n: Some(5), ..SquareFigure::new(boards, mode) }`, so that
+    /// callers keep compiling when a field is added.
+    pub fn new(boards: Vec<u64>, mode: SquareMode) -> Self {
+        SquareFigure {
+            boards,
+            n: None,
+            mode,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            animation: Animation::default(),
+            overlay: None,
+        }
+    }
+
     fn size_of(&self, m: u64) -> (u64, u64) {
         (m, self.n.unwrap_or(m))
     }
@@ -170,27 +199,7 @@ impl SquareFigure {
             self.memory_limit,
             "write the raw board as .png, which is streamed",
         )?;
-        let grid = p_grid(m as usize, n as usize);
-        let mut indices = vec![0u8; (m * n) as usize];
-        for (r, c) in grid.ones() {
-            indices[r * n as usize + c] = 1;
-        }
-        let mut scene = Scene::new(n as u32, m as u32, Color::WHITE);
-        scene.push(CellLayer {
-            rect: PixelRect {
-                x: 0,
-                y: 0,
-                width: n as u32,
-                height: m as u32,
-            },
-            rows: m as usize,
-            cols: n as usize,
-            indices,
-            // Other cells are the white background itself.
-            palette: vec![Color::TRANSPARENT, Color::BLACK],
-            grid_line: None,
-        });
-        Ok(scene)
+        Ok(Scene::raw_bits(&p_grid(m as usize, n as usize)))
     }
 
     /// Writes the figure to `path` in the format its extension names.

@@ -123,14 +123,10 @@ pub struct BoardPanel {
 impl BoardPanel {
     /// A two-colour panel: set cells in the style's P colour, the others in its other colour.
     pub fn from_bits(grid: &BitGrid, style: &BoardStyle) -> Self {
-        let mut indices = vec![0u8; grid.rows() * grid.cols()];
-        for (r, c) in grid.ones() {
-            indices[r * grid.cols() + c] = 1;
-        }
         BoardPanel {
             rows: grid.rows(),
             cols: grid.cols(),
-            indices,
+            indices: grid.to_indices(),
             palette: vec![style.other_color, style.p_color],
             caption: None,
             marks: Vec::new(),

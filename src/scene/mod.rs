@@ -15,6 +15,22 @@ pub mod ramp;
 
 pub use color::Color;
 
+/// Checks the camera of a 3D view (the octahedra, a P-position plot): any finite
+/// azimuth, an elevation in -90..=90 degrees. Errors name the flags.
+pub fn check_view_angles(azimuth: f64, elevation: f64) -> crate::Result<()> {
+    if !azimuth.is_finite() {
+        return Err(crate::Error::invalid(format!(
+            "--azimuth must be a number of degrees; got {azimuth}"
+        )));
+    }
+    if !(-90.0..=90.0).contains(&elevation) {
+        return Err(crate::Error::invalid(format!(
+            "--elevation must be between -90 and 90 degrees; got {elevation}"
+        )));
+    }
+    Ok(())
+}
+
 /// A figure: a canvas of `width x height` pixels with items painted in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
@@ -37,6 +53,37 @@ impl Scene {
             background,
             items: Vec::new(),
         }
+    }
+
+    /// One pixel per cell on white: the raw figures as an image scene (SVG), where
+    /// the PNG is streamed. `indices` are row-major into `palette`; transparent
+    /// palette entries are the white background.
+    pub fn pixel_cells(rows: usize, cols: usize, indices: Vec<u8>, palette: Vec<Color>) -> Self {
+        let mut scene = Scene::new(cols as u32, rows as u32, Color::WHITE);
+        scene.push(CellLayer {
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: cols as u32,
+                height: rows as u32,
+            },
+            rows,
+            cols,
+            indices,
+            palette,
+            grid_line: None,
+        });
+        scene
+    }
+
+    /// [`Scene::pixel_cells`] of a bit grid: true cells black, the others white.
+    pub fn raw_bits(grid: &crate::BitGrid) -> Self {
+        Scene::pixel_cells(
+            grid.rows(),
+            grid.cols(),
+            grid.to_indices(),
+            vec![Color::TRANSPARENT, Color::BLACK],
+        )
     }
 
     /// Adds an item on top.

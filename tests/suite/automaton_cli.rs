@@ -7,7 +7,10 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::golden::check_golden;
-use super::support::{assert_one_line_error, decode_png, nimscape};
+use super::support::{
+    assert_one_line_error, assert_same_bytes_across_thread_counts, decode_gif, decode_png,
+    nimscape, run_ok,
+};
 use nimscape::automaton::naive;
 use nimscape::pattern::p_grid;
 use nimscape::scene::ramp::ResiduePalette;
@@ -23,56 +26,6 @@ fn naive_exact(last: usize) -> Vec<Vec<Vec<BigUint>>> {
     let window =
         naive::frames_on_window(last, BigUint::from(0u32), BigUint::from(1u32), |a, b| a + b);
     (0..=last).map(|n| naive::square(&window[n], n)).collect()
-}
-
-fn run_ok(dir: &Path, args: &[&str]) -> String {
-    let out = nimscape(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-struct Gif {
-    width: usize,
-    height: usize,
-    palette: Vec<[u8; 3]>,
-    delays: Vec<u16>,
-    rgb: Vec<Vec<[u8; 3]>>,
-    repeat: gif::Repeat,
-}
-
-fn decode_gif(bytes: &[u8]) -> Gif {
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::RGBA);
-    let mut decoder = options.read_info(bytes).unwrap();
-    let palette = decoder
-        .global_palette()
-        .unwrap()
-        .chunks(3)
-        .map(|c| [c[0], c[1], c[2]])
-        .collect();
-    let (width, height) = (decoder.width() as usize, decoder.height() as usize);
-    let (mut delays, mut rgb) = (Vec::new(), Vec::new());
-    while let Some(frame) = decoder.read_next_frame().unwrap() {
-        assert_eq!(
-            (frame.width as usize, frame.height as usize),
-            (width, height)
-        );
-        assert!(frame.palette.is_none(), "frames use the one global palette");
-        delays.push(frame.delay);
-        rgb.push(frame.buffer.chunks(4).map(|p| [p[0], p[1], p[2]]).collect());
-    }
-    Gif {
-        width,
-        height,
-        palette,
-        delays,
-        rgb,
-        repeat: decoder.repeat(),
-    }
 }
 
 /// The pixel at the centre of cell (r, c) of an n x n board drawn in the
@@ -687,18 +640,7 @@ fn output_is_byte_identical_across_runs_and_thread_counts() {
     ];
     for (k, args) in cases.iter().enumerate() {
         for ext in ["gif", "png"] {
-            let mut outputs = Vec::new();
-            for threads in [Some("1"), None, Some("3")] {
-                let file = format!("{k}.{ext}");
-                let mut cmd = nimscape(dir.path());
-                match threads {
-                    Some(t) => cmd.env("RAYON_NUM_THREADS", t),
-                    None => cmd.env_remove("RAYON_NUM_THREADS"),
-                };
-                cmd.args(*args).args(["-o", &file]).assert().success();
-                outputs.push(std::fs::read(dir.path().join(&file)).unwrap());
-            }
-            assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{args:?} .{ext}");
+            assert_same_bytes_across_thread_counts(dir.path(), args, &format!("{k}.{ext}"));
         }
     }
 }

@@ -3,19 +3,11 @@
 //! tables and sieve, the same bytes whatever the thread count.
 
 use super::golden::check_golden;
-use super::support::{assert_one_line_error, decode_png, nimscape};
+use super::support::{
+    assert_one_line_error, assert_same_bytes_across_thread_counts, decode_png, nimscape, run_ok,
+};
 use nimscape::games::{GameBox, GameParams, GameSpec};
 use std::path::Path;
-
-fn run_ok(dir: &Path, args: &[&str]) -> String {
-    let out = nimscape(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
@@ -411,15 +403,7 @@ fn same_bytes_across_runs_and_thread_counts() {
         (vec!["grundy", "band-7-2"], "t.png"),
         (vec!["grundy", "min-half", "--box", "24"], "p.svg"),
     ] {
-        let mut outputs = Vec::new();
-        for threads in ["1", "2", "3"] {
-            let file = format!("{threads}-{name}");
-            let mut a = args.clone();
-            a.extend(["--threads", threads, "-o", &file]);
-            run_ok(dir.path(), &a);
-            outputs.push(std::fs::read(dir.path().join(&file)).unwrap());
-        }
-        assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{name}");
+        assert_same_bytes_across_thread_counts(dir.path(), &args, name);
     }
 }
 

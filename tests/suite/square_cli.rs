@@ -1,6 +1,8 @@
 //! `nimscape square` from the outside: every format, every bad input, raw pixels.
 
-use super::support::{assert_one_line_error, decode_png, nimscape};
+use super::support::{
+    assert_one_line_error, assert_same_bytes_across_thread_counts, decode_png, nimscape,
+};
 use nimscape::pattern::p_grid;
 
 #[test]
@@ -169,29 +171,8 @@ fn same_bytes_across_runs_and_thread_counts() {
         (vec!["--m", "1..24"], "a.svg"),
         (vec!["--m", "3000", "--raw"], "r.png"),
     ] {
-        let mut outputs = Vec::new();
-        for threads in ["1", "2", "4"] {
-            let file = format!("{threads}-{name}");
-            nimscape(dir.path())
-                .env("RAYON_NUM_THREADS", threads)
-                .args(["square"])
-                .args(&args)
-                .args(["-o", &file])
-                .assert()
-                .success();
-            outputs.push(std::fs::read(dir.path().join(&file)).unwrap());
-        }
-        nimscape(dir.path())
-            .args(["--threads", "3", "square"])
-            .args(&args)
-            .args(["-o", name])
-            .assert()
-            .success();
-        outputs.push(std::fs::read(dir.path().join(name)).unwrap());
-        assert!(
-            outputs.windows(2).all(|w| w[0] == w[1]),
-            "{name} differs between runs"
-        );
+        let args: Vec<&str> = ["square"].into_iter().chain(args).collect();
+        assert_same_bytes_across_thread_counts(dir.path(), &args, name);
     }
 }
 
