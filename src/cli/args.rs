@@ -100,7 +100,7 @@ pub fn parse_caption_size(text: &str) -> Result<f64, String> {
 /// When to draw grid lines.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum GridArg {
-    /// Only where cells are at least 8 px.
+    /// Only where every board's cells are at least 6 px.
     Auto,
     /// Always.
     On,
