@@ -55,7 +55,7 @@ pub struct GrundyArgs {
     #[arg(long, value_name = "PX")]
     cell: Option<u32>,
     /// Tables without the title line and colour key.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-caption")]
     no_title: bool,
     /// 3D plots: rotation about the vertical axis, degrees.
     #[arg(
