@@ -737,8 +737,11 @@ impl GrundyFigure {
             self.caption(frame),
             points.len()
         );
-        let title_size = (f64::from(width) / 45.0).clamp(13.0, 20.0);
-        let label_size = (title_size * 0.8).round();
+        let natural_title = (f64::from(width) / 45.0).clamp(13.0, 20.0);
+        let label_size = (natural_title * 0.8).round();
+        // A long title (six coordinates, say) shrinks to fit rather than run off the page.
+        let title_size =
+            crate::font::fitted_size(&title, natural_title, f64::from(width) - 48.0).floor();
         let radius = ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc))
             .clamp(1.5, 5.0)
             .round() as u32;
@@ -766,7 +769,7 @@ impl GrundyFigure {
             let counts = [0, 1, 2].map(|_| std::cell::Cell::new(0usize));
             let tick = |axis: usize, v: f64| {
                 counts[axis].set(counts[axis].get() + 1);
-                format!("{v:.0}")
+                whole_tick(v)
             };
             chart
                 .configure_axes()
@@ -825,12 +828,12 @@ impl GrundyFigure {
                 let step = count as f64 - 1.0;
                 let (dx, dy) = ((last.0 - first.0) / step, (last.1 - first.1) / step);
                 let norm = (dx * dx + dy * dy).sqrt().max(1.0);
-                let reach = title_size * 1.6;
+                let reach = natural_title * 1.6;
                 scene.push(TextItem {
                     x: last.0 + dx / norm * reach,
                     y: last.1 + dy / norm * reach,
                     text: name,
-                    size: title_size,
+                    size: natural_title,
                     color: INK,
                     halign: HAlign::Center,
                     valign: VAlign::Middle,
@@ -913,8 +916,8 @@ impl GrundyFigure {
                 .y_desc(format!("{a} − {c}"))
                 .label_style(("sans-serif", label_size).into_font().color(&ink))
                 .axis_desc_style(("sans-serif", label_size * 1.15).into_font().color(&ink))
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .y_label_formatter(&|v| format!("{v:.0}"))
+                .x_label_formatter(&|v| whole_tick(*v))
+                .y_label_formatter(&|v| whole_tick(*v))
                 .draw()
                 .map_err(chart_error)?;
             let (xr, yr) = chart.plotting_area().get_pixel_range();
@@ -1062,6 +1065,16 @@ fn draw_key(scene: &mut Scene, entries: &[(Color, String)], centre: f64, baselin
 fn push_number(s: &mut String, n: u64) {
     use std::fmt::Write as _;
     let _ = write!(s, "{n}");
+}
+
+/// A tick label for a whole-number axis: coordinates are whole numbers, so a tick
+/// between two of them stays unlabelled rather than print a rounded duplicate.
+fn whole_tick(value: f64) -> String {
+    if (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]
