@@ -287,26 +287,19 @@ pub fn count_chart(
                     .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0))
                     .draw()
                     .map_err(chart_error)?;
-                chart
-                    .draw_series(LineSeries::new(
-                        reference.iter().copied(),
-                        orange.stroke_width(2),
-                    ))
-                    .map_err(chart_error)?
-                    .label("m²")
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 24, y)], orange.stroke_width(2))
-                    });
-                chart
-                    .draw_series(LineSeries::new(
-                        g_line.iter().copied(),
-                        blue.stroke_width(2),
-                    ))
-                    .map_err(chart_error)?
-                    .label("g(m)")
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 24, y)], blue.stroke_width(2))
-                    });
+                for (points, color, label) in [(&reference, orange, "m²"), (&g_line, blue, "g(m)")]
+                {
+                    chart
+                        .draw_series(LineSeries::new(
+                            points.iter().copied(),
+                            color.stroke_width(2),
+                        ))
+                        .map_err(chart_error)?
+                        .label(label)
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2))
+                        });
+                }
                 if g_line.len() <= 128 {
                     chart
                         .draw_series(g_line.iter().map(|&p| Circle::new(p, 3, blue.filled())))
