@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::automaton::{ParityStepper, ResidueStepper};
 use nimscape::encode::gif::{GifWriter, Repeat};
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
-use nimscape::pattern::figure::{SquareFigure, SquareMode};
+use nimscape::figure::square::{SquareFigure, SquareMode};
 use nimscape::scene::board::BoardStyle;
 
 /// Frames 1..=last mod 2, each checked against P(n,n); panics on a mismatch.

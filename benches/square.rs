@@ -8,7 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nimscape::encode::png::Compression;
 use nimscape::encode::Metadata;
-use nimscape::pattern::figure::{SquareFigure, SquareMode};
+use nimscape::figure::square::{SquareFigure, SquareMode};
 use nimscape::scene::board::{BoardStyle, PanelSize};
 use std::time::Duration;
 

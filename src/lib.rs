@@ -8,17 +8,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod automaton;
 pub mod encode;
-pub mod error;
+pub mod figure;
 pub mod font;
-pub mod games;
-pub mod grid;
-pub mod octahedron;
-pub mod pattern;
 pub mod recipe;
 pub mod scene;
 pub mod verify;
 
-pub use error::{Error, Result};
-pub use grid::BitGrid;
+// The model is its own crate (`crates/model`), so it cannot import anything
+// above it; its modules are re-exported here under their familiar paths.
+pub use nimscape_model::{automaton, error, games, grid, octahedron, pattern};
+pub use nimscape_model::{BitGrid, Error, Result};

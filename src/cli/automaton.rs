@@ -3,8 +3,8 @@
 use super::args::{self, AnimationArgs, BoardStyleArgs};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nimscape::automaton::figure::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use nimscape::encode::png::Compression;
+use nimscape::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use nimscape::scene::ramp::ResiduePalette;
 use std::path::PathBuf;
 

@@ -4,10 +4,10 @@
 use super::args;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use nimscape::games::{
-    check_shifts, Band, GameBox, GameParams, GameSpec, GrundyFigure, GrundyPlot, PlotView,
-    SixSided, Slice, TablePalette, TableStyle, GAME_NAMES,
+use nimscape::figure::grundy::{
+    GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle,
 };
+use nimscape::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use std::path::PathBuf;
 
 /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.

@@ -4,9 +4,9 @@
 use super::args;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use nimscape::octahedron::figure::{NamedLevel, Scale, SectionFigure, SectionStyle};
-use nimscape::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
-use nimscape::octahedron::view_figure::{Edges, ViewFigure, ViewSubject};
+use nimscape::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, SectionStyle};
+use nimscape::figure::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
+use nimscape::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
 use nimscape::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
 use nimscape::scene::Color;
 use std::path::PathBuf;

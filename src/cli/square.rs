@@ -4,7 +4,7 @@ use super::args::{self, AnimationArgs, BoardStyleArgs};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use nimscape::encode::png::Compression;
-use nimscape::pattern::figure::{SquareFigure, SquareMode, SquareOverlay};
+use nimscape::figure::square::{SquareFigure, SquareMode, SquareOverlay};
 use std::path::PathBuf;
 
 /// Draw R(m,n), the P-cells of the m x n chocolate bar.

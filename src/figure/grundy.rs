@@ -15,12 +15,12 @@ use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
-use super::nim_pass::square_board;
-use super::{GameBox, GameSpec, Solution};
 use crate::encode::{self, io_error, Format, Metadata};
 use crate::error::check_memory;
+use crate::figure::square::{SquareFigure, SquareMode};
 use crate::font;
-use crate::pattern::figure::{SquareFigure, SquareMode};
+use crate::games::nim_pass::square_board;
+use crate::games::{GameBox, GameSpec, Solution};
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::chart::{chart_error, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};

@@ -30,7 +30,7 @@
 pub mod check;
 mod dense;
 pub mod exact;
-pub mod figure;
+
 pub mod mod2;
 pub mod modp;
 pub mod naive;

@@ -20,7 +20,7 @@ pub mod band;
 pub mod bounds;
 pub mod cap_expr;
 pub mod capped;
-pub mod figure;
+
 pub mod nim;
 pub mod nim_pass;
 pub mod six_sided;
@@ -33,7 +33,6 @@ pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
 pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy};
-pub use figure::{GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle};
 pub use nim::Nim;
 pub use nim_pass::{nim_p_points, nim_pass_p_points, square_board, NimPass, NimPassTree};
 pub use six_sided::SixSided;

@@ -2,11 +2,11 @@
 //! written as PNG, SVG, CSV or JSON. A validated spec that the CLI (and later
 //! recipes) fill in; writing it is the only I/O.
 
-use super::decompose::Decomposition;
-use super::{check_board, p_grid, write_bilevel_row, SignatureIndex};
 use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
+use crate::pattern::decompose::Decomposition;
+use crate::pattern::{check_board, p_grid, write_bilevel_row, SignatureIndex};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
@@ -118,7 +118,7 @@ impl SquareFigure {
                 Err(Error::unsupported("--decompose needs square boards; drop --n"))
             }
             SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("--columns must be at least 1")),
-            _ if self.overlay.is_some() => crate::games::figure::check_overlay(self),
+            _ if self.overlay.is_some() => crate::figure::grundy::check_overlay(self),
             _ => Ok(()),
         }
     }
@@ -177,7 +177,7 @@ impl SquareFigure {
                 let (rows, cols) = self.size_of(m);
                 let mut panel = match self.overlay {
                     Some(SquareOverlay::NimPass) => {
-                        crate::games::figure::nim_pass_panel(m, style, self.memory_limit)?
+                        crate::figure::grundy::nim_pass_panel(m, style, self.memory_limit)?
                     }
                     None => BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style),
                 }
@@ -274,7 +274,7 @@ impl SquareFigure {
         }
         let largest = self.boards.iter().copied().max().unwrap_or(1);
         let panel_px = match size {
-            None => u64::from(crate::automaton::figure::DEFAULT_GIF_PANEL),
+            None => u64::from(crate::figure::automaton::DEFAULT_GIF_PANEL),
             Some(PanelSize::Panel(px)) => u64::from(*px),
             Some(PanelSize::Cell(px)) => u64::from(*px) * largest,
         };
@@ -323,8 +323,9 @@ impl SquareFigure {
             let (rows, cols) = self.size_of(m);
             let index = SignatureIndex::new(cols);
             for i in 1..=rows {
-                let mut columns: Vec<usize> =
-                    index.columns_with(super::signature(rows, i)).collect();
+                let mut columns: Vec<usize> = index
+                    .columns_with(crate::pattern::signature(rows, i))
+                    .collect();
                 columns.sort_unstable();
                 for c in columns {
                     if several {

@@ -5,11 +5,11 @@
 //! painter's order; this module only places them in a square panel, strokes
 //! every facet with a thin darker edge so the facets read, and adds a caption.
 
-use super::view::{
-    operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
-};
 use crate::encode::{self, Format, Metadata};
 use crate::error::check_memory;
+use crate::octahedron::view::{
+    operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
+};
 use crate::scene::color::INK;
 use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
 use crate::{Error, Result};

@@ -9,11 +9,13 @@
 //! octahedra are under half a pixel ([`detail_order`]), so a section of S_30
 //! at r = 0.37 (about 10^13 diamonds) draws in milliseconds.
 
-use super::level::{GridLevel, Level};
-use super::section::{aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::font::fitted_size;
+use crate::octahedron::level::{GridLevel, Level};
+use crate::octahedron::section::{
+    aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond,
+};
 use crate::pattern::p_grid;
 use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
 use crate::scene::color::{okabe_ito, INK};

@@ -9,7 +9,6 @@
 
 pub mod count;
 pub mod decompose;
-pub mod figure;
 
 use crate::{BitGrid, Error, Result};
 

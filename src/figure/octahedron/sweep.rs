@@ -12,15 +12,15 @@
 //! the bytes never depend on the thread count. Frame levels are exact
 //! rationals r_k = r0 + (r1 - r0)·k/(N - 1).
 
-use super::figure::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
-use super::level::Level;
-use super::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
-use super::view_figure::{bounds, darker, polygon_items, Edges, ViewFigure};
+use super::section::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
+use super::view::{bounds, darker, polygon_items, Edges, ViewFigure};
 use crate::encode::animation::{check_opaque_background, nearest_indices, write_frames, Animation};
 use crate::encode::gif::Repeat;
 use crate::encode::{self, raster, Format};
 use crate::error::check_memory;
 use crate::font::fitted_size;
+use crate::octahedron::level::Level;
+use crate::octahedron::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use crate::scene::color::INK;
 use crate::scene::layout::SheetLayout;
 use crate::scene::{Color, Scene, TextItem};

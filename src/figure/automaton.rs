@@ -7,7 +7,7 @@
 //! order and consumed as they come (a GIF or a CSV never holds more than a few
 //! frames), so the same code path serves one frame, a sheet and 4096 frames.
 
-use super::{
+use crate::automaton::{
     check_frames, check_modulus, rule60, ExactGrid, ExactStepper, Mismatch, ParityStepper,
     ResidueGrid, ResidueStepper,
 };
@@ -306,8 +306,8 @@ impl AutomatonFigure {
         while let Some(n) = stepper.advance() {
             let mismatch = match &stepper {
                 Stepper::Parity(s) => s.first_mismatch(),
-                Stepper::Residue(s) => super::check_grid(&s.to_grid().odd_cells())?,
-                Stepper::Exact(s) => super::check_grid(&s.to_grid().odd_cells())?,
+                Stepper::Residue(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
+                Stepper::Exact(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
             };
             if let Some(m) = mismatch {
                 cells += ((m.i - 1) * n + m.j) as u64;

@@ -16,12 +16,9 @@
 //!   2D polygons of S_n, the section plane, and operation T.
 
 pub mod brute;
-pub mod figure;
 pub mod level;
 pub mod section;
-pub mod sweep;
 pub mod view;
-pub mod view_figure;
 
 pub use level::{GridLevel, Level};
 pub use section::{

@@ -1,0 +1,19 @@
+//! The mathematics of nimscape, and nothing else.
+//!
+//! This crate computes exact objects — P-position sets, Grundy values,
+//! automaton frames, octahedron sections — and knows nothing of pixels,
+//! files, flags or servers. It is a crate of its own so that the compiler,
+//! not a reviewer, keeps it that way: it cannot name the figure, scene,
+//! encoder or CLI layers above it.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod automaton;
+pub mod error;
+pub mod games;
+pub mod grid;
+pub mod octahedron;
+pub mod pattern;
+
+pub use error::{Error, Result};
+pub use grid::BitGrid;
