@@ -1,11 +1,9 @@
 //! The `nimscape` binary: parse the command line, run, report errors on one line.
 
-mod cli;
-
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    match cli::run() {
+    match nimscape::cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             // A closed pipe (`nimscape count ... | head`) is not a failure.

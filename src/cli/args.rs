@@ -1,12 +1,12 @@
 //! Parsers and option groups shared by subcommands.
 
+use crate::encode::animation::Animation;
+use crate::encode::gif::Repeat;
+use crate::encode::Metadata;
+use crate::scene::board::{BoardStyle, GridLines, PanelSize};
+use crate::scene::layout::SheetLayout;
+use crate::scene::Color;
 use clap::{Args, ValueEnum};
-use nimscape::encode::animation::Animation;
-use nimscape::encode::gif::Repeat;
-use nimscape::encode::Metadata;
-use nimscape::scene::board::{BoardStyle, GridLines, PanelSize};
-use nimscape::scene::layout::SheetLayout;
-use nimscape::scene::Color;
 use std::path::PathBuf;
 
 /// A list of values given as `11`, `1..24` or `3,5,11` (a newtype, so clap treats the
@@ -157,7 +157,7 @@ pub struct BoardStyleArgs {
 
 impl BoardStyleArgs {
     /// The validated style.
-    pub fn style(&self) -> nimscape::Result<BoardStyle> {
+    pub fn style(&self) -> crate::Result<BoardStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
         Ok(BoardStyle {
             p_color: Color::parse(&self.p_color, "--p-color")?,
@@ -174,7 +174,7 @@ impl BoardStyleArgs {
             gap: self.gap,
             captions: !self.no_caption,
             caption_size: self.caption_size,
-            caption_color: nimscape::scene::color::INK,
+            caption_color: crate::scene::color::INK,
         })
     }
 
@@ -222,18 +222,18 @@ pub struct AnimationArgs {
 
 impl AnimationArgs {
     /// The validated animation settings, [`Animation::default`] where no flag is given.
-    pub fn animation(&self) -> nimscape::Result<Animation> {
+    pub fn animation(&self) -> crate::Result<Animation> {
         self.animation_with(Animation::default())
     }
 
     /// The validated animation settings, `defaults` where no flag is given (a figure
     /// with its own defaults also says them in its help, see `octahedron sweep`).
-    pub fn animation_with(&self, defaults: Animation) -> nimscape::Result<Animation> {
+    pub fn animation_with(&self, defaults: Animation) -> crate::Result<Animation> {
         let delay_cs = match (self.delay, self.fps) {
             (Some(delay), _) => delay,
             (None, Some(fps)) => {
                 if !(fps.is_finite() && (0.01..=50.0).contains(&fps)) {
-                    return Err(nimscape::Error::invalid(format!(
+                    return Err(crate::Error::invalid(format!(
                         "--fps {fps}: GIF delays are whole hundredths of a second and viewers slow anything under 2 cs down; use 0.01 to 50 fps"
                     )));
                 }
@@ -256,9 +256,9 @@ impl AnimationArgs {
 
 /// Where a figure goes without `-o`: `output/NAME` below the working folder,
 /// created when missing (the same for every subcommand).
-pub fn default_output(name: &str) -> nimscape::Result<PathBuf> {
+pub fn default_output(name: &str) -> crate::Result<PathBuf> {
     let folder = PathBuf::from("output");
-    std::fs::create_dir_all(&folder).map_err(|source| nimscape::Error::Io {
+    std::fs::create_dir_all(&folder).map_err(|source| crate::Error::Io {
         path: folder.clone(),
         source,
     })?;

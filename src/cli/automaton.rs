@@ -1,11 +1,11 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
+use crate::encode::png::Compression;
+use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
+use crate::scene::ramp::ResiduePalette;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nimscape::encode::png::Compression;
-use nimscape::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
-use nimscape::scene::ramp::ResiduePalette;
 use std::path::PathBuf;
 
 /// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).

@@ -1,11 +1,11 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
+use crate::encode::{self, io_error, Format, Metadata};
+use crate::pattern::count::{check, g};
+use crate::scene::chart::count_chart;
 use anyhow::Result;
 use clap::Args;
-use nimscape::encode::{self, io_error, Format, Metadata};
-use nimscape::pattern::count::{check, g};
-use nimscape::scene::chart::count_chart;
 use std::io::Write;
 use std::path::PathBuf;
 

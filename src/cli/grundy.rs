@@ -2,12 +2,10 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
+use crate::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle};
+use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use nimscape::figure::grundy::{
-    GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle,
-};
-use nimscape::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use std::path::PathBuf;
 
 /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.

@@ -2,13 +2,13 @@
 //! and animated sweeps of the section level.
 
 use super::args;
+use crate::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, SectionStyle};
+use crate::figure::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
+use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
+use crate::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
+use crate::scene::Color;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use nimscape::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, SectionStyle};
-use nimscape::figure::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
-use nimscape::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
-use nimscape::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
-use nimscape::scene::Color;
 use std::path::PathBuf;
 
 /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level.
@@ -72,7 +72,7 @@ struct SectionStyleArgs {
 }
 
 impl SectionStyleArgs {
-    fn style(&self) -> nimscape::Result<SectionStyle> {
+    fn style(&self) -> crate::Result<SectionStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
         Ok(SectionStyle {
             fill: Color::parse(&self.fill, "--fill")?,
@@ -270,7 +270,7 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
         (None, Some(list), None) => list
             .split(',')
             .map(|t| NamedLevel::parse_level(n, t))
-            .collect::<nimscape::Result<_>>()?,
+            .collect::<crate::Result<_>>()?,
         (None, None, Some(r)) => vec![NamedLevel::parse_r(r)?],
         _ => bail!("give the level: --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37"),
     };
@@ -300,16 +300,16 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
     Ok(())
 }
 
-fn parse_light(text: &str) -> nimscape::Result<[f64; 3]> {
+fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
     let bad = || {
-        nimscape::Error::invalid(format!(
+        crate::Error::invalid(format!(
             "--light must be three numbers x,y,z, not all zero, such as -0.4,0.6,0.7; got '{text}'"
         ))
     };
     let parts: Vec<f64> = text
         .split(',')
         .map(|p| p.trim().parse::<f64>().map_err(|_| bad()))
-        .collect::<nimscape::Result<_>>()?;
+        .collect::<crate::Result<_>>()?;
     match parts[..] {
         [x, y, z] if parts.iter().all(|v| v.is_finite()) && parts.iter().any(|&v| v != 0.0) => {
             Ok([x, y, z])
@@ -318,11 +318,11 @@ fn parse_light(text: &str) -> nimscape::Result<[f64; 3]> {
     }
 }
 
-fn unit(value: f64, flag: &str) -> nimscape::Result<f64> {
+fn unit(value: f64, flag: &str) -> crate::Result<f64> {
     if (0.0..=1.0).contains(&value) {
         Ok(value)
     } else {
-        Err(nimscape::Error::invalid(format!(
+        Err(crate::Error::invalid(format!(
             "{flag} must be between 0 and 1; got {value}"
         )))
     }
@@ -350,8 +350,8 @@ struct CameraArgs {
 }
 
 impl CameraArgs {
-    fn camera(&self) -> nimscape::Result<Camera> {
-        nimscape::scene::check_view_angles(self.azimuth, self.elevation)?;
+    fn camera(&self) -> crate::Result<Camera> {
+        crate::scene::check_view_angles(self.azimuth, self.elevation)?;
         Ok(Camera {
             azimuth_deg: self.azimuth,
             elevation_deg: self.elevation,
@@ -359,10 +359,10 @@ impl CameraArgs {
     }
 }
 
-fn rgb(text: &str, flag: &str) -> nimscape::Result<[u8; 3]> {
+fn rgb(text: &str, flag: &str) -> crate::Result<[u8; 3]> {
     let c = Color::parse(text, flag)?;
     if c.a != 255 {
-        return Err(nimscape::Error::invalid(format!(
+        return Err(crate::Error::invalid(format!(
             "{flag} must be an opaque colour (set opacity with its own option); got '{text}'"
         )));
     }
@@ -476,10 +476,10 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
 }
 
 /// A sweep end as a real level; errors name the flag.
-fn named_r(text: &str, flag: &str) -> nimscape::Result<NamedLevel> {
+fn named_r(text: &str, flag: &str) -> crate::Result<NamedLevel> {
     NamedLevel::parse_r(text).map_err(|e| match e {
-        nimscape::Error::InvalidParameter(msg) => {
-            nimscape::Error::InvalidParameter(msg.replace("--r", flag))
+        crate::Error::InvalidParameter(msg) => {
+            crate::Error::InvalidParameter(msg.replace("--r", flag))
         }
         other => other,
     })
@@ -524,6 +524,6 @@ mod tests {
         assert_eq!(parse(&["--loop", "0"]), sweep::DEFAULT_ANIMATION);
         let fast = parse(&["--fps", "25", "--loop", "2"]);
         assert_eq!(fast.delay_cs, 4);
-        assert_eq!(fast.repeat, nimscape::encode::gif::Repeat::Times(2));
+        assert_eq!(fast.repeat, crate::encode::gif::Repeat::Times(2));
     }
 }

@@ -7,12 +7,12 @@
 //! refused leaves the others alone) and each records its own command line.
 
 use super::Cli;
+use crate::encode::{self, io_error};
+use crate::recipe::gallery::{self, Rendered};
+use crate::recipe::{self, same_key, FigureEntry, Param, ParamValue, Recipe};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nimscape::encode::{self, io_error};
-use nimscape::recipe::gallery::{self, Rendered};
-use nimscape::recipe::{self, same_key, FigureEntry, Param, ParamValue, Recipe};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

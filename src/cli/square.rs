@@ -1,10 +1,10 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
+use crate::encode::png::Compression;
+use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nimscape::encode::png::Compression;
-use nimscape::figure::square::{SquareFigure, SquareMode, SquareOverlay};
 use std::path::PathBuf;
 
 /// Draw R(m,n), the P-cells of the m x n chocolate bar.

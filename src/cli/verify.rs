@@ -1,8 +1,8 @@
 //! `nimscape verify`: the papers' computational claims, re-checked.
 
+use crate::verify::{self, Standing};
 use anyhow::Result;
 use clap::Args;
-use nimscape::verify::{self, Standing};
 
 /// Re-check the papers' claims: a table of claim, range, result and time.
 #[derive(Debug, Args)]
