@@ -7,6 +7,7 @@ mod count;
 mod grundy;
 mod octahedron;
 mod render;
+mod serve;
 mod square;
 mod verify;
 
@@ -45,6 +46,8 @@ enum Command {
     Octahedron(octahedron::OctahedronArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
     Render(render::RenderArgs),
+    /// Serve the interactive explorer: deep zoom into R(m,n), every figure's controls, exact downloads.
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -87,5 +90,6 @@ pub fn run() -> Result<()> {
         Command::Grundy(args) => grundy::run(args, cli.max_memory),
         Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
         Command::Render(args) => render::run(args, cli.max_memory),
+        Command::Serve(args) => serve::run(args, cli.max_memory),
     }
 }
