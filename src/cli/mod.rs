@@ -48,6 +48,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Serve the interactive explorer: deep zoom into R(m,n), every figure's controls, exact downloads.
     Serve(serve::ServeArgs),
+    /// Write the explorer as one offline HTML file with its tiles and frames embedded.
+    Explore(serve::ExploreArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -91,5 +93,6 @@ pub fn run() -> Result<()> {
         Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
         Command::Render(args) => render::run(args, cli.max_memory),
         Command::Serve(args) => serve::run(args, cli.max_memory),
+        Command::Explore(args) => serve::run_explore(args, cli.max_memory),
     }
 }

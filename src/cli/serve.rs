@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::net::IpAddr;
+use std::path::PathBuf;
 
 /// Serve the interactive explorer on this machine.
 #[derive(Debug, Args)]
@@ -67,4 +68,56 @@ fn open_browser(url: &str) {
     {
         eprintln!("could not open a browser ({opener}: {err}); open {url} yourself");
     }
+}
+
+/// Write the explorer as one self-contained offline HTML file (square boards and automaton frames embedded).
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    /// Boards R(m,m) to include, e.g. 11 or 11,12,23 (each with R(2m+1,2m+1) beside it).
+    #[arg(long, value_name = "M,..", default_value = "11", value_delimiter = ',')]
+    m: Vec<u64>,
+    /// Zoom levels below the fitted view to include (each one halves the cell size).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=62))]
+    zoom_levels: u32,
+    /// Automaton frames 1..N to include (0: leave the automaton out).
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(0..=1024))]
+    frames: u32,
+    /// Most tiles the file may hold (each is 256 x 256, compressed).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    max_tiles: usize,
+    /// The HTML file to write.
+    #[arg(short, long, value_name = "FILE", default_value = "explorer.html")]
+    output: PathBuf,
+}
+
+pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
+    if args.output.extension().and_then(|e| e.to_str()) != Some("html") {
+        anyhow::bail!("-o {} must end in .html", args.output.display());
+    }
+    let spec = serve::explore::ExploreSpec {
+        boards: args.m,
+        zoom_levels: args.zoom_levels,
+        frames: args.frames,
+        max_tiles: args.max_tiles,
+    };
+    let page = serve::explore::explorer_html(&spec, memory_limit)?;
+    // Written whole to a temporary file beside the target, then renamed: never half a page.
+    let dir = args
+        .output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write '{}'", args.output.display()))?;
+    file.write_all(page.as_bytes())?;
+    file.persist(&args.output)
+        .with_context(|| format!("cannot write '{}'", args.output.display()))?;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "wrote {} ({} bytes)",
+        args.output.display(),
+        page.len()
+    );
+    Ok(())
 }

@@ -97,7 +97,12 @@ pub async fn figure(
 }
 
 // Until the lead's `cli::render_bytes` lands on this branch.
-fn render_bytes(_: &[&str], _: &[(String, String)], _: &str, _: u64) -> crate::Result<Vec<u8>> {
+pub(crate) fn render_bytes(
+    _: &[&str],
+    _: &[(String, String)],
+    _: &str,
+    _: u64,
+) -> crate::Result<Vec<u8>> {
     Err(crate::Error::unsupported(
         "figures over HTTP need cli::render_bytes",
     ))

@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod explore;
 pub mod tiles;
 
 use axum::extract::Request;
@@ -127,10 +128,15 @@ where
 {
     let limit = state.time_limit;
     let run = async {
-        let permit = state.permits.clone().acquire_owned().await.map_err(|_| ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is shutting down".into(),
-        })?;
+        let permit = state
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: "the server is shutting down".into(),
+            })?;
         let result = tokio::task::spawn_blocking(move || {
             // The permit lives as long as the work, even past a timeout,
             // so a slow request keeps its core and cannot pile up more.

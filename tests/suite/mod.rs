@@ -5,6 +5,8 @@ mod golden;
 mod grundy_cli;
 mod octahedron_cli;
 mod render_cli;
+mod serve;
+mod serve_browser;
 mod square_cli;
 mod square_theorems;
 pub mod support;

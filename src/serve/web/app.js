@@ -351,6 +351,7 @@ function readout(canvas, panel, ev) {
 }
 
 function initSquare(state) {
+  if (EMBED && EMBED.start) sq.m = BigInt(EMBED.start);
   if (state.m && parseBig(state.m)) sq.m = parseBig(state.m);
   sq.mode = state.mode === 'nimsum' ? 'nimsum' : 'density';
   sq.depth = Math.min(Math.max(parseInt(state.depth || '0', 10) || 0, 0), 8);
@@ -462,7 +463,8 @@ function initAutomaton(state) {
   au.n = Math.max(1, parseInt(state.n || '16', 10) || 16);
   au.p = Math.max(2, parseInt(state.p || '2', 10) || 2);
   au.palette = state.palette || 'viridis';
-  $('au-slider').max = String(Math.max(au.n, 128));
+  $('au-slider').max = String(EMBED ? Math.max(1, EMBED.frames) : Math.max(au.n, 128));
+  if (EMBED) au.n = Math.min(au.n, Math.max(1, EMBED.frames));
   $('au-slider').addEventListener('input', () => { au.n = parseInt($('au-slider').value, 10); if (!auBusy) renderAutomaton(); });
   $('au-slider').addEventListener('change', () => { au.n = parseInt($('au-slider').value, 10); renderAutomaton(); });
   $('au-n').onchange = () => { au.n = Math.max(1, parseInt($('au-n').value, 10) || 1); renderAutomaton(); };
