@@ -34,6 +34,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format nimscape writes.
+    pub const ALL: [Format; 6] = [
+        Format::Png,
+        Format::Svg,
+        Format::Pdf,
+        Format::Gif,
+        Format::Csv,
+        Format::Json,
+    ];
+
     /// The lower-case extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -182,19 +192,33 @@ pub fn write_csv<R: AsRef<[String]>>(
     Ok(())
 }
 
-/// Writes a scene in the format its path names (PNG, SVG or PDF).
+/// Writes a scene in the format its path names (PNG, SVG or PDF), atomically.
 pub fn write_scene(
     path: &Path,
     scene: &crate::scene::Scene,
     metadata: &Metadata,
     memory_limit: u64,
 ) -> Result<()> {
-    match Format::of_path(path, &[Format::Png, Format::Svg])? {
+    let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
+    write_atomic(path, |out| {
+        write_scene_to(out, format, scene, metadata, memory_limit).map_err(|e| e.at(path))
+    })
+}
+
+/// Writes a scene as PNG, SVG or PDF to any writer.
+pub fn write_scene_to(
+    out: &mut dyn Write,
+    format: Format,
+    scene: &crate::scene::Scene,
+    metadata: &Metadata,
+    memory_limit: u64,
+) -> Result<()> {
+    match format {
         Format::Pdf => {
             let mut svg = Vec::new();
-            svg::write_svg(&mut svg, scene, metadata).map_err(io_error(path))?;
-            let pdf = pdf::svg_to_pdf(&svg, path)?;
-            write_atomic(path, |out| out.write_all(&pdf).map_err(io_error(path)))
+            svg::write_svg(&mut svg, scene, metadata).map_err(Error::write_failed)?;
+            let pdf = pdf::svg_to_pdf(&svg, Path::new(""))?;
+            out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
             crate::error::check_memory(
@@ -204,13 +228,20 @@ pub fn write_scene(
                 "draw it smaller (a smaller cell or panel size) or as .svg",
             )?;
             let pixels = raster::rasterize(scene)?;
-            write_atomic(path, |out| {
-                png::write_rgb(out, path, scene.width, scene.height, &pixels, metadata)
-            })
+            png::write_rgb(
+                out,
+                Path::new(""),
+                scene.width,
+                scene.height,
+                &pixels,
+                metadata,
+            )
         }
-        _ => write_atomic(path, |out| {
-            svg::write_svg(out, scene, metadata).map_err(io_error(path))
-        }),
+        Format::Svg => svg::write_svg(out, scene, metadata).map_err(Error::write_failed),
+        other => Err(Error::unsupported(format!(
+            "a picture cannot be written as .{}",
+            other.extension()
+        ))),
     }
 }
 

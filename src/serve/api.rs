@@ -85,7 +85,7 @@ pub async fn figure(
     let ext_for_work = ext.clone();
     let bytes = compute(&state, move || {
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        render_bytes(&words, &flags, &ext_for_work, limit).map_err(ApiError::from)
+        crate::cli::render_bytes(&words, &flags, &ext_for_work, limit).map_err(ApiError::from)
     })
     .await?;
     let mut response = bytes.into_response();
@@ -94,16 +94,4 @@ pub async fn figure(
         HeaderValue::from_static(content_type(&ext)),
     );
     Ok(response)
-}
-
-// Until the lead's `cli::render_bytes` lands on this branch.
-pub(crate) fn render_bytes(
-    _: &[&str],
-    _: &[(String, String)],
-    _: &str,
-    _: u64,
-) -> crate::Result<Vec<u8>> {
-    Err(crate::Error::unsupported(
-        "figures over HTTP need cli::render_bytes",
-    ))
 }

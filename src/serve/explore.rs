@@ -87,7 +87,7 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
             }
         }
         for ext in ["png", "svg"] {
-            let bytes = super::api::render_bytes(
+            let bytes = crate::cli::render_bytes(
                 &["square"],
                 &[("m".into(), m.to_string())],
                 ext,
@@ -109,7 +109,7 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
             ("frames".to_string(), frame.to_string()),
             ("modulus".to_string(), "2".to_string()),
         ];
-        let bytes = super::api::render_bytes(&["automaton"], &flags, "png", memory_limit)?;
+        let bytes = crate::cli::render_bytes(&["automaton"], &flags, "png", memory_limit)?;
         figures.insert(
             format!("automaton.png?frames={frame}&modulus=2"),
             format!("data:image/png;base64,{}", engine.encode(bytes)),
