@@ -420,8 +420,11 @@ function initSquare(state) {
 }
 
 // ---------- figure views through the /api mirror ----------
+// Only the latest request for an image may change it: answers can arrive out of order.
 async function showFigure(img, path, errorBox) {
+  const token = (img.nimscapeToken = (img.nimscapeToken || 0) + 1);
   const got = await fetchFigure(path);
+  if (img.nimscapeToken !== token) { if (got.owned) URL.revokeObjectURL(got.url); return 'stale'; }
   if (got.error) {
     if (errorBox) { errorBox.hidden = false; errorBox.textContent = got.error; }
     img.dataset.state = 'error';
@@ -557,7 +560,7 @@ async function renderGrundy() {
   setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], `grundy-${gr.game}`);
   writeHash({ view: 'grundy', ...params });
   const ok = await showFigure($('gr-img'), `grundy.png?${query(params)}`, $('gr-error'));
-  if (!ok) {
+  if (ok === false) {
     // Point at the column a cap expression error names.
     const col = /column (\d+)/.exec($('gr-error').textContent);
     if (col && gr.game === 'cap') $('gr-error').textContent += `\n${gr.cap}\n${' '.repeat(Math.max(0, parseInt(col[1], 10) - 1))}^`;
