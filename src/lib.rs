@@ -14,6 +14,7 @@ pub mod figure;
 pub mod font;
 pub mod recipe;
 pub mod scene;
+pub mod serve;
 pub mod verify;
 
 // The model is its own crate (`crates/model`), so it cannot import anything

@@ -9,6 +9,7 @@ mod octahedron;
 pub mod output;
 mod provenance;
 mod render;
+mod serve;
 mod square;
 mod verify;
 
@@ -64,6 +65,10 @@ enum Command {
     },
     /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
     Man,
+    /// Serve the interactive explorer: deep zoom into R(m,n), every figure's controls, exact downloads.
+    Serve(serve::ServeArgs),
+    /// Write the explorer as one offline HTML file with its tiles and frames embedded.
+    Explore(serve::ExploreArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -123,6 +128,8 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
             clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
             write_stdout(&buffer)
         }
+        Command::Serve(args) => serve::run(args, ctx.memory_limit),
+        Command::Explore(args) => serve::run_explore(args, ctx.memory_limit),
     }
 }
 
@@ -179,7 +186,12 @@ pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
         Command::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         Command::Grundy(args) => Box::new(grundy::plan(args, memory_limit)?),
         Command::Octahedron(args) => octahedron::plan(args, memory_limit).map_err(library_error)?,
-        Command::Verify(_) | Command::Render(_) | Command::Completions { .. } | Command::Man => {
+        Command::Verify(_)
+        | Command::Render(_)
+        | Command::Completions { .. }
+        | Command::Man
+        | Command::Serve(_)
+        | Command::Explore(_) => {
             return Err(crate::Error::unsupported(format!(
                 "'{}' draws no figure",
                 words.first().map(String::as_str).unwrap_or_default()

@@ -6,6 +6,8 @@ mod grammar_cli;
 mod grundy_cli;
 mod octahedron_cli;
 mod render_cli;
+mod serve;
+mod serve_browser;
 mod square_cli;
 mod square_theorems;
 pub mod support;

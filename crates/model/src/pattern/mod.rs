@@ -9,6 +9,7 @@
 
 pub mod count;
 pub mod decompose;
+pub mod tiles;
 
 use crate::{BitGrid, Error, Result};
 

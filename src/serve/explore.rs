@@ -1,0 +1,149 @@
+//! `nimscape explore`: the explorer as one self-contained HTML file.
+//!
+//! The page is the very same `index.html` and `app.js` the server sends,
+//! with its stylesheet and script inlined and the data it would fetch
+//! embedded: tiles of each board (zlib, base64; the page inflates them with
+//! the browser's own `DecompressionStream`) and automaton frames as PNG data
+//! URLs made by the CLI's own renderer. It opens from disk with no server.
+//! Views whose every state cannot be precomputed (octahedron, Grundy) are
+//! left out of the exported page.
+
+use super::assets;
+use crate::pattern::tiles::{check_side, TileMode, TilePlan, TILE};
+use crate::{Error, Result};
+use base64::Engine as _;
+use std::collections::BTreeMap;
+
+/// What to put into an exported explorer.
+#[derive(Debug, Clone)]
+pub struct ExploreSpec {
+    /// Boards R(m,m) of the square view (each also with R(2m+1,2m+1) for the side-by-side panel).
+    pub boards: Vec<u64>,
+    /// Zoom levels below the fitted view to include (each one halves the cell size).
+    pub zoom_levels: u32,
+    /// Automaton frames 1..=frames (0: no automaton view).
+    pub frames: u32,
+    /// Most tiles the file may hold.
+    pub max_tiles: usize,
+}
+
+/// The camera's fitted zoom for a board on the page's 640-pixel canvas (as `fitCamera` in app.js).
+fn fitted_zoom(m: u64) -> i32 {
+    let w = 640u128;
+    let m = m as u128;
+    let mut z = 0i32;
+    if m > w {
+        while (w << z) < m {
+            z += 1;
+        }
+    } else {
+        while z > -8 && (m << (1 - z)) <= w {
+            z -= 1;
+        }
+    }
+    z
+}
+
+/// The exported page.
+pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
+    if spec.boards.is_empty() {
+        return Err(Error::invalid(
+            "--m is required: the boards to include, e.g. --m 11,12",
+        ));
+    }
+    let engine = base64::engine::general_purpose::STANDARD;
+    let mut tiles = BTreeMap::new();
+    let mut figures = BTreeMap::new();
+    for &m in &spec.boards {
+        check_side("--m", m)?;
+        let fit = fitted_zoom(m);
+        for (board, extra) in [(m, 0), (2 * m + 1, 1)] {
+            check_side("--m", board)?;
+            let top = (fit + extra).max(0) as u32;
+            let low = (fit - spec.zoom_levels as i32).max(0) as u32;
+            for level in low..=top.min(62) {
+                let plan = TilePlan::new(board, board, level)?;
+                let per_side = plan.row_blocks().div_ceil(TILE as u64);
+                if tiles.len() as u64 + 2 * per_side * per_side > spec.max_tiles as u64 {
+                    return Err(Error::invalid(format!(
+                        "the explorer would hold more than {} tiles (R({board},{board}) at level {level} alone needs {}): lower --zoom-levels or raise --max-tiles",
+                        spec.max_tiles,
+                        2 * per_side * per_side
+                    )));
+                }
+                let mut out = vec![0u8; TILE * TILE];
+                for y in 0..per_side {
+                    for x in 0..per_side {
+                        for (mode, name) in [
+                            (TileMode::Density, "density"),
+                            (TileMode::NimSumBits, "nimsum"),
+                        ] {
+                            plan.render(x, y, mode, &mut out);
+                            let key = format!("m={board}&level={level}&x={x}&y={y}&mode={name}");
+                            tiles.insert(key, engine.encode(fdeflate::compress_to_vec(&out)));
+                        }
+                    }
+                }
+            }
+        }
+        for ext in ["png", "svg"] {
+            let bytes = crate::cli::render_bytes(
+                &["square"],
+                &[("m".into(), m.to_string())],
+                ext,
+                memory_limit,
+            )?;
+            let media = if ext == "png" {
+                "image/png"
+            } else {
+                "image/svg+xml"
+            };
+            figures.insert(
+                format!("square.{ext}?m={m}"),
+                format!("data:{media};base64,{}", engine.encode(bytes)),
+            );
+        }
+    }
+    for frame in 1..=spec.frames {
+        let flags = [
+            ("frames".to_string(), frame.to_string()),
+            ("modulus".to_string(), "2".to_string()),
+        ];
+        let bytes = crate::cli::render_bytes(&["automaton"], &flags, "png", memory_limit)?;
+        figures.insert(
+            format!("automaton.png?frames={frame}&modulus=2"),
+            format!("data:image/png;base64,{}", engine.encode(bytes)),
+        );
+    }
+    let mut hide = vec!["octahedron", "grundy"];
+    if spec.frames == 0 {
+        hide.push("automaton");
+    }
+    let embed = serde_json::json!({
+        "tiles": tiles,
+        "figures": figures,
+        "hide": hide,
+        "start": spec.boards[0].to_string(),
+        "frames": spec.frames,
+    });
+    // Nothing inside a <script> may close it.
+    let embed = serde_json::to_string(&embed)
+        .map_err(|e| Error::invalid(e.to_string()))?
+        .replace("</", "<\\/");
+    let text = |path: &str| {
+        String::from_utf8_lossy(assets::find(path).expect("embedded asset").1).into_owned()
+    };
+    let page = text("/")
+        .replace(
+            r#"<link rel="stylesheet" href="style.css">"#,
+            &format!("<style>\n{}</style>", text("/style.css")),
+        )
+        .replace(
+            r#"<script src="app.js"></script>"#,
+            &format!(
+                "<script>window.NIMSCAPE_EMBED = {embed};</script>\n<script>\n{}</script>",
+                text("/app.js").replace("</script", "<\\/script")
+            ),
+        );
+    Ok(page)
+}

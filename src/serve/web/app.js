@@ -1,0 +1,611 @@
+// nimscape explorer. Vanilla JS, no build step, nothing fetched from elsewhere.
+//
+// The square view keeps its camera as exact integers (BigInt) in units of
+// 1/256 cell, so every cell of a board up to 2^62 is addressed exactly at
+// every zoom; tiles come from the server's exact model (or, in an exported
+// explorer.html, from data embedded in the page).
+'use strict';
+
+const EMBED = window.NIMSCAPE_EMBED || null;
+const UNIT = 256n;           // camera units per cell
+const TILE = 256;            // tile side, pixels
+const MIN_Z = -8;            // 256 px per cell
+const MAX_Z = 62;
+const $ = (id) => document.getElementById(id);
+
+// ---------- helpers ----------
+const bitLength = (v) => (v <= 0n ? 0 : v.toString(2).length);
+const floorDiv = (a, b) => { const q = a / b; return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q; };
+const parseBig = (text) => { const t = String(text).trim(); if (!/^[0-9]+$/.test(t)) return null; return BigInt(t); };
+const MAX_SIDE = 1n << 62n;
+
+function query(params) {
+  return Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v === true ? 'true' : String(v))}`)
+    .join('&');
+}
+
+function shellWord(v) { return /^[A-Za-z0-9_.,:=\/+-]+$/.test(v) ? v : `'${String(v).replace(/'/g, "'\\''")}'`; }
+
+// The exact `nimscape` command for an API path and its parameters.
+function commandLine(command, params, positional, out) {
+  const words = ['nimscape', ...command.split('/')];
+  for (const name of positional) if (params[name]) words.push(shellWord(params[name]));
+  for (const [k, v] of Object.entries(params)) {
+    if (positional.includes(k) || v === undefined || v === null || v === false || v === '') continue;
+    words.push(`--${k}`);
+    if (v !== true) words.push(shellWord(String(v)));
+  }
+  words.push('-o', out);
+  return words.join(' ');
+}
+
+// ---------- data: the server, or what an exported page embeds ----------
+function base64Bytes(text) {
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function inflate(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function fetchTile(q) {
+  if (EMBED) {
+    const packed = EMBED.tiles[q];
+    if (!packed) return null;
+    return inflate(base64Bytes(packed));
+  }
+  const response = await fetch('/api/tiles/square.bin?' + q);
+  if (!response.ok) throw new Error((await response.text()).trim());
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// An image for an API path: an object URL, or an error message.
+async function fetchFigure(path) {
+  if (EMBED) {
+    const url = EMBED.figures[path];
+    return url ? { url } : { error: 'this frame is not in the exported page: run nimscape serve for every value' };
+  }
+  const response = await fetch('/api/' + path);
+  if (!response.ok) return { error: (await response.text()).trim() };
+  return { url: URL.createObjectURL(await response.blob()), owned: true };
+}
+
+function setDownloads(command, params, positional, exts, stem) {
+  const box = $('downloads');
+  box.textContent = '';
+  for (const ext of exts) {
+    const a = document.createElement('a');
+    a.textContent = ext.toUpperCase();
+    a.download = `${stem}.${ext}`;
+    a.href = EMBED ? (EMBED.figures[`${command}.${ext}?${query(params)}`] || '#') : `/api/${command}.${ext}?${query(params)}`;
+    box.appendChild(a);
+  }
+  $('command').textContent = commandLine(command, params, positional, `${stem}.${exts[0]}`);
+}
+
+// ---------- state in the URL ----------
+function readHash() {
+  const out = {};
+  for (const part of location.hash.replace(/^#/, '').split('&')) {
+    if (!part) continue;
+    const [k, v = ''] = part.split('=');
+    out[decodeURIComponent(k)] = decodeURIComponent(v);
+  }
+  return out;
+}
+let hashTimer = null;
+function writeHash(state) {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(() => history.replaceState(null, '', '#' + query(state)), 150);
+}
+
+// ---------- square boards ----------
+const sq = {
+  m: 11n, z: 0, cx: 0n, cy: 0n, fitted: true,
+  mode: 'density', depth: 0, pair: false, sync: 'fit', coarse: false,
+};
+const tiles = new Map();     // key -> canvas | 'pending' | 'failed'
+let tileOrder = [];
+
+function paletteFor(mode, m) {
+  const pal = new Uint8ClampedArray(256 * 4);
+  const set = (i, r, g, b, a = 255) => { pal.set([r, g, b, a], i * 4); };
+  set(0, 0, 0, 0, 0); // off the board: the canvas background shows
+  if (mode === 'density') {
+    set(1, 255, 255, 255);
+    set(255, 0, 0, 0);
+    for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 253)); set(b, v, v, v); }
+  } else {
+    set(1, 0, 0, 0);
+    const top = Math.max(1, bitLength(m));
+    for (let k = 1; k <= 64; k++) {
+      const [r, g, b] = hsl(270 * (1 - Math.min(k - 1, top - 1) / Math.max(1, top - 1)), 0.75, 0.55);
+      set(k + 1, r, g, b);
+    }
+  }
+  return pal;
+}
+
+function hsl(h, s, l) {
+  const c = (1 - Math.abs(2 * l - 1)) * s, x = c * (1 - Math.abs((h / 60) % 2 - 1)), m = l - c / 2;
+  const [r, g, b] = h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
+  return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
+}
+
+function tileKey(m, level, tx, ty, mode) { return query({ m: m.toString(), level, x: tx.toString(), y: ty.toString(), mode }); }
+
+function requestTile(m, level, tx, ty, mode) {
+  const key = tileKey(m, level, tx, ty, mode);
+  const have = tiles.get(key);
+  if (have) return have;
+  tiles.set(key, 'pending');
+  fetchTile(key).then((bytes) => {
+    if (!bytes) { tiles.set(key, 'failed'); return; }
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = TILE;
+    const ctx = canvas.getContext('2d');
+    const image = ctx.createImageData(TILE, TILE);
+    const pal = paletteFor(mode, m);
+    for (let i = 0; i < bytes.length; i++) image.data.set(pal.subarray(bytes[i] * 4, bytes[i] * 4 + 4), i * 4);
+    ctx.putImageData(image, 0, 0);
+    tiles.set(key, canvas);
+    tileOrder.push(key);
+    if (tileOrder.length > 1500) tiles.delete(tileOrder.shift());
+    scheduleSquare();
+  }).catch((err) => { tiles.set(key, 'failed'); $('sq-status').textContent = err.message; });
+  return 'pending';
+}
+
+function fitCamera(canvas, m) {
+  const w = BigInt(Math.min(canvas.width, canvas.height));
+  let z = 0;
+  if (m > w) { while ((w << BigInt(z)) < m) z++; } else { while (z > MIN_Z && (m << BigInt(1 - z)) <= w) z--; }
+  return { z, cx: m * UNIT / 2n, cy: m * UNIT / 2n };
+}
+
+function cameraFor(panel) {
+  if (panel === 0) return { z: sq.z, cx: sq.cx, cy: sq.cy, m: sq.m };
+  const m2 = 2n * sq.m + 1n;
+  if (sq.sync === 'common') return { z: sq.z, cx: sq.cx, cy: sq.cy, m: m2 };
+  // Fitted: the same share of each board, so R(2m+1) lines up with R(m) cell block by cell block.
+  return { z: Math.min(sq.z + 1, MAX_Z), cx: sq.cx * m2 / sq.m, cy: sq.cy * m2 / sq.m, m: m2 };
+}
+
+function drawPanel(canvas, cam) {
+  const ctx = canvas.getContext('2d');
+  const W = canvas.width, H = canvas.height;
+  ctx.imageSmoothingEnabled = false;
+  ctx.clearRect(0, 0, W, H);
+  const m = cam.m;
+  const coarse = sq.coarse ? 2 : 0;
+  const level = Math.min(Math.max(cam.z + coarse, 0), MAX_Z);
+  const U = 1n << BigInt(cam.z + 8);                    // camera units per screen pixel
+  const left = cam.cx - BigInt(W >> 1) * U, top = cam.cy - BigInt(H >> 1) * U;
+  const T = 1n << BigInt(level + 16);                   // camera units per tile
+  const scale = 2 ** (level - cam.z);                   // screen pixels per tile pixel
+  const boardUnits = m * UNIT;
+  const lastTile = floorDiv(boardUnits - 1n, T);
+  const tx0 = left < 0n ? 0n : floorDiv(left, T), ty0 = top < 0n ? 0n : floorDiv(top, T);
+  let tx1 = floorDiv(left + BigInt(W) * U - 1n, T), ty1 = floorDiv(top + BigInt(H) * U - 1n, T);
+  if (tx1 > lastTile) tx1 = lastTile;
+  if (ty1 > lastTile) ty1 = lastTile;
+  let missing = 0;
+  for (let ty = ty0; ty <= ty1; ty++) {
+    for (let tx = tx0; tx <= tx1; tx++) {
+      const dx = Number((tx * T - left) / U), dy = Number((ty * T - top) / U);
+      const size = TILE * scale;
+      const tile = requestTile(m, level, tx, ty, sq.mode);
+      if (tile instanceof HTMLCanvasElement) { ctx.drawImage(tile, dx, dy, size, size); continue; }
+      missing++;
+      // Meanwhile, a coarser tile already loaded stands in.
+      for (let up = 1; up <= 4 && level + up <= MAX_Z; up++) {
+        const parent = tiles.get(tileKey(m, level + up, tx >> BigInt(up), ty >> BigInt(up), sq.mode));
+        if (parent instanceof HTMLCanvasElement) {
+          const part = TILE >> up, ox = Number(tx % (1n << BigInt(up))) * part, oy = Number(ty % (1n << BigInt(up))) * part;
+          ctx.drawImage(parent, ox, oy, part, part, dx, dy, size, size);
+          break;
+        }
+      }
+    }
+  }
+  // Board outline.
+  ctx.strokeStyle = '#888';
+  ctx.lineWidth = 1;
+  const bx = Number((0n - left) / U), by = Number((0n - top) / U), bs = Number(boardUnits / U);
+  ctx.strokeRect(bx - 0.5, by - 0.5, bs + 1, bs + 1);
+  if (sq.depth > 0) drawDecomposition(ctx, m, left, top, U, W, H);
+  return missing;
+}
+
+// Theorem 3.4: m = 2^(k+1) + s, blocks s, t, s with t = 2^(k+1) - s; corners are R(s,s), the centre R(t,t).
+function drawDecomposition(ctx, m, left, top, U, W, H) {
+  const colours = ['#d55e00', '#0072b2', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#f0e442', '#999'];
+  const visit = (x0, y0, side, depth) => {
+    if (depth > sq.depth || side < 2n) return;
+    const px = Number((x0 * UNIT - left) / U), py = Number((y0 * UNIT - top) / U), ps = Number(side * UNIT / U);
+    if (ps < 6 || px > W || py > H || px + ps < 0 || py + ps < 0) return;
+    const topBit = 1n << BigInt(bitLength(side) - 1);
+    const s = side - topBit, t = topBit - s;
+    ctx.strokeStyle = colours[(depth - 1) % colours.length];
+    ctx.lineWidth = Math.max(1, 3 - depth * 0.5);
+    const blocks = s === 0n ? [] : [[x0, y0, s], [x0 + s + t, y0, s], [x0, y0 + s + t, s], [x0 + s + t, y0 + s + t, s]];
+    blocks.push([x0 + s, y0 + s, t]);
+    for (const [bx, by, bs] of blocks) {
+      const qx = Number((bx * UNIT - left) / U), qy = Number((by * UNIT - top) / U), qs = Number(bs * UNIT / U);
+      ctx.strokeRect(qx + 0.5, qy + 0.5, Math.max(qs - 1, 0), Math.max(qs - 1, 0));
+    }
+    if (s > 0n) for (const [bx, by, bs] of blocks.slice(0, 4)) visit(bx, by, bs, depth + 1);
+    if (t < side) visit(x0 + s, y0 + s, t, depth + 1);
+  };
+  visit(0n, 0n, m, 1);
+}
+
+function drawColourBar() {
+  const bar = $('sq-bar');
+  bar.hidden = sq.mode !== 'nimsum';
+  if (bar.hidden) return;
+  const ctx = bar.getContext('2d');
+  ctx.clearRect(0, 0, bar.width, bar.height);
+  const pal = paletteFor('nimsum', sq.m);
+  const top = Math.max(1, bitLength(sq.m));
+  const n = top + 1, w = bar.width / n;
+  ctx.font = '11px sans-serif';
+  for (let k = 0; k < n; k++) {
+    const i = (k + 1) * 4;
+    ctx.fillStyle = `rgb(${pal[i]},${pal[i + 1]},${pal[i + 2]})`;
+    ctx.fillRect(k * w, 0, w - 1, 16);
+    ctx.fillStyle = '#222';
+    const label = k === 0 ? 'P (0)' : k <= 3 ? `${2 ** (k - 1)}..${2 ** k - 1}` : `2^${k - 1}..`;
+    if (w > 24 || k % Math.ceil(30 / w) === 0) ctx.fillText(label, k * w + 2, 30);
+  }
+}
+
+let squareQueued = false;
+function scheduleSquare() {
+  if (squareQueued) return;
+  squareQueued = true;
+  requestAnimationFrame(() => { squareQueued = false; renderSquare(); });
+}
+
+function renderSquare() {
+  const a = $('sq-a'), b = $('sq-b');
+  b.hidden = !sq.pair;
+  const started = performance.now();
+  let missing = drawPanel(a, cameraFor(0));
+  if (sq.pair) missing += drawPanel(b, cameraFor(1));
+  drawColourBar();
+  const level = Math.max(sq.z, 0);
+  const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${sq.mode === 'density' ? ', shaded by the exact share of P-cells' : ', nim-sum of the block\'s first cell (sampled)'}` : `1 cell = ${2 ** -sq.z} pixels`;
+  $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms`;
+  document.body.dataset.squareReady = missing === 0 ? '1' : '0';
+  const params = { m: sq.pair ? `${sq.m},${2n * sq.m + 1n}` : sq.m.toString(), decompose: sq.depth > 0 };
+  if (currentView === 'square') setDownloads('square', params, [], ['png', 'svg', 'pdf', 'csv'], `square-${sq.m}`);
+  if (currentView === 'square') writeHash({ view: 'square', m: sq.m.toString(), z: sq.z, cx: sq.cx.toString(), cy: sq.cy.toString(), mode: sq.mode, depth: sq.depth, pair: sq.pair ? 1 : '', sync: sq.sync, fit: sq.fitted ? 1 : '' });
+}
+
+function setM(m, { coarse = false } = {}) {
+  if (m < 1n) m = 1n;
+  if (m > MAX_SIDE) m = MAX_SIDE;
+  const old = sq.m;
+  sq.m = m;
+  if (sq.fitted) {
+    Object.assign(sq, fitCamera($('sq-a'), m));
+  } else {
+    sq.cx = sq.cx * m / old;
+    sq.cy = sq.cy * m / old;
+  }
+  sq.coarse = coarse;
+  $('sq-m').value = m.toString();
+  if (m <= BigInt($('sq-slider').max)) $('sq-slider').value = m.toString();
+  scheduleSquare();
+}
+
+function zoomAt(canvas, px, py, dz) {
+  const z = Math.min(Math.max(sq.z + dz, MIN_Z), MAX_Z);
+  if (z === sq.z) return;
+  const W = canvas.width, H = canvas.height;
+  const U = 1n << BigInt(sq.z + 8), U2 = 1n << BigInt(z + 8);
+  const offX = BigInt(Math.round(px - W / 2)), offY = BigInt(Math.round(py - H / 2));
+  const ux = sq.cx + offX * U, uy = sq.cy + offY * U;   // the point under the cursor stays put
+  sq.cx = ux - offX * U2;
+  sq.cy = uy - offY * U2;
+  sq.z = z;
+  sq.fitted = false;
+  scheduleSquare();
+}
+
+function cellAt(canvas, panel, px, py) {
+  const cam = cameraFor(panel);
+  const U = 1n << BigInt(cam.z + 8);
+  const ux = cam.cx + BigInt(Math.floor(px - canvas.width / 2)) * U;
+  const uy = cam.cy + BigInt(Math.floor(py - canvas.height / 2)) * U;
+  return { m: cam.m, z: cam.z, row: floorDiv(uy, UNIT), col: floorDiv(ux, UNIT) };
+}
+
+let countTimer = null;
+function readout(canvas, panel, ev) {
+  const r = canvas.getBoundingClientRect();
+  const px = (ev.clientX - r.left) * canvas.width / r.width, py = (ev.clientY - r.top) * canvas.height / r.height;
+  const { m, z, row, col } = cellAt(canvas, panel, px, py);
+  if (row < 0n || col < 0n || row >= m || col >= m) { $('sq-readout').textContent = `R(${m},${m}): outside the board`; return; }
+  const i = row + 1n, j = col + 1n;
+  const heaps = [i - 1n, j - 1n, m - i, m - j];
+  const nim = heaps[0] ^ heaps[1] ^ heaps[2] ^ heaps[3];
+  let text = `R(${m},${m})  (i, j) = (${i}, ${j})  heaps (${heaps.join(', ')})  nim-sum ${nim}  ${nim === 0n ? 'P' : 'N'}`;
+  $('sq-readout').textContent = text;
+  clearTimeout(countTimer);
+  if (z > 0 && !EMBED) {
+    const block = 1n << BigInt(z);
+    const r0 = row - row % block, c0 = col - col % block;
+    countTimer = setTimeout(async () => {
+      const res = await fetch('/api/tiles/count?' + query({ m: m.toString(), r0: r0.toString(), r1: (r0 + block).toString(), c0: c0.toString(), c1: (c0 + block).toString() }));
+      if (res.ok) $('sq-readout').textContent = `${text}\nthis pixel: rows ${r0 + 1n}..${r0 + block}, columns ${c0 + 1n}..${c0 + block}: ${(await res.text()).trim()} P-cells (exact)`;
+    }, 120);
+  }
+}
+
+function initSquare(state) {
+  if (EMBED && EMBED.start) sq.m = BigInt(EMBED.start);
+  if (state.m && parseBig(state.m)) sq.m = parseBig(state.m);
+  sq.mode = state.mode === 'nimsum' ? 'nimsum' : 'density';
+  sq.depth = Math.min(Math.max(parseInt(state.depth || '0', 10) || 0, 0), 8);
+  sq.pair = state.pair === '1';
+  sq.sync = state.sync === 'common' ? 'common' : 'fit';
+  Object.assign(sq, fitCamera($('sq-a'), sq.m));
+  if (state.z !== undefined && state.fit !== '1' && parseBig(state.cx) !== null && parseBig(state.cy) !== null) {
+    sq.z = Math.min(Math.max(parseInt(state.z, 10) || 0, MIN_Z), MAX_Z);
+    sq.cx = parseBig(state.cx); sq.cy = parseBig(state.cy); sq.fitted = false;
+  }
+  $('sq-m').value = sq.m.toString();
+  $('sq-mode').value = sq.mode; $('sq-depth').value = sq.depth; $('sq-pair').checked = sq.pair; $('sq-sync').value = sq.sync;
+  const slider = $('sq-slider');
+  if (sq.m > BigInt(slider.max) && sq.m < 1000000n) { slider.max = (sq.m * 2n).toString(); $('sq-slider-max').value = slider.max; }
+  slider.value = sq.m.toString();
+
+  $('sq-m').addEventListener('change', () => {
+    const m = parseBig($('sq-m').value);
+    if (m === null || m < 1n || m > MAX_SIDE) { $('sq-status').textContent = `m must be a whole number from 1 to 2^62 = ${MAX_SIDE}`; return; }
+    setM(m);
+  });
+  $('sq-inc').onclick = () => setM(sq.m + 1n);
+  $('sq-dec').onclick = () => setM(sq.m - 1n);
+  slider.addEventListener('input', () => setM(BigInt(slider.value), { coarse: true }));
+  slider.addEventListener('change', () => setM(BigInt(slider.value)));
+  $('sq-slider-max').addEventListener('change', () => { slider.max = String(Math.max(2, parseInt($('sq-slider-max').value, 10) || 64)); });
+  $('sq-2m1').onclick = () => setM(2n * sq.m + 1n);
+  $('sq-2m-1').onclick = () => setM(2n * sq.m - 1n);
+  $('sq-half').onclick = () => setM(sq.m / 2n);
+  $('sq-pow').onclick = () => {
+    const k = BigInt(Math.min(Math.max(parseInt($('sq-k').value, 10) || 0, 0), 61));
+    const s = BigInt(parseInt($('sq-s').value, 10) || 0);
+    setM((1n << k) + s);
+  };
+  $('sq-mode').onchange = () => { sq.mode = $('sq-mode').value; scheduleSquare(); };
+  $('sq-depth').onchange = () => { sq.depth = Math.min(Math.max(parseInt($('sq-depth').value, 10) || 0, 0), 8); scheduleSquare(); };
+  $('sq-pair').onchange = () => { sq.pair = $('sq-pair').checked; scheduleSquare(); };
+  $('sq-sync').onchange = () => { sq.sync = $('sq-sync').value; scheduleSquare(); };
+  $('sq-fit').onclick = () => { sq.fitted = true; Object.assign(sq, fitCamera($('sq-a'), sq.m)); scheduleSquare(); };
+  $('sq-zin').onclick = () => zoomAt($('sq-a'), $('sq-a').width / 2, $('sq-a').height / 2, -1);
+  $('sq-zout').onclick = () => zoomAt($('sq-a'), $('sq-a').width / 2, $('sq-a').height / 2, 1);
+
+  [$('sq-a'), $('sq-b')].forEach((canvas, panel) => {
+    let drag = null;
+    canvas.addEventListener('pointerdown', (ev) => { drag = { x: ev.clientX, y: ev.clientY }; canvas.setPointerCapture(ev.pointerId); });
+    canvas.addEventListener('pointerup', () => { drag = null; });
+    canvas.addEventListener('pointermove', (ev) => {
+      readout(canvas, panel, ev);
+      if (!drag) return;
+      const r = canvas.getBoundingClientRect();
+      const dx = Math.round((ev.clientX - drag.x) * canvas.width / r.width), dy = Math.round((ev.clientY - drag.y) * canvas.height / r.height);
+      if (!dx && !dy) return;
+      drag = { x: ev.clientX, y: ev.clientY };
+      // Both panels pan as one picture: move panel 0's camera in its own units.
+      const U = 1n << BigInt(sq.z + 8);
+      sq.cx -= BigInt(dx) * U; sq.cy -= BigInt(dy) * U;
+      sq.fitted = false;
+      scheduleSquare();
+    });
+    canvas.addEventListener('wheel', (ev) => {
+      ev.preventDefault();
+      const r = canvas.getBoundingClientRect();
+      zoomAt(canvas, (ev.clientX - r.left) * canvas.width / r.width, (ev.clientY - r.top) * canvas.height / r.height, ev.deltaY > 0 ? 1 : -1);
+    }, { passive: false });
+  });
+}
+
+// ---------- figure views through the /api mirror ----------
+// Only the latest request for an image may change it: answers can arrive out of order.
+async function showFigure(img, path, errorBox) {
+  const token = (img.nimscapeToken = (img.nimscapeToken || 0) + 1);
+  const got = await fetchFigure(path);
+  if (img.nimscapeToken !== token) { if (got.owned) URL.revokeObjectURL(got.url); return 'stale'; }
+  if (got.error) {
+    if (errorBox) { errorBox.hidden = false; errorBox.textContent = got.error; }
+    img.dataset.state = 'error';
+    return false;
+  }
+  if (errorBox) errorBox.hidden = true;
+  await new Promise((resolve) => {
+    img.onload = img.onerror = resolve;
+    const old = img.dataset.owned === '1' ? img.src : null;
+    img.src = got.url;
+    img.dataset.owned = got.owned ? '1' : '';
+    if (old) setTimeout(() => URL.revokeObjectURL(old), 1000);
+  });
+  img.dataset.state = 'ready';
+  return true;
+}
+
+// Automaton: frame slider, play/pause, modulus, palette.
+const au = { n: 16, p: 2, palette: 'viridis', playing: false };
+function automatonParams() {
+  const params = { frames: au.n, modulus: au.p };
+  if (au.p > 2) params.palette = au.palette;
+  return params;
+}
+let auBusy = false;
+async function renderAutomaton() {
+  const params = automatonParams();
+  $('au-n').value = au.n; $('au-slider').value = au.n; $('au-p').value = au.p; $('au-palette').value = au.palette;
+  setDownloads('automaton', params, [], ['png', 'svg', 'pdf', 'csv'], `automaton-${au.n}`);
+  writeHash({ view: 'automaton', n: au.n, p: au.p, palette: au.palette });
+  $('au-check').textContent = au.p === 2
+    ? `Odd cells of frame ${au.n} are the P-positions of C(${au.n},${au.n}); check frames 1..${au.n}: nimscape automaton --frames ${au.n} --check`
+    : '';
+  auBusy = true;
+  await showFigure($('au-img'), `automaton.png?${query(params)}`, null);
+  auBusy = false;
+}
+function initAutomaton(state) {
+  au.n = Math.max(1, parseInt(state.n || '16', 10) || 16);
+  au.p = Math.max(2, parseInt(state.p || '2', 10) || 2);
+  au.palette = state.palette || 'viridis';
+  $('au-slider').max = String(EMBED ? Math.max(1, EMBED.frames) : Math.max(au.n, 128));
+  if (EMBED) au.n = Math.min(au.n, Math.max(1, EMBED.frames));
+  $('au-slider').addEventListener('input', () => { au.n = parseInt($('au-slider').value, 10); if (!auBusy) renderAutomaton(); });
+  $('au-slider').addEventListener('change', () => { au.n = parseInt($('au-slider').value, 10); renderAutomaton(); });
+  $('au-n').onchange = () => { au.n = Math.max(1, parseInt($('au-n').value, 10) || 1); renderAutomaton(); };
+  $('au-max').onchange = () => { $('au-slider').max = $('au-max').value; };
+  $('au-p').onchange = () => { au.p = Math.max(2, parseInt($('au-p').value, 10) || 2); renderAutomaton(); };
+  $('au-palette').onchange = () => { au.palette = $('au-palette').value; renderAutomaton(); };
+  $('au-play').onclick = async () => {
+    au.playing = !au.playing;
+    $('au-play').textContent = au.playing ? 'pause' : 'play';
+    while (au.playing && currentView === 'automaton') {
+      const max = parseInt($('au-slider').max, 10);
+      au.n = au.n >= max ? 1 : au.n + 1;
+      await renderAutomaton();
+      await new Promise((r) => setTimeout(r, 60));
+    }
+  };
+}
+
+// Octahedron: the level slider (exact fractions k/4096), aligned section, 3D view by dragging.
+const oc = { n: 4, k: 1408, align: false, azimuth: 30, elevation: 25 };
+const OC_STEPS = 4096;
+function octahedronParams() {
+  const params = { n: oc.n, r: `${oc.k}/${OC_STEPS}`, size: 480 };
+  if (oc.align) params.align = true;
+  return params;
+}
+function viewParams(size) {
+  const n = Math.min(oc.n, 4);
+  const params = { n, azimuth: oc.azimuth, elevation: oc.elevation, size };
+  // The plane can be drawn at whole and half levels m of S_n.
+  const twice = oc.k * 2 ** (n + 1) / OC_STEPS;
+  if (Number.isInteger(twice) && twice > 0) params.plane = twice % 2 === 0 ? String(twice / 2) : `${(twice - 1) / 2}.5`;
+  return params;
+}
+let ocBusy = false, ocView = null;
+async function renderOctahedron({ coarse = false } = {}) {
+  const params = octahedronParams();
+  $('oc-rtext').textContent = `r = ${oc.k}/${OC_STEPS} = ${(oc.k / OC_STEPS).toFixed(6)} (level m = ${(oc.k * 2 ** oc.n / OC_STEPS)})`;
+  setDownloads('octahedron/section', params, [], ['png', 'svg', 'pdf', 'csv'], `octahedron-${oc.n}-section`);
+  writeHash({ view: 'octahedron', n: oc.n, k: oc.k, align: oc.align ? 1 : '', azimuth: oc.azimuth, elevation: oc.elevation });
+  ocBusy = true;
+  await Promise.all([
+    showFigure($('oc-section'), `octahedron/section.png?${query(params)}`, null),
+    showFigure($('oc-view'), `octahedron/view.png?${query(viewParams(coarse ? 240 : 480))}`, null),
+  ]);
+  ocBusy = false;
+}
+function initOctahedron(state) {
+  oc.n = Math.min(Math.max(parseInt(state.n || '4', 10) || 4, 0), 60);
+  oc.k = Math.min(Math.max(parseInt(state.k || '1408', 10) || 0, 0), OC_STEPS);
+  oc.align = state.align === '1';
+  oc.azimuth = parseFloat(state.azimuth || '30') || 30;
+  oc.elevation = parseFloat(state.elevation || '25') || 25;
+  $('oc-n').value = oc.n; $('oc-r').value = oc.k; $('oc-align').checked = oc.align;
+  $('oc-r').addEventListener('input', () => { oc.k = parseInt($('oc-r').value, 10); if (!ocBusy) renderOctahedron({ coarse: true }); });
+  $('oc-r').addEventListener('change', () => { oc.k = parseInt($('oc-r').value, 10); renderOctahedron(); });
+  $('oc-n').onchange = () => { oc.n = Math.min(Math.max(parseInt($('oc-n').value, 10) || 0, 0), 60); renderOctahedron(); };
+  $('oc-align').onchange = () => { oc.align = $('oc-align').checked; renderOctahedron(); };
+  const img = $('oc-view');
+  img.draggable = false;
+  img.addEventListener('pointerdown', (ev) => { ocView = { x: ev.clientX, y: ev.clientY }; img.setPointerCapture(ev.pointerId); });
+  img.addEventListener('pointermove', (ev) => {
+    if (!ocView) return;
+    oc.azimuth = Math.round((oc.azimuth - (ev.clientX - ocView.x) * 0.5) % 360);
+    oc.elevation = Math.round(Math.min(89, Math.max(-89, oc.elevation + (ev.clientY - ocView.y) * 0.5)));
+    ocView = { x: ev.clientX, y: ev.clientY };
+    if (!ocBusy) renderOctahedron({ coarse: true });
+  });
+  img.addEventListener('pointerup', () => { ocView = null; renderOctahedron(); });
+}
+
+// Grundy: game or cap expression, box, slice, table / points / sieve.
+const gr = { game: 'triangular', k: 3, cap: 'floor((x+z)/3)', box: 10, plot: 'table', slice: 5 };
+const THREE_HEAPS = ['triangular', 'min-half', 'cap', 'nim-pass', 'nim'];
+function grundyParams() {
+  const params = {};
+  if (gr.game === 'cap') params.cap = gr.cap; else params.game = gr.game;
+  if (gr.game === 'triangular' || gr.game === 'band-7-2') params.k = gr.k;
+  if (!gr.game.startsWith('band')) params.box = gr.box;
+  params.plot = gr.plot;
+  if (gr.plot === 'table' && THREE_HEAPS.includes(gr.game)) params.slice = `z=${gr.slice}`;
+  return params;
+}
+async function renderGrundy() {
+  const params = grundyParams();
+  $('gr-cap-label').hidden = gr.game !== 'cap';
+  $('gr-slice').max = String(gr.box);
+  $('gr-slice-v').textContent = String(gr.slice);
+  $('gr-slice').disabled = !(gr.plot === 'table' && THREE_HEAPS.includes(gr.game));
+  setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], `grundy-${gr.game}`);
+  writeHash({ view: 'grundy', ...params });
+  const ok = await showFigure($('gr-img'), `grundy.png?${query(params)}`, $('gr-error'));
+  if (ok === false) {
+    // Point at the column a cap expression error names.
+    const col = /column (\d+)/.exec($('gr-error').textContent);
+    if (col && gr.game === 'cap') $('gr-error').textContent += `\n${gr.cap}\n${' '.repeat(Math.max(0, parseInt(col[1], 10) - 1))}^`;
+  }
+}
+function initGrundy(state) {
+  if (state.cap) { gr.game = 'cap'; gr.cap = state.cap; } else if (state.game) gr.game = state.game;
+  if (state.k) gr.k = parseInt(state.k, 10) || 3;
+  if (state.box) gr.box = parseInt(state.box, 10) || 10;
+  if (state.plot) gr.plot = state.plot;
+  if (state.slice) gr.slice = parseInt(state.slice.replace(/^z=/, ''), 10) || 0;
+  $('gr-game').value = gr.game; $('gr-k').value = gr.k; $('gr-cap').value = gr.cap; $('gr-box').value = gr.box;
+  $('gr-plot').value = gr.plot; $('gr-slice').value = gr.slice;
+  $('gr-game').onchange = () => { gr.game = $('gr-game').value; renderGrundy(); };
+  $('gr-k').onchange = () => { gr.k = parseInt($('gr-k').value, 10) || 1; renderGrundy(); };
+  $('gr-cap').onchange = () => { gr.cap = $('gr-cap').value; renderGrundy(); };
+  $('gr-box').onchange = () => { gr.box = Math.max(1, parseInt($('gr-box').value, 10) || 1); gr.slice = Math.min(gr.slice, gr.box); renderGrundy(); };
+  $('gr-plot').onchange = () => { gr.plot = $('gr-plot').value; renderGrundy(); };
+  $('gr-slice').addEventListener('input', () => { gr.slice = parseInt($('gr-slice').value, 10); renderGrundy(); });
+}
+
+// ---------- views ----------
+let currentView = 'square';
+function show(view) {
+  currentView = view;
+  for (const v of ['square', 'automaton', 'octahedron', 'grundy']) $(`view-${v}`).hidden = v !== view;
+  for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.view === view);
+  if (view === 'square') scheduleSquare();
+  if (view === 'automaton') renderAutomaton();
+  if (view === 'octahedron') renderOctahedron();
+  if (view === 'grundy') renderGrundy();
+}
+
+function start() {
+  const state = readHash();
+  initSquare(state.view === 'square' || !state.view ? state : {});
+  initAutomaton(state.view === 'automaton' ? state : {});
+  initOctahedron(state.view === 'octahedron' ? state : {});
+  initGrundy(state.view === 'grundy' ? state : {});
+  for (const b of document.querySelectorAll('#tabs button')) b.onclick = () => show(b.dataset.view);
+  $('copy').onclick = () => navigator.clipboard && navigator.clipboard.writeText($('command').textContent);
+  if (EMBED && EMBED.hide) for (const v of EMBED.hide) document.querySelector(`#tabs button[data-view=${v}]`).hidden = true;
+  show(['square', 'automaton', 'octahedron', 'grundy'].includes(state.view) ? state.view : 'square');
+}
+
+// For tests and scripts: the model's answer for a cell, and the view state.
+window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles };
+start();

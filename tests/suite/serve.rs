@@ -1,0 +1,494 @@
+//! `nimscape serve` over real HTTP on 127.0.0.1:0, in process: the API
+//! mirrors the CLI byte for byte, refuses bad input with the CLI's line,
+//! serves nothing but its embedded assets, and its tiles are the model's.
+
+use crate::suite::support::nimscape;
+use nimscape::pattern::tiles::{TileMode, TilePlan, TILE};
+use nimscape::serve::{start, RunningServer, ServeOptions};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+pub fn server() -> RunningServer {
+    start(&ServeOptions::local(2 << 30)).expect("the server starts on 127.0.0.1:0")
+}
+
+/// A response: status, lower-cased headers, body.
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request sent byte for byte as given (no client-side path
+/// normalisation, so traversal attempts reach the server as typed).
+pub fn request(addr: SocketAddr, method: &str, target: &str) -> Reply {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        stream,
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read the reply");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header block");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"))
+    {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+pub fn get(addr: SocketAddr, target: &str) -> Reply {
+    request(addr, "GET", target)
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = data.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&data[..line_end]).unwrap().trim(), 16)
+                .unwrap();
+        data = &data[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&data[..size]);
+        data = &data[size + 2..];
+    }
+}
+
+/// The CLI's bytes for `args ... -o x.<ext>`.
+fn cli_bytes(args: &[&str], ext: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = format!("x.{ext}");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["-o", &out]);
+    let run = nimscape(dir.path()).args(&all).output().unwrap();
+    assert!(
+        run.status.success(),
+        "nimscape {all:?}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::read(dir.path().join(out)).unwrap()
+}
+
+#[test]
+fn every_commands_figure_over_http_is_the_clis_bytes() {
+    let server = server();
+    // (API target, the same request as CLI words, extension)
+    let cases: &[(&str, &[&str], &str)] = &[
+        ("/api/square.png?m=11", &["square", "--m", "11"], "png"),
+        (
+            "/api/square.svg?m=5&decompose=true",
+            &["square", "--m", "5", "--decompose"],
+            "svg",
+        ),
+        (
+            "/api/square.csv?m=7&n=5",
+            &["square", "--m", "7", "--n", "5"],
+            "csv",
+        ),
+        ("/api/count.csv?m=1..32", &["count", "--m", "1..32"], "csv"),
+        (
+            "/api/automaton.png?frames=16",
+            &["automaton", "--frames", "16"],
+            "png",
+        ),
+        (
+            "/api/automaton.png?frames=12&modulus=5&palette=hues",
+            &[
+                "automaton",
+                "--frames",
+                "12",
+                "--modulus",
+                "5",
+                "--palette",
+                "hues",
+            ],
+            "png",
+        ),
+        (
+            "/api/octahedron/section.png?n=4&level=11",
+            &["octahedron", "section", "--n", "4", "--level", "11"],
+            "png",
+        ),
+        (
+            "/api/octahedron/section.svg?n=3&r=3/8&align=true",
+            &["octahedron", "section", "--n", "3", "--r", "3/8", "--align"],
+            "svg",
+        ),
+        (
+            "/api/octahedron/view.png?n=2&azimuth=40&elevation=20&size=200",
+            &[
+                "octahedron",
+                "view",
+                "--n",
+                "2",
+                "--azimuth",
+                "40",
+                "--elevation",
+                "20",
+                "--size",
+                "200",
+            ],
+            "png",
+        ),
+        (
+            "/api/grundy.csv?game=triangular&k=3&box=10",
+            &["grundy", "triangular", "--k", "3", "--box", "10"],
+            "csv",
+        ),
+        (
+            "/api/grundy.png?game=triangular&k=3&box=6&slice=z%3D3&plot=table",
+            &[
+                "grundy",
+                "triangular",
+                "--k",
+                "3",
+                "--box",
+                "6",
+                "--slice",
+                "z=3",
+                "--plot",
+                "table",
+            ],
+            "png",
+        ),
+        (
+            "/api/grundy.svg?cap=floor(min(x,z)/2)&box=5&plot=sieve",
+            &[
+                "grundy",
+                "--cap",
+                "floor(min(x,z)/2)",
+                "--box",
+                "5",
+                "--plot",
+                "sieve",
+            ],
+            "svg",
+        ),
+    ];
+    for (target, args, ext) in cases {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+        let want = cli_bytes(args, ext);
+        assert!(
+            reply.body == want,
+            "{target}: {} bytes over HTTP, {} from the CLI",
+            reply.body.len(),
+            want.len()
+        );
+    }
+}
+
+#[test]
+fn bad_parameters_get_a_400_with_the_clis_one_line() {
+    let server = server();
+    let cases: &[(&str, &[&str])] = &[
+        ("/api/square.png?m=0", &["square", "--m", "0"]),
+        (
+            "/api/octahedron/section.png?n=4&level=99",
+            &["octahedron", "section", "--n", "4", "--level", "99"],
+        ),
+        (
+            "/api/grundy.png?cap=floor((x%2Bz)/&box=5",
+            &["grundy", "--cap", "floor((x+z)/", "--box", "5"],
+        ),
+        (
+            "/api/automaton.png?frames=8&modulus=1",
+            &["automaton", "--frames", "8", "--modulus", "1"],
+        ),
+    ];
+    for (target, args) in cases {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 400, "{target}: {}", reply.text());
+        let line = reply.text();
+        assert_eq!(
+            line.trim_end().lines().count(),
+            1,
+            "{target}: not one line: {line}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let mut all = args.to_vec();
+        all.extend(["-o", "x.png"]);
+        let cli = nimscape(dir.path()).args(&all).output().unwrap();
+        assert!(!cli.status.success());
+        let stderr = String::from_utf8_lossy(&cli.stderr);
+        assert!(
+            stderr.contains(line.trim()),
+            "{target}: HTTP says '{}', the CLI says '{}'",
+            line.trim(),
+            stderr.trim()
+        );
+    }
+    // Names the API itself refuses.
+    for target in [
+        "/api/square.png?colour=red&m=3",
+        "/api/nosuch.png?m=3",
+        "/api/square?m=3",
+        "/api/tiles/square.bin?m=5&level=63",
+        "/api/tiles/square.bin?m=4611686018427387905",
+        "/api/tiles/square.bin?m=5&zoom=1",
+        "/api/tiles/count?m=5&r0=0&r1=x&c0=0&c1=5",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 400, "{target}: {}", reply.text());
+        assert_eq!(reply.text().trim_end().lines().count(), 1, "{target}");
+    }
+}
+
+#[test]
+fn work_over_the_memory_limit_is_refused_with_the_estimate() {
+    let mut options = ServeOptions::local(64 << 20);
+    options.port = 0;
+    let server = start(&options).unwrap();
+    let reply = get(server.addr, "/api/square.png?m=60000&cell=4");
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert!(
+        reply.text().contains("would need about"),
+        "{}",
+        reply.text()
+    );
+}
+
+#[test]
+fn nothing_outside_the_embedded_assets_is_served() {
+    let server = server();
+    for target in [
+        "/../../../../etc/passwd",
+        "/..%2f..%2f..%2fetc%2fpasswd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/app.js/../../Cargo.toml",
+        "/api/../Cargo.toml",
+        "/src/serve/web/app.js",
+        "/.git/config",
+        "//etc/passwd",
+        "/static/../../../etc/passwd",
+        "/index.html%00.png",
+        "/Cargo.toml",
+    ] {
+        let reply = get(server.addr, target);
+        assert!(
+            reply.status == 404 || reply.status == 400,
+            "{target}: status {}",
+            reply.status
+        );
+        let text = reply.text();
+        assert!(
+            !text.contains("root:") && !text.contains("[package]"),
+            "{target}: {text}"
+        );
+    }
+    // API paths are command words only.
+    for target in [
+        "/api/..%2f..%2fetc%2fpasswd.png",
+        "/api/square/../../x.png",
+        "/api/.png",
+    ] {
+        let reply = get(server.addr, target);
+        assert!(
+            reply.status == 400 || reply.status == 404,
+            "{target}: {}",
+            reply.status
+        );
+    }
+    // The page itself is there, with headers that keep it to itself.
+    let page = get(server.addr, "/");
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("<canvas"));
+    assert!(page
+        .header("content-security-policy")
+        .unwrap()
+        .contains("default-src 'self'"));
+    assert_eq!(get(server.addr, "/app.js").status, 200);
+}
+
+#[test]
+fn oversized_and_non_get_requests_are_refused() {
+    let server = server();
+    let long = format!("/api/square.png?m=3&caption={}", "a".repeat(5000));
+    assert_eq!(get(server.addr, &long).status, 414);
+    let many: String = (0..60).map(|i| format!("&p{i}=1")).collect();
+    assert_eq!(
+        get(server.addr, &format!("/api/square.png?m=3{many}")).status,
+        400
+    );
+    assert_eq!(
+        request(server.addr, "POST", "/api/square.png?m=3").status,
+        405
+    );
+    assert_eq!(request(server.addr, "DELETE", "/").status, 405);
+}
+
+#[test]
+fn tiles_over_http_are_the_models_cells() {
+    let server = server();
+    // Level 0: one pixel per cell, checked against the P-criterion cell by cell.
+    for (m, n, x, y) in [
+        (11u64, 11u64, 0u64, 0u64),
+        (1000, 700, 1, 2),
+        ((1 << 62) - 1, (1 << 62) - 7, 123456789, 987654321),
+    ] {
+        let reply = get(
+            server.addr,
+            &format!("/api/tiles/square.bin?m={m}&n={n}&level=0&x={x}&y={y}"),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        assert_eq!(reply.body.len(), TILE * TILE);
+        for (k, &px) in reply.body.iter().enumerate() {
+            let a = y * TILE as u64 + (k / TILE) as u64;
+            let c = x * TILE as u64 + (k % TILE) as u64;
+            let want = if a >= m || c >= n {
+                0
+            } else if (a ^ (m - 1 - a)) == (c ^ (n - 1 - c)) {
+                255
+            } else {
+                1
+            };
+            assert_eq!(px, want, "C({m},{n}) cell ({}, {})", a + 1, c + 1);
+        }
+    }
+    // Zoomed out: every pixel is its block's exact count, as the model's plan says.
+    for (m, level, mode) in [
+        (1_000_003u64, 12u32, "density"),
+        ((1 << 62) - 3, 55, "density"),
+        (77_777, 3, "nimsum"),
+    ] {
+        let reply = get(
+            server.addr,
+            &format!("/api/tiles/square.bin?m={m}&level={level}&x=0&y=0&mode={mode}"),
+        );
+        assert_eq!(reply.status, 200);
+        let plan = TilePlan::new(m, m, level).unwrap();
+        let mut want = vec![0u8; TILE * TILE];
+        let mode = if mode == "nimsum" {
+            TileMode::NimSumBits
+        } else {
+            TileMode::Density
+        };
+        plan.render(0, 0, mode, &mut want);
+        assert!(reply.body == want, "C({m},{m}) level {level}");
+    }
+    // The count endpoint agrees with a cell loop.
+    let reply = get(
+        server.addr,
+        "/api/tiles/count?m=100&n=90&r0=10&r1=60&c0=5&c1=77",
+    );
+    let mut want = 0;
+    for a in 10..60u64 {
+        for c in 5..77u64 {
+            want += u32::from((a ^ (99 - a)) == (c ^ (89 - c)));
+        }
+    }
+    assert_eq!(reply.text().trim(), want.to_string());
+}
+
+/// 10,000 tile and figure requests from 64 clients on loopback; zero errors,
+/// and the server still serves. Numbers go to docs/serve.md.
+/// `cargo test --release load_test -- --ignored --nocapture`
+#[test]
+#[ignore = "load test: run on demand, prints p50/p99 and peak RSS"]
+fn load_test_ten_thousand_requests_from_64_clients() {
+    let server = server();
+    let addr = server.addr;
+    const CLIENTS: usize = 64;
+    const TOTAL: usize = 10_000;
+    let started = std::time::Instant::now();
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            std::thread::spawn(move || {
+                let mut times = Vec::new();
+                let mut errors = 0;
+                for k in (c..TOTAL).step_by(CLIENTS) {
+                    // Nine tiles of huge boards at every level, then one figure.
+                    let target = if k % 10 == 9 {
+                        format!("/api/square.png?m={}", 5 + k % 40)
+                    } else {
+                        let m = (1u64 << 62) - 1 - (k as u64 * 7919);
+                        format!(
+                            "/api/tiles/square.bin?m={m}&level={}&x={}&y={}",
+                            k % 60,
+                            k % 3,
+                            k % 5
+                        )
+                    };
+                    let t = std::time::Instant::now();
+                    let reply = get(addr, &target);
+                    times.push(t.elapsed());
+                    if reply.status != 200 {
+                        errors += 1;
+                    }
+                }
+                (times, errors)
+            })
+        })
+        .collect();
+    let mut times = Vec::new();
+    let mut errors = 0;
+    for t in threads {
+        let (mut t, e) = t.join().unwrap();
+        times.append(&mut t);
+        errors += e;
+    }
+    let wall = started.elapsed();
+    times.sort();
+    let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
+    let rss = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    println!(
+        "load: {} requests from {CLIENTS} clients in {:.2} s; p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; errors {errors}; peak RSS (test process, server in it) {rss}",
+        times.len(),
+        wall.as_secs_f64(),
+        pct(0.50).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3,
+    );
+    assert_eq!(times.len(), TOTAL);
+    assert_eq!(errors, 0);
+    assert_eq!(get(addr, "/api/tiles/square.bin?m=11").status, 200);
+    assert_eq!(get(addr, "/").status, 200);
+}
