@@ -67,6 +67,9 @@ pub fn parse_side(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The largest size a byte-count flag takes: 1024 TiB.
+pub const MAX_BYTES: u64 = 1 << 50;
+
 /// Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim().to_ascii_uppercase();
@@ -85,7 +88,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     if !(value > 0.0 && value.is_finite()) {
         return Err(format!("'{text}' must be a positive size"));
     }
-    Ok((value * (1u64 << shift) as f64) as u64)
+    let bytes = value * (1u64 << shift) as f64;
+    // Past this a size is no longer a limit (and would saturate to "unlimited").
+    if bytes > MAX_BYTES as f64 {
+        return Err(format!("'{text}' is more than the largest size, 1024T"));
+    }
+    Ok(bytes as u64)
 }
 
 /// Parses a caption size in pixels: any number from 4 to 200 (12.5 is fine).
@@ -96,6 +104,10 @@ pub fn parse_caption_size(text: &str) -> Result<f64, String> {
         Err(_) => Err(format!("'{text}' is not a number of pixels")),
     }
 }
+
+/// The largest margin or gap, pixels: beyond it the figure is nearly all blank, and
+/// sizes computed from it could overflow.
+pub const MAX_SPACING: u32 = 4096;
 
 /// When to draw grid lines.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -142,10 +154,10 @@ pub struct BoardStyleArgs {
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     pub frame_color: String,
     /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16)]
+    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub margin: u32,
     /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14)]
+    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub gap: u32,
     /// Leave out captions.
     #[arg(long)]
@@ -324,5 +336,7 @@ mod tests {
         assert_eq!(parse_bytes("512MiB").unwrap(), 512 << 20);
         assert_eq!(parse_bytes("1000").unwrap(), 1000);
         assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("1e30").unwrap_err().contains("largest"));
+        assert!(parse_bytes("NaN").is_err());
     }
 }

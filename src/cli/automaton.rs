@@ -1,11 +1,13 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
+use super::out::{self, report};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use crate::scene::ramp::ResiduePalette;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).
@@ -123,7 +125,9 @@ pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
-        println!("{report}");
+        let mut out = out::stdout();
+        report!(out, "{report}");
+        out.finish()?;
     }
     if let Some(path) = &output {
         figure.write(path, &args::metadata())?;

@@ -1,6 +1,7 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
+use super::out::{self, report};
 use crate::encode::{self, io_error, Format, Metadata};
 use crate::pattern::count::{check, g};
 use crate::scene::chart::count_chart;
@@ -67,8 +68,19 @@ fn parse_counts(text: &str) -> Result<args::ValueList, String> {
                     b - a + 1
                 ));
             }
+            // The limit is on the whole table, not each range: count it before allocating.
+            if (values.len() as u64).saturating_add(b - a + 1) > MAX_ROWS as u64 {
+                return Err(format!(
+                    "--m lists more than {MAX_ROWS} values in all; at most {MAX_ROWS} rows at once"
+                ));
+            }
             values.extend(a..=b);
         } else {
+            if values.len() >= MAX_ROWS {
+                return Err(format!(
+                    "--m lists more than {MAX_ROWS} values in all; at most {MAX_ROWS} rows at once"
+                ));
+            }
             values.push(number(part)?);
         }
     }
@@ -84,15 +96,14 @@ pub fn run(args: CountArgs) -> Result<()> {
 
     match &args.output {
         None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
+            let mut out = out::stdout();
             if !rows.is_empty() {
-                writeln!(out, "m\tg(m)")?;
+                report!(out, "m\tg(m)");
                 for (m, gm) in &rows {
-                    writeln!(out, "{m}\t{gm}")?;
+                    report!(out, "{m}\t{gm}");
                 }
             }
-            out.flush()?;
+            out.finish()?;
         }
         Some(path) => {
             let format =
@@ -132,9 +143,11 @@ pub fn run(args: CountArgs) -> Result<()> {
 
     if args.check {
         let mut failed = false;
-        println!("checked\trange\tresult");
+        let mut out = out::stdout();
+        report!(out, "checked\trange\tresult");
         for line in check(args.check_up_to) {
-            println!(
+            report!(
+                out,
                 "{}\t{}\t{}",
                 line.claim,
                 line.range,
@@ -142,6 +155,7 @@ pub fn run(args: CountArgs) -> Result<()> {
             );
             failed |= !line.holds;
         }
+        out.finish()?;
         if failed {
             anyhow::bail!("a g(m) identity failed its check (see the table above)");
         }

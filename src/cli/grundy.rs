@@ -2,10 +2,12 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
+use super::out::{self, report};
 use crate::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle};
 use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.
@@ -206,10 +208,12 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
         bail!("nothing to do: give -o FILE (.png, .svg, .pdf, .csv, .json), --compare-nim-sum, --find-shift A..B or --time");
     }
 
+    let mut out = out::stdout();
     let start = std::time::Instant::now();
     let solution = figure.solve()?;
     if args.time {
-        println!(
+        report!(
+            out,
             "solved {} positions in {:.6} s",
             solution.len(),
             start.elapsed().as_secs_f64()
@@ -220,20 +224,22 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
     if args.compare_nim_sum {
         let c = solution.compare_nim_sum();
         let xor = figure.game.coordinate_names().join("^");
-        println!("{}, box {}", figure.game.name(), described.join(" x "));
-        println!("positions\tgrundy = {xor}\tgrundy != {xor}");
-        println!("{}\t{}\t{}", c.positions, c.equal, c.different);
+        report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
+        report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
+        report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
     }
     if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
         let checks = check_shifts(capped, range.clone())?;
-        println!(
+        report!(
+            out,
             "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
             figure.game.name(),
             described.join(" x ")
         );
-        println!("h\tP breaking it\tN fitting it\texact");
+        report!(out, "h\tP breaking it\tN fitting it\texact");
         for c in &checks {
-            println!(
+            report!(
+                out,
                 "{}\t{}\t{}\t{}",
                 c.h,
                 c.p_breaking,
@@ -247,15 +253,17 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
             .map(|c| c.h.to_string())
             .collect();
         if exact.is_empty() {
-            println!(
+            report!(
+                out,
                 "no h in {}..{} gives the P-positions exactly",
                 range.start(),
                 range.end()
             );
         } else {
-            println!("exact for h = {}", exact.join(", "));
+            report!(out, "exact for h = {}", exact.join(", "));
         }
     }
+    out.finish()?;
     if let Some(path) = &args.output {
         figure.write_solved(&solution, path, &args::metadata())?;
     }

@@ -6,6 +6,7 @@ mod automaton;
 mod count;
 mod grundy;
 mod octahedron;
+pub(crate) mod out;
 mod render;
 mod square;
 mod verify;
@@ -55,10 +56,12 @@ pub fn run() -> Result<()> {
             use clap::error::ErrorKind;
             if matches!(
                 err.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
             ) {
+                // Through the handled writer: `--help > /dev/full` must fail, `| head` must not.
+                return out::print_all(&err.render().to_string());
+            }
+            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 err.exit();
             }
             // One line: clap's first line says what was wrong; --help says the rest.
@@ -71,14 +74,7 @@ pub fn run() -> Result<()> {
             std::process::exit(2);
         }
     };
-    if let Some(threads) = cli.threads {
-        if threads == 0 {
-            anyhow::bail!("--threads must be at least 1");
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()?;
-    }
+    configure_threads(cli.threads)?;
     match cli.command {
         Command::Square(args) => square::run(args, cli.max_memory),
         Command::Count(args) => count::run(args),
@@ -88,4 +84,41 @@ pub fn run() -> Result<()> {
         Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
         Command::Render(args) => render::run(args, cli.max_memory),
     }
+}
+
+/// Threads per core at most: more only costs memory and start-up time, and an unbounded
+/// count (`--threads 4294967296`) would try to spawn them all.
+const MAX_THREADS_PER_CORE: usize = 4;
+
+/// Sets up the worker pool from `--threads` or `RAYON_NUM_THREADS`, bounded by
+/// [`MAX_THREADS_PER_CORE`] times the cores (rayon itself panics when it cannot spawn).
+fn configure_threads(flag: Option<usize>) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = cores.saturating_mul(MAX_THREADS_PER_CORE);
+    let (threads, source) = match flag {
+        Some(n) => (n, "--threads"),
+        None => match std::env::var("RAYON_NUM_THREADS") {
+            Ok(text) if !text.trim().is_empty() => match text.trim().parse::<usize>() {
+                // rayon reads 0 as "one per core".
+                Ok(0) => (cores, "RAYON_NUM_THREADS"),
+                Ok(n) => (n, "RAYON_NUM_THREADS"),
+                Err(_) => anyhow::bail!(
+                    "RAYON_NUM_THREADS='{text}' is not a whole number; unset it or give e.g. {cores}"
+                ),
+            },
+            _ => return Ok(()),
+        },
+    };
+    if threads == 0 {
+        anyhow::bail!("{source} must be at least 1");
+    }
+    if threads > limit {
+        anyhow::bail!(
+            "{source} {threads} is more than {MAX_THREADS_PER_CORE} threads per core ({limit} on this machine with {cores} cores); give at most {limit}"
+        );
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()?;
+    Ok(())
 }

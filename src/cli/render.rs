@@ -6,6 +6,7 @@
 //! binary, several at once, so figures are independent (one that fails or is
 //! refused leaves the others alone) and each records its own command line.
 
+use super::out::{self, report};
 use super::Cli;
 use crate::encode::{self, io_error};
 use crate::recipe::gallery::{self, Rendered};
@@ -14,6 +15,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::{Args, CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -196,21 +198,25 @@ pub fn run(args: RenderArgs, memory_limit: u64) -> Result<()> {
     }
 
     if args.timings {
-        println!("seconds\tfile");
+        let mut out = out::stdout();
+        report!(out, "seconds\tfile");
         for done in &results {
-            println!(
+            report!(
+                out,
                 "{:.3}\t{}",
                 done.elapsed.as_secs_f64(),
                 jobs[done.job].output.display()
             );
         }
         let total: Duration = results.iter().map(|d| d.elapsed).sum();
-        println!(
+        report!(
+            out,
             "{:.3}\ttotal of {} files (drawn {} at a time)",
             total.as_secs_f64(),
             results.len(),
             workers
         );
+        out.finish()?;
     }
     if let Some((first, rest)) = problems.split_first() {
         for problem in rest {

@@ -317,13 +317,21 @@ impl GrundyFigure {
             None if free == 2 => GrundyPlot::Table,
             None if free == 3 => GrundyPlot::Points3d,
             None => {
+                // Too many free coordinates: name one to fix; too few: fix fewer.
+                let hint = match frame.free.first() {
+                    Some(&d) if free > 3 => {
+                        format!(
+                            "fix the others with --slice, e.g. --slice {}=0",
+                            frame.names[d]
+                        )
+                    }
+                    _ => "fix fewer of them with --slice".to_string(),
+                };
                 return Err(Error::unsupported(format!(
-                    "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: \
-                     fix the others with --slice, e.g. --slice {}=0",
+                    "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: {hint}",
                     self.game.name(),
-                    free_names(&frame),
-                    frame.names[frame.free[0]]
-                )))
+                    if free == 0 { "none".to_string() } else { free_names(&frame) },
+                )));
             }
         };
         let (needed, what) = match plot {
