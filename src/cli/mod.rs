@@ -28,6 +28,10 @@ pub(crate) struct Cli {
     /// Refuse figures that would need more memory than this (e.g. 512M, 4G).
     #[arg(long, global = true, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
     max_memory: u64,
+
+    /// Refuse outputs larger than this, or than the free space where they go (e.g. 100G).
+    #[arg(long, global = true, value_name = "BYTES", default_value = "4G", value_parser = args::parse_bytes)]
+    max_output: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -75,6 +79,8 @@ pub fn run() -> Result<()> {
         }
     };
     configure_threads(cli.threads)?;
+    crate::encode::set_output_limit(cli.max_output);
+    crate::encode::interrupt::install();
     match cli.command {
         Command::Square(args) => square::run(args, cli.max_memory),
         Command::Count(args) => count::run(args),

@@ -6,7 +6,7 @@ use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::pattern::decompose::Decomposition;
-use crate::pattern::{check_board, p_grid, write_bilevel_row, SignatureIndex};
+use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
@@ -243,11 +243,21 @@ impl SquareFigure {
                     )
                 })
             }
-            (Format::Csv, _) => {
-                encode::write_atomic(path, |out| self.write_csv(out).map_err(io_error(path)))
-            }
-            (Format::Json, _) => {
-                encode::write_atomic(path, |out| self.write_json(out).map_err(io_error(path)))
+            (Format::Csv | Format::Json, _) => {
+                encode::check_output_size(
+                    path,
+                    self.data_bytes(format),
+                    &format!("the P-cells of {}", describe_boards(&self.boards, self.n)),
+                    "ask for fewer or smaller boards, or draw the board as a --raw .png",
+                )?;
+                encode::write_atomic(path, |out| {
+                    if format == Format::Csv {
+                        self.write_csv(out)
+                    } else {
+                        self.write_json(out)
+                    }
+                    .map_err(io_error(path))
+                })
             }
             _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
         }
@@ -321,47 +331,98 @@ impl SquareFigure {
         writeln!(out, "{}", if several { "m,i,j" } else { "i,j" })?;
         for &m in &self.boards {
             let (rows, cols) = self.size_of(m);
-            let index = SignatureIndex::new(cols);
-            for i in 1..=rows {
-                let mut columns: Vec<usize> = index
-                    .columns_with(crate::pattern::signature(rows, i))
-                    .collect();
-                columns.sort_unstable();
-                for c in columns {
-                    if several {
-                        writeln!(out, "{m},{i},{}", c + 1)?;
-                    } else {
-                        writeln!(out, "{i},{}", c + 1)?;
-                    }
+            for_each_p_cell(rows, cols, |i, j| {
+                if several {
+                    writeln!(out, "{m},{i},{j}")
+                } else {
+                    writeln!(out, "{i},{j}")
                 }
-            }
+            })?;
         }
         Ok(())
     }
 
+    /// Every board with its P-cells, streamed (a 16383 board has 10^8 cells: building
+    /// a JSON tree of them took gigabytes). Keys in sorted order, as serde_json writes
+    /// a map; one board alone, several as `{"boards": [...]}`.
     fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let boards: Vec<serde_json::Value> = self
-            .boards
-            .iter()
-            .map(|&m| {
-                let (rows, cols) = self.size_of(m);
-                let grid = p_grid(rows as usize, cols as usize);
-                let cells: Vec<[usize; 2]> = grid.ones().map(|(r, c)| [r + 1, c + 1]).collect();
-                let mut board = serde_json::json!({ "m": rows, "n": cols, "count": cells.len(), "p_positions": cells });
-                if rows == cols {
-                    let d = Decomposition::of(rows);
-                    board["decomposition"] = serde_json::json!({ "s": d.s, "t": d.t });
-                }
-                board
-            })
-            .collect();
-        let document = if boards.len() == 1 {
-            boards[0].clone()
-        } else {
-            serde_json::json!({ "boards": boards })
-        };
-        serde_json::to_writer(&mut *out, &document)?;
+        let several = self.boards.len() > 1;
+        if several {
+            write!(out, "{{\"boards\":[")?;
+        }
+        for (k, &m) in self.boards.iter().enumerate() {
+            if k > 0 {
+                write!(out, ",")?;
+            }
+            let (rows, cols) = self.size_of(m);
+            write!(out, "{{\"count\":{}", count_cells(rows, cols))?;
+            if rows == cols {
+                let d = Decomposition::of(rows);
+                write!(out, ",\"decomposition\":{{\"s\":{},\"t\":{}}}", d.s, d.t)?;
+            }
+            write!(out, ",\"m\":{rows},\"n\":{cols},\"p_positions\":[")?;
+            let mut first = true;
+            for_each_p_cell(rows, cols, |i, j| {
+                let comma = if std::mem::take(&mut first) { "" } else { "," };
+                write!(out, "{comma}[{i},{j}]")
+            })?;
+            write!(out, "]}}")?;
+        }
+        if several {
+            write!(out, "]}}")?;
+        }
         writeln!(out)
+    }
+
+    /// Bytes of the `.csv` or `.json` data, computed from the P-cell counts (O(m) per
+    /// board), for the disk guard before anything is written.
+    pub fn data_bytes(&self, format: Format) -> u64 {
+        let digits = |v: u64| u64::from(v.checked_ilog10().unwrap_or(0) + 1);
+        let several = self.boards.len() > 1;
+        self.boards.iter().fold(0u64, |total, &m| {
+            let (rows, cols) = self.size_of(m);
+            let cells = count_cells(rows, cols);
+            // "i,j\n" or "[i,j]," at most, with the widest coordinates.
+            let mut line = digits(rows) + digits(cols) + 3;
+            if several && format == Format::Csv {
+                line += digits(m) + 1;
+            }
+            total
+                .saturating_add(cells.saturating_mul(line))
+                .saturating_add(128)
+        })
+    }
+}
+
+/// Calls `f(i, j)` for every P-cell of C(rows, cols), 1-based, row by row, columns
+/// increasing: memory O(cols), whatever the board.
+fn for_each_p_cell(
+    rows: u64,
+    cols: u64,
+    mut f: impl FnMut(u64, u64) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let index = SignatureIndex::new(cols);
+    let mut columns = Vec::new();
+    for i in 1..=rows {
+        columns.clear();
+        columns.extend(index.columns_with(crate::pattern::signature(rows, i)));
+        columns.sort_unstable();
+        for &c in &columns {
+            f(i, c as u64 + 1)?;
+        }
+    }
+    Ok(())
+}
+
+fn describe_boards(boards: &[u64], n: Option<u64>) -> String {
+    let largest = boards.iter().copied().max().unwrap_or(0);
+    match boards {
+        [m] => format!("the {m} x {} board", n.unwrap_or(*m)),
+        _ => format!(
+            "{} boards up to {largest} x {}",
+            boards.len(),
+            n.unwrap_or(largest)
+        ),
     }
 }
 
