@@ -494,6 +494,16 @@ impl AutomatonFigure {
             (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(path),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
+                encode::check_output_size(
+                    path,
+                    self.data_bytes(),
+                    &format!(
+                        "the cells of {} frame(s) up to {}",
+                        self.frames.len(),
+                        self.last()
+                    ),
+                    "ask for fewer frames, or --modulus p (small residues) instead of exact values",
+                )?;
                 let frames = self.computed_frames()?;
                 encode::write_atomic(path, |out| {
                     self.write_data(out, frames, csv).map_err(io_error(path))
@@ -578,6 +588,27 @@ impl AutomatonFigure {
             .computed_frames()?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
         animation.write(path, panels, self.memory_limit)
+    }
+
+    /// An estimate of the `.csv` / `.json` data's size, in O(frames): odd cells of frame
+    /// n number g(n) exactly (they are P(n,n)); residues and exact values are taken
+    /// as filling the n x n frame, exact values with about 0.6 digits per frame
+    /// number (frame 40 reaches 4.7e22).
+    pub fn data_bytes(&self) -> u64 {
+        let digits = |v: u64| u64::from(v.checked_ilog10().unwrap_or(0) + 1);
+        self.frames.iter().fold(0u64, |total, &n| {
+            let n = n as u64;
+            let (cells, value) = match self.values {
+                Values::Modulus(2) => (
+                    u64::try_from(crate::pattern::count::g(n)).unwrap_or(u64::MAX),
+                    1,
+                ),
+                Values::Modulus(p) => (n.saturating_mul(n), digits(u64::from(p))),
+                Values::Exact => (n.saturating_mul(n), n * 3 / 5 + 1),
+            };
+            let line = 3 * digits(n) + value + 4;
+            total.saturating_add(cells.saturating_mul(line))
+        })
     }
 
     /// `i,j,value` (one frame) or `n,i,j,value` (several) as CSV, or JSON: the

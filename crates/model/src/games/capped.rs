@@ -136,6 +136,7 @@ impl CappedGame {
     /// Grundy values of every position in the box `0..=bounds[i]` (x, y, z),
     /// by the fast parallel solver; refused with an estimate over `limit` bytes.
     pub fn solve(&self, bounds: [u32; 3], limit: u64) -> Result<CappedGrundy> {
+        precheck(&self.name(), bounds, limit)?;
         let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
         solve_table(&self.name(), bounds, table, limit)
     }
@@ -190,6 +191,25 @@ pub struct CappedGrundy {
     /// Where column `(x, ., z)` starts in `values`, row-major in `x`.
     offsets: Vec<usize>,
     values: Vec<u16>,
+}
+
+/// Refuses, in O(1) and before the cap table is evaluated, a box whose columns alone
+/// would not fit: every column `(x, ., z)` costs a cap (4 bytes), an offset (8) and at
+/// least one value (2). [`solve_table`] then checks the full estimate.
+fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
+    let columns = (u128::from(bx) + 1) * (u128::from(bz) + 1);
+    let needed = u64::try_from(columns * 14).unwrap_or(u64::MAX);
+    check_memory(
+        || {
+            format!("Grundy values of {name} in the box 0..{bx} x 0..{by} x 0..{bz} ({columns} columns)")
+        },
+        needed,
+        limit,
+        "use a smaller --box",
+    )?;
+    usize::try_from(columns)
+        .map(|_| ())
+        .map_err(|_| Error::invalid(format!("box too large: {columns} columns")))
 }
 
 /// Solves a capped game whose clamped caps are already tabled.
@@ -379,6 +399,7 @@ pub fn solve_capped_fn(
     bounds: [u32; 3],
     limit: u64,
 ) -> Result<CappedGrundy> {
+    precheck(name, bounds, limit)?;
     let [bx, by, bz] = bounds;
     let mut caps = Vec::with_capacity((bx as usize + 1) * (bz as usize + 1));
     for x in 0..=bx {

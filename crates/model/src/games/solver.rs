@@ -233,6 +233,21 @@ fn strides(bounds: &[u32]) -> Vec<usize> {
     strides
 }
 
+/// `0..4 x 0..2 x 0..4`, or `0..3 in each of 20 coordinates` (a message stays one short line).
+pub(crate) fn describe_box(bounds: &[u32]) -> String {
+    match bounds {
+        [first, rest @ ..] if bounds.len() > 6 && rest.iter().all(|b| b == first) => {
+            format!("0..{first} in each of {} coordinates", bounds.len())
+        }
+        _ if bounds.len() > 6 => format!("of {} coordinates", bounds.len()),
+        _ => bounds
+            .iter()
+            .map(|b| format!("0..{b}"))
+            .collect::<Vec<_>>()
+            .join(" x "),
+    }
+}
+
 /// The number of tuples in a box, or an error when it does not fit memory.
 pub(crate) fn box_tuples(
     what: &str,
@@ -244,9 +259,13 @@ pub(crate) fn box_tuples(
     for &b in bounds {
         total = total.saturating_mul(u64::from(b) + 1);
     }
-    let dims: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
     check_memory(
-        || format!("{what} in the box {} ({total} tuples)", dims.join(" x ")),
+        || {
+            format!(
+                "{what} in the box {} ({total} tuples)",
+                describe_box(bounds)
+            )
+        },
         total.saturating_mul(bytes_per_tuple),
         limit,
         "use a smaller --box",
