@@ -8,6 +8,7 @@
 pub mod animation;
 pub mod gif;
 pub mod interrupt;
+pub mod npy;
 pub mod pdf;
 pub mod png;
 pub mod raster;
@@ -32,6 +33,8 @@ pub enum Format {
     Csv,
     /// JSON data.
     Json,
+    /// A NumPy array (`numpy.load` reads it as is).
+    Npy,
 }
 
 impl Format {
@@ -44,6 +47,7 @@ impl Format {
             Format::Gif => "gif",
             Format::Csv => "csv",
             Format::Json => "json",
+            Format::Npy => "npy",
         }
     }
 

@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
-use crate::encode::{self, io_error, Format, Metadata};
+use crate::encode::{self, io_error, npy, Format, Metadata};
 use crate::error::check_memory;
 use crate::figure::square::{SquareFigure, SquareMode};
 use crate::font;
@@ -387,8 +387,34 @@ impl GrundyFigure {
     /// drawn, before anything is solved.
     pub fn check_output(&self, path: &Path) -> Result<Format> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
+        let format = Format::of_path(
+            path,
+            &[
+                Format::Png,
+                Format::Svg,
+                Format::Csv,
+                Format::Json,
+                Format::Npy,
+            ],
+        )?;
         encode::check_output_path(path)?;
+        if format == Format::Npy {
+            if self.p_only {
+                return Err(Error::unsupported(
+                    "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
+                ));
+            }
+            let frame = self.frame()?;
+            let cells = frame.free.iter().fold(1u64, |n, &d| {
+                n.saturating_mul(u64::from(frame.bounds[d]) + 1)
+            });
+            encode::check_output_size(
+                path,
+                npy::file_bytes(cells, 2),
+                &format!("the {cells} values of the box as .npy"),
+                "use a smaller --box or fix coordinates with --slice",
+            )?;
+        }
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
@@ -428,6 +454,7 @@ impl GrundyFigure {
             Format::Json => encode::write_atomic(path, |out| {
                 self.write_json(solution, out).map_err(io_error(path))
             }),
+            Format::Npy => encode::write_atomic(path, |out| self.write_npy(solution, out, path)),
             _ => encode::write_scene(path, &self.scene(solution)?, metadata, self.memory_limit),
         }
     }
@@ -452,6 +479,51 @@ impl GrundyFigure {
         solution
             .positions()
             .filter(move |(p, v)| (!self.p_only || *v == 0) && frame.matches(p))
+    }
+
+    /// The box as a `uint16` array, one axis per free coordinate (in the game's
+    /// order), [`crate::games::OUTSIDE`] (65535) where a tuple is not a position.
+    fn write_npy(&self, solution: &Solution, out: &mut dyn Write, path: &Path) -> Result<()> {
+        let frame = self.frame()?;
+        let shape: Vec<u64> = frame
+            .free
+            .iter()
+            .map(|&d| u64::from(frame.bounds[d]) + 1)
+            .collect();
+        npy::write_header(out, "<u2", &shape).map_err(io_error(path))?;
+        let mut le = npy::LeWriter::new();
+        if frame.free.len() == frame.names.len() {
+            // The whole box: slabs straight from the solution.
+            return solution.for_each_slab(|slab| le.u16s(out, slab).map_err(io_error(path)));
+        }
+        // A slice: walk the free coordinates, the fixed ones set, last fastest.
+        let mut p: Vec<u32> = frame.fixed.iter().map(|f| f.unwrap_or(0)).collect();
+        let last = frame.free.last().copied();
+        let row_len = last.map_or(1, |d| frame.bounds[d] as usize + 1);
+        let mut row = Vec::with_capacity(row_len);
+        loop {
+            row.clear();
+            for v in 0..row_len {
+                if let Some(d) = last {
+                    p[d] = v as u32;
+                }
+                row.push(solution.get(&p).unwrap_or(crate::games::OUTSIDE));
+            }
+            le.u16s(out, &row).map_err(io_error(path))?;
+            // Odometer over the other free coordinates.
+            let mut carried = true;
+            for &d in frame.free.iter().rev().skip(1) {
+                if p[d] < frame.bounds[d] {
+                    p[d] += 1;
+                    carried = false;
+                    break;
+                }
+                p[d] = 0;
+            }
+            if carried {
+                return Ok(());
+            }
+        }
     }
 
     fn write_csv(&self, solution: &Solution, out: &mut dyn Write) -> std::io::Result<()> {

@@ -444,6 +444,31 @@ impl CappedGrundy {
         self.values.len()
     }
 
+    /// The box in C order `(x, y, z)`, one `(y, z)` slab per `x`, `outside` above
+    /// each column's cap (see [`super::Solution::for_each_slab`]). Memory: one slab.
+    pub(crate) fn for_each_slab<E>(
+        &self,
+        outside: u16,
+        mut f: impl FnMut(&[u16]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let [bx, by, bz] = self.bounds;
+        let (ny, nz) = (by as usize + 1, bz as usize + 1);
+        let mut slab = vec![outside; ny * nz];
+        for x in 0..=bx as usize {
+            slab.fill(outside);
+            for z in 0..nz {
+                let i = x * nz + z;
+                let h = self.caps[i] as usize;
+                let column = &self.values[self.offsets[i]..=self.offsets[i] + h];
+                for (y, &v) in column.iter().enumerate() {
+                    slab[y * nz + z] = v;
+                }
+            }
+            f(&slab)?;
+        }
+        Ok(())
+    }
+
     /// True when the box holds no position (never: (0,0,0) is always one).
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()

@@ -190,6 +190,30 @@ impl DenseGrundy {
         self.positions().map(|(_, g)| g).max().unwrap_or(0)
     }
 
+    /// The box in C order, one slab per value of the first coordinate, `outside`
+    /// where a tuple is not a position (see [`super::Solution::for_each_slab`]).
+    pub(crate) fn for_each_slab<E>(
+        &self,
+        outside: u16,
+        mut f: impl FnMut(&[u16]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let slab = self.strides.first().copied().unwrap_or(1).max(1);
+        let mut buffer = Vec::with_capacity(slab.min(self.values.len()));
+        for (k, chunk) in self.values.chunks(slab).enumerate() {
+            buffer.clear();
+            buffer.extend(chunk.iter().enumerate().map(|(j, &v)| {
+                let i = k * slab + j;
+                if self.valid[i / 64] >> (i % 64) & 1 == 1 {
+                    v
+                } else {
+                    outside
+                }
+            }));
+            f(&buffer)?;
+        }
+        Ok(())
+    }
+
     fn coords(&self, mut i: usize) -> Vec<u32> {
         let mut p = vec![0; self.bounds.len()];
         for (d, &s) in self.strides.iter().enumerate() {
