@@ -28,7 +28,7 @@ pub struct AutomatonArgs {
     /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
     #[arg(long)]
     check: bool,
-    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells) [default: output/automaton-<frames>.png; none with --check]
+    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.

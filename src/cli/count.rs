@@ -2,7 +2,7 @@
 
 use super::args;
 use super::out::{self, report};
-use crate::encode::{self, io_error, Format, Metadata};
+use crate::encode::{self, io_error, npy, Format, Metadata};
 use crate::pattern::count::{check, g};
 use crate::scene::chart::count_chart;
 use anyhow::Result;
@@ -21,7 +21,7 @@ pub struct CountArgs {
     /// Which m: one value (10^9 is fine), a range 1..64, or a list.
     #[arg(long, value_name = "M", value_parser = parse_counts)]
     m: Option<args::ValueList>,
-    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json [default: a table on stdout]
+    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json / .npy (uint64 rows m, g) [default: a table on stdout]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Logarithmic axes on the chart.
@@ -106,8 +106,16 @@ pub fn run(args: CountArgs) -> Result<()> {
             out.finish()?;
         }
         Some(path) => {
-            let format =
-                Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
+            let format = Format::of_path(
+                path,
+                &[
+                    Format::Png,
+                    Format::Svg,
+                    Format::Csv,
+                    Format::Json,
+                    Format::Npy,
+                ],
+            )?;
             encode::check_output_path(path)?;
             match format {
                 Format::Csv => encode::write_atomic(path, |out| {
@@ -118,6 +126,21 @@ pub fn run(args: CountArgs) -> Result<()> {
                     )
                     .map_err(io_error(path))
                 })?,
+                // Rows (m, g(m)) as uint64: g(m) <= m^2 fits while m < 2^32.
+                Format::Npy => {
+                    if let Some((m, _)) = rows.iter().find(|(_, gm)| u64::try_from(*gm).is_err()) {
+                        anyhow::bail!(
+                            "g({m}) does not fit the 64-bit integers of a .npy array; write .csv or .json"
+                        );
+                    }
+                    encode::write_atomic(path, |out| {
+                        let io = io_error(path);
+                        npy::write_header(out, "<u8", &[rows.len() as u64, 2]).map_err(&io)?;
+                        let flat: Vec<u64> =
+                            rows.iter().flat_map(|&(m, gm)| [m, gm as u64]).collect();
+                        npy::LeWriter::new().u64s(out, &flat).map_err(&io)
+                    })?
+                }
                 Format::Json => encode::write_atomic(path, |out| {
                     let list: Vec<serde_json::Value> = rows
                         .iter()

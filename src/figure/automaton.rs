@@ -12,7 +12,7 @@ use crate::automaton::{
     ResidueGrid, ResidueStepper,
 };
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::encode::{self, io_error, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{ResidueColours, ResiduePalette};
@@ -471,9 +471,13 @@ impl AutomatonFigure {
                 Format::Gif,
                 Format::Csv,
                 Format::Json,
+                Format::Npy,
             ],
         )?;
         encode::check_output_path(path)?;
+        if format == Format::Npy {
+            return self.write_npy(path);
+        }
         if self.values == Values::Exact && (format.is_image() || format == Format::Gif) {
             return Err(Error::unsupported(
                 "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
@@ -588,6 +592,64 @@ impl AutomatonFigure {
             .computed_frames()?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
         animation.write(path, panels, self.memory_limit)
+    }
+
+    /// Frames mod p as one `uint16` array: `(n, n)` for one frame, `(frames, N, N)`
+    /// for several, N the last frame, smaller frames padded with zeros (their cells
+    /// beyond n are zero anyway). Streamed one frame at a time.
+    fn write_npy(&self, path: &Path) -> Result<()> {
+        if self.rule60 {
+            return Err(Error::unsupported(
+                "--rule60 draws one diagram: write .png or .svg",
+            ));
+        }
+        if self.values == Values::Exact {
+            return Err(Error::unsupported(
+                "exact values outgrow 64 bits by frame 40: write them as .csv or .json, or a .npy of residues with --modulus p",
+            ));
+        }
+        let side = self.last() as u64;
+        let shape: Vec<u64> = if self.frames.len() == 1 {
+            vec![side, side]
+        } else {
+            vec![self.frames.len() as u64, side, side]
+        };
+        let cells = shape.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+        encode::check_output_size(
+            path,
+            npy::file_bytes(cells, 2),
+            &format!("{} frame(s) of {side} x {side} as .npy", self.frames.len()),
+            "ask for fewer or smaller frames",
+        )?;
+        let frames = self.computed_frames()?;
+        let side = side as usize;
+        encode::write_atomic(path, |out| {
+            let io = io_error(path);
+            npy::write_header(out, "<u2", &shape).map_err(&io)?;
+            let mut le = npy::LeWriter::new();
+            let mut row = vec![0u16; side];
+            for frame in frames {
+                let n = frame.number();
+                for r in 0..side {
+                    row.fill(0);
+                    if r < n {
+                        match &frame {
+                            Frame::Parity(_, grid) => {
+                                for (c, cell) in row.iter_mut().enumerate().take(n) {
+                                    *cell = u16::from(grid.get(r, c));
+                                }
+                            }
+                            Frame::Residue(_, grid) => {
+                                row[..n].copy_from_slice(&grid.values()[r * n..(r + 1) * n]);
+                            }
+                            Frame::Exact(..) => unreachable!("refused above"),
+                        }
+                    }
+                    le.u16s(out, &row).map_err(&io)?;
+                }
+            }
+            Ok(())
+        })
     }
 
     /// An estimate of the `.csv` / `.json` data's size, in O(frames): odd cells of frame

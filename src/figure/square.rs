@@ -3,7 +3,7 @@
 //! recipes) fill in; writing it is the only I/O.
 
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::encode::{self, io_error, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::pattern::decompose::Decomposition;
 use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
@@ -213,9 +213,13 @@ impl SquareFigure {
                 Format::Gif,
                 Format::Csv,
                 Format::Json,
+                Format::Npy,
             ],
         )?;
         encode::check_output_path(path)?;
+        if format == Format::Npy {
+            return self.write_npy(path);
+        }
         match (format, &self.mode) {
             (Format::Csv | Format::Json | Format::Gif, _) if self.overlay.is_some() => Err(Error::unsupported(
                 "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
@@ -372,6 +376,44 @@ impl SquareFigure {
             write!(out, "]}}")?;
         }
         writeln!(out)
+    }
+
+    /// One board as a `uint8` array of shape `(m, n)`: 1 for a P-cell, 0 otherwise,
+    /// `a[i-1, j-1]` for cell (i, j). Streamed row by row.
+    fn write_npy(&self, path: &Path) -> Result<()> {
+        let [m] = self.boards[..] else {
+            return Err(Error::unsupported(
+                "a .npy array holds one board: give one --m (a sheet is an image)",
+            ));
+        };
+        if self.overlay.is_some() {
+            return Err(Error::unsupported(
+                "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+            ));
+        }
+        let (rows, cols) = self.size_of(m);
+        encode::check_output_size(
+            path,
+            npy::file_bytes(rows.saturating_mul(cols), 1),
+            &format!("the {rows} x {cols} board as .npy"),
+            "draw it as a --raw .png (1 bit per cell)",
+        )?;
+        encode::write_atomic(path, |out| {
+            let io = io_error(path);
+            npy::write_header(out, "|u1", &[rows, cols]).map_err(&io)?;
+            let cols = cols as usize;
+            let mut packed = vec![0u8; cols.div_ceil(8)];
+            let mut row = vec![0u8; cols];
+            for r in 0..rows as usize {
+                // The 1-bit PNG row kernel: P-cells are the 0 bits.
+                write_bilevel_row(rows, cols as u64, r, &mut packed);
+                for (c, cell) in row.iter_mut().enumerate() {
+                    *cell = u8::from(packed[c / 8] >> (7 - c % 8) & 1 == 0);
+                }
+                out.write_all(&row).map_err(&io)?;
+            }
+            Ok(())
+        })
     }
 
     /// Bytes of the `.csv` or `.json` data, computed from the P-cell counts (O(m) per
