@@ -354,14 +354,21 @@ fn solve_column(
     let w_a = (at.x + c + at.z) / 64 + 1;
     set_a.clear();
     set_a.resize(w_a, 0);
+    // set_a only grows, so the words before its first non-full one stay full: the
+    // mex search starts there (a column's values fill 0..y densely, so this skips
+    // most of the scan in large boxes).
+    let mut full_a = 0;
     for y in 0..=c {
         let b = &line_b[y * w_b..(y + 1) * w_b];
         let cc = &line_c[y * w_c..(y + 1) * w_c];
+        while full_a < w_a && set_a[full_a] == u64::MAX {
+            full_a += 1;
+        }
         // The value is at most x + y + z < 64 * w_a, so the first non-full
         // word is always found. A line set that no move family feeds (the
         // box is flat in that direction) is empty.
         let mut g = usize::MAX;
-        for (i, &a) in set_a.iter().enumerate() {
+        for (i, &a) in set_a.iter().enumerate().skip(full_a) {
             let w = a | b.get(i).copied().unwrap_or(0) | cc.get(i).copied().unwrap_or(0);
             if w != u64::MAX {
                 g = i * 64 + w.trailing_ones() as usize;
