@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
             if let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:")) {
                 eprintln!("peak-rss {}", line.trim_start_matches("VmHWM:").trim());
+                eprintln!("estimate {} kB", nimscape::error::largest_estimate() / 1024);
             }
         }
     }

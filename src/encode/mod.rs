@@ -330,6 +330,48 @@ pub fn write_csv<R: AsRef<[String]>>(
     Ok(())
 }
 
+/// Bytes per cell of a board's cell layer while writing SVG (the merged rectangles
+/// and the path text, both whole in memory) and PDF (the same, then the SVG text and
+/// the converter's tree). Measured: docs/reliability.md.
+const SVG_BYTES_PER_CELL: u64 = 34;
+const PDF_BYTES_PER_CELL: u64 = 40;
+/// Bytes per path command in memory while writing SVG / PDF (the command, its text,
+/// and for PDF the converter's tree of it).
+const SVG_BYTES_PER_COMMAND: u64 = 64;
+const PDF_BYTES_PER_COMMAND: u64 = 400;
+/// Bytes per pixel of a PNG: tiny-skia's premultiplied canvas (4), its straight-alpha
+/// copy (4) and the RGB rows handed to the encoder (3).
+const PNG_BYTES_PER_PIXEL: u64 = 11;
+
+/// The peak memory of writing `scene` as `format`, beyond the scene itself, in
+/// O(items): the memory guard's estimate for every figure drawn through a scene.
+pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
+    use crate::scene::Item;
+    let (mut cells, mut commands) = (0u64, 0u64);
+    for item in &scene.items {
+        match item {
+            Item::Cells(layer) => cells = cells.saturating_add(layer.indices.len() as u64),
+            Item::Path(path) => commands = commands.saturating_add(path.commands.len() as u64),
+            // Text outlines: a few hundred commands per line of text.
+            Item::Text(text) => {
+                commands = commands.saturating_add(40 * text.text.chars().count() as u64)
+            }
+        }
+    }
+    let pixels = u64::from(scene.width) * u64::from(scene.height);
+    match format {
+        Format::Png => pixels
+            .saturating_mul(PNG_BYTES_PER_PIXEL)
+            .saturating_add(cells),
+        Format::Pdf => cells
+            .saturating_mul(PDF_BYTES_PER_CELL)
+            .saturating_add(commands.saturating_mul(PDF_BYTES_PER_COMMAND)),
+        _ => cells
+            .saturating_mul(SVG_BYTES_PER_CELL)
+            .saturating_add(commands.saturating_mul(SVG_BYTES_PER_COMMAND)),
+    }
+}
+
 /// Writes a scene in the format its path names (PNG, SVG or PDF).
 pub fn write_scene(
     path: &Path,
@@ -337,7 +379,21 @@ pub fn write_scene(
     metadata: &Metadata,
     memory_limit: u64,
 ) -> Result<()> {
-    match Format::of_path(path, &[Format::Png, Format::Svg])? {
+    let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
+    crate::error::check_memory(
+        || {
+            format!(
+                "a {} x {} px figure as .{}",
+                scene.width,
+                scene.height,
+                format.extension()
+            )
+        },
+        scene_peak_bytes(scene, format),
+        memory_limit,
+        "draw it smaller (a smaller cell or panel size)",
+    )?;
+    match format {
         Format::Pdf => {
             let mut svg = Vec::new();
             svg::write_svg(&mut svg, scene, metadata).map_err(io_error(path))?;
@@ -345,12 +401,6 @@ pub fn write_scene(
             write_atomic(path, |out| out.write_all(&pdf).map_err(io_error(path)))
         }
         Format::Png => {
-            crate::error::check_memory(
-                || format!("a {} x {} px image", scene.width, scene.height),
-                scene.raster_bytes(),
-                memory_limit,
-                "draw it smaller (a smaller cell or panel size) or as .svg",
-            )?;
             let pixels = raster::rasterize(scene)?;
             write_atomic(path, |out| {
                 png::write_rgb(out, path, scene.width, scene.height, &pixels, metadata)

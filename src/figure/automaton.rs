@@ -399,7 +399,7 @@ impl AutomatonFigure {
                     self.last()
                 )
             },
-            pixels * 4 + cells + self.stepper_bytes(),
+            pixels.saturating_mul(11).saturating_add(cells) + self.stepper_bytes(),
             self.memory_limit,
             "draw fewer or smaller frames, use --raw for one pixel per cell, or -o .gif which is streamed",
         )?;

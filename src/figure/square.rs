@@ -145,6 +145,11 @@ impl SquareFigure {
 
     /// The styled scene (panels, captions, marks).
     pub fn scene(&self) -> Result<Scene> {
+        self.scene_for(Format::Png)
+    }
+
+    /// The scene, refused first when writing it as `format` would pass the memory limit.
+    fn scene_for(&self, format: Format) -> Result<Scene> {
         self.validate()?;
         let SquareMode::Styled {
             style,
@@ -163,10 +168,20 @@ impl SquareFigure {
             .map(|(m, n)| (m as usize, n as usize))
             .collect();
         let pixels = board::sheet_pixels(&shapes, size, *columns, style);
-        let cells: u64 = shapes.iter().map(|&(m, n)| (m * n) as u64 * 2).sum();
+        let cells: u64 = shapes.iter().fold(0u64, |n, &(m, c)| {
+            n.saturating_add((m as u64).saturating_mul(c as u64))
+        });
+        // The peak of writing it (encode::scene_peak_bytes' rates) plus the scene's
+        // own cells, computed before the scene exists.
+        let writing = match format {
+            Format::Svg => cells.saturating_mul(34),
+            Format::Pdf => cells.saturating_mul(40),
+            _ => pixels.saturating_mul(11),
+        };
+        let peak = writing.saturating_add(cells.saturating_mul(2));
         check_memory(
             || describe(&self.boards, self.n, size),
-            pixels * 4 + cells,
+            peak,
             self.memory_limit,
             "use --raw for one pixel per cell (streamed, a few MiB), or a smaller --cell / --panel",
         )?;
@@ -263,7 +278,7 @@ impl SquareFigure {
                     .map_err(io_error(path))
                 })
             }
-            _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
+            _ => encode::write_scene(path, &self.scene_for(format)?, metadata, self.memory_limit),
         }
     }
 

@@ -5,6 +5,7 @@ mod golden;
 mod grundy_cli;
 mod octahedron_cli;
 mod reliability;
+mod reliability_memory;
 mod reliability_npy;
 mod render_cli;
 mod square_cli;
