@@ -109,7 +109,7 @@ enum PaletteArg {
 }
 
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
-fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
+pub(super) fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     let bad = || {
         anyhow::anyhow!("--find-shift: '{text}' is not a range A..B of integers; write e.g. -3..3")
     };

@@ -4,6 +4,8 @@
 mod args;
 mod automaton;
 mod count;
+#[cfg(test)]
+mod fuzz;
 mod grundy;
 mod octahedron;
 pub(crate) mod out;

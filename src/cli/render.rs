@@ -413,10 +413,23 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
                 words.push(format!("--{}", arg.get_long().unwrap_or_default()))
             }
             (ParamValue::Switch(false), true) => {}
-            (ParamValue::Text(text), false) if arg.is_positional() => positional.push(text.clone()),
+            // A recipe value is a value, never a flag: `game = "--max-memory=100T"` must
+            // not reach the command line as an option.
+            (ParamValue::Text(text), false) if arg.is_positional() => {
+                if text.starts_with('-') {
+                    return Err(at(
+                        param.line,
+                        format!(
+                            "key '{}' = '{text}': a value cannot start with '-' (options are keys of their own)",
+                            param.key
+                        ),
+                    ));
+                }
+                positional.push(text.clone())
+            }
+            // `--key=value` keeps a value that starts with '-' a value.
             (ParamValue::Text(text), false) => {
-                words.push(format!("--{}", arg.get_long().unwrap_or_default()));
-                words.push(text.clone());
+                words.push(format!("--{}={text}", arg.get_long().unwrap_or_default()));
             }
             (ParamValue::Switch(_), false) => {
                 return Err(at(

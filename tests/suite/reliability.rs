@@ -435,3 +435,31 @@ fn an_interrupted_write_removes_its_temporary_file() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
+
+#[test]
+fn recipe_values_are_never_read_as_flags() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"grundy\"\ngame = \"--max-memory=100T\"\nbox = \"3\"\n",
+            "a value cannot start with '-'",
+        ),
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"grundy\"\ngame = \"--threads=100000\"\nbox = \"3\"\n",
+            "a value cannot start with '-'",
+        ),
+        // A value of a keyed option stays that option's value: here a (bad) cap.
+        (
+            "[[figure]]\nname = \"a\"\nmodel = \"grundy\"\ncap = \"--threads=100000\"\nbox = \"3\"\nformats = [\"png\"]\n",
+            "cap expression",
+        ),
+    ];
+    for (text, needle) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("r.toml"), text).unwrap();
+        let out = nimscape(dir.path())
+            .args(["render", "--quiet", "--out", "out", "r.toml"])
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, needle);
+    }
+}

@@ -19,6 +19,8 @@ pub mod analysis;
 pub mod band;
 pub mod bounds;
 pub mod cap_expr;
+#[cfg(test)]
+mod cap_fuzz;
 pub mod capped;
 
 pub mod nim;
