@@ -2,12 +2,10 @@
 
 use crate::encode::animation::Animation;
 use crate::encode::gif::Repeat;
-use crate::encode::Metadata;
 use crate::scene::board::{BoardStyle, GridLines, PanelSize};
 use crate::scene::layout::SheetLayout;
 use crate::scene::Color;
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 
 /// A list of values given as `11`, `1..24` or `3,5,11` (a newtype, so clap treats the
 /// whole list as one value).
@@ -266,42 +264,14 @@ impl AnimationArgs {
     }
 }
 
-/// Where a figure goes without `-o`: `output/NAME` below the working folder,
-/// created when missing (the same for every subcommand).
-pub fn default_output(name: &str) -> crate::Result<PathBuf> {
-    let folder = PathBuf::from("output");
-    std::fs::create_dir_all(&folder).map_err(|source| crate::Error::Io {
-        path: folder.clone(),
-        source,
-    })?;
-    Ok(folder.join(name))
-}
-
-/// Metadata recording the command line that made a figure: every parameter, but not
-/// where the file went or how many threads made it, so the bytes depend only on the figure.
-pub fn metadata() -> Metadata {
-    Metadata::with_parameters(format!(
-        "nimscape {}",
-        figure_words(std::env::args().skip(1)).join(" ")
-    ))
-}
-
-fn figure_words(args: impl Iterator<Item = String>) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut skip_value = false;
-    for word in args {
-        if std::mem::take(&mut skip_value) {
-            continue;
-        }
-        match word.as_str() {
-            "-o" | "--output" | "--threads" => skip_value = true,
-            w if w.starts_with("--output=")
-                || w.starts_with("--threads=")
-                || (w.starts_with("-o") && w.len() > 2) => {}
-            _ => words.push(word),
-        }
-    }
-    words
+/// Parses a format name (`png`, `.svg`, `PDF`, ...) for `--format`.
+pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
+    let name = text.trim().trim_start_matches('.').to_ascii_lowercase();
+    crate::encode::Format::of_path(
+        std::path::Path::new(&format!("x.{name}")),
+        &crate::encode::Format::ALL,
+    )
+    .map_err(|_| format!("'{text}' is not a format; use png, svg, pdf, gif, csv, json or npy"))
 }
 
 #[cfg(test)]
@@ -318,16 +288,6 @@ mod tests {
         assert!(parse_m_list("abc")
             .unwrap_err()
             .contains("not a whole number"));
-    }
-
-    #[test]
-    fn metadata_leaves_out_the_output_and_threads() {
-        let words = figure_words(
-            ["square", "--m", "5", "-o", "x.png", "--threads=2", "--raw"]
-                .map(String::from)
-                .into_iter(),
-        );
-        assert_eq!(words, ["square", "--m", "5", "--raw"]);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
-use super::args::{self, AnimationArgs, BoardStyleArgs};
+use super::args::{AnimationArgs, BoardStyleArgs};
 use super::out::{self, report};
+use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use crate::scene::ramp::ResiduePalette;
@@ -76,7 +77,8 @@ fn parse_frames(text: &str) -> Result<FrameRanges, String> {
         .map(FrameRanges)
 }
 
-pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
+/// The figure the flags describe, validated.
+pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFigure> {
     let ranges = args.frames.map(|f| f.0).unwrap_or_default();
     let frames = frame_list(&ranges)?;
     let values = Values::parse(&args.modulus)?;
@@ -107,20 +109,14 @@ pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
         memory_limit,
     };
     figure.validate()?;
-    let output = match args.output {
-        Some(path) => Some(path),
-        None if args.check => None,
-        None => {
-            let (a, b) = (figure.frames[0], figure.last());
-            let name = match (args.rule60, a == b) {
-                (true, _) => format!("rule60-{b}.png"),
-                (false, true) => format!("automaton-{a}.png"),
-                (false, false) => format!("automaton-{a}-{b}.png"),
-            };
-            Some(args::default_output(&name)?)
-        }
-    };
-    if args.check {
+    Ok(figure)
+}
+
+pub fn run(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
+    let output_path = args.output.take();
+    let check = args.check;
+    let figure = plan(args, ctx.memory_limit)?;
+    if check {
         let report = figure.check()?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
@@ -128,9 +124,10 @@ pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
         let mut out = out::stdout();
         report!(out, "{report}");
         out.finish()?;
+        if output_path.is_none() {
+            return Ok(());
+        }
     }
-    if let Some(path) = &output {
-        figure.write(path, &args::metadata())?;
-    }
+    output::emit(&figure, output_path.as_deref(), ctx)?;
     Ok(())
 }

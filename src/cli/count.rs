@@ -2,9 +2,9 @@
 
 use super::args;
 use super::out::{self, report};
-use crate::encode::{self, io_error, npy, Format, Metadata};
-use crate::pattern::count::{check, g};
-use crate::scene::chart::count_chart;
+use super::output::{self, Context};
+use crate::figure::count::CountFigure;
+use crate::pattern::count::check;
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -12,8 +12,6 @@ use std::path::PathBuf;
 
 /// Rows a table may have: beyond this a table is no longer something to read.
 const MAX_ROWS: usize = 10_000_000;
-/// Points a chart draws at most; longer ranges are sampled evenly.
-const MAX_CHART_POINTS: usize = 20_000;
 
 /// g(m) by the recurrence g(2m) = 4 g(m), g(2m+1) = g(m) + g(m+1): instant for any m.
 #[derive(Debug, Args)]
@@ -87,88 +85,50 @@ fn parse_counts(text: &str) -> Result<args::ValueList, String> {
     Ok(args::ValueList(values))
 }
 
-pub fn run(args: CountArgs) -> Result<()> {
+/// The chart or data the flags describe.
+pub fn plan(args: CountArgs) -> crate::Result<CountFigure> {
+    let figure = CountFigure {
+        ms: args.m.map(|list| list.0).unwrap_or_default(),
+        log: args.log,
+        width: args.width,
+        height: args.height,
+    };
+    if figure.ms.is_empty() {
+        return Err(crate::Error::invalid(
+            "--m is required (e.g. --m 1..64), unless you only --check",
+        ));
+    }
+    Ok(figure)
+}
+
+pub fn run(mut args: CountArgs, ctx: &Context) -> Result<()> {
     if args.m.is_none() && !args.check {
         anyhow::bail!("--m is required (e.g. --m 1..64), unless you only --check");
     }
-    let ms = args.m.map(|list| list.0).unwrap_or_default();
-    let rows: Vec<(u64, u128)> = ms.iter().map(|&m| (m, g(m))).collect();
-
-    match &args.output {
-        None => {
-            let mut out = out::stdout();
-            if !rows.is_empty() {
+    let check_report = args.check.then_some(args.check_up_to);
+    if args.m.is_some() {
+        let output = args.output.take();
+        let figure = plan(args)?;
+        match output {
+            Some(path) => {
+                output::emit(&figure, Some(&path), ctx)?;
+            }
+            None => {
+                // Without -o the table is a report: it goes to stdout.
+                let mut out = out::stdout();
                 report!(out, "m\tg(m)");
-                for (m, gm) in &rows {
+                for (m, gm) in figure.rows() {
                     report!(out, "{m}\t{gm}");
                 }
-            }
-            out.finish()?;
-        }
-        Some(path) => {
-            let format = Format::of_path(
-                path,
-                &[
-                    Format::Png,
-                    Format::Svg,
-                    Format::Csv,
-                    Format::Json,
-                    Format::Npy,
-                ],
-            )?;
-            encode::check_output_path(path)?;
-            match format {
-                Format::Csv => encode::write_atomic(path, |out| {
-                    encode::write_csv(
-                        out,
-                        &["m", "g"],
-                        rows.iter().map(|(m, gm)| [m.to_string(), gm.to_string()]),
-                    )
-                    .map_err(io_error(path))
-                })?,
-                // Rows (m, g(m)) as uint64: g(m) <= m^2 fits while m < 2^32.
-                Format::Npy => {
-                    if let Some((m, _)) = rows.iter().find(|(_, gm)| u64::try_from(*gm).is_err()) {
-                        anyhow::bail!(
-                            "g({m}) does not fit the 64-bit integers of a .npy array; write .csv or .json"
-                        );
-                    }
-                    encode::write_atomic(path, |out| {
-                        let io = io_error(path);
-                        npy::write_header(out, "<u8", &[rows.len() as u64, 2]).map_err(&io)?;
-                        let flat: Vec<u64> =
-                            rows.iter().flat_map(|&(m, gm)| [m, gm as u64]).collect();
-                        npy::LeWriter::new().u64s(out, &flat).map_err(&io)
-                    })?
-                }
-                Format::Json => encode::write_atomic(path, |out| {
-                    let list: Vec<serde_json::Value> = rows
-                        .iter()
-                        .map(|(m, gm)| serde_json::json!({ "m": m, "g": gm.to_string() }))
-                        .collect();
-                    serde_json::to_writer(&mut *out, &list)
-                        .map_err(|e| io_error(path)(e.into()))?;
-                    writeln!(out).map_err(io_error(path))
-                })?,
-                _ => {
-                    if rows.len() < 2 {
-                        anyhow::bail!("a chart needs at least two values of m; give a range such as --m 1..64");
-                    }
-                    let stride = rows.len().div_ceil(MAX_CHART_POINTS);
-                    let points: Vec<(u64, u128)> = rows.iter().step_by(stride).copied().collect();
-                    let scene = count_chart(&points, args.log, args.width, args.height)?;
-                    let metadata: Metadata = args::metadata();
-                    encode::write_scene(path, &scene, &metadata, u64::MAX)?;
-                }
+                out.finish()?;
             }
         }
     }
-
-    if args.check {
+    if let Some(check_up_to) = check_report {
         let mut failed = false;
         let mut out = out::stdout();
         report!(out, "checked\trange\tresult");
-        for line in check(args.check_up_to) {
+        for line in check(check_up_to) {
             report!(
                 out,
                 "{}\t{}\t{}",

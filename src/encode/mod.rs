@@ -38,6 +38,17 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format nimscape writes.
+    pub const ALL: [Format; 7] = [
+        Format::Png,
+        Format::Svg,
+        Format::Pdf,
+        Format::Gif,
+        Format::Csv,
+        Format::Json,
+        Format::Npy,
+    ];
+
     /// The lower-case extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -262,7 +273,7 @@ pub fn output_limit() -> u64 {
 pub fn free_space(path: &Path) -> Option<u64> {
     #[cfg(unix)]
     {
-        let stat = rustix::fs::statvfs(&parent_dir(path)).ok()?;
+        let stat = rustix::fs::statvfs(parent_dir(path)).ok()?;
         Some(stat.f_bavail.saturating_mul(stat.f_frsize))
     }
     #[cfg(not(unix))]
@@ -372,7 +383,7 @@ pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
     }
 }
 
-/// Writes a scene in the format its path names (PNG, SVG or PDF).
+/// Writes a scene in the format its path names (PNG, SVG or PDF), atomically.
 pub fn write_scene(
     path: &Path,
     scene: &crate::scene::Scene,
@@ -380,6 +391,19 @@ pub fn write_scene(
     memory_limit: u64,
 ) -> Result<()> {
     let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
+    write_atomic(path, |out| {
+        write_scene_to(out, format, scene, metadata, memory_limit).map_err(|e| e.at(path))
+    })
+}
+
+/// Writes a scene as PNG, SVG or PDF to any writer.
+pub fn write_scene_to(
+    out: &mut dyn Write,
+    format: Format,
+    scene: &crate::scene::Scene,
+    metadata: &Metadata,
+    memory_limit: u64,
+) -> Result<()> {
     crate::error::check_memory(
         || {
             format!(
@@ -396,19 +420,26 @@ pub fn write_scene(
     match format {
         Format::Pdf => {
             let mut svg = Vec::new();
-            svg::write_svg(&mut svg, scene, metadata).map_err(io_error(path))?;
-            let pdf = pdf::svg_to_pdf(&svg, path)?;
-            write_atomic(path, |out| out.write_all(&pdf).map_err(io_error(path)))
+            svg::write_svg(&mut svg, scene, metadata).map_err(Error::write_failed)?;
+            let pdf = pdf::svg_to_pdf(&svg, Path::new(""))?;
+            out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
             let pixels = raster::rasterize(scene)?;
-            write_atomic(path, |out| {
-                png::write_rgb(out, path, scene.width, scene.height, &pixels, metadata)
-            })
+            png::write_rgb(
+                out,
+                Path::new(""),
+                scene.width,
+                scene.height,
+                &pixels,
+                metadata,
+            )
         }
-        _ => write_atomic(path, |out| {
-            svg::write_svg(out, scene, metadata).map_err(io_error(path))
-        }),
+        Format::Svg => svg::write_svg(out, scene, metadata).map_err(Error::write_failed),
+        other => Err(Error::unsupported(format!(
+            "a picture cannot be written as .{}",
+            other.extension()
+        ))),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::automaton::{
     ResidueGrid, ResidueStepper,
 };
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, io_error, npy, png as png_enc, Format, Metadata};
+use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{ResidueColours, ResiduePalette};
@@ -458,25 +458,21 @@ impl AutomatonFigure {
         }
     }
 
-    /// Writes the figure to `path` in the format its extension names:
-    /// `.png`/`.svg` (one frame, a sheet, Rule 60), `.gif` (an animation of the
-    /// frames), `.csv`/`.json` (the non-zero cells of every frame).
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
+    /// Refuses, before any work, a format that cannot show this figure.
+    fn check_format(&self, format: Format) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(
-            path,
-            &[
-                Format::Png,
-                Format::Svg,
-                Format::Gif,
-                Format::Csv,
-                Format::Json,
-                Format::Npy,
-            ],
-        )?;
-        encode::check_output_path(path)?;
         if format == Format::Npy {
-            return self.write_npy(path);
+            if self.rule60 {
+                return Err(Error::unsupported(
+                    "--rule60 draws one diagram: write .png or .svg",
+                ));
+            }
+            if self.values == Values::Exact {
+                return Err(Error::unsupported(
+                    "exact values outgrow 64 bits by frame 40: write them as .csv or .json, or a .npy of residues with --modulus p",
+                ));
+            }
+            return Ok(());
         }
         if self.values == Values::Exact && (format.is_image() || format == Format::Gif) {
             return Err(Error::unsupported(
@@ -490,36 +486,34 @@ impl AutomatonFigure {
             (Format::Csv | Format::Json | Format::Gif, AutomatonMode::Raw { .. }) => Err(
                 Error::unsupported("--raw draws one image; write .png or .svg, or drop --raw"),
             ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the figure as `format`: `.png`/`.svg` (one frame, a sheet, Rule 60),
+    /// `.gif` (an animation of the frames), `.csv`/`.json` (the non-zero cells of every frame).
+    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        match (format, &self.mode) {
             (Format::Png, AutomatonMode::Raw { compression, .. })
                 if self.values == Values::Modulus(2) =>
             {
-                self.write_raw_png(path, *compression, metadata)
+                self.write_raw_png(out, *compression, metadata)
             }
-            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(path),
+            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out),
+            (Format::Npy, _) => self.write_npy(out),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
-                encode::check_output_size(
-                    path,
-                    self.data_bytes(),
-                    &format!(
-                        "the cells of {} frame(s) up to {}",
-                        self.frames.len(),
-                        self.last()
-                    ),
-                    "ask for fewer frames, or --modulus p (small residues) instead of exact values",
-                )?;
                 let frames = self.computed_frames()?;
-                encode::write_atomic(path, |out| {
-                    self.write_data(out, frames, csv).map_err(io_error(path))
-                })
+                self.write_data(out, frames, csv)
+                    .map_err(Error::write_failed)
             }
-            _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
+            _ => encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit),
         }
     }
 
     fn write_raw_png(
         &self,
-        path: &Path,
+        out: &mut dyn Write,
         compression: png_enc::Compression,
         metadata: &Metadata,
     ) -> Result<()> {
@@ -533,9 +527,7 @@ impl AutomatonFigure {
             }
         };
         // Odd cells black.
-        encode::write_atomic(path, |out| {
-            png_enc::write_bilevel_grid(out, path, &grid, compression, metadata)
-        })
+        png_enc::write_bilevel_grid(out, Path::new(""), &grid, compression, metadata)
     }
 
     /// The animation the GIF output uses, with its frame geometry.
@@ -580,7 +572,7 @@ impl AutomatonFigure {
         Ok(animation)
     }
 
-    fn write_gif(&self, path: &Path) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
         let AutomatonMode::Styled { style, .. } = &self.mode else {
             return Err(Error::unsupported(
                 "--raw draws one image; drop --raw for a .gif",
@@ -591,41 +583,28 @@ impl AutomatonFigure {
         let panels = self
             .computed_frames()?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
-        animation.write(path, panels, self.memory_limit)
+        animation.write(out, panels, self.memory_limit)
     }
 
-    /// Frames mod p as one `uint16` array: `(n, n)` for one frame, `(frames, N, N)`
-    /// for several, N the last frame, smaller frames padded with zeros (their cells
-    /// beyond n are zero anyway). Streamed one frame at a time.
-    fn write_npy(&self, path: &Path) -> Result<()> {
-        if self.rule60 {
-            return Err(Error::unsupported(
-                "--rule60 draws one diagram: write .png or .svg",
-            ));
-        }
-        if self.values == Values::Exact {
-            return Err(Error::unsupported(
-                "exact values outgrow 64 bits by frame 40: write them as .csv or .json, or a .npy of residues with --modulus p",
-            ));
-        }
+    /// The shape of the `.npy` array: `(n, n)` for one frame, `(frames, N, N)` for several.
+    fn npy_shape(&self) -> Vec<u64> {
         let side = self.last() as u64;
-        let shape: Vec<u64> = if self.frames.len() == 1 {
+        if self.frames.len() == 1 {
             vec![side, side]
         } else {
             vec![self.frames.len() as u64, side, side]
-        };
-        let cells = shape.iter().fold(1u64, |n, &d| n.saturating_mul(d));
-        encode::check_output_size(
-            path,
-            npy::file_bytes(cells, 2),
-            &format!("{} frame(s) of {side} x {side} as .npy", self.frames.len()),
-            "ask for fewer or smaller frames",
-        )?;
+        }
+    }
+
+    /// Frames mod p as one `uint16` array (see [`Self::npy_shape`]), N the last frame,
+    /// smaller frames padded with zeros (their cells beyond n are zero anyway).
+    /// Streamed one frame at a time.
+    fn write_npy(&self, out: &mut dyn Write) -> Result<()> {
+        let shape = self.npy_shape();
         let frames = self.computed_frames()?;
-        let side = side as usize;
-        encode::write_atomic(path, |out| {
-            let io = io_error(path);
-            npy::write_header(out, "<u2", &shape).map_err(&io)?;
+        let side = self.last();
+        let write = || -> std::io::Result<()> {
+            npy::write_header(out, "<u2", &shape)?;
             let mut le = npy::LeWriter::new();
             let mut row = vec![0u16; side];
             for frame in frames {
@@ -642,14 +621,17 @@ impl AutomatonFigure {
                             Frame::Residue(_, grid) => {
                                 row[..n].copy_from_slice(&grid.values()[r * n..(r + 1) * n]);
                             }
-                            Frame::Exact(..) => unreachable!("refused above"),
+                            Frame::Exact(..) => {
+                                return Err(std::io::Error::other("exact values in a .npy"))
+                            }
                         }
                     }
-                    le.u16s(out, &row).map_err(&io)?;
+                    le.u16s(out, &row)?;
                 }
             }
             Ok(())
-        })
+        };
+        write().map_err(Error::write_failed)
     }
 
     /// An estimate of the `.csv` / `.json` data's size, in O(frames): odd cells of frame
@@ -785,6 +767,52 @@ fn add_residue_legend(panel: &mut BoardPanel, p: u16, ramp: &ResidueColours) {
             color: ramp.colours()[ramp.index(u64::from(r))],
             text: format!("a ≡ {r} (mod {p})"),
         });
+    }
+}
+
+impl super::Figure for AutomatonFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Gif,
+            Format::Csv,
+            Format::Json,
+            Format::Npy,
+        ]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.check_format(format)
+    }
+
+    fn output_bytes(&self, format: Format) -> Option<u64> {
+        match format {
+            Format::Csv | Format::Json => Some(self.data_bytes()),
+            Format::Npy => Some(npy::file_bytes(
+                self.npy_shape()
+                    .iter()
+                    .fold(1u64, |n, &d| n.saturating_mul(d)),
+                2,
+            )),
+            _ => None,
+        }
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.write_format(format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        let first = self.frames.first().copied().unwrap_or(1);
+        let last = self.last();
+        if self.rule60 {
+            format!("rule60-{last}")
+        } else if self.frames.len() > 1 {
+            format!("automaton-{first}-{last}")
+        } else {
+            format!("automaton-{last}")
+        }
     }
 }
 

@@ -9,13 +9,12 @@
 //! two of them and a point plot three, whatever the game.
 
 use std::io::Write;
-use std::path::Path;
 
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
-use crate::encode::{self, io_error, npy, Format, Metadata};
+use crate::encode::{self, npy, Format, Metadata};
 use crate::error::check_memory;
 use crate::figure::square::{SquareFigure, SquareMode};
 use crate::font;
@@ -383,37 +382,13 @@ impl GrundyFigure {
         Ok(plot)
     }
 
-    /// Checks that `path` names a format this figure writes and that it can be
-    /// drawn, before anything is solved.
-    pub fn check_output(&self, path: &Path) -> Result<Format> {
+    /// Refuses, before any work, a format that cannot show this figure.
+    pub fn check_format(&self, format: Format) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(
-            path,
-            &[
-                Format::Png,
-                Format::Svg,
-                Format::Csv,
-                Format::Json,
-                Format::Npy,
-            ],
-        )?;
-        encode::check_output_path(path)?;
-        if format == Format::Npy {
-            if self.p_only {
-                return Err(Error::unsupported(
-                    "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
-                ));
-            }
-            let frame = self.frame()?;
-            let cells = frame.free.iter().fold(1u64, |n, &d| {
-                n.saturating_mul(u64::from(frame.bounds[d]) + 1)
-            });
-            encode::check_output_size(
-                path,
-                npy::file_bytes(cells, 2),
-                &format!("the {cells} values of the box as .npy"),
-                "use a smaller --box or fix coordinates with --slice",
-            )?;
+        if format == Format::Npy && self.p_only {
+            return Err(Error::unsupported(
+                "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
+            ));
         }
         if format.is_image() {
             if self.p_only {
@@ -423,7 +398,7 @@ impl GrundyFigure {
             }
             self.resolved_plot()?;
         }
-        Ok(format)
+        Ok(())
     }
 
     /// Solves the game on the box (refused with an estimate over the memory limit).
@@ -432,30 +407,25 @@ impl GrundyFigure {
         self.game.solve(&self.game_box, self.memory_limit)
     }
 
-    /// Solves and writes the figure to `path`.
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
-        self.check_output(path)?;
-        let solution = self.solve()?;
-        self.write_solved(&solution, path, metadata)
-    }
-
     /// Writes the figure of an already solved game (from [`GrundyFigure::solve`]).
     pub fn write_solved(
         &self,
         solution: &Solution,
-        path: &Path,
+        format: Format,
+        out: &mut dyn Write,
         metadata: &Metadata,
     ) -> Result<()> {
-        let format = self.check_output(path)?;
         match format {
-            Format::Csv => encode::write_atomic(path, |out| {
-                self.write_csv(solution, out).map_err(io_error(path))
-            }),
-            Format::Json => encode::write_atomic(path, |out| {
-                self.write_json(solution, out).map_err(io_error(path))
-            }),
-            Format::Npy => encode::write_atomic(path, |out| self.write_npy(solution, out, path)),
-            _ => encode::write_scene(path, &self.scene(solution)?, metadata, self.memory_limit),
+            Format::Csv => self.write_csv(solution, out).map_err(Error::write_failed),
+            Format::Json => self.write_json(solution, out).map_err(Error::write_failed),
+            Format::Npy => self.write_npy(solution, out),
+            _ => encode::write_scene_to(
+                out,
+                format,
+                &self.scene(solution)?,
+                metadata,
+                self.memory_limit,
+            ),
         }
     }
 
@@ -481,20 +451,29 @@ impl GrundyFigure {
             .filter(move |(p, v)| (!self.p_only || *v == 0) && frame.matches(p))
     }
 
+    /// The `.npy` array's size: two bytes per tuple of the free coordinates.
+    pub fn npy_bytes(&self) -> Result<u64> {
+        let frame = self.frame()?;
+        let cells = frame.free.iter().fold(1u64, |n, &d| {
+            n.saturating_mul(u64::from(frame.bounds[d]) + 1)
+        });
+        Ok(npy::file_bytes(cells, 2))
+    }
+
     /// The box as a `uint16` array, one axis per free coordinate (in the game's
     /// order), [`crate::games::OUTSIDE`] (65535) where a tuple is not a position.
-    fn write_npy(&self, solution: &Solution, out: &mut dyn Write, path: &Path) -> Result<()> {
+    fn write_npy(&self, solution: &Solution, out: &mut dyn Write) -> Result<()> {
         let frame = self.frame()?;
         let shape: Vec<u64> = frame
             .free
             .iter()
             .map(|&d| u64::from(frame.bounds[d]) + 1)
             .collect();
-        npy::write_header(out, "<u2", &shape).map_err(io_error(path))?;
+        npy::write_header(out, "<u2", &shape).map_err(Error::write_failed)?;
         let mut le = npy::LeWriter::new();
         if frame.free.len() == frame.names.len() {
             // The whole box: slabs straight from the solution.
-            return solution.for_each_slab(|slab| le.u16s(out, slab).map_err(io_error(path)));
+            return solution.for_each_slab(|slab| le.u16s(out, slab).map_err(Error::write_failed));
         }
         // A slice: walk the free coordinates, the fixed ones set, last fastest.
         let mut p: Vec<u32> = frame.fixed.iter().map(|f| f.unwrap_or(0)).collect();
@@ -509,7 +488,7 @@ impl GrundyFigure {
                 }
                 row.push(solution.get(&p).unwrap_or(crate::games::OUTSIDE));
             }
-            le.u16s(out, &row).map_err(io_error(path))?;
+            le.u16s(out, &row).map_err(Error::write_failed)?;
             // Odometer over the other free coordinates.
             let mut carried = true;
             for &d in frame.free.iter().rev().skip(1) {
@@ -1154,6 +1133,65 @@ fn whole_tick(value: f64) -> String {
         format!("{value:.0}")
     } else {
         String::new()
+    }
+}
+
+impl super::Figure for GrundyPlan {
+    fn formats(&self) -> Vec<Format> {
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Csv,
+            Format::Json,
+            Format::Npy,
+        ]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.figure.check_format(format)
+    }
+
+    fn output_bytes(&self, format: Format) -> Option<u64> {
+        (format == Format::Npy)
+            .then(|| self.figure.npy_bytes().ok())
+            .flatten()
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.figure
+            .write_solved(self.solution()?, format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        format!("grundy-{}", self.figure.game.name())
+    }
+}
+
+/// A Grundy figure and its solution, solved at most once however many formats
+/// are written (solving is the expensive part).
+#[derive(Debug)]
+pub struct GrundyPlan {
+    /// What to draw.
+    pub figure: GrundyFigure,
+    solution: std::sync::OnceLock<Solution>,
+}
+
+impl GrundyPlan {
+    /// A plan that solves the game when first written.
+    pub fn new(figure: GrundyFigure) -> Self {
+        GrundyPlan {
+            figure,
+            solution: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The solution, computed on first use.
+    pub fn solution(&self) -> Result<&Solution> {
+        if let Some(solution) = self.solution.get() {
+            return Ok(solution);
+        }
+        let solution = self.figure.solve()?;
+        Ok(self.solution.get_or_init(|| solution))
     }
 }
 

@@ -3,7 +3,7 @@
 //! recipes) fill in; writing it is the only I/O.
 
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, io_error, npy, png as png_enc, Format, Metadata};
+use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::pattern::decompose::Decomposition;
 use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
@@ -217,23 +217,20 @@ impl SquareFigure {
         Ok(Scene::raw_bits(&p_grid(m as usize, n as usize)))
     }
 
-    /// Writes the figure to `path` in the format its extension names.
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
-        self.validate()?;
-        let format = Format::of_path(
-            path,
-            &[
-                Format::Png,
-                Format::Svg,
-                Format::Gif,
-                Format::Csv,
-                Format::Json,
-                Format::Npy,
-            ],
-        )?;
-        encode::check_output_path(path)?;
+    /// Refuses the formats this figure cannot show, before any work.
+    fn check_format(&self, format: Format) -> Result<()> {
         if format == Format::Npy {
-            return self.write_npy(path);
+            if self.boards.len() != 1 {
+                return Err(Error::unsupported(
+                    "a .npy array holds one board: give one --m (a sheet is an image)",
+                ));
+            }
+            if self.overlay.is_some() {
+                return Err(Error::unsupported(
+                    "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+                ));
+            }
+            return Ok(());
         }
         match (format, &self.mode) {
             (Format::Csv | Format::Json | Format::Gif, _) if self.overlay.is_some() => Err(Error::unsupported(
@@ -244,47 +241,45 @@ impl SquareFigure {
                     "--raw draws one image; write .png or .svg, or drop --raw for .gif, .csv or .json",
                 ))
             }
-            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(path),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the figure as `format` to `out`.
+    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        match (format, &self.mode) {
+            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out),
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
                     return Err(Error::invalid("--raw PNG sides must fit in 32 bits"));
                 }
-                encode::write_atomic(path, |out| {
-                    png_enc::write_bilevel(
-                        out,
-                        path,
-                        n as u32,
-                        m as u32,
-                        *compression,
-                        metadata,
-                        |row, bytes| write_bilevel_row(m, n, row, bytes),
-                    )
-                })
+                png_enc::write_bilevel(
+                    out,
+                    Path::new(""),
+                    n as u32,
+                    m as u32,
+                    *compression,
+                    metadata,
+                    |row, bytes| write_bilevel_row(m, n, row, bytes),
+                )
             }
-            (Format::Csv | Format::Json, _) => {
-                encode::check_output_size(
-                    path,
-                    self.data_bytes(format),
-                    &format!("the P-cells of {}", describe_boards(&self.boards, self.n)),
-                    "ask for fewer or smaller boards, or draw the board as a --raw .png",
-                )?;
-                encode::write_atomic(path, |out| {
-                    if format == Format::Csv {
-                        self.write_csv(out)
-                    } else {
-                        self.write_json(out)
-                    }
-                    .map_err(io_error(path))
-                })
-            }
-            _ => encode::write_scene(path, &self.scene_for(format)?, metadata, self.memory_limit),
+            (Format::Npy, _) => self.write_npy(out),
+            (Format::Csv, _) => self.write_csv(out).map_err(Error::write_failed),
+            (Format::Json, _) => self.write_json(out).map_err(Error::write_failed),
+            _ => encode::write_scene_to(
+                out,
+                format,
+                &self.scene_for(format)?,
+                metadata,
+                self.memory_limit,
+            ),
         }
     }
 
     /// One frame per board, every board drawn at the same size (the paper's
     /// (1/m)·R(m,m)), so the animation over m reads as refinement.
-    fn write_gif(&self, path: &Path) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
         let SquareMode::Styled {
             style,
             size,
@@ -341,7 +336,7 @@ impl SquareFigure {
             }
             Ok(panel)
         });
-        animation.write(path, panels, self.memory_limit)
+        animation.write(out, panels, self.memory_limit)
     }
 
     /// `i,j` (one board) or `m,i,j` (several): every P cell, 1-based, sorted.
@@ -395,27 +390,10 @@ impl SquareFigure {
 
     /// One board as a `uint8` array of shape `(m, n)`: 1 for a P-cell, 0 otherwise,
     /// `a[i-1, j-1]` for cell (i, j). Streamed row by row.
-    fn write_npy(&self, path: &Path) -> Result<()> {
-        let [m] = self.boards[..] else {
-            return Err(Error::unsupported(
-                "a .npy array holds one board: give one --m (a sheet is an image)",
-            ));
-        };
-        if self.overlay.is_some() {
-            return Err(Error::unsupported(
-                "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
-            ));
-        }
-        let (rows, cols) = self.size_of(m);
-        encode::check_output_size(
-            path,
-            npy::file_bytes(rows.saturating_mul(cols), 1),
-            &format!("the {rows} x {cols} board as .npy"),
-            "draw it as a --raw .png (1 bit per cell)",
-        )?;
-        encode::write_atomic(path, |out| {
-            let io = io_error(path);
-            npy::write_header(out, "|u1", &[rows, cols]).map_err(&io)?;
+    fn write_npy(&self, out: &mut dyn Write) -> Result<()> {
+        let (rows, cols) = self.size_of(self.boards[0]);
+        let mut write = || -> std::io::Result<()> {
+            npy::write_header(out, "|u1", &[rows, cols])?;
             let cols = cols as usize;
             let mut packed = vec![0u8; cols.div_ceil(8)];
             let mut row = vec![0u8; cols];
@@ -425,10 +403,11 @@ impl SquareFigure {
                 for (c, cell) in row.iter_mut().enumerate() {
                     *cell = u8::from(packed[c / 8] >> (7 - c % 8) & 1 == 0);
                 }
-                out.write_all(&row).map_err(&io)?;
+                out.write_all(&row)?;
             }
             Ok(())
-        })
+        };
+        write().map_err(Error::write_failed)
     }
 
     /// Bytes of the `.csv` or `.json` data, computed from the P-cell counts (O(m) per
@@ -469,18 +448,6 @@ fn for_each_p_cell(
         }
     }
     Ok(())
-}
-
-fn describe_boards(boards: &[u64], n: Option<u64>) -> String {
-    let largest = boards.iter().copied().max().unwrap_or(0);
-    match boards {
-        [m] => format!("the {m} x {} board", n.unwrap_or(*m)),
-        _ => format!(
-            "{} boards up to {largest} x {}",
-            boards.len(),
-            n.unwrap_or(largest)
-        ),
-    }
 }
 
 fn describe(boards: &[u64], n: Option<u64>, size: PanelSize) -> String {
@@ -530,4 +497,45 @@ fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
         color: CENTRE_COLOR,
         text: format!("centre R({0},{0}): t = {0}", d.t),
     });
+}
+
+impl super::Figure for SquareFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Gif,
+            Format::Csv,
+            Format::Json,
+            Format::Npy,
+        ]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.validate()?;
+        self.check_format(format)
+    }
+
+    fn output_bytes(&self, format: Format) -> Option<u64> {
+        match format {
+            Format::Csv | Format::Json => Some(self.data_bytes(format)),
+            Format::Npy => {
+                let (rows, cols) = self.size_of(*self.boards.first()?);
+                Some(npy::file_bytes(rows.saturating_mul(cols), 1))
+            }
+            _ => None,
+        }
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.write_format(format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        match (self.boards.first(), self.boards.last()) {
+            (Some(a), Some(b)) if self.boards.len() > 1 => format!("square-{a}-{b}"),
+            (Some(a), _) => format!("square-{a}"),
+            _ => "square".into(),
+        }
+    }
 }
