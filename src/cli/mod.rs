@@ -63,6 +63,14 @@ enum Command {
     Octahedron(octahedron::OctahedronArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
     Render(render::RenderArgs),
+    /// Print a shell completion script: nimscape completions bash > ~/.local/share/bash-completion/completions/nimscape
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
+    Man,
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -108,17 +116,56 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         Command::Grundy(args) => grundy::run(args, ctx),
         Command::Octahedron(args) => octahedron::run(args, ctx),
         Command::Render(args) => render::run(args, ctx),
+        Command::Completions { shell } => {
+            // Rendered into a buffer first: clap_complete panics on a closed pipe.
+            let mut buffer = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nimscape", &mut buffer);
+            write_stdout(&buffer)
+        }
+        Command::Man => {
+            let mut buffer = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
+            write_stdout(&buffer)
+        }
     }
+}
+
+/// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
 }
 
 /// The first line of a clap error, without its `error: ` prefix.
 fn first_line(err: &clap::Error) -> String {
     let text = err.to_string();
-    text.lines()
+    let line = text
+        .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("invalid arguments")
-        .trim_end()
-        .to_string()
+        .trim_end();
+    // clap quotes the whole value; a 200,000-value list must not make a 1 MB line.
+    const LONGEST: usize = 300;
+    if line.len() <= LONGEST {
+        return line.to_string();
+    }
+    let cut = |s: &str, n: usize| s.chars().take(n).collect::<String>();
+    match (line.find("invalid value '"), line.find("' for '")) {
+        (Some(start), Some(end)) if start + 15 <= end => {
+            let value = &line[start + 15..end];
+            let rest = &line[end..];
+            format!(
+                "{}{}...{}",
+                &line[..start + 15],
+                cut(value, 40),
+                cut(rest, LONGEST)
+            )
+        }
+        _ => format!("{}...", cut(line, LONGEST)),
+    }
 }
 
 /// A front end's error as the library's: kept as it is when it is one, a bad
@@ -155,7 +202,7 @@ pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
         Command::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         Command::Grundy(args) => Box::new(grundy::plan(args, memory_limit)?),
         Command::Octahedron(args) => octahedron::plan(args, memory_limit).map_err(library_error)?,
-        Command::Verify(_) | Command::Render(_) => {
+        Command::Verify(_) | Command::Render(_) | Command::Completions { .. } | Command::Man => {
             return Err(crate::Error::unsupported(format!(
                 "'{}' draws no figure",
                 words.first().map(String::as_str).unwrap_or_default()

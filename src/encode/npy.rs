@@ -97,7 +97,9 @@ mod tests {
         }
         let mut out = Vec::new();
         write_header(&mut out, "|u1", &[7]).unwrap();
-        assert!(std::str::from_utf8(&out[10..]).unwrap().contains("'shape': (7,)"));
+        assert!(std::str::from_utf8(&out[10..])
+            .unwrap()
+            .contains("'shape': (7,)"));
     }
 
     #[test]

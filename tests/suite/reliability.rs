@@ -301,7 +301,10 @@ fn resource_bombs_end_in_one_line() {
             ],
             "in each of 20 coordinates",
         ),
-        (&["count", "--m", "1..9000000,1..9000000"], "in all"),
+        (
+            &["count", "--m", "1..9000000,9000001..18000000"],
+            "more than 10000000",
+        ),
         (&["square", "--m", "65536", "-o", "x.csv"], "on disk"),
         (
             &[
