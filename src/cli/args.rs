@@ -62,7 +62,8 @@ pub fn parse_list(text: &str, min: u64, limit: u64) -> Result<ValueList, String>
         count = count.saturating_add((b - a) / step + 1);
         if count > limit {
             return Err(format!(
-                "'{text}' names more than {limit} values; ask for fewer"
+                "'{}' names more than {limit} values; ask for fewer",
+                shorten(text)
             ));
         }
         parts.push((a, b, step));
@@ -93,6 +94,9 @@ pub fn parse_side(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The largest size a byte-count flag takes: 1024 TiB.
+pub const MAX_BYTES: u64 = 1 << 50;
+
 /// Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim().to_ascii_uppercase();
@@ -111,7 +115,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     if !(value > 0.0 && value.is_finite()) {
         return Err(format!("'{text}' must be a positive size"));
     }
-    Ok((value * (1u64 << shift) as f64) as u64)
+    let bytes = value * (1u64 << shift) as f64;
+    // Past this a size is no longer a limit (and would saturate to "unlimited").
+    if bytes > MAX_BYTES as f64 {
+        return Err(format!("'{text}' is more than the largest size, 1024T"));
+    }
+    Ok(bytes as u64)
 }
 
 /// Parses a caption size in pixels: any number from 4 to 200 (12.5 is fine).
@@ -120,6 +129,20 @@ pub fn parse_caption_size(text: &str) -> Result<f64, String> {
         Ok(size) if (4.0..=200.0).contains(&size) => Ok(size),
         Ok(_) => Err("must be between 4 and 200 px".into()),
         Err(_) => Err(format!("'{text}' is not a number of pixels")),
+    }
+}
+
+/// The largest margin or gap, pixels: beyond it the figure is nearly all blank, and
+/// sizes computed from it could overflow.
+pub const MAX_SPACING: u32 = 4096;
+
+/// The text itself if short, else its start: an error line stays one readable line
+/// (a 200,000-value list once made a 700 KB message).
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 60 {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(60).collect::<String>())
     }
 }
 
@@ -168,10 +191,10 @@ pub struct BoardStyleArgs {
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     pub frame_color: String,
     /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16)]
+    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub margin: u32,
     /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14)]
+    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub gap: u32,
     /// Leave out captions.
     #[arg(long)]
@@ -287,7 +310,7 @@ pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
         std::path::Path::new(&format!("x.{name}")),
         &crate::encode::Format::ALL,
     )
-    .map_err(|_| format!("'{text}' is not a format; use png, svg, pdf, gif, csv or json"))
+    .map_err(|_| format!("'{text}' is not a format; use png, svg, pdf, gif, csv, json or npy"))
 }
 
 #[cfg(test)]
@@ -319,5 +342,7 @@ mod tests {
         assert_eq!(parse_bytes("512MiB").unwrap(), 512 << 20);
         assert_eq!(parse_bytes("1000").unwrap(), 1000);
         assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("1e30").unwrap_err().contains("largest"));
+        assert!(parse_bytes("NaN").is_err());
     }
 }

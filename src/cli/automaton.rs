@@ -1,12 +1,14 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{AnimationArgs, BoardStyleArgs};
+use super::out::{self, report};
 use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use crate::scene::ramp::ResiduePalette;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).
@@ -27,7 +29,7 @@ pub struct AutomatonArgs {
     /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
     #[arg(long)]
     check: bool,
-    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells) [default: output/automaton-<frames>.png; none with --check]
+    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.
@@ -102,7 +104,9 @@ pub fn run(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
-        println!("{report}");
+        let mut out = out::stdout();
+        report!(out, "{report}");
+        out.finish()?;
         if output_path.is_none() {
             return Ok(());
         }

@@ -1,6 +1,7 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
+use super::out::{self, report};
 use super::output::{self, Context};
 use crate::figure::count::CountFigure;
 use crate::pattern::count::check;
@@ -18,7 +19,7 @@ pub struct CountArgs {
     /// Which m: one value (10^9 is fine), a range 1..64, or a list.
     #[arg(long, value_name = "M", value_parser = parse_counts)]
     m: Option<args::ValueList>,
-    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json [default: a table on stdout]
+    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json / .npy (uint64 rows m, g) [default: a table on stdout]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Logarithmic axes on the chart.
@@ -74,21 +75,22 @@ pub fn run(mut args: CountArgs, ctx: &Context) -> Result<()> {
             }
             None => {
                 // Without -o the table is a report: it goes to stdout.
-                let stdout = std::io::stdout();
-                let mut out = std::io::BufWriter::new(stdout.lock());
-                writeln!(out, "m\tg(m)")?;
+                let mut out = out::stdout();
+                report!(out, "m\tg(m)");
                 for (m, gm) in figure.rows() {
-                    writeln!(out, "{m}\t{gm}")?;
+                    report!(out, "{m}\t{gm}");
                 }
-                out.flush()?;
+                out.finish()?;
             }
         }
     }
     if let Some(check_up_to) = check_report {
         let mut failed = false;
-        println!("checked\trange\tresult");
+        let mut out = out::stdout();
+        report!(out, "checked\trange\tresult");
         for line in check(check_up_to) {
-            println!(
+            report!(
+                out,
                 "{}\t{}\t{}",
                 line.claim,
                 line.range,
@@ -96,6 +98,7 @@ pub fn run(mut args: CountArgs, ctx: &Context) -> Result<()> {
             );
             failed |= !line.holds;
         }
+        out.finish()?;
         if failed {
             anyhow::bail!("a g(m) identity failed its check (see the table above)");
         }

@@ -4,8 +4,11 @@
 mod args;
 mod automaton;
 mod count;
+#[cfg(test)]
+mod fuzz;
 mod grundy;
 mod octahedron;
+pub(crate) mod out;
 pub mod output;
 mod provenance;
 mod render;
@@ -31,6 +34,10 @@ pub(crate) struct Cli {
     /// Refuse figures that would need more memory than this (e.g. 512M, 4G).
     #[arg(long, global = true, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
     max_memory: u64,
+
+    /// Refuse outputs larger than this, or than the free space where they go (e.g. 100G).
+    #[arg(long, global = true, value_name = "BYTES", default_value = "4G", value_parser = args::parse_bytes)]
+    max_output: u64,
 
     /// Print nothing but errors and reports: no "wrote FILE" lines, no progress bar.
     #[arg(long, short, global = true)]
@@ -79,10 +86,12 @@ pub fn run() -> Result<()> {
             use clap::error::ErrorKind;
             if matches!(
                 err.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
             ) {
+                // Through the handled writer: `--help > /dev/full` must fail, `| head` must not.
+                return out::print_all(&err.render().to_string());
+            }
+            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 err.exit();
             }
             // One line: clap's first line says what was wrong; --help says the rest.
@@ -91,14 +100,9 @@ pub fn run() -> Result<()> {
         }
     };
     let cli = Cli::from_arg_matches(&matches)?;
-    if let Some(threads) = cli.threads {
-        if threads == 0 {
-            anyhow::bail!("--threads must be at least 1");
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()?;
-    }
+    configure_threads(cli.threads)?;
+    crate::encode::set_output_limit(cli.max_output);
+    crate::encode::interrupt::install();
     let ctx = output::Context {
         memory_limit: cli.max_memory,
         quiet: cli.quiet,
@@ -145,11 +149,30 @@ fn write_stdout(bytes: &[u8]) -> Result<()> {
 /// The first line of a clap error, without its `error: ` prefix.
 fn first_line(err: &clap::Error) -> String {
     let text = err.to_string();
-    text.lines()
+    let line = text
+        .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("invalid arguments")
-        .trim_end()
-        .to_string()
+        .trim_end();
+    // clap quotes the whole value; a 200,000-value list must not make a 1 MB line.
+    const LONGEST: usize = 300;
+    if line.len() <= LONGEST {
+        return line.to_string();
+    }
+    let cut = |s: &str, n: usize| s.chars().take(n).collect::<String>();
+    match (line.find("invalid value '"), line.find("' for '")) {
+        (Some(start), Some(end)) if start + 15 <= end => {
+            let value = &line[start + 15..end];
+            let rest = &line[end..];
+            format!(
+                "{}{}...{}",
+                &line[..start + 15],
+                cut(value, 40),
+                cut(rest, LONGEST)
+            )
+        }
+        _ => format!("{}...", cut(line, LONGEST)),
+    }
 }
 
 /// A front end's error as the library's: kept as it is when it is one, a bad
@@ -276,4 +299,41 @@ pub fn words_for(command: &[&str], flags: &[(String, String)]) -> crate::Result<
         words.extend(positional);
     }
     Ok(words)
+}
+
+/// Threads per core at most: more only costs memory and start-up time, and an unbounded
+/// count (`--threads 4294967296`) would try to spawn them all.
+const MAX_THREADS_PER_CORE: usize = 4;
+
+/// Sets up the worker pool from `--threads` or `RAYON_NUM_THREADS`, bounded by
+/// [`MAX_THREADS_PER_CORE`] times the cores (rayon itself panics when it cannot spawn).
+fn configure_threads(flag: Option<usize>) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = cores.saturating_mul(MAX_THREADS_PER_CORE);
+    let (threads, source) = match flag {
+        Some(n) => (n, "--threads"),
+        None => match std::env::var("RAYON_NUM_THREADS") {
+            Ok(text) if !text.trim().is_empty() => match text.trim().parse::<usize>() {
+                // rayon reads 0 as "one per core".
+                Ok(0) => (cores, "RAYON_NUM_THREADS"),
+                Ok(n) => (n, "RAYON_NUM_THREADS"),
+                Err(_) => anyhow::bail!(
+                    "RAYON_NUM_THREADS='{text}' is not a whole number; unset it or give e.g. {cores}"
+                ),
+            },
+            _ => return Ok(()),
+        },
+    };
+    if threads == 0 {
+        anyhow::bail!("{source} must be at least 1");
+    }
+    if threads > limit {
+        anyhow::bail!(
+            "{source} {threads} is more than {MAX_THREADS_PER_CORE} threads per core ({limit} on this machine with {cores} cores); give at most {limit}"
+        );
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()?;
+    Ok(())
 }
