@@ -4,8 +4,10 @@ use crate::encode::animation::Animation;
 use crate::encode::gif::Repeat;
 use crate::encode::Metadata;
 use crate::scene::board::{BoardStyle, GridLines, PanelSize};
+use crate::scene::font::Family;
 use crate::scene::layout::SheetLayout;
-use crate::scene::Color;
+use crate::scene::units::{self, parse_length, Length, Print, PrintStyle};
+use crate::scene::{Color, TextMode};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -97,6 +99,152 @@ pub fn parse_caption_size(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Typeface of a figure's text.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FontArg {
+    /// DejaVu Sans.
+    Sans,
+    /// DejaVu Serif, which sits well beside LaTeX text.
+    Serif,
+}
+
+/// How SVG and PDF carry text.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TextArg {
+    /// Real text: an embedded subset font in PDF, selectable words in SVG.
+    Text,
+    /// Glyph outlines (paths) only.
+    Outlines,
+}
+
+/// Resolution, typeface and text handling, shared by every figure.
+#[derive(Debug, Clone, Args)]
+pub struct PrintArgs {
+    /// Pixels per inch of PNGs (stored in the file). Sizes in px then mean pixels at
+    /// this resolution [default: 300 when any size is in mm, cm, in or pt; otherwise
+    /// one pixel per PDF point, 1/72 in].
+    #[arg(long, value_name = "DPI", value_parser = units::parse_dpi)]
+    pub dpi: Option<f64>,
+    /// Typeface of every text.
+    #[arg(long, value_enum, default_value = "sans")]
+    pub font: FontArg,
+    /// Text in SVG and PDF: real text with an embedded subset font, or outlines.
+    #[arg(long, value_enum, default_value = "text")]
+    pub text: TextArg,
+}
+
+impl PrintArgs {
+    /// The print style of a figure whose size flags are `sizes`; `width` is the
+    /// whole-figure width flag, if the figure has one.
+    pub fn style(&self, sizes: &[Option<Length>], width: Option<Length>) -> PrintStyle {
+        let print = Print::new(self.dpi, sizes);
+        PrintStyle {
+            print,
+            exact_width_pt: width.filter(|w| w.is_physical()).map(|w| w.points(print)),
+            font: match self.font {
+                FontArg::Sans => Family::Sans,
+                FontArg::Serif => Family::Serif,
+            },
+            text: match self.text {
+                TextArg::Text => TextMode::Text,
+                TextArg::Outlines => TextMode::Outlines,
+            },
+        }
+    }
+}
+
+/// A length flag in whole scene units (points; pixels at 72 dpi unless `--dpi`),
+/// checked against `range` with an error naming the flag.
+pub fn length_units(
+    flag: &str,
+    length: Length,
+    print: Print,
+    range: std::ops::RangeInclusive<u32>,
+) -> crate::Result<u32> {
+    let points = length.points(print);
+    let units = points.round();
+    if !(f64::from(*range.start())..=f64::from(*range.end())).contains(&units) {
+        let shown = |v: u32| match print.dpi {
+            None => format!("{v} px"),
+            Some(dpi) => format!(
+                "{} mm ({} px at {} dpi)",
+                units::trim_number(f64::from(v) / units::PT_PER_IN * units::MM_PER_IN),
+                (f64::from(v) / units::PT_PER_IN * dpi).round(),
+                units::trim_number(dpi)
+            ),
+        };
+        return Err(crate::Error::invalid(format!(
+            "{flag} {length} is {} points; use {} to {}",
+            units::trim_number(points),
+            shown(*range.start()),
+            shown(*range.end())
+        )));
+    }
+    Ok(units as u32)
+}
+
+/// Parses a length flag: `85mm`, `3.35in`, `240pt`, `1200px` or a bare number (px).
+pub fn parse_size(text: &str) -> Result<Length, String> {
+    parse_length(text)
+}
+
+/// The words of a chart or plot: title, axis names, tick numbers and key, each
+/// settable or removable.
+#[derive(Debug, Clone, Args)]
+pub struct ChartLabelArgs {
+    /// Leave out the title.
+    #[arg(long, visible_alias = "no-title")]
+    pub no_caption: bool,
+    /// The title instead of the default ($...$ for math: $R(m,m)$, $S_4$).
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    pub caption: Option<String>,
+    /// Title size in pt (px without a physical size) [default: scaled to the figure].
+    #[arg(long, value_name = "PT", value_parser = parse_caption_size)]
+    pub caption_size: Option<f64>,
+    /// Size of tick numbers, axis names and key, e.g. 8pt [default: scaled, at least 7].
+    #[arg(long, value_name = "PT", value_parser = units::parse_font_size)]
+    pub font_size: Option<Length>,
+    /// Leave out the axis names.
+    #[arg(long)]
+    pub no_axis_names: bool,
+    /// Axis names instead of the defaults, comma-separated: --axis-names "m,g(m)".
+    #[arg(long, value_name = "X,Y[,Z]", conflicts_with = "no_axis_names")]
+    pub axis_names: Option<String>,
+    /// Leave out the numbers at the ticks.
+    #[arg(long)]
+    pub no_ticks: bool,
+    /// Leave out the key (legend or colour bar).
+    #[arg(long)]
+    pub no_key: bool,
+}
+
+impl ChartLabelArgs {
+    /// `defaults` with the flags given applied.
+    pub fn labels(
+        &self,
+        defaults: crate::scene::chart::ChartLabels,
+    ) -> crate::scene::chart::ChartLabels {
+        let mut labels = defaults;
+        if self.no_caption {
+            labels.caption = None;
+        } else if let Some(caption) = &self.caption {
+            labels.caption = Some(caption.clone());
+        }
+        labels.caption_size = self.caption_size.or(labels.caption_size);
+        if let Some(size) = self.font_size {
+            labels.font_size = Some(size.points(Print::default()));
+        }
+        if self.no_axis_names {
+            labels.axis_names = None;
+        } else if let Some(names) = &self.axis_names {
+            labels.axis_names = Some(names.split(',').map(|p| p.trim().to_string()).collect());
+        }
+        labels.ticks &= !self.no_ticks;
+        labels.key &= !self.no_key;
+        labels
+    }
+}
+
 /// When to draw grid lines.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum GridArg {
@@ -111,15 +259,16 @@ pub enum GridArg {
 /// Colours, sizes and spacing of board figures.
 #[derive(Debug, Clone, Args)]
 pub struct BoardStyleArgs {
-    /// Pixels per cell (default: about 640 px per board alone, sheets use --panel).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub cell: Option<u32>,
-    /// Pixels along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
-    #[arg(long, value_name = "PX", conflicts_with_all = ["cell", "width"], value_parser = clap::value_parser!(u32).range(4..=16384))]
-    pub panel: Option<u32>,
-    /// Total width of a sheet in pixels; the panel size follows.
-    #[arg(long, value_name = "PX", conflicts_with = "cell", value_parser = clap::value_parser!(u32).range(16..=65535))]
-    pub width: Option<u32>,
+    /// Size of a cell: px, or mm / in / pt (default: about 640 px per board alone,
+    /// sheets use --panel).
+    #[arg(long, value_name = "LEN", value_parser = parse_size)]
+    pub cell: Option<Length>,
+    /// Size along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
+    #[arg(long, value_name = "LEN", conflicts_with_all = ["cell", "width"], value_parser = parse_size)]
+    pub panel: Option<Length>,
+    /// Total width of the figure (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    #[arg(long, value_name = "LEN", conflicts_with = "cell", value_parser = parse_size)]
+    pub width: Option<Length>,
     /// Panels per row of a sheet (default: a grid about 3:2 wide, 6 for 24 panels).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub columns: Option<u16>,
@@ -156,6 +305,24 @@ pub struct BoardStyleArgs {
 }
 
 impl BoardStyleArgs {
+    /// The validated style, printed as `print` says.
+    pub fn style_printed(&self, print: &PrintArgs) -> crate::Result<BoardStyle> {
+        Ok(BoardStyle {
+            print: print.style(&self.lengths(), self.width),
+            ..self.style()?
+        })
+    }
+
+    /// Refuses `--columns` where there is only one panel to lay out.
+    pub fn check_columns(&self, panels: usize) -> crate::Result<()> {
+        if self.columns.is_some() && panels < 2 {
+            return Err(crate::Error::invalid(
+                "--columns lays out a sheet of several boards; this figure has one (give --m a range or list, or leave out --columns)",
+            ));
+        }
+        Ok(())
+    }
+
     /// The validated style.
     pub fn style(&self) -> crate::Result<BoardStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
@@ -175,26 +342,50 @@ impl BoardStyleArgs {
             captions: !self.no_caption,
             caption_size: self.caption_size,
             caption_color: crate::scene::color::INK,
+            print: PrintStyle::default(),
         })
     }
 
-    /// The panel size asked for, if any; `boards` is the number of panels.
-    pub fn size(&self, boards: usize) -> Option<PanelSize> {
+    /// The size flags, for [`PrintArgs::style`].
+    pub fn lengths(&self) -> [Option<Length>; 3] {
+        [self.cell, self.panel, self.width]
+    }
+
+    /// The panel size asked for, if any, in scene units; `boards` is the number of
+    /// panels. Errors name the flag and the range that works.
+    pub fn size(&self, boards: usize, print: Print) -> crate::Result<Option<PanelSize>> {
         if let Some(cell) = self.cell {
-            return Some(PanelSize::Cell(cell));
+            return Ok(Some(PanelSize::Cell(length_units(
+                "--cell",
+                cell,
+                print,
+                1..=4096,
+            )?)));
         }
         if let Some(panel) = self.panel {
-            return Some(PanelSize::Panel(panel));
+            return Ok(Some(PanelSize::Panel(length_units(
+                "--panel",
+                panel,
+                print,
+                4..=16384,
+            )?)));
         }
-        self.width.map(|width| {
-            let columns = self
-                .columns()
-                .unwrap_or_else(|| SheetLayout::default_columns(boards));
-            let columns = columns.min(boards.max(1));
-            PanelSize::Panel(
-                SheetLayout::panel_width_for(width, columns, self.gap, self.margin).max(4),
-            )
-        })
+        let Some(width) = self.width else {
+            return Ok(None);
+        };
+        let width = length_units("--width", width, print, 16..=65535)?;
+        let columns = self
+            .columns()
+            .unwrap_or_else(|| SheetLayout::default_columns(boards));
+        let columns = columns.min(boards.max(1));
+        let panel = SheetLayout::panel_width_for(width, columns, self.gap, self.margin);
+        if panel < 4 {
+            return Err(crate::Error::invalid(format!(
+                "--width {} leaves {panel} px per panel for {columns} columns after margins and gaps; give a larger --width, fewer --columns or a smaller --gap / --margin",
+                self.width.expect("checked above")
+            )));
+        }
+        Ok(Some(PanelSize::Panel(panel)))
     }
 
     /// Panels per row, if given.

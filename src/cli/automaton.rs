@@ -39,6 +39,8 @@ pub struct AutomatonArgs {
     style: BoardStyleArgs,
     #[command(flatten)]
     animation: AnimationArgs,
+    #[command(flatten)]
+    print: args::PrintArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -89,9 +91,12 @@ pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
             palette,
         }
     } else {
+        args.style.check_columns(frames.len())?;
+        let style = args.style.style_printed(&args.print)?;
+        let size = args.style.size(frames.len(), style.print.print)?;
         AutomatonMode::Styled {
-            style: args.style.style()?,
-            size: args.style.size(frames.len()),
+            style,
+            size,
             columns: args.style.columns(),
             palette,
             animation: args.animation.animation()?,

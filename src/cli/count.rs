@@ -3,7 +3,8 @@
 use super::args;
 use crate::encode::{self, io_error, Format, Metadata};
 use crate::pattern::count::{check, g};
-use crate::scene::chart::count_chart;
+use crate::scene::chart::{count_chart, ChartLabels};
+use crate::scene::units::Length;
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -26,12 +27,16 @@ pub struct CountArgs {
     /// Logarithmic axes on the chart.
     #[arg(long)]
     log: bool,
-    /// Chart width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 900, value_parser = clap::value_parser!(u32).range(200..=8000))]
-    width: u32,
-    /// Chart height in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 560, value_parser = clap::value_parser!(u32).range(150..=8000))]
-    height: u32,
+    /// Chart width: px, or 85mm, 3.35in, 240pt [default: 900 px].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    /// Chart height [default: 560 px, or 0.62 of a given --width].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    height: Option<Length>,
+    #[command(flatten)]
+    labels: args::ChartLabelArgs,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Also count P-cells directly for every m up to --check-up-to and check the
     /// recurrences and the sum identities of seed 003 (Theorems 4.2, 4.3).
     #[arg(long)]
@@ -122,7 +127,20 @@ pub fn run(args: CountArgs) -> Result<()> {
                     }
                     let stride = rows.len().div_ceil(MAX_CHART_POINTS);
                     let points: Vec<(u64, u128)> = rows.iter().step_by(stride).copied().collect();
-                    let scene = count_chart(&points, args.log, args.width, args.height)?;
+                    let style = args.print.style(&[args.width, args.height], args.width);
+                    let print = style.print;
+                    let width = match args.width {
+                        Some(w) => args::length_units("--width", w, print, 150..=8000)?,
+                        None => 900,
+                    };
+                    let height = match (args.height, args.width) {
+                        (Some(h), _) => args::length_units("--height", h, print, 100..=8000)?,
+                        (None, Some(_)) => (f64::from(width) * 0.62).round() as u32,
+                        (None, None) => 560,
+                    };
+                    let labels = args.labels.labels(ChartLabels::count());
+                    let scene =
+                        style.apply(count_chart(&points, args.log, width, height, &labels)?);
                     let metadata: Metadata = args::metadata();
                     encode::write_scene(path, &scene, &metadata, u64::MAX)?;
                 }

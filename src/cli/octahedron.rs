@@ -6,6 +6,7 @@ use crate::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, Secti
 use crate::figure::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
 use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
 use crate::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
+use crate::scene::units::Length;
 use crate::scene::Color;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -82,6 +83,7 @@ impl SectionStyleArgs {
             caption_size: self.caption_size,
             margin: self.margin,
             gap: self.gap,
+            print: Default::default(),
         })
     }
 }
@@ -110,9 +112,15 @@ pub struct SectionArgs {
     /// Draw H(n,m) beside the board R(m,m) (at a half level m.5: beside R(2m+1,2m+1)).
     #[arg(long)]
     compare: bool,
-    /// Pixels along each panel (default 640 alone, 400 with --compare, 300 in a row).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(16..=16384))]
-    size: Option<u32>,
+    /// Size along each panel: px, or mm / in / pt (default 640 px alone, 400 with
+    /// --compare, 300 in a row).
+    #[arg(long, alias = "size", value_name = "LEN", value_parser = args::parse_size, conflicts_with = "width")]
+    panel: Option<Length>,
+    /// Width of the whole figure (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Panels of a row: each fills its panel (fit) or all share one scale (common).
     #[arg(long, value_enum, default_value = "fit")]
     scale: ScaleArg,
@@ -175,9 +183,11 @@ pub struct ViewArgs {
         requires = "operation"
     )]
     removed_color: String,
-    /// Side of the picture, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 800, value_parser = clap::value_parser!(u32).range(16..=16384))]
-    size: u32,
+    /// Side of the square picture: px, or mm / in / pt [default: 800 px].
+    #[arg(long, alias = "size", value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Colour behind the solid (`none` for transparent).
     #[arg(long, value_name = "COLOR", default_value = "white")]
     background: String,
@@ -227,8 +237,8 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 129)]
     frames: u32,
     /// Pixels along each panel.
-    #[arg(long, value_name = "PX", default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
-    size: u32,
+    #[arg(long, alias = "size", value_name = "PX", default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    panel: u32,
     /// Each frame fills its panel (fit) or one scale for the whole sweep (common).
     #[arg(long, value_enum, default_value = "fit")]
     scale: ScaleArg,
@@ -274,15 +284,37 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
         (None, None, Some(r)) => vec![NamedLevel::parse_r(r)?],
         _ => bail!("give the level: --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37"),
     };
+    let print = args.print.style(&[args.panel, args.width], args.width);
+    let mut panel = args
+        .panel
+        .map(|p| args::length_units("--panel", p, print.print, 16..=16384))
+        .transpose()?;
+    if let Some(width) = args.width {
+        let units = args::length_units("--width", width, print.print, 32..=65535)?;
+        let panels = levels.len() + usize::from(args.compare);
+        let side = crate::scene::layout::SheetLayout::panel_width_for(
+            units,
+            panels,
+            args.style.gap,
+            args.style.margin,
+        );
+        if side < 16 {
+            bail!("--width {width} leaves {side} px per panel for {panels} panels; give a larger --width");
+        }
+        panel = Some(side);
+    }
     let figure = SectionFigure {
         n,
         levels,
         align: args.align,
         compare: args.compare,
         raw: args.raw,
-        panel: args.size,
+        panel,
         scale: args.scale.into(),
-        style: args.style.style()?,
+        style: SectionStyle {
+            print,
+            ..args.style.style()?
+        },
         memory_limit,
     };
     figure.validate()?;
@@ -409,9 +441,15 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
         }
         (ViewSubject::Sierpinski { n, options }, caption)
     };
+    let print = args.print.style(&[args.width], args.width);
+    let size = match args.width {
+        Some(w) => args::length_units("--width", w, print.print, 16..=16384)?,
+        None => 800,
+    };
     let mut figure = ViewFigure {
         subject,
-        size: args.size,
+        size,
+        print,
         background: Color::parse(&args.background, "--background")?,
         edges: None,
         caption: if args.no_caption {
@@ -424,9 +462,9 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
     figure.edges = Some(match args.edge_width {
         Some(width) => Edges {
             width,
-            ..ViewFigure::default_edges(args.size, figure.order())
+            ..ViewFigure::default_edges(size, figure.order())
         },
-        None => ViewFigure::default_edges(args.size, figure.order()),
+        None => ViewFigure::default_edges(size, figure.order()),
     });
     figure.validate()?;
     let output = match args.output {
@@ -458,7 +496,7 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
         from: named_r(&args.from, "--from")?,
         to: named_r(&args.to, "--to")?,
         frames: args.frames,
-        size: args.size,
+        size: args.panel,
         scale: args.scale.into(),
         align: args.align,
         style: args.style.style()?,

@@ -191,21 +191,30 @@ pub fn write_scene(
 ) -> Result<()> {
     match Format::of_path(path, &[Format::Png, Format::Svg])? {
         Format::Pdf => {
-            let mut svg = Vec::new();
-            svg::write_svg(&mut svg, scene, metadata).map_err(io_error(path))?;
-            let pdf = pdf::svg_to_pdf(&svg, path)?;
+            let pdf = pdf::scene_to_pdf(scene, metadata, path)?;
             write_atomic(path, |out| out.write_all(&pdf).map_err(io_error(path)))
         }
         Format::Png => {
             crate::error::check_memory(
-                || format!("a {} x {} px image", scene.width, scene.height),
+                || {
+                    let (width, height) = scene.pixel_size();
+                    format!("a {width} x {height} px image")
+                },
                 scene.raster_bytes(),
                 memory_limit,
                 "draw it smaller (a smaller cell or panel size) or as .svg",
             )?;
             let pixels = raster::rasterize(scene)?;
+            let dpi = scene.paper.map(|paper| paper.dpi);
             write_atomic(path, |out| {
-                png::write_rgb(out, path, scene.width, scene.height, &pixels, metadata)
+                png::write_rgb_at(
+                    out,
+                    path,
+                    (pixels.width(), pixels.height()),
+                    &pixels,
+                    metadata,
+                    dpi,
+                )
             })
         }
         _ => write_atomic(path, |out| {

@@ -1,21 +1,64 @@
 //! PDF: the scene's SVG converted to vector PDF (svg2pdf), for pdflatex, which
-//! cannot include SVG. Text is already glyph outlines, so no font is needed here.
+//! cannot include SVG. Text stays text: svg2pdf embeds a subset of the DejaVu
+//! font (a TrueType CID font, which `pdffonts` lists as embedded and subset),
+//! so words can be searched and selected; `--text outlines` gives paths.
+//! The page (MediaBox) is the scene's size in points, or exactly its paper size.
 
+use crate::scene::Scene;
 use crate::{Error, Result};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The embedded fonts as svg2pdf's font database: no system font is ever looked up.
+fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<svg2pdf::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = svg2pdf::usvg::fontdb::Database::new();
+        for bytes in [
+            crate::font::DEJAVU_SANS,
+            crate::font::DEJAVU_SANS_OBLIQUE,
+            crate::font::DEJAVU_SERIF,
+            crate::font::DEJAVU_SERIF_ITALIC,
+        ] {
+            db.load_font_data(bytes.to_vec());
+        }
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// A scene as PDF bytes, the same bytes on every run.
+pub fn scene_to_pdf(scene: &Scene, metadata: &super::Metadata, path: &Path) -> Result<Vec<u8>> {
+    let mut svg = Vec::new();
+    super::svg::write_svg_for(&mut svg, scene, metadata, super::svg::Purpose::Pdf)
+        .map_err(super::io_error(path))?;
+    // SVG lengths in mm are read at usvg's 96 px to the inch; a page at 96 dpi turns
+    // them back into exact points. Scenes not on paper keep one pixel per point.
+    let dpi = if scene.paper.is_some() { 96.0 } else { 72.0 };
+    convert(&svg, path, dpi)
+}
 
 /// Converts an SVG document to PDF bytes, the same bytes on every run.
 pub fn svg_to_pdf(svg: &[u8], path: &Path) -> Result<Vec<u8>> {
+    convert(svg, path, 72.0)
+}
+
+fn convert(svg: &[u8], path: &Path, dpi: f32) -> Result<Vec<u8>> {
     let fail = |message: String| Error::Encode {
         path: path.to_path_buf(),
         message,
     };
-    let tree = svg2pdf::usvg::Tree::from_data(svg, &svg2pdf::usvg::Options::default())
+    let options = svg2pdf::usvg::Options {
+        fontdb: fonts(),
+        font_family: crate::font::Family::Sans.name().into(),
+        ..Default::default()
+    };
+    let tree = svg2pdf::usvg::Tree::from_data(svg, &options)
         .map_err(|e| fail(format!("the SVG did not parse: {e}")))?;
     let pdf = svg2pdf::to_pdf(
         &tree,
         svg2pdf::ConversionOptions::default(),
-        svg2pdf::PageOptions::default(),
+        svg2pdf::PageOptions { dpi },
     )
     .map_err(|e| fail(format!("PDF conversion failed: {e}")))?;
     Ok(sort_resource_entries(pdf))

@@ -57,6 +57,8 @@ pub struct BoardStyle {
     pub caption_size: Option<f64>,
     /// Caption colour.
     pub caption_color: Color,
+    /// Resolution, paper size, typeface and text handling of the finished sheet.
+    pub print: crate::scene::units::PrintStyle,
 }
 
 impl Default for BoardStyle {
@@ -73,6 +75,7 @@ impl Default for BoardStyle {
             captions: true,
             caption_size: None,
             caption_color: INK,
+            print: Default::default(),
         }
     }
 }
@@ -283,7 +286,7 @@ pub fn sheet(
             baseline += f64::from(line_height);
         }
     }
-    scene
+    style.print.apply(scene)
 }
 
 fn draw_board(

@@ -10,8 +10,11 @@
 pub mod board;
 pub mod chart;
 pub mod color;
+pub mod font;
 pub mod layout;
+pub mod markup;
 pub mod ramp;
+pub mod units;
 
 pub use color::Color;
 
@@ -42,6 +45,25 @@ pub struct Scene {
     pub background: Color,
     /// Items, painted first to last.
     pub items: Vec<Item>,
+    /// Where the scene goes on paper, when a physical size or a dpi was asked for;
+    /// `None` keeps one pixel per point and no stored resolution.
+    pub paper: Option<units::Paper>,
+    /// The typeface of every text item.
+    pub font: font::Family,
+    /// Whether SVG and PDF keep text as text or draw glyph outlines.
+    pub text: TextMode,
+}
+
+/// How vector formats carry text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextMode {
+    /// Real text: selectable and searchable. PDF embeds a subset of the font; SVG,
+    /// which has no portable way to embed a subset, draws the exact glyph outlines
+    /// with the words as selectable text laid invisibly over them.
+    #[default]
+    Text,
+    /// Glyph outlines only (paths), for printers and tools that mishandle fonts.
+    Outlines,
 }
 
 impl Scene {
@@ -52,6 +74,9 @@ impl Scene {
             height,
             background,
             items: Vec::new(),
+            paper: None,
+            font: font::Family::Sans,
+            text: TextMode::Text,
         }
     }
 
@@ -91,10 +116,44 @@ impl Scene {
         self.items.push(item.into());
     }
 
+    /// Size of a raster of this scene in pixels: the scene's size, or its paper at
+    /// the paper's dpi.
+    pub fn pixel_size(&self) -> (u32, u32) {
+        match &self.paper {
+            Some(paper) => paper.pixels(),
+            None => (self.width, self.height),
+        }
+    }
+
+    /// Puts the scene on paper: PNG at `print`'s dpi, PDF and SVG at the scene's size
+    /// in points, or at `exact_width_pt` (the `--width` asked for, which the layout
+    /// rounded to whole points). No dpi and no exact width leaves the scene as it is.
+    pub fn on_paper(mut self, print: units::Print, exact_width_pt: Option<f64>) -> Self {
+        // The exact width only stands in for a layout that filled it; a sheet that came
+        // out narrower keeps one unit per point.
+        let exact_width_pt = exact_width_pt.filter(|w| (w - f64::from(self.width)).abs() < 1.0);
+        if print.dpi.is_some() || exact_width_pt.is_some() {
+            self.paper = Some(units::Paper::for_scene(
+                self.width,
+                self.height,
+                print.dpi.unwrap_or(units::DEFAULT_DPI),
+                exact_width_pt,
+            ));
+        }
+        self
+    }
+
+    /// Sets the typeface of every text item.
+    pub fn with_font(mut self, family: font::Family) -> Self {
+        self.font = family;
+        self
+    }
+
     /// Bytes a raster of this scene needs (RGBA canvas plus cell indices): the figure for
     /// memory limits.
     pub fn raster_bytes(&self) -> u64 {
-        let canvas = u64::from(self.width) * u64::from(self.height) * 4;
+        let (width, height) = self.pixel_size();
+        let canvas = u64::from(width) * u64::from(height) * 4;
         let cells: u64 = self
             .items
             .iter()

@@ -4,6 +4,7 @@ mod count_cli;
 mod golden;
 mod grundy_cli;
 mod octahedron_cli;
+mod print_cli;
 mod render_cli;
 mod square_cli;
 mod square_theorems;

@@ -92,6 +92,8 @@ pub struct SectionStyle {
     pub margin: u32,
     /// Space between panels, pixels.
     pub gap: u32,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: crate::scene::units::PrintStyle,
 }
 
 impl Default for SectionStyle {
@@ -104,6 +106,7 @@ impl Default for SectionStyle {
             caption_size: None,
             margin: 16,
             gap: 14,
+            print: Default::default(),
         }
     }
 }
@@ -487,7 +490,7 @@ impl SectionFigure {
                 ));
             }
         }
-        Ok(scene)
+        Ok(style.print.apply(scene))
     }
 
     /// One unit per diamond, P black on white (for SVG; PNG is streamed 1-bit).

@@ -53,6 +53,8 @@ pub struct ViewFigure {
     pub caption: Option<String>,
     /// Refuse work that would need more bytes than this.
     pub memory_limit: u64,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: crate::scene::units::PrintStyle,
 }
 
 /// Scene bytes per polygon (path commands, colours).
@@ -110,9 +112,15 @@ impl ViewFigure {
         self.validate()?;
         let size = self.size;
         let caption_size = (f64::from(size) / 36.0).clamp(12.0, 24.0);
+        // A long caption wraps onto a second line before it shrinks, never under 7 pt.
+        let caption = self.caption.as_ref().map(|text| {
+            crate::scene::layout::fit_title(text, caption_size, 7.0, f64::from(size) - 8.0, 2)
+        });
+        let caption_size = caption.as_ref().map_or(caption_size, |c| c.1);
         let line = (caption_size * 1.45).ceil() as u32;
-        let caption_height = if self.caption.is_some() {
-            line + line / 3
+        let lines = caption.as_ref().map_or(0, |c| c.0.len() as u32);
+        let caption_height = if lines > 0 {
+            lines * line + line / 3
         } else {
             0
         };
@@ -140,16 +148,16 @@ impl ViewFigure {
             bounds(&polygons),
             edges,
         ));
-        if let Some(caption) = &self.caption {
+        for (k, text) in caption.into_iter().flat_map(|c| c.0).enumerate() {
             scene.push(TextItem::centered(
                 f64::from(size) / 2.0,
-                f64::from(size + line) - caption_size * 0.25,
-                caption.clone(),
-                crate::font::fitted_size(caption, caption_size, f64::from(size) - 8.0),
+                f64::from(size + line * (k as u32 + 1)) - caption_size * 0.25,
+                text,
+                caption_size,
                 INK,
             ));
         }
-        Ok(scene)
+        Ok(self.print.apply(scene))
     }
 
     /// Writes the figure as PNG (anti-aliased) or SVG, by the path's extension.
@@ -261,6 +269,7 @@ mod tests {
                 },
             },
             size: 200,
+            print: Default::default(),
             background: Color::WHITE,
             edges: Some(ViewFigure::default_edges(200, 2)),
             caption: None,
