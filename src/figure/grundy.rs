@@ -800,12 +800,16 @@ impl GrundyFigure {
         let [ba, bb, bc] = [0, 1, 2].map(|i| f64::from(frame.bounds[frame.free[i]]).max(1.0));
         let (width, height) = (self.view.width, self.view.height);
         let labels = &self.view.labels;
-        let mut scene = Scene::new(width, height, Color::WHITE);
+        // Drawn OVERSAMPLE times larger, then scaled down: plotters rounds every
+        // coordinate to a whole unit, which shows on a 240 pt plot.
+        const K: u32 = crate::scene::chart::OVERSAMPLE;
+        let kf = f64::from(K);
+        let mut scene = Scene::new(width * K, height * K, Color::WHITE);
         let w = f64::from(width);
-        let natural_title = (w / 45.0).clamp(13.0, 20.0);
+        let natural_title = (w / 45.0).clamp(9.0, 20.0);
         let label_size = labels
             .font_size
-            .unwrap_or_else(|| (natural_title * 0.8).round());
+            .unwrap_or_else(|| (natural_title * 0.8).max(7.0));
         let name_size = labels.font_size.map_or(natural_title, |s| s * 1.2);
         let title = labels.caption.as_ref().map(|text| {
             let text = if text.is_empty() {
@@ -827,22 +831,22 @@ impl GrundyFigure {
         // The colour bar: z (up) by colour, so heights can be read off.
         let bar = labels.key;
         let bar_w = if bar { (label_size * 5.5).round() } else { 0.0 };
-        let radius = ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc))
-            .clamp(1.5, 5.0)
-            .round() as u32;
+        let radius =
+            ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc)).clamp(0.8, 5.0) * 0.8;
+        let radius = (radius * kf).round() as u32;
         let tick_counts;
         let first_tick = scene.items.len();
         let corners: [(f64, f64); 3];
         {
             let root = SceneBackend::new(&mut scene).into_drawing_area().margin(
-                title_h.round() as u32,
+                (title_h * kf).round() as u32,
                 0,
                 0,
-                bar_w as u32,
+                (bar_w * kf) as u32,
             );
             let ink = RGBColor(0x22, 0x22, 0x22);
             let mut chart = ChartBuilder::on(&root)
-                .margin((w / 37.5).clamp(8.0, 24.0) as u32)
+                .margin(((label_size * 2.6).max(w / 37.5) * kf) as u32)
                 .build_cartesian_3d(0.0..ba, 0.0..bc, 0.0..bb)
                 .map_err(chart_error)?;
             let (yaw, pitch) = (
@@ -869,8 +873,8 @@ impl GrundyFigure {
             };
             chart
                 .configure_axes()
-                .label_style(("sans-serif", label_size).into_font().color(&ink))
-                .bold_grid_style(grey)
+                .label_style(("sans-serif", label_size * kf).into_font().color(&ink))
+                .bold_grid_style(grey.stroke_width(K / 2))
                 .light_grid_style(TRANSPARENT)
                 .axis_panel_style(RGBColor(0xF4, 0xF4, 0xF4))
                 .max_light_lines(0)
@@ -914,6 +918,8 @@ impl GrundyFigure {
                 .map_err(chart_error)?;
             root.present().map_err(chart_error)?;
         }
+        scene.scale_down(K);
+        let corners = corners.map(|(x, y)| (x / kf, y / kf));
         // The tick labels of plotters' x (game a), y (up: game c) and z (game b)
         // axes, in that order. Each axis name sits beside the middle of its tick
         // labels, on the side away from the box, so it names the right axis.
@@ -1351,7 +1357,7 @@ fn colour_bar(
         let top = y + h * (1.0 - (k + 1) as f64 / STEPS as f64);
         // A hair of overlap hides seams between the bands in every viewer.
         scene.push(
-            PathItem::rect(x, top, w, h / STEPS as f64 + 0.3).filled(Color::rgb(c.0, c.1, c.2)),
+            PathItem::rect(x, top, w, h / STEPS as f64 + 1.0).filled(Color::rgb(c.0, c.1, c.2)),
         );
     }
     scene.push(PathItem::rect(x, y, w, h).stroked(Color::gray(0.45), 0.5));

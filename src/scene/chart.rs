@@ -291,47 +291,58 @@ pub fn count_chart(
     height: u32,
     labels: &ChartLabels,
 ) -> crate::Result<Scene> {
-    let mut scene = Scene::new(width, height, Color::WHITE);
+    // Drawn at OVERSAMPLE times the size and scaled down (see Scene::scale_down).
+    const K: u32 = OVERSAMPLE;
+    let kf = f64::from(K);
+    let mut scene = Scene::new(width * K, height * K, Color::WHITE);
     let w = f64::from(width);
     let label_size = labels
         .font_size
         .unwrap_or_else(|| (w / 60.0).clamp(MIN_CHART_TEXT, 15.0));
-    let margin = (w / 50.0).clamp(6.0, 18.0).round() as u32;
+    let margin = (w / 50.0).clamp(6.0, 18.0);
+    let line_width = (w / 450.0).clamp(0.75, 2.0);
     let title = labels.caption.as_ref().map(|text| {
         let natural = labels
             .caption_size
             .unwrap_or_else(|| (w / 40.9).clamp(9.0, 22.0));
         let min = labels.caption_size.unwrap_or(MIN_CHART_TEXT).min(natural);
-        crate::scene::layout::fit_title(text, natural, min, w - 2.0 * f64::from(margin), 2)
+        crate::scene::layout::fit_title(text, natural, min, w - 2.0 * margin, 2)
     });
-    let title_height = title.as_ref().map_or(0, |(lines, size)| {
-        (lines.len() as f64 * size * 1.25 + size * 0.6).ceil() as u32
+    let title_height = title.as_ref().map_or(0.0, |(lines, size)| {
+        (lines.len() as f64 * size * 1.25 + size * 0.6).ceil()
     });
+    let m_max = points.iter().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
+    let m_min = points.iter().map(|p| p.0).min().unwrap_or(1) as f64;
+    let y_max = (m_max * m_max).max(1.0);
+    let named = labels.axis_names.is_some();
+    // Room left of the plot: the widest tick number, then the rotated axis name.
+    let widest_tick = [y_max, y_max / 2.0, 0.0]
+        .iter()
+        .map(|&v| font::text_width(&axis_number(v.round()), label_size))
+        .fold(0.0, f64::max);
+    let y_area = if labels.ticks {
+        widest_tick + label_size * 0.9
+    } else {
+        0.0
+    } + if named { label_size * 2.0 } else { 0.0 };
+    let x_area = if labels.ticks { label_size * 1.9 } else { 0.0 }
+        + if named { label_size * 1.6 } else { 0.0 };
     {
-        let root = SceneBackend::new(&mut scene)
-            .into_drawing_area()
-            .margin(title_height, 0, 0, 0);
-        let m_max = points.iter().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
-        let m_min = points.iter().map(|p| p.0).min().unwrap_or(1) as f64;
-        let y_max = (m_max * m_max).max(1.0);
+        let root = SceneBackend::new(&mut scene).into_drawing_area().margin(
+            (title_height * kf) as u32,
+            0,
+            0,
+            0,
+        );
         let blue = RGBColor(0x00, 0x72, 0xB2);
         let orange = RGBColor(0xE6, 0x9F, 0x00);
         let ink = RGBColor(0x22, 0x22, 0x22);
-        let label_style = ("sans-serif", label_size).into_font().color(&ink);
+        let label_style = ("sans-serif", label_size * kf).into_font().color(&ink);
         let mut builder = ChartBuilder::on(&root);
-        let named = labels.axis_names.is_some();
         builder
-            .margin(margin)
-            .x_label_area_size(if labels.ticks || named {
-                (label_size * if named { 3.2 } else { 1.8 }).round() as u32
-            } else {
-                0
-            })
-            .y_label_area_size(if labels.ticks || named {
-                (label_size * if labels.ticks { 5.33 } else { 2.0 }).round() as u32
-            } else {
-                0
-            });
+            .margin((margin * kf) as u32)
+            .x_label_area_size((x_area * kf).round() as u32)
+            .y_label_area_size((y_area * kf).round() as u32);
         let names = labels.axis_names.clone().unwrap_or_default();
         let name = |k: usize, default: &str| {
             names
@@ -343,6 +354,7 @@ pub fn count_chart(
         let (x_name, y_name) = (name(0, "m"), name(1, "g(m)"));
         let g_line: Vec<(f64, f64)> = points.iter().map(|&(m, g)| (m as f64, g as f64)).collect();
         let reference: Vec<(f64, f64)> = reference_curve(m_min, m_max);
+        let stroke = (line_width * kf).round() as u32;
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart;
@@ -352,8 +364,8 @@ pub fn count_chart(
                 }
                 if labels.ticks {
                     // As many numbers as fit without touching: a narrow chart gets fewer.
-                    let plot_w = w - f64::from(margin) * 2.0 - label_size * 5.33;
-                    let plot_h = f64::from(height) - f64::from(title_height) - label_size * 5.0;
+                    let plot_w = w - margin * 2.0 - y_area;
+                    let plot_h = f64::from(height) - title_height - x_area - margin * 2.0;
                     mesh.x_labels(((plot_w / (label_size * 4.5)) as usize).clamp(3, 11))
                         .y_labels(((plot_h / (label_size * 2.5)) as usize).clamp(3, 11));
                 } else {
@@ -364,38 +376,46 @@ pub fn count_chart(
                     .light_line_style(TRANSPARENT)
                     .x_label_formatter(&|v| axis_number(*v))
                     .y_label_formatter(&|v| axis_number(*v))
-                    .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0))
+                    .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0).stroke_width(K / 2))
+                    .axis_style(ink.stroke_width(K * 3 / 4))
                     .draw()
                     .map_err(chart_error)?;
-                let key_length = (label_size * 1.6).round() as i32;
+                let key_length = (label_size * 1.6 * kf).round() as i32;
                 for (points, color, label) in [(&reference, orange, "m²"), (&g_line, blue, "g(m)")]
                 {
                     chart
                         .draw_series(LineSeries::new(
                             points.iter().copied(),
-                            color.stroke_width(2),
+                            color.stroke_width(stroke),
                         ))
                         .map_err(chart_error)?
                         .label(label)
                         .legend(move |(x, y)| {
                             PathElement::new(
                                 vec![(x, y), (x + key_length, y)],
-                                color.stroke_width(2),
+                                color.stroke_width(stroke),
                             )
                         });
                 }
                 if g_line.len() <= 128 {
+                    let radius = (line_width * 1.5 * kf).round() as i32;
                     chart
-                        .draw_series(g_line.iter().map(|&p| Circle::new(p, 3, blue.filled())))
+                        .draw_series(
+                            g_line
+                                .iter()
+                                .map(|&p| Circle::new(p, radius, blue.filled())),
+                        )
                         .map_err(chart_error)?;
                 }
                 if labels.key {
                     chart
                         .configure_series_labels()
                         .position(SeriesLabelPosition::UpperLeft)
+                        .legend_area_size(key_length + (label_size * 0.8 * kf) as i32)
+                        .margin((label_size * 0.8 * kf) as i32)
                         .label_font(label_style.clone())
                         .background_style(WHITE.mix(0.9))
-                        .border_style(RGBColor(0xB0, 0xB0, 0xB0))
+                        .border_style(RGBColor(0xB0, 0xB0, 0xB0).stroke_width(K / 2))
                         .draw()
                         .map_err(chart_error)?;
                 }
@@ -415,11 +435,12 @@ pub fn count_chart(
         }
         root.present().map_err(chart_error)?;
     }
+    scene.scale_down(K);
     if let Some((lines, size)) = title {
         for (k, line) in lines.into_iter().enumerate() {
             scene.push(TextItem::centered(
                 w / 2.0,
-                size * (1.0 + 1.25 * k as f64) + f64::from(margin) * 0.5,
+                size * (1.0 + 1.25 * k as f64) + margin * 0.5,
                 line,
                 size,
                 Color::rgb(0x22, 0x22, 0x22),
@@ -428,6 +449,10 @@ pub fn count_chart(
     }
     Ok(scene)
 }
+
+/// Charts are drawn this many times larger, then scaled down: plotters rounds
+/// every coordinate to a whole unit.
+pub const OVERSAMPLE: u32 = 4;
 
 /// Tick labels: whole numbers as such, large ones as powers of ten.
 fn axis_number(value: f64) -> String {

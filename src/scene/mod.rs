@@ -143,6 +143,51 @@ impl Scene {
         self
     }
 
+    /// Divides every coordinate, size and line width by `k` (cell layers' rectangles
+    /// rounded to whole units). Charts are drawn `k` times larger and scaled down:
+    /// plotters places everything on whole units, which on a 240 pt chart makes
+    /// curves visibly jagged.
+    pub fn scale_down(&mut self, k: u32) {
+        let f = 1.0 / f64::from(k.max(1));
+        self.width = (self.width / k.max(1)).max(1);
+        self.height = (self.height / k.max(1)).max(1);
+        let p = |x: f64| x * f;
+        for item in &mut self.items {
+            match item {
+                Item::Path(path) => {
+                    for cmd in &mut path.commands {
+                        *cmd = match *cmd {
+                            PathCmd::MoveTo(x, y) => PathCmd::MoveTo(p(x), p(y)),
+                            PathCmd::LineTo(x, y) => PathCmd::LineTo(p(x), p(y)),
+                            PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(p(a), p(b), p(x), p(y)),
+                            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                                PathCmd::CubicTo(p(a), p(b), p(c), p(d), p(x), p(y))
+                            }
+                            PathCmd::Close => PathCmd::Close,
+                        };
+                    }
+                    if let Some((_, width)) = &mut path.stroke {
+                        *width *= f;
+                    }
+                }
+                Item::Text(text) => {
+                    text.x *= f;
+                    text.y *= f;
+                    text.size *= f;
+                }
+                Item::Cells(cells) => {
+                    let r = |v: u32| (f64::from(v) * f).round() as u32;
+                    cells.rect = PixelRect {
+                        x: r(cells.rect.x),
+                        y: r(cells.rect.y),
+                        width: r(cells.rect.width).max(1),
+                        height: r(cells.rect.height).max(1),
+                    };
+                }
+            }
+        }
+    }
+
     /// Sets the typeface of every text item.
     pub fn with_font(mut self, family: font::Family) -> Self {
         self.font = family;
