@@ -91,9 +91,11 @@ pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
             palette,
         }
     } else {
-        args.style.check_columns(frames.len())?;
+        // Rule 60 draws all its generations as one diagram: one panel.
+        let panels = if args.rule60 { 1 } else { frames.len() };
+        args.style.check_columns(panels)?;
         let style = args.style.style_printed(&args.print)?;
-        let size = args.style.size(frames.len(), style.print.print)?;
+        let size = args.style.size(panels, style.print.print)?;
         AutomatonMode::Styled {
             style,
             size,

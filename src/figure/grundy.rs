@@ -1539,8 +1539,38 @@ mod tests {
     fn ink_contrasts_with_the_cell() {
         assert_eq!(ink_on(Color::WHITE), Color::BLACK);
         assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
+        // The numbers on every class colour read at 4.5:1 or better (WCAG text).
         for c in TablePalette::Paper.colors() {
-            assert_eq!(ink_on(*c), Color::BLACK, "{c:?}");
+            let ratio = contrast(ink_on(*c), *c);
+            assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
         }
+    }
+
+    fn luminance(c: Color) -> f64 {
+        let linear = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b)
+    }
+
+    fn contrast(a: Color, b: Color) -> f64 {
+        let (a, b) = (luminance(a), luminance(b));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    #[test]
+    fn paper_mod_3_classes_survive_greyscale_print() {
+        let c = TablePalette::Paper.colors();
+        for k in 1..3 {
+            let r = contrast(c[k], Color::WHITE);
+            assert!(r >= 3.0, "class {k}: {r:.2}:1 on white");
+        }
+        let r = contrast(c[1], c[2]);
+        assert!(r >= 3.0, "classes 1 and 2: {r:.2}:1 in grey");
     }
 }

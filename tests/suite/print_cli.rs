@@ -178,8 +178,8 @@ fn sizes_that_cannot_apply_are_refused_with_a_line() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
-/// The words of a PDF with their heights, from `pdftotext -bbox`.
-fn words_with_heights(pdf: &Path) -> Vec<(String, f64)> {
+/// The words of a PDF with their box sizes (width, height), from `pdftotext -bbox`.
+fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
     let out = Command::new("pdftotext")
         .args(["-bbox".as_ref(), pdf.as_os_str(), "-".as_ref()])
         .output()
@@ -193,14 +193,62 @@ fn words_with_heights(pdf: &Path) -> Vec<(String, f64)> {
                 l[at..].split('"').next()?.parse().ok()
             };
             let word = l.split('>').nth(1)?.split('<').next()?.to_string();
-            Some((word, attr("yMax")? - attr("yMin")?))
+            Some((
+                word,
+                attr("xMax")? - attr("xMin")?,
+                attr("yMax")? - attr("yMin")?,
+            ))
         })
         .collect()
 }
 
+/// The type size of a word from its box: the box is the font's height across
+/// the line (`em` times `ratio`) and the advance along it. Rotated words (axis
+/// names) run up the page: a single character's box is then wider than tall, a
+/// longer word taller than wide.
+fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
+    let rotated = if word.chars().count() == 1 {
+        height < width
+    } else {
+        height > width
+    };
+    if rotated {
+        width / ratio
+    } else {
+        height / ratio
+    }
+}
+
+/// Height of pdftotext's box per point of type, measured on a chart whose tick
+/// numbers are set at exactly 10 pt, rather than assumed from font metrics.
+fn box_ratio(dir: &Path) -> f64 {
+    run_ok(
+        dir,
+        &[
+            "count",
+            "--m",
+            "1..64",
+            "--font-size",
+            "10pt",
+            "--no-caption",
+            "--no-axis-names",
+            "--no-key",
+            "-o",
+            "ratio.pdf",
+        ],
+    );
+    let heights: Vec<f64> = word_boxes(&dir.join("ratio.pdf"))
+        .into_iter()
+        .filter(|(w, ..)| w.len() > 1 && w.chars().all(|c| c.is_ascii_digit()))
+        .map(|(_, _, h)| h)
+        .collect();
+    assert!(heights.len() >= 4, "no tick numbers found: {heights:?}");
+    let ratio = heights[0] / 10.0;
+    assert!((0.9..1.4).contains(&ratio), "box height per point {ratio}");
+    ratio
+}
+
 /// Every template figure rendered as PDF at its natural size: no word under 6 pt.
-/// pdftotext's box is the font's full height (ascent + descent), about 1.17 em
-/// for DejaVu, so 6 pt type gives boxes of about 7 pt: the bound is 6 pt x 1.15.
 #[test]
 fn no_template_figure_has_type_under_6_pt() {
     if !have("pdftotext") {
@@ -218,6 +266,7 @@ fn no_template_figure_has_type_under_6_pt() {
             "--quiet",
         ],
     );
+    let ratio = box_ratio(dir.path());
     let mut checked = 0;
     let mut small = Vec::new();
     for set in std::fs::read_dir(dir.path().join("sets")).unwrap() {
@@ -225,10 +274,12 @@ fn no_template_figure_has_type_under_6_pt() {
             let path = file.unwrap().path();
             if path.extension().is_some_and(|e| e == "pdf") {
                 checked += 1;
-                for (word, height) in words_with_heights(&path) {
-                    if height < 6.0 * 1.15 {
+                for (word, width, height) in word_boxes(&path) {
+                    let size = type_size(&word, width, height, ratio);
+                    // A hair of tolerance: sizes of exactly 6 pt come back as 5.999.
+                    if size < 6.0 - 0.01 {
                         small.push(format!(
-                            "{}: '{word}' {height:.1} pt",
+                            "{}: '{word}' {size:.2} pt",
                             path.file_name().unwrap().to_string_lossy()
                         ));
                     }
@@ -238,4 +289,33 @@ fn no_template_figure_has_type_under_6_pt() {
     }
     assert!(checked >= 10, "only {checked} PDFs rendered");
     assert!(small.is_empty(), "type under 6 pt:\n{}", small.join("\n"));
+
+    // figures.tex of every set compiles, with every figure at its natural size.
+    if !have("pdflatex") {
+        return;
+    }
+    for set in std::fs::read_dir(dir.path().join("sets")).unwrap() {
+        let name = set.unwrap().file_name().to_string_lossy().to_string();
+        let main = format!(
+            "\\documentclass{{article}}\n\\usepackage[a4paper,margin=20mm]{{geometry}}\n\\usepackage{{graphicx}}\n\\graphicspath{{{{sets/{name}/}}}}\n\\begin{{document}}\n\\input{{sets/{name}/figures.tex}}\n\\end{{document}}\n"
+        );
+        let tex = format!("main-{name}.tex");
+        std::fs::write(dir.path().join(&tex), main).unwrap();
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", &tex])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "figures.tex of {name} does not compile:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let log = std::fs::read_to_string(dir.path().join(format!("main-{name}.log"))).unwrap();
+        // At natural size, nothing is wider than the 170 mm text of the test page.
+        assert!(
+            !log.contains("Overfull \\hbox"),
+            "{name}: a figure overflows the page"
+        );
+    }
 }
