@@ -3,7 +3,7 @@
 
 use super::args;
 use crate::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, SectionStyle};
-use crate::figure::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
+use crate::figure::octahedron::sweep::{self, SweepFigure, SweepView};
 use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
 use crate::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
 use crate::scene::units::Length;
@@ -161,13 +161,14 @@ pub struct ViewArgs {
     #[arg(long, value_name = "COLOR", default_value = "#96bee6")]
     plane_color: String,
     /// Opacity of the plane, 0..1.
-    #[arg(long, value_name = "A", default_value_t = 0.3)]
+    #[arg(long, value_name = "A", default_value_t = 0.18)]
     plane_opacity: f32,
     /// Colour of the section drawn on the plane (default Okabe–Ito blue, as the section figures).
     #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
     cut_color: String,
-    /// Opacity of the solid above the plane, 0..1 (0 cuts it away; drawn without edges, as a ghost).
-    #[arg(long, value_name = "A", default_value_t = 0.15)]
+    /// Opacity of the solid above the plane, 0..1 (0, the default, cuts it away so the
+    /// section is the first thing seen; above 0 it is drawn without edges, as a ghost).
+    #[arg(long, value_name = "A", default_value_t = 0.0)]
     above_opacity: f32,
     /// Draw operation T on one octahedron: the six kept octahedra and the eight removed tetrahedra.
     #[arg(long, conflicts_with = "n")]
@@ -427,7 +428,8 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
         )
     } else {
         let mut options = options;
-        let mut caption = format!("S{}", subscript(n));
+        // Math markup: italic S and H with the order as a subscript, as in the paper.
+        let mut caption = format!("$S_{{{n}}}$");
         if let Some(text) = &args.plane {
             let named = NamedLevel::parse_level(n, text)?;
             options.plane = Some(PlaneOptions {
@@ -437,7 +439,7 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
                 cut: rgb(&args.cut_color, "--cut-color")?,
                 above_opacity: unit(f64::from(args.above_opacity), "--above-opacity")? as f32,
             });
-            caption = format!("{caption} and the plane of {}", named.caption(n));
+            caption = format!("{caption} and the plane of ${}$", named.caption(n));
         }
         (ViewSubject::Sierpinski { n, options }, caption)
     };

@@ -135,9 +135,17 @@ fn write_text(
     } else {
         r##" fill="#000" fill-opacity="0""##.to_string()
     };
+    let label = if visible {
+        String::new()
+    } else {
+        format!(
+            r#" aria-label="{}""#,
+            escape(&crate::scene::markup::plain(&text.text))
+        )
+    };
     write!(
         out,
-        r#"<text transform="{transform}" font-family="{}" font-size="{}"{fill} xml:space="preserve">"#,
+        r#"<text{label} transform="{transform}" font-family="{}" font-size="{}"{fill} xml:space="preserve">"#,
         scene.font.name(),
         num3(text.size)
     )?;

@@ -268,10 +268,12 @@ pub fn sheet(
             let text_width = font::text_width(&entry.text, legend_size);
             let swatch = legend_size * 0.8;
             let start = centre_x - (text_width + swatch * 1.5) / 2.0;
+            // Swatches are drawn one way in every figure (see the Grundy table's key):
+            // filled with the colour, a thin grey edge so white shows.
             scene.push(
                 PathItem::rect(start, baseline - swatch, swatch, swatch)
-                    .filled(Color::WHITE)
-                    .stroked(entry.color, 2.5),
+                    .filled(entry.color)
+                    .stroked(Color::gray(0.45), 1.0),
             );
             scene.push(TextItem {
                 x: start + swatch * 1.5,

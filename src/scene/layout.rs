@@ -118,7 +118,7 @@ mod tests {
             assert!(crate::font::text_width(line, size) <= 130.0);
         }
         let (lines, size) = fit_title(text, 12.0, 7.0, 60.0, 2);
-        assert!(size < 12.0 && size >= 7.0, "{size} {lines:?}");
+        assert!((7.0..12.0).contains(&size), "{size} {lines:?}");
         assert_eq!(
             fit_title(text, 12.0, 7.0, 1000.0, 2).0,
             vec![text.to_string()]

@@ -145,7 +145,7 @@ impl ViewFigure {
             0.0,
             0.0,
             f64::from(size),
-            bounds(&polygons),
+            subject_bounds(&polygons),
             edges,
         ));
         for (k, text) in caption.into_iter().flat_map(|c| c.0).enumerate() {
@@ -171,6 +171,22 @@ impl ViewFigure {
 
 /// Space left around the frame [-1, 1]² inside a panel, as a share of its side.
 const INSET: f64 = 0.03;
+
+/// The bounds of what a view is about: the solid and its section, not the plane,
+/// which is only there to show where the cut lies. Fitting the plane's corners
+/// left a third of the canvas empty; the plane now runs off the picture's edges.
+pub fn subject_bounds(polygons: &[ViewPolygon]) -> [f64; 4] {
+    let subject: Vec<ViewPolygon> = polygons
+        .iter()
+        .filter(|p| p.kind != crate::octahedron::PolygonKind::Plane)
+        .cloned()
+        .collect();
+    if subject.is_empty() {
+        bounds(polygons)
+    } else {
+        bounds(&subject)
+    }
+}
 
 /// The bounding box `[x0, y0, x1, y1]` of the polygons' points (frame units, y up).
 pub fn bounds(polygons: &[ViewPolygon]) -> [f64; 4] {
