@@ -634,7 +634,8 @@ impl GrundyFigure {
             .clone()
             .unwrap_or_else(|| self.caption(frame));
         let (title_lines, title_size) = if self.table.title {
-            crate::scene::layout::fit_title(&title, 16.0f64.min(room / 12.0).max(8.0), 8.0, room, 3)
+            // Words in proportion to the numbers: a table made small keeps a small title.
+            crate::scene::layout::fit_title(&title, (text_size * 1.5).clamp(8.0, 16.0), 8.0, room, 3)
         } else {
             (Vec::new(), 16.0)
         };
@@ -644,7 +645,7 @@ impl GrundyFigure {
             0
         };
         let key = self.key_entries();
-        let key_size = 13.0f64.min(room / 14.0).max(7.0);
+        let key_size = (text_size * 1.2).clamp(7.0, 13.0);
         let key_rows = if self.table.title {
             key_rows(&key, key_size, room)
         } else {
