@@ -635,7 +635,13 @@ impl GrundyFigure {
             .unwrap_or_else(|| self.caption(frame));
         let (title_lines, title_size) = if self.table.title {
             // Words in proportion to the numbers: a table made small keeps a small title.
-            crate::scene::layout::fit_title(&title, (text_size * 1.5).clamp(8.0, 16.0), 8.0, room, 3)
+            crate::scene::layout::fit_title(
+                &title,
+                (text_size * 1.5).clamp(8.0, 16.0),
+                8.0,
+                room,
+                3,
+            )
         } else {
             (Vec::new(), 16.0)
         };

@@ -275,7 +275,7 @@ mod tests {
     use crate::octahedron::{Level, PlaneOptions};
 
     #[test]
-    fn the_view_fills_the_panel_without_clipping() {
+    fn the_solid_fills_the_panel_without_clipping_and_the_plane_runs_off() {
         let figure = ViewFigure {
             subject: ViewSubject::Sierpinski {
                 n: 2,
@@ -292,11 +292,18 @@ mod tests {
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };
         let rgba = raster::straight_rgba(&raster::rasterize(&figure.scene().unwrap()).unwrap());
-        let drawn = |x: usize, y: usize| rgba[(y * 200 + x) * 4..][..3] != [255, 255, 255];
-        // Nothing touches the outermost pixels; the middle is drawn.
+        let px = |x: usize, y: usize| &rgba[(y * 200 + x) * 4..][..3];
+        // The solid (orange: red well above blue) touches no outermost pixel; only
+        // the bluish plane and its outline, fitted out of the frame, may.
+        let solid = |x: usize, y: usize| i32::from(px(x, y)[0]) > i32::from(px(x, y)[2]) + 30;
         for i in 0..200 {
-            assert!(!drawn(i, 0) && !drawn(i, 199) && !drawn(0, i) && !drawn(199, i));
+            for (x, y) in [(i, 0), (i, 199), (0, i), (199, i)] {
+                assert!(!solid(x, y), "solid at ({x}, {y}): {:?}", px(x, y));
+            }
         }
-        assert!(drawn(100, 100));
+        assert!((80..120).any(|y| (80..120).any(|x| solid(x, y))));
+        let plane_at_edge =
+            (0..200).any(|i| px(0, i) != [255, 255, 255] || px(199, i) != [255, 255, 255]);
+        assert!(plane_at_edge, "the plane should run off the picture");
     }
 }
