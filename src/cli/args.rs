@@ -16,9 +16,13 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueList(pub Vec<u64>);
 
-/// Parses `11`, `1..24`, `1..=24` or a comma list of those (`3,5,11`, `1..4,8`).
+/// Parses `11`, `1..24`, `1..=24` or a comma list of those (`3,5,11`, `1..4,8`),
+/// or one of the self-similar sequences of [`parse_self_similar`].
 pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
     const MAX_BOARDS: u64 = 4096;
+    if let Some(values) = parse_self_similar(text)? {
+        return Ok(ValueList(values));
+    }
     let mut values = Vec::new();
     for part in text.split(',').map(str::trim) {
         let number = |s: &str| -> Result<u64, String> {
@@ -55,6 +59,102 @@ pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
         ));
     }
     Ok(ValueList(values))
+}
+
+/// Sequences of m that show self-similarity, so an animation over them does not
+/// flicker as one over consecutive m does:
+///
+/// * `2^k+S:A..B` (or `2^k-S:A..B`): 2^k + S for k = A..=B, e.g. `2^k+1:1..6` is
+///   3, 5, 9, 17, 33, 65;
+/// * `S,Am+B,...,LIMIT` (or `Am-B`): S, then m ↦ A·m + B while the value stays at
+///   most LIMIT (LIMIT left out: 12 terms), e.g. `3,2m+1,...,255` is 3, 7, 15, 31,
+///   63, 127, 255 and `1,4m-1,...` is 1, 3, 11, 43, ...
+///
+/// `Ok(None)` when `text` is neither form (then it is an ordinary list).
+pub fn parse_self_similar(text: &str) -> Result<Option<Vec<u64>>, String> {
+    const MAX_TERMS: usize = 64;
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let number = |s: &str, what: &str| -> Result<u64, String> {
+        s.parse::<u64>()
+            .map_err(|_| format!("'{s}' in '{text}' is not a whole number ({what})"))
+    };
+    if let Some(rest) = t.strip_prefix("2^k") {
+        let (shift, range) = rest.split_once(':').ok_or_else(|| {
+            format!("'{text}': give the range of k after a colon, e.g. 2^k+1:1..6")
+        })?;
+        let (sign, s) = match shift.chars().next() {
+            Some('+') => (1i128, &shift[1..]),
+            Some('-') => (-1i128, &shift[1..]),
+            None => (1, "0"),
+            _ => return Err(format!("'{text}': write 2^k+S or 2^k-S, e.g. 2^k+1:1..6")),
+        };
+        let s = i128::from(number(s, "the shift S")?) * sign;
+        let (a, b) = range
+            .split_once("..")
+            .ok_or_else(|| format!("'{text}': k runs over a range, e.g. 1..6"))?;
+        let (a, b) = (
+            number(a, "first k")?,
+            number(b.trim_start_matches('='), "last k")?,
+        );
+        if a > b || b > 62 {
+            return Err(format!("'{text}': k must run upwards and stay at most 62"));
+        }
+        let values = (a..=b)
+            .map(|k| {
+                let m = (1i128 << k) + s;
+                u64::try_from(m)
+                    .ok()
+                    .filter(|&m| m >= 1)
+                    .ok_or_else(|| format!("'{text}': 2^{k}{shift} = {m} is not a board side"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(Some(values));
+    }
+    let parts: Vec<&str> = t.split(',').collect();
+    let Some(rule) = parts.get(1).filter(|p| p.contains('m')) else {
+        return Ok(None);
+    };
+    if parts.get(2) != Some(&"...") || parts.len() > 4 {
+        return Err(format!(
+            "'{text}': a recursion is S,Am+B,... or S,Am+B,...,LIMIT, e.g. 3,2m+1,...,255"
+        ));
+    }
+    let start = number(parts[0], "the start S")?;
+    let (a, b) = rule.split_once('m').expect("checked above");
+    let a = if a.is_empty() {
+        1
+    } else {
+        number(a, "the factor A")?
+    };
+    let b: i128 = match b.chars().next() {
+        None => 0,
+        Some('+') => i128::from(number(&b[1..], "the step B")?),
+        Some('-') => -i128::from(number(&b[1..], "the step B")?),
+        _ => {
+            return Err(format!(
+                "'{text}': write the rule as Am+B or Am-B, e.g. 4m-1"
+            ))
+        }
+    };
+    let limit = parts.get(3).map(|l| number(l, "the limit")).transpose()?;
+    if start == 0 {
+        return Err("board sides start at 1, not 0".into());
+    }
+    let mut values = vec![start];
+    let mut m = i128::from(start);
+    while values.len() < limit.map_or(12, |_| MAX_TERMS) {
+        let next = i128::from(a) * m + b;
+        if next <= m || next > i128::from(limit.unwrap_or(u64::MAX)) || next > i128::from(u32::MAX)
+        {
+            break;
+        }
+        values.push(next as u64);
+        m = next;
+    }
+    if values.len() < 2 && limit.is_none() {
+        return Err(format!("'{text}': m ↦ {rule} does not grow from {start}"));
+    }
+    Ok(Some(values))
 }
 
 /// Parses one board side (no ranges).
@@ -497,6 +597,36 @@ mod tests {
         assert!(parse_m_list("abc")
             .unwrap_err()
             .contains("not a whole number"));
+    }
+
+    #[test]
+    fn self_similar_sequences() {
+        assert_eq!(
+            parse_m_list("2^k+1:1..6").unwrap().0,
+            vec![3, 5, 9, 17, 33, 65]
+        );
+        assert_eq!(parse_m_list("2^k-1:2..4").unwrap().0, vec![3, 7, 15]);
+        assert_eq!(
+            parse_m_list("3, 2m+1, ..., 255").unwrap().0,
+            vec![3, 7, 15, 31, 63, 127, 255]
+        );
+        assert_eq!(
+            parse_m_list("1,4m-1,...,200").unwrap().0,
+            vec![1, 3, 11, 43, 171]
+        );
+        // The recurrence itself, checked term by term rather than trusted.
+        let seq = parse_m_list("2,4m-1,...").unwrap().0;
+        assert_eq!(seq.len(), 12);
+        assert!(seq.windows(2).all(|w| w[1] == 4 * w[0] - 1));
+        assert!(parse_m_list("2^k+1").unwrap_err().contains("colon"));
+        assert!(parse_m_list("2^k-5:1..2")
+            .unwrap_err()
+            .contains("not a board side"));
+        assert!(parse_m_list("3,m-1,...")
+            .unwrap_err()
+            .contains("does not grow"));
+        // Ordinary lists are untouched.
+        assert_eq!(parse_m_list("3,5,11").unwrap().0, vec![3, 5, 11]);
     }
 
     #[test]
