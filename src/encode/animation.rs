@@ -481,10 +481,11 @@ impl BoardAnimation {
         solid.extend(s.frame_color);
         solid.extend(&self.colours);
         solid.push(s.caption_color);
-        // Legend swatches are filled white.
+        // Legend swatches are filled with their colours (among the above) inside a
+        // thin grey edge, which anti-aliases like text.
         solid.push(Color::WHITE);
         let text = if self.text_lines > 0 {
-            vec![s.caption_color]
+            vec![s.caption_color, board::SWATCH_EDGE]
         } else {
             Vec::new()
         };

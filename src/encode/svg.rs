@@ -117,8 +117,10 @@ pub fn write_svg_for(
     writeln!(out, "</svg>")
 }
 
-/// A text item as `<text>` with one `<tspan>` per styled run, at the positions the
-/// font module laid out. `visible` false gives transparent text over the outlines.
+/// A text item as real text: a group placed and turned like the item, with one
+/// `<text>` per styled run at the position the font module laid out (italic runs
+/// slanted, as the outlines are). `visible` false gives transparent text over the
+/// outlines, for search and selection.
 fn write_text(
     out: &mut dyn Write,
     scene: &Scene,
@@ -145,29 +147,27 @@ fn write_text(
     };
     write!(
         out,
-        r#"<text{label} transform="{transform}" font-family="{}" font-size="{}"{fill} xml:space="preserve">"#,
-        scene.font.name(),
-        num3(text.size)
+        r#"<g{label} transform="{transform}" font-family="{}"{fill}>"#,
+        scene.font.name()
     )?;
     for run in font::placed_runs(scene.font, &text.text, text.size) {
-        let style = if run.italic {
-            r#" font-style="italic""#
+        let (x, y) = (num3(dx + run.dx), num3(dy + run.dy));
+        let place = if run.italic {
+            format!(r#" transform="translate({x} {y}) skewX(-{})""#, font::SLANT)
         } else {
-            ""
+            format!(r#" x="{x}" y="{y}""#)
         };
         // textLength pins each run to the width the layout measured, whatever the
         // text engine's shaping makes of it.
         write!(
             out,
-            r#"<tspan x="{}" y="{}" font-size="{}" textLength="{}"{style}>{}</tspan>"#,
-            num3(dx + run.dx),
-            num3(dy + run.dy),
+            r#"<text{place} font-size="{}" textLength="{}" xml:space="preserve">{}</text>"#,
             num3(run.size),
             num3(run.width),
             escape(&run.text)
         )?;
     }
-    writeln!(out, "</text>")
+    writeln!(out, "</g>")
 }
 
 /// A number with at most three decimals: text positions want a little more than

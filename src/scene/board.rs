@@ -32,6 +32,9 @@ pub enum PanelSize {
     Panel(u32),
 }
 
+/// The thin edge of every legend swatch (so a white swatch shows).
+pub const SWATCH_EDGE: Color = Color::rgb(0x73, 0x73, 0x73);
+
 /// Colours and spacing of board figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoardStyle {
@@ -273,7 +276,7 @@ pub fn sheet(
             scene.push(
                 PathItem::rect(start, baseline - swatch, swatch, swatch)
                     .filled(entry.color)
-                    .stroked(Color::gray(0.45), 1.0),
+                    .stroked(SWATCH_EDGE, 1.0),
             );
             scene.push(TextItem {
                 x: start + swatch * 1.5,

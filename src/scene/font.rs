@@ -1,5 +1,7 @@
-//! The embedded fonts: DejaVu Sans and DejaVu Serif, each with its italic for
-//! math variables (Bitstream Vera licence, `assets/fonts/LICENSE-DejaVu.txt`).
+//! The embedded fonts: DejaVu Sans and DejaVu Serif (Bitstream Vera licence,
+//! `assets/fonts/LICENSE-DejaVu.txt`). Math variables are the same face slanted
+//! by [`SLANT`], as DejaVu Sans Oblique is: one font per figure, so a PDF embeds
+//! one subset (svg2pdf writes several fonts in a different order on every run).
 //!
 //! Layout (widths, placement of sub- and superscripts) is measured here, once,
 //! and every encoder follows it: PNG and `--text outlines` draw the glyph
@@ -13,12 +15,10 @@ use std::sync::OnceLock;
 
 /// The bytes of DejaVu Sans.
 pub const DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-/// The bytes of DejaVu Sans Oblique (italic variables beside sans text).
-pub const DEJAVU_SANS_OBLIQUE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Oblique.ttf");
 /// The bytes of DejaVu Serif, which sits well beside LaTeX's Computer Modern.
 pub const DEJAVU_SERIF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSerif.ttf");
-/// The bytes of DejaVu Serif Italic.
-pub const DEJAVU_SERIF_ITALIC: &[u8] = include_bytes!("../../assets/fonts/DejaVuSerif-Italic.ttf");
+/// Slant of italic runs, degrees: DejaVu Sans Oblique's own angle.
+pub const SLANT: f64 = 11.0;
 
 /// Cap height of DejaVu Sans as a fraction of the em (1493 / 2048); the serif's
 /// capitals are the same height.
@@ -43,31 +43,24 @@ impl Family {
         }
     }
 
-    /// The font bytes of the upright or italic face.
-    pub fn bytes(self, italic: bool) -> &'static [u8] {
-        match (self, italic) {
-            (Family::Sans, false) => DEJAVU_SANS,
-            (Family::Sans, true) => DEJAVU_SANS_OBLIQUE,
-            (Family::Serif, false) => DEJAVU_SERIF,
-            (Family::Serif, true) => DEJAVU_SERIF_ITALIC,
+    /// The font bytes.
+    pub fn bytes(self) -> &'static [u8] {
+        match self {
+            Family::Sans => DEJAVU_SANS,
+            Family::Serif => DEJAVU_SERIF,
         }
     }
 }
 
-/// The parsed upright or italic face of a family.
-pub fn face(family: Family, italic: bool) -> &'static FontRef<'static> {
-    static FACES: [OnceLock<FontRef<'static>>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+/// The parsed face of a family (italic runs use it slanted, see [`SLANT`]).
+pub fn face(family: Family, _italic: bool) -> &'static FontRef<'static> {
+    static FACES: [OnceLock<FontRef<'static>>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = match family {
         Family::Sans => 0,
-        Family::Serif => 2,
-    } + usize::from(italic);
+        Family::Serif => 1,
+    };
     FACES[slot].get_or_init(|| {
-        FontRef::try_from_slice(family.bytes(italic)).expect("the embedded DejaVu fonts parse")
+        FontRef::try_from_slice(family.bytes()).expect("the embedded DejaVu fonts parse")
     })
 }
 
@@ -210,8 +203,14 @@ pub fn text_path_in(family: Family, item: &TextItem) -> Vec<PathCmd> {
     for run in placed_runs(family, &item.text, item.size) {
         let font = face(family, run.italic);
         let scale = run.size / units_per_em(font);
+        let slant = if run.italic {
+            SLANT.to_radians().tan()
+        } else {
+            0.0
+        };
         let place = |gx: f64, gy: f64| -> (f64, f64) {
-            // Glyph units are y-up; the scene is y-down.
+            // Glyph units are y-up; the scene is y-down. Italic leans right with height.
+            let gx = gx + gy * slant;
             let (ox, oy) = (dx + run.dx + gx * scale, dy + run.dy - gy * scale);
             (item.x + cos * ox - sin * oy, item.y + sin * ox + cos * oy)
         };
@@ -329,11 +328,9 @@ mod tests {
     #[test]
     fn greek_and_superscripts_are_covered() {
         for family in [Family::Sans, Family::Serif] {
-            for italic in [false, true] {
-                for ch in ['α', 'Σ', '²', '≤', '−', 'ü'] {
-                    let id = face(family, italic).glyph_id(ch).0;
-                    assert_ne!(id, 0, "no glyph for {ch} in {family:?} italic={italic}");
-                }
+            for ch in ['α', 'Σ', '²', '≤', '−', 'ü'] {
+                let id = face(family, false).glyph_id(ch).0;
+                assert_ne!(id, 0, "no glyph for {ch} in {family:?}");
             }
         }
     }
