@@ -397,10 +397,13 @@ pub struct BoardStyleArgs {
     #[arg(long, value_name = "PX", default_value_t = 14)]
     pub gap: u32,
     /// Leave out captions.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-title")]
     pub no_caption: bool,
-    /// Caption size in pixels (default: scaled to the panel).
-    #[arg(long, value_name = "PX", value_parser = parse_caption_size)]
+    /// A title above the whole figure ($...$ for math: "$R(m,m)$ for $m = 1..24$").
+    #[arg(long, value_name = "TEXT")]
+    pub caption: Option<String>,
+    /// Caption size in pt (px without a physical size) [default: scaled to the panel].
+    #[arg(long, value_name = "PT", value_parser = parse_caption_size)]
     pub caption_size: Option<f64>,
 }
 
@@ -443,6 +446,7 @@ impl BoardStyleArgs {
             caption_size: self.caption_size,
             caption_color: crate::scene::color::INK,
             print: PrintStyle::default(),
+            title: self.caption.clone(),
         })
     }
 

@@ -59,9 +59,12 @@ struct SectionStyleArgs {
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     frame_color: String,
     /// Leave out captions.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-title")]
     no_caption: bool,
-    /// Caption size in pixels (default: scaled to the panel).
+    /// A title above the whole figure ($...$ for math: "$H(4,11)$ beside $R(11,11)$").
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    caption: Option<String>,
+    /// Caption size in pt (px without a physical size) [default: scaled to the panel].
     #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
     caption_size: Option<f64>,
     /// Space around the figure, pixels.
@@ -84,6 +87,7 @@ impl SectionStyleArgs {
             margin: self.margin,
             gap: self.gap,
             print: Default::default(),
+            title: self.caption.clone(),
         })
     }
 }
@@ -199,8 +203,11 @@ pub struct ViewArgs {
     #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
     caption: Option<String>,
     /// Leave out the caption.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-title")]
     no_caption: bool,
+    /// Caption size in pt (px without a physical size) [default: scaled to the picture].
+    #[arg(long, value_name = "PT", value_parser = args::parse_caption_size)]
+    caption_size: Option<f64>,
     /// Output: .png (anti-aliased) or .svg / .pdf [default: output/octahedron-view-<n>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -452,6 +459,7 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
         subject,
         size,
         print,
+        caption_size: args.caption_size,
         background: Color::parse(&args.background, "--background")?,
         edges: None,
         caption: if args.no_caption {

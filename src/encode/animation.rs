@@ -484,11 +484,16 @@ impl BoardAnimation {
         // Legend swatches are filled with their colours (among the above) inside a
         // thin grey edge, which anti-aliases like text.
         solid.push(Color::WHITE);
-        let text = if self.text_lines > 0 {
-            vec![s.caption_color, board::SWATCH_EDGE]
-        } else {
-            Vec::new()
-        };
+        let legend = self
+            .text_lines
+            .saturating_sub(usize::from(self.style.captions));
+        let mut text = Vec::new();
+        if self.text_lines > 0 {
+            text.push(s.caption_color);
+        }
+        if legend > 0 {
+            text.push(board::SWATCH_EDGE);
+        }
         FramePalette::new(&solid, &text)
     }
 

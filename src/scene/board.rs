@@ -62,6 +62,8 @@ pub struct BoardStyle {
     pub caption_color: Color,
     /// Resolution, paper size, typeface and text handling of the finished sheet.
     pub print: crate::scene::units::PrintStyle,
+    /// A title above the whole figure (`--caption TEXT`), wrapped to its width.
+    pub title: Option<String>,
 }
 
 impl Default for BoardStyle {
@@ -79,6 +81,7 @@ impl Default for BoardStyle {
             caption_size: None,
             caption_color: INK,
             print: Default::default(),
+            title: None,
         }
     }
 }
@@ -290,6 +293,12 @@ pub fn sheet(
             });
             baseline += f64::from(line_height);
         }
+    }
+    if let Some(title) = &style.title {
+        let natural = (caption_size * 1.15).max(8.0);
+        let room = f64::from(scene.width) - 2.0 * f64::from(style.margin.max(4));
+        let (lines, size) = crate::scene::layout::fit_title(title, natural, 7.0, room, 3);
+        scene = scene.with_title(&lines, size, style.caption_color);
     }
     style.print.apply(scene)
 }

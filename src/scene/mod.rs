@@ -188,6 +188,47 @@ impl Scene {
         }
     }
 
+    /// Adds `lines` of centred text (at `size`) above everything, making the scene
+    /// taller: a title over a sheet or picture.
+    pub fn with_title(mut self, lines: &[String], size: f64, color: Color) -> Self {
+        if lines.is_empty() {
+            return self;
+        }
+        let line = size * 1.3;
+        let dy = (lines.len() as f64 * line + size * 0.5).ceil();
+        for item in &mut self.items {
+            match item {
+                Item::Path(path) => {
+                    for cmd in &mut path.commands {
+                        *cmd = match *cmd {
+                            PathCmd::MoveTo(x, y) => PathCmd::MoveTo(x, y + dy),
+                            PathCmd::LineTo(x, y) => PathCmd::LineTo(x, y + dy),
+                            PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(a, b + dy, x, y + dy),
+                            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                                PathCmd::CubicTo(a, b + dy, c, d + dy, x, y + dy)
+                            }
+                            PathCmd::Close => PathCmd::Close,
+                        }
+                    }
+                }
+                Item::Text(text) => text.y += dy,
+                Item::Cells(cells) => cells.rect.y += dy as u32,
+            }
+        }
+        self.height += dy as u32;
+        let centre = f64::from(self.width) / 2.0;
+        for (k, text) in lines.iter().enumerate() {
+            self.items.push(Item::Text(TextItem::centered(
+                centre,
+                size * 1.2 + line * k as f64,
+                text.clone(),
+                size,
+                color,
+            )));
+        }
+        self
+    }
+
     /// Sets the typeface of every text item.
     pub fn with_font(mut self, family: font::Family) -> Self {
         self.font = family;

@@ -94,6 +94,8 @@ pub struct SectionStyle {
     pub gap: u32,
     /// Resolution, paper size, typeface and text handling.
     pub print: crate::scene::units::PrintStyle,
+    /// A title above the whole figure.
+    pub title: Option<String>,
 }
 
 impl Default for SectionStyle {
@@ -107,6 +109,7 @@ impl Default for SectionStyle {
             margin: 16,
             gap: 14,
             print: Default::default(),
+            title: None,
         }
     }
 }
@@ -489,6 +492,12 @@ impl SectionFigure {
                     INK,
                 ));
             }
+        }
+        if let Some(title) = &style.title {
+            let room = f64::from(scene.width) - 2.0 * f64::from(style.margin.max(4));
+            let natural = (caption_size * 1.15).max(8.0);
+            let (lines, size) = crate::scene::layout::fit_title(title, natural, 7.0, room, 3);
+            scene = scene.with_title(&lines, size, INK);
         }
         Ok(style.print.apply(scene))
     }

@@ -55,6 +55,8 @@ pub struct ViewFigure {
     pub memory_limit: u64,
     /// Resolution, paper size, typeface and text handling.
     pub print: crate::scene::units::PrintStyle,
+    /// Caption size; `None` scales with the picture.
+    pub caption_size: Option<f64>,
 }
 
 /// Scene bytes per polygon (path commands, colours).
@@ -111,10 +113,18 @@ impl ViewFigure {
     pub fn scene(&self) -> Result<Scene> {
         self.validate()?;
         let size = self.size;
-        let caption_size = (f64::from(size) / 36.0).clamp(12.0, 24.0);
+        let caption_size = self
+            .caption_size
+            .unwrap_or_else(|| (f64::from(size) / 36.0).clamp(12.0, 24.0));
         // A long caption wraps onto a second line before it shrinks, never under 7 pt.
         let caption = self.caption.as_ref().map(|text| {
-            crate::scene::layout::fit_title(text, caption_size, 7.0, f64::from(size) - 8.0, 2)
+            crate::scene::layout::fit_title(
+                text,
+                caption_size,
+                caption_size.min(7.0),
+                f64::from(size) - 8.0,
+                2,
+            )
         });
         let caption_size = caption.as_ref().map_or(caption_size, |c| c.1);
         let line = (caption_size * 1.45).ceil() as u32;
@@ -286,6 +296,7 @@ mod tests {
             },
             size: 200,
             print: Default::default(),
+            caption_size: None,
             background: Color::WHITE,
             edges: Some(ViewFigure::default_edges(200, 2)),
             caption: None,
