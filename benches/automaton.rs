@@ -46,9 +46,7 @@ fn square_gif(path: &std::path::Path) -> u64 {
         (1..=64).collect(),
         SquareMode::styled(BoardStyle::default()),
     );
-    figure
-        .write(path, &nimscape::encode::Metadata::default())
-        .unwrap();
+    nimscape::figure::save(&figure, path, &nimscape::encode::Metadata::default()).unwrap();
     std::fs::metadata(path).unwrap().len()
 }
 

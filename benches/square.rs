@@ -33,7 +33,7 @@ fn bench_raw(c: &mut Criterion) {
         }
         let path = dir.path().join(format!("raw-{m}.png"));
         group.bench_function(format!("m={m}"), |b| {
-            b.iter(|| raw(m).write(&path, &Metadata::default()).unwrap());
+            b.iter(|| nimscape::figure::save(&raw(m), &path, &Metadata::default()).unwrap());
         });
         eprintln!(
             "raw m = {m}: {} bytes",
@@ -62,11 +62,11 @@ fn bench_sheet(c: &mut Criterion) {
     let mut group = c.benchmark_group("square_sheet");
     group.sample_size(10);
     group.bench_function("m=1..24 at 1200 px, PNG", |b| {
-        b.iter(|| figure.write(&path, &Metadata::default()).unwrap())
+        b.iter(|| nimscape::figure::save(&figure, &path, &Metadata::default()).unwrap())
     });
     let svg = dir.path().join("sheet.svg");
     group.bench_function("m=1..24 at 1200 px, SVG", |b| {
-        b.iter(|| figure.write(&svg, &Metadata::default()).unwrap())
+        b.iter(|| nimscape::figure::save(&figure, &svg, &Metadata::default()).unwrap())
     });
     group.finish();
 }

@@ -1,6 +1,7 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
+use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use crate::scene::ramp::ResiduePalette;
@@ -55,28 +56,12 @@ enum CompressionArg {
 pub struct FrameRanges(Vec<(u64, u64)>);
 
 fn parse_frames(text: &str) -> Result<FrameRanges, String> {
-    let number = |s: &str| -> Result<u64, String> {
-        s.trim()
-            .trim_start_matches('=')
-            .parse::<u64>()
-            .map_err(|_| {
-                format!(
-                    "'{}' is not a whole number; write e.g. 32, 1..32 or 8,16,32",
-                    s.trim()
-                )
-            })
-    };
-    text.split(',')
-        .map(str::trim)
-        .map(|part| match part.split_once("..") {
-            Some((a, b)) => Ok((number(a)?, number(b)?)),
-            None => number(part).map(|n| (n, n)),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(FrameRanges)
+    let list = super::args::parse_list(text, 0, crate::figure::automaton::MAX_FRAMES as u64)?;
+    Ok(FrameRanges(list.0.into_iter().map(|n| (n, n)).collect()))
 }
 
-pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
+/// The figure the flags describe, validated.
+pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFigure> {
     let ranges = args.frames.map(|f| f.0).unwrap_or_default();
     let frames = frame_list(&ranges)?;
     let values = Values::parse(&args.modulus)?;
@@ -112,28 +97,23 @@ pub fn run(args: AutomatonArgs, memory_limit: u64) -> Result<()> {
         memory_limit,
     };
     figure.validate()?;
-    let output = match args.output {
-        Some(path) => Some(path),
-        None if args.check => None,
-        None => {
-            let (a, b) = (figure.frames[0], figure.last());
-            let name = match (args.rule60, a == b) {
-                (true, _) => format!("rule60-{b}.png"),
-                (false, true) => format!("automaton-{a}.png"),
-                (false, false) => format!("automaton-{a}-{b}.png"),
-            };
-            Some(args::default_output(&name)?)
-        }
-    };
-    if args.check {
+    Ok(figure)
+}
+
+pub fn run(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
+    let output_path = args.output.take();
+    let check = args.check;
+    let figure = plan(args, ctx.memory_limit)?;
+    if check {
         let report = figure.check()?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
         println!("{report}");
+        if output_path.is_none() {
+            return Ok(());
+        }
     }
-    if let Some(path) = &output {
-        figure.write(path, &args::metadata())?;
-    }
+    output::emit(&figure, output_path.as_deref(), ctx)?;
     Ok(())
 }

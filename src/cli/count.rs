@@ -1,9 +1,10 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
-use crate::encode::{self, io_error, Format, Metadata};
-use crate::pattern::count::{check, g};
-use crate::scene::chart::{count_chart, ChartLabels};
+use super::output::{self, Context};
+use crate::figure::count::CountFigure;
+use crate::pattern::count::check;
+use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
 use anyhow::Result;
 use clap::Args;
@@ -11,9 +12,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// Rows a table may have: beyond this a table is no longer something to read.
-const MAX_ROWS: usize = 10_000_000;
-/// Points a chart draws at most; longer ranges are sampled evenly.
-const MAX_CHART_POINTS: usize = 20_000;
+const MAX_ROWS: u64 = 10_000_000;
 
 /// g(m) by the recurrence g(2m) = 4 g(m), g(2m+1) = g(m) + g(m+1): instant for any m.
 #[derive(Debug, Args)]
@@ -46,112 +45,67 @@ pub struct CountArgs {
     check_up_to: u64,
 }
 
-/// Like the board list, but ranges may be long (up to the table limit).
+/// The board list's grammar, with up to a table's worth of values.
 fn parse_counts(text: &str) -> Result<args::ValueList, String> {
-    let mut values = Vec::new();
-    for part in text.split(',').map(str::trim) {
-        let number = |s: &str| -> Result<u64, String> {
-            match s.trim().trim_start_matches('=').parse::<u64>() {
-                Ok(0) => Err("m starts at 1, not 0".into()),
-                Ok(v) => Ok(v),
-                Err(_) => Err(format!(
-                    "'{s}' is not a whole number; write e.g. 100, 1..64 or 1000000000"
-                )),
-            }
-        };
-        if let Some((a, b)) = part.split_once("..") {
-            let (a, b) = (number(a)?, number(b)?);
-            if a > b {
-                return Err(format!(
-                    "'{part}' is an empty range; write the smaller end first, e.g. {b}..{a}"
-                ));
-            }
-            if b - a >= MAX_ROWS as u64 {
-                return Err(format!(
-                    "'{part}' has {} values; at most {MAX_ROWS} rows at once",
-                    b - a + 1
-                ));
-            }
-            values.extend(a..=b);
-        } else {
-            values.push(number(part)?);
-        }
-    }
-    Ok(args::ValueList(values))
+    args::parse_list(text, 1, MAX_ROWS)
 }
 
-pub fn run(args: CountArgs) -> Result<()> {
+/// The chart or data the flags describe.
+pub fn plan(args: CountArgs) -> crate::Result<CountFigure> {
+    let style = args.print.style(&[args.width, args.height], args.width);
+    let width = match args.width {
+        Some(w) => args::length_units("--width", w, style.print, 150..=8000)?,
+        None => 900,
+    };
+    let height = match (args.height, args.width) {
+        (Some(h), _) => args::length_units("--height", h, style.print, 100..=8000)?,
+        (None, Some(_)) => (f64::from(width) * 0.62).round() as u32,
+        (None, None) => 560,
+    };
+    let figure = CountFigure {
+        ms: args.m.map(|list| list.0).unwrap_or_default(),
+        log: args.log,
+        width,
+        height,
+        labels: args.labels.labels(ChartLabels::count()),
+        print: style,
+    };
+    if figure.ms.is_empty() {
+        return Err(crate::Error::invalid(
+            "--m is required (e.g. --m 1..64), unless you only --check",
+        ));
+    }
+    Ok(figure)
+}
+
+pub fn run(mut args: CountArgs, ctx: &Context) -> Result<()> {
     if args.m.is_none() && !args.check {
         anyhow::bail!("--m is required (e.g. --m 1..64), unless you only --check");
     }
-    let ms = args.m.map(|list| list.0).unwrap_or_default();
-    let rows: Vec<(u64, u128)> = ms.iter().map(|&m| (m, g(m))).collect();
-
-    match &args.output {
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            if !rows.is_empty() {
+    let check_report = args.check.then_some(args.check_up_to);
+    if args.m.is_some() {
+        let output = args.output.take();
+        let figure = plan(args)?;
+        match output {
+            Some(path) => {
+                output::emit(&figure, Some(&path), ctx)?;
+            }
+            None => {
+                // Without -o the table is a report: it goes to stdout.
+                let stdout = std::io::stdout();
+                let mut out = std::io::BufWriter::new(stdout.lock());
                 writeln!(out, "m\tg(m)")?;
-                for (m, gm) in &rows {
+                for (m, gm) in figure.rows() {
                     writeln!(out, "{m}\t{gm}")?;
                 }
-            }
-            out.flush()?;
-        }
-        Some(path) => {
-            let format =
-                Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
-            encode::check_output_path(path)?;
-            match format {
-                Format::Csv => encode::write_atomic(path, |out| {
-                    encode::write_csv(
-                        out,
-                        &["m", "g"],
-                        rows.iter().map(|(m, gm)| [m.to_string(), gm.to_string()]),
-                    )
-                    .map_err(io_error(path))
-                })?,
-                Format::Json => encode::write_atomic(path, |out| {
-                    let list: Vec<serde_json::Value> = rows
-                        .iter()
-                        .map(|(m, gm)| serde_json::json!({ "m": m, "g": gm.to_string() }))
-                        .collect();
-                    serde_json::to_writer(&mut *out, &list)
-                        .map_err(|e| io_error(path)(e.into()))?;
-                    writeln!(out).map_err(io_error(path))
-                })?,
-                _ => {
-                    if rows.len() < 2 {
-                        anyhow::bail!("a chart needs at least two values of m; give a range such as --m 1..64");
-                    }
-                    let stride = rows.len().div_ceil(MAX_CHART_POINTS);
-                    let points: Vec<(u64, u128)> = rows.iter().step_by(stride).copied().collect();
-                    let style = args.print.style(&[args.width, args.height], args.width);
-                    let print = style.print;
-                    let width = match args.width {
-                        Some(w) => args::length_units("--width", w, print, 150..=8000)?,
-                        None => 900,
-                    };
-                    let height = match (args.height, args.width) {
-                        (Some(h), _) => args::length_units("--height", h, print, 100..=8000)?,
-                        (None, Some(_)) => (f64::from(width) * 0.62).round() as u32,
-                        (None, None) => 560,
-                    };
-                    let labels = args.labels.labels(ChartLabels::count());
-                    let scene =
-                        style.apply(count_chart(&points, args.log, width, height, &labels)?);
-                    let metadata: Metadata = args::metadata();
-                    encode::write_scene(path, &scene, &metadata, u64::MAX)?;
-                }
+                out.flush()?;
             }
         }
     }
-
-    if args.check {
+    if let Some(check_up_to) = check_report {
         let mut failed = false;
         println!("checked\trange\tresult");
-        for line in check(args.check_up_to) {
+        for line in check(check_up_to) {
             println!(
                 "{}\t{}\t{}",
                 line.claim,

@@ -2,7 +2,10 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
-use crate::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TablePalette, TableStyle};
+use super::output::{self, Context};
+use crate::figure::grundy::{
+    GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TablePalette, TableStyle,
+};
 use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
@@ -135,14 +138,21 @@ fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     Ok(a..=b)
 }
 
-pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
+/// The figure the flags describe (the game is solved when first written).
+pub fn plan(args: GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
+    figure_of(&args, memory_limit).map(GrundyPlan::new)
+}
+
+fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {
     let name = match (&args.game, &args.cap) {
         (Some(name), _) => name.clone(),
         (None, Some(_)) => "cap".to_string(),
-        (None, None) => bail!(
-            "give a game: one of {} (e.g. nimscape grundy triangular --k 3 --box 20 -o t.csv)",
-            GAME_NAMES.join(", ")
-        ),
+        (None, None) => {
+            return Err(crate::Error::invalid(format!(
+                "give a game: one of {} (e.g. nimscape grundy triangular --k 3 --box 20 -o t.csv)",
+                GAME_NAMES.join(", ")
+            )))
+        }
     };
     let game = GameSpec::from_name(
         &name,
@@ -157,7 +167,7 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
         (Some(text), _) => text.parse::<GameBox>()?,
         (None, GameSpec::Band(band)) => GameBox::Uniform(Band::seed_table_size(band)),
         (None, GameSpec::SixSided) => GameBox::Each(SixSided::seed_box(1).to_vec()),
-        (None, _) => bail!("--box is required for {name}: e.g. --box 20, or --box 20,10,20 for one bound per coordinate"),
+        (None, _) => return Err(crate::Error::invalid(format!("--box is required for {name}: e.g. --box 20, or --box 20,10,20 for one bound per coordinate"))),
     };
     let print = args
         .print
@@ -216,9 +226,14 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
         memory_limit,
     };
     figure.validate()?;
-    if let Some(path) = &args.output {
-        figure.check_output(path)?;
-    } else if args.p_only || args.plot.is_some() {
+    Ok(figure)
+}
+
+pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
+    let output_path = args.output.take();
+    let plan = plan_checked(&args, output_path.as_deref(), ctx)?;
+    let figure = &plan.figure;
+    if output_path.is_none() && (args.p_only || args.plot.is_some()) {
         bail!("--p-only and --plot shape the output file; give -o FILE");
     }
     let shifts = match &args.find_shift {
@@ -233,12 +248,12 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
         }
         None => None,
     };
-    if args.output.is_none() && !args.compare_nim_sum && shifts.is_none() && !args.time {
+    if output_path.is_none() && !args.compare_nim_sum && shifts.is_none() && !args.time {
         bail!("nothing to do: give -o FILE (.png, .svg, .pdf, .csv, .json), --compare-nim-sum, --find-shift A..B or --time");
     }
 
     let start = std::time::Instant::now();
-    let solution = figure.solve()?;
+    let solution = plan.solution()?;
     if args.time {
         println!(
             "solved {} positions in {:.6} s",
@@ -287,8 +302,22 @@ pub fn run(args: GrundyArgs, memory_limit: u64) -> Result<()> {
             println!("exact for h = {}", exact.join(", "));
         }
     }
-    if let Some(path) = &args.output {
-        figure.write_solved(&solution, path, &args::metadata())?;
+    if let Some(path) = &output_path {
+        output::emit(&plan, Some(path), ctx)?;
     }
     Ok(())
+}
+
+/// The plan, with the output's format checked before the (possibly long) solve.
+fn plan_checked(
+    args: &GrundyArgs,
+    output_path: Option<&std::path::Path>,
+    ctx: &Context,
+) -> Result<GrundyPlan> {
+    let plan = GrundyPlan::new(figure_of(args, ctx.memory_limit)?);
+    if let Some(path) = output_path.filter(|p| p.as_os_str() != "-") {
+        let format = crate::figure::format_of(&plan, path)?;
+        crate::figure::Figure::check(&plan, format)?;
+    }
+    Ok(plan)
 }

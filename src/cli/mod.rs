@@ -6,12 +6,15 @@ mod automaton;
 mod count;
 mod grundy;
 mod octahedron;
+pub mod output;
+mod provenance;
 mod render;
 mod square;
 mod verify;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::PathBuf;
 
 /// Exact, publication-ready figures of chocolate-bar games.
 #[derive(Debug, Parser)]
@@ -27,6 +30,14 @@ pub(crate) struct Cli {
     /// Refuse figures that would need more memory than this (e.g. 512M, 4G).
     #[arg(long, global = true, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
     max_memory: u64,
+
+    /// Print nothing but errors and reports: no "wrote FILE" lines, no progress bar.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+
+    /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, gif, csv, json.
+    #[arg(long, global = true, value_name = "EXT", value_parser = args::parse_format)]
+    format: Option<crate::encode::Format>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -45,12 +56,20 @@ enum Command {
     Octahedron(octahedron::OctahedronArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
     Render(render::RenderArgs),
+    /// Print a shell completion script: nimscape completions bash > ~/.local/share/bash-completion/completions/nimscape
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
+    Man,
 }
 
 /// Parses the command line and runs the chosen subcommand.
 pub fn run() -> Result<()> {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let matches = match Cli::command().try_get_matches() {
+        Ok(matches) => matches,
         Err(err) => {
             use clap::error::ErrorKind;
             if matches!(
@@ -62,15 +81,11 @@ pub fn run() -> Result<()> {
                 err.exit();
             }
             // One line: clap's first line says what was wrong; --help says the rest.
-            let text = err.to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
-            eprintln!("{} (see nimscape --help)", first.trim_end());
+            eprintln!("{} (see nimscape --help)", first_line(&err));
             std::process::exit(2);
         }
     };
+    let cli = Cli::from_arg_matches(&matches)?;
     if let Some(threads) = cli.threads {
         if threads == 0 {
             anyhow::bail!("--threads must be at least 1");
@@ -79,13 +94,174 @@ pub fn run() -> Result<()> {
             .num_threads(threads)
             .build_global()?;
     }
-    match cli.command {
-        Command::Square(args) => square::run(args, cli.max_memory),
-        Command::Count(args) => count::run(args),
-        Command::Automaton(args) => automaton::run(args, cli.max_memory),
-        Command::Verify(args) => verify::run(args, cli.max_memory),
-        Command::Grundy(args) => grundy::run(args, cli.max_memory),
-        Command::Octahedron(args) => octahedron::run(args, cli.max_memory),
-        Command::Render(args) => render::run(args, cli.max_memory),
+    let ctx = output::Context {
+        memory_limit: cli.max_memory,
+        quiet: cli.quiet,
+        format: cli.format,
+        command_line: provenance::command_line(&Cli::command(), &matches),
+    };
+    dispatch(cli.command, &ctx)
+}
+
+fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
+    match command {
+        Command::Square(args) => square::run(args, ctx),
+        Command::Count(args) => count::run(args, ctx),
+        Command::Automaton(args) => automaton::run(args, ctx),
+        Command::Verify(args) => verify::run(args, ctx.memory_limit),
+        Command::Grundy(args) => grundy::run(args, ctx),
+        Command::Octahedron(args) => octahedron::run(args, ctx),
+        Command::Render(args) => render::run(args, ctx),
+        Command::Completions { shell } => {
+            // Rendered into a buffer first: clap_complete panics on a closed pipe.
+            let mut buffer = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nimscape", &mut buffer);
+            write_stdout(&buffer)
+        }
+        Command::Man => {
+            let mut buffer = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
+            write_stdout(&buffer)
+        }
     }
+}
+
+/// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The first line of a clap error, without its `error: ` prefix.
+fn first_line(err: &clap::Error) -> String {
+    let text = err.to_string();
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid arguments")
+        .trim_end()
+        .to_string()
+}
+
+/// A front end's error as the library's: kept as it is when it is one, a bad
+/// parameter otherwise (the planners' own checks).
+fn library_error(err: anyhow::Error) -> crate::Error {
+    match err.downcast::<crate::Error>() {
+        Ok(err) => err,
+        Err(other) => crate::Error::invalid(format!("{other:#}")),
+    }
+}
+
+/// One figure command's plan, parsed from its words by the command line's own
+/// definition: the figure, and its canonical command line.
+pub struct Planned {
+    /// What to draw.
+    pub figure: Box<dyn crate::figure::Figure + Send>,
+    /// `nimscape ...` that draws it.
+    pub command_line: String,
+}
+
+/// Parses `words` (a subcommand and its flags, no `-o`) exactly as the command line
+/// would, and returns the figure they describe. Used by `render` and the server.
+pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
+    let argv = std::iter::once("nimscape".to_string()).chain(words.iter().cloned());
+    let matches = Cli::command()
+        .try_get_matches_from(argv)
+        .map_err(|err| crate::Error::invalid(first_line(&err).trim_start_matches("error: ")))?;
+    let cli = Cli::from_arg_matches(&matches)
+        .map_err(|err| crate::Error::invalid(first_line(&err).trim_start_matches("error: ")))?;
+    let command_line = provenance::command_line(&Cli::command(), &matches);
+    let figure: Box<dyn crate::figure::Figure + Send> = match cli.command {
+        Command::Square(args) => Box::new(square::plan(args, memory_limit)?),
+        Command::Count(args) => Box::new(count::plan(args)?),
+        Command::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
+        Command::Grundy(args) => Box::new(grundy::plan(args, memory_limit)?),
+        Command::Octahedron(args) => octahedron::plan(args, memory_limit).map_err(library_error)?,
+        Command::Verify(_) | Command::Render(_) | Command::Completions { .. } | Command::Man => {
+            return Err(crate::Error::unsupported(format!(
+                "'{}' draws no figure",
+                words.first().map(String::as_str).unwrap_or_default()
+            )))
+        }
+    };
+    Ok(Planned {
+        figure,
+        command_line,
+    })
+}
+
+/// The bytes `nimscape <command> --<flag> <value> ... -o x.<extension>` writes, made
+/// in process: the same definitions, the same validation, the same bytes. `flags`
+/// are long flag names without dashes (a positional argument by its value name,
+/// e.g. `game`); a switch is on for `true`, `1`, `on` or an empty value.
+pub fn render_bytes(
+    command: &[&str],
+    flags: &[(String, String)],
+    extension: &str,
+    memory_limit: u64,
+) -> crate::Result<Vec<u8>> {
+    let words = words_for(command, flags)?;
+    let planned = plan(&words, memory_limit)?;
+    let path = PathBuf::from(format!("figure.{extension}"));
+    let format = crate::figure::format_of(planned.figure.as_ref(), &path)?;
+    crate::figure::to_bytes(
+        planned.figure.as_ref(),
+        format,
+        &crate::encode::Metadata::with_parameters(planned.command_line),
+    )
+}
+
+/// Command-line words for a subcommand path and `name = value` pairs, looked up in
+/// the subcommand's own definition (so a value is never read as a flag).
+pub fn words_for(command: &[&str], flags: &[(String, String)]) -> crate::Result<Vec<String>> {
+    let root = Cli::command();
+    let mut definition = &root;
+    for word in command {
+        definition = definition.find_subcommand(word).ok_or_else(|| {
+            crate::Error::invalid(format!("unknown command '{}'", command.join(" ")))
+        })?;
+    }
+    let mut words: Vec<String> = command.iter().map(|w| w.to_string()).collect();
+    let mut positional = Vec::new();
+    for (name, value) in flags {
+        let name = name.replace('_', "-");
+        let arg = definition
+            .get_arguments()
+            .chain(root.get_arguments().filter(|a| a.is_global_set()))
+            .find(|a| {
+                a.get_long() == Some(name.as_str())
+                    || (a.is_positional() && a.get_id().as_str() == name)
+            })
+            .filter(|a| !["output", "threads", "help", "version"].contains(&a.get_id().as_str()))
+            .ok_or_else(|| {
+                crate::Error::invalid(format!(
+                    "unexpected argument '--{name}' for '{}'",
+                    command.join(" ")
+                ))
+            })?;
+        if arg.is_positional() {
+            positional.push(value.clone());
+        } else if matches!(arg.get_action(), clap::ArgAction::SetTrue) {
+            match value.as_str() {
+                "" | "true" | "1" | "on" => words.push(format!("--{name}")),
+                "false" | "0" | "off" => {}
+                other => {
+                    return Err(crate::Error::invalid(format!(
+                        "--{name} is a switch: give true or false, not '{other}'"
+                    )))
+                }
+            }
+        } else {
+            // `--flag=value` keeps a value that starts with '-' a value.
+            words.push(format!("--{name}={value}"));
+        }
+    }
+    // After `--` a positional value is a value even when it starts with '-'.
+    if !positional.is_empty() {
+        words.push("--".into());
+        words.extend(positional);
+    }
+    Ok(words)
 }

@@ -2,9 +2,11 @@
 //! and animated sweeps of the section level.
 
 use super::args;
+use super::output::{self, Context};
 use crate::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, SectionStyle};
 use crate::figure::octahedron::sweep::{self, SweepFigure, SweepView};
 use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
+use crate::figure::Figure;
 use crate::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
 use crate::scene::units::Length;
 use crate::scene::Color;
@@ -273,15 +275,27 @@ pub struct SweepArgs {
     output: Option<PathBuf>,
 }
 
-pub fn run(args: OctahedronArgs, memory_limit: u64) -> Result<()> {
-    match args.command {
-        OctahedronCommand::Section(a) => section(a, memory_limit),
-        OctahedronCommand::View(a) => view(a, memory_limit),
-        OctahedronCommand::Sweep(a) => sweep(a, memory_limit),
-    }
+/// The figure the subcommand's flags describe, validated.
+pub fn plan(args: OctahedronArgs, memory_limit: u64) -> Result<Box<dyn Figure + Send>> {
+    Ok(match args.command {
+        OctahedronCommand::Section(a) => Box::new(section(a, memory_limit)?),
+        OctahedronCommand::View(a) => Box::new(view(a, memory_limit)?),
+        OctahedronCommand::Sweep(a) => Box::new(sweep(a, memory_limit)?),
+    })
 }
 
-fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
+pub fn run(mut args: OctahedronArgs, ctx: &Context) -> Result<()> {
+    let output_path = match &mut args.command {
+        OctahedronCommand::Section(a) => a.output.take(),
+        OctahedronCommand::View(a) => a.output.take(),
+        OctahedronCommand::Sweep(a) => a.output.take(),
+    };
+    let figure = plan(args, ctx.memory_limit)?;
+    output::emit(figure.as_ref(), output_path.as_deref(), ctx)?;
+    Ok(())
+}
+
+fn section(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure> {
     let n = args.n;
     let levels: Vec<NamedLevel> = match (&args.level, &args.levels, &args.r) {
         (Some(level), None, None) => vec![NamedLevel::parse_level(n, level)?],
@@ -326,18 +340,7 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<()> {
         memory_limit,
     };
     figure.validate()?;
-    let output = match args.output {
-        Some(path) => path,
-        None => {
-            let names: Vec<&str> = figure.levels.iter().map(|l| l.text.as_str()).collect();
-            args::default_output(&format!(
-                "octahedron-{n}-{}.png",
-                names.join("-").replace('/', "_")
-            ))?
-        }
-    };
-    figure.write(&output, &args::metadata())?;
-    Ok(())
+    Ok(figure)
 }
 
 fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
@@ -409,7 +412,7 @@ fn rgb(text: &str, flag: &str) -> crate::Result<[u8; 3]> {
     Ok(c.rgb_array())
 }
 
-fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
+fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
     let options = ViewOptions {
         camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
@@ -477,16 +480,10 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<()> {
         None => ViewFigure::default_edges(size, figure.order()),
     });
     figure.validate()?;
-    let output = match args.output {
-        Some(path) => path,
-        None if args.operation => args::default_output("octahedron-operation.png")?,
-        None => args::default_output(&format!("octahedron-view-{n}.png"))?,
-    };
-    figure.write(&output, &args::metadata())?;
-    Ok(())
+    Ok(figure)
 }
 
-fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
+fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
     let view = if args.with_view {
         Some(SweepView {
             n: args.view_n,
@@ -515,12 +512,7 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<()> {
         memory_limit,
     };
     figure.validate()?;
-    let output = match args.output {
-        Some(path) => path,
-        None => args::default_output("octahedron-sweep.gif")?,
-    };
-    figure.write(&output)?;
-    Ok(())
+    Ok(figure)
 }
 
 /// A sweep end as a real level; errors name the flag.

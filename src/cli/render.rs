@@ -1,20 +1,26 @@
 //! `nimscape render`: figure sets from TOML recipes.
 //!
 //! A figure's parameters are its subcommand's flags, so each figure is checked
-//! by the very command definition the command line uses, before anything is
-//! drawn, and then drawn by running that command: in child processes of this
-//! binary, several at once, so figures are independent (one that fails or is
-//! refused leaves the others alone) and each records its own command line.
+//! by the very command definition the command line uses, and by its own
+//! validation, before anything is drawn. Then every figure is one job on one
+//! rayon pool, in this process: its plan is made once and writes all of its
+//! formats, so each model is computed once. `--isolate` draws each file in a
+//! child process instead. Provenance is the plan's canonical command line.
 
+use super::output::Context;
 use super::Cli;
-use crate::encode::{self, io_error};
+use crate::encode::{self, io_error, Format, Metadata};
+use crate::figure;
 use crate::recipe::gallery::{self, Rendered};
 use crate::recipe::{self, same_key, FigureEntry, Param, ParamValue, Recipe};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
 use std::io::IsTerminal;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -24,9 +30,15 @@ pub struct RenderArgs {
     /// Recipe files, or folders whose .toml recipes are all rendered.
     #[arg(required = true, value_name = "RECIPE")]
     recipes: Vec<PathBuf>,
-    /// Root folder: each set goes to <OUT>/<set name>/ (updated, never emptied).
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    out: PathBuf,
+    /// Root folder: each set goes to <OUTPUT>/<set name>/ (updated, never emptied).
+    #[arg(
+        short,
+        long,
+        alias = "out",
+        value_name = "DIR",
+        default_value = "output"
+    )]
+    output: PathBuf,
     /// Render only these figures (names, comma-separated or repeated).
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     only: Vec<String>,
@@ -39,89 +51,78 @@ pub struct RenderArgs {
     /// Print the time each figure took.
     #[arg(long)]
     timings: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
-    /// Figures drawn at once [default: the number of cores].
+    /// Figures drawn at once [default: the number of cores]. Figures and the work
+    /// inside each share one pool of this many threads, so the cores are never oversubscribed.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: Option<u16>,
+    /// Draw each file in a child process of its own (the old way: slower, but a
+    /// figure that crashes cannot take the others down).
+    #[arg(long)]
+    isolate: bool,
 }
 
-/// One file to draw.
+/// One figure to draw: its recipe, its entry, and its checked plan.
 struct Job {
     set: usize,
     figure: usize,
     words: Vec<String>,
-    output: PathBuf,
+    command_line: String,
+    outputs: Vec<(Format, PathBuf)>,
 }
 
-/// What drawing a file gave.
+/// What drawing a figure gave.
 struct Done {
     job: usize,
     elapsed: Duration,
+    /// The first failure, naming the file.
     error: Option<String>,
+    /// Files written.
+    written: usize,
 }
 
-pub fn run(args: RenderArgs, memory_limit: u64) -> Result<()> {
+pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
+    let started = Instant::now();
     let recipes = recipe::collect(&args.recipes)?;
+    check_set_names(&recipes)?;
+    check_only(&recipes, &args.only)?;
     let mut problems: Vec<String> = Vec::new();
-    // Every figure's words, checked before anything is drawn.
-    let mut plan: Vec<Vec<Option<Vec<String>>>> = Vec::new();
-    let mut wanted = 0;
-    for recipe in &recipes {
-        let mut figures = Vec::new();
-        for entry in &recipe.figures {
-            if !args.only.is_empty() && !args.only.contains(&entry.name) {
-                figures.push(None);
-                continue;
-            }
-            wanted += 1;
-            match figure_words(recipe, entry, args.quick) {
-                Ok(words) => figures.push(Some(words)),
-                Err(message) => {
-                    problems.push(message);
-                    figures.push(None);
-                }
-            }
-        }
-        plan.push(figures);
-    }
-    if wanted == 0 {
-        bail!(
-            "--only {}: no figure of these recipes has that name",
-            args.only.join(",")
-        );
-    }
-    if !problems.is_empty() && !args.keep_going {
-        for problem in &problems[1..] {
-            eprintln!("error: {problem}");
-        }
-        bail!("{}", problems[0]);
-    }
-
     let mut jobs = Vec::new();
     for (set, recipe) in recipes.iter().enumerate() {
-        let folder = args.out.join(&recipe.name);
-        std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
-        for (figure, words) in plan[set].iter().enumerate() {
-            let Some(words) = words else { continue };
-            let entry = &recipe.figures[figure];
-            for &format in &entry.formats {
-                let output = folder.join(gallery::file_name(entry, format));
-                jobs.push(Job {
+        let folder = args.output.join(&recipe.name);
+        for (figure, entry) in recipe.figures.iter().enumerate() {
+            if !args.only.is_empty() && !args.only.contains(&entry.name) {
+                continue;
+            }
+            // The whole recipe, semantics included, is checked before anything is drawn.
+            match check_figure(recipe, entry, args.quick, ctx.memory_limit) {
+                Ok((words, command_line)) => jobs.push(Job {
                     set,
                     figure,
-                    words: words.clone(),
-                    output,
-                });
+                    words,
+                    command_line,
+                    outputs: entry
+                        .formats
+                        .iter()
+                        .map(|&f| (f, folder.join(gallery::file_name(entry, f))))
+                        .collect(),
+                }),
+                Err(message) => problems.push(message),
             }
         }
     }
+    if !problems.is_empty() && !args.keep_going {
+        return Err(report(problems));
+    }
+    for recipe in &recipes {
+        let folder = args.output.join(&recipe.name);
+        std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+    }
 
-    let bar = if args.quiet || !std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::hidden())
+    let files: usize = jobs.iter().map(|j| j.outputs.len()).sum();
+    let bar = if ctx.quiet || !std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::hidden())
     } else {
-        ProgressBar::new(jobs.len() as u64)
+        ProgressBar::new(files as u64)
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"),
@@ -131,59 +132,57 @@ pub fn run(args: RenderArgs, memory_limit: u64) -> Result<()> {
             .map(|n| n.get())
             .unwrap_or(2)
     });
-    let results = draw_all(&jobs, workers, memory_limit, args.keep_going, &bar)?;
+    let results = if args.isolate {
+        draw_isolated(&jobs, workers, ctx.memory_limit, args.keep_going, &bar)?
+    } else {
+        draw_in_process(&jobs, workers, ctx.memory_limit, args.keep_going, &bar)?
+    };
     bar.finish_and_clear();
 
     // Report failures, one line each, naming the recipe line.
-    let mut failed_figures = std::collections::BTreeSet::new();
+    let mut drawn = std::collections::BTreeSet::new();
     for done in &results {
-        if let Some(error) = &done.error {
-            let job = &jobs[done.job];
-            let recipe = &recipes[job.set];
-            let entry = &recipe.figures[job.figure];
-            problems.push(format!(
-                "{}:{}: figure '{}' ({}): {error}",
-                recipe.path.display(),
-                entry.line,
-                entry.name,
-                job.output
-                    .file_name()
-                    .and_then(|f| f.to_str())
-                    .unwrap_or("?")
-            ));
-            failed_figures.insert((job.set, job.figure));
+        let job = &jobs[done.job];
+        match &done.error {
+            Some(error) => {
+                let recipe = &recipes[job.set];
+                let entry = &recipe.figures[job.figure];
+                problems.push(format!(
+                    "{}:{}: figure '{}': {error}",
+                    recipe.path.display(),
+                    entry.line,
+                    entry.name,
+                ));
+            }
+            None => {
+                drawn.insert((job.set, job.figure));
+            }
         }
     }
 
-    for (set, recipe) in recipes.iter().enumerate() {
-        let rendered: Vec<Rendered> = recipe
-            .figures
-            .iter()
-            .enumerate()
-            .filter(|(figure, _)| {
-                plan[set][*figure].is_some() && !failed_figures.contains(&(set, *figure))
-            })
-            .map(|(figure, entry)| Rendered {
-                entry,
-                files: entry
-                    .formats
-                    .iter()
-                    .map(|&f| gallery::file_name(entry, f))
-                    .collect(),
-                command: format!(
-                    "nimscape {}",
-                    shell_words(plan[set][figure].as_deref().unwrap_or_default())
-                ),
-            })
-            .collect();
-        if rendered.is_empty() || !args.only.is_empty() {
-            // A partial render must not shrink a gallery that lists the whole set.
-            if args.only.is_empty() {
+    if args.only.is_empty() {
+        for (set, recipe) in recipes.iter().enumerate() {
+            // Only figures that were drawn are listed: a stopped render links no missing file.
+            let rendered: Vec<Rendered> = jobs
+                .iter()
+                .filter(|job| job.set == set && drawn.contains(&(set, job.figure)))
+                .map(|job| {
+                    let entry = &recipe.figures[job.figure];
+                    Rendered {
+                        entry,
+                        files: entry
+                            .formats
+                            .iter()
+                            .map(|&f| gallery::file_name(entry, f))
+                            .collect(),
+                        command: job.command_line.clone(),
+                    }
+                })
+                .collect();
+            if rendered.is_empty() {
                 continue;
             }
-        }
-        let folder = args.out.join(&recipe.name);
-        if args.only.is_empty() {
+            let folder = args.output.join(&recipe.name);
             write_text(
                 &folder.join("index.md"),
                 &gallery::index_md(recipe, &rendered),
@@ -196,29 +195,126 @@ pub fn run(args: RenderArgs, memory_limit: u64) -> Result<()> {
     }
 
     if args.timings {
-        println!("seconds\tfile");
+        println!("seconds\tfigure");
         for done in &results {
+            let job = &jobs[done.job];
             println!(
                 "{:.3}\t{}",
                 done.elapsed.as_secs_f64(),
-                jobs[done.job].output.display()
+                recipes[job.set].figures[job.figure].name
             );
         }
         let total: Duration = results.iter().map(|d| d.elapsed).sum();
         println!(
-            "{:.3}\ttotal of {} files (drawn {} at a time)",
+            "{:.3}\ttotal of {} figures ({workers} threads)",
             total.as_secs_f64(),
             results.len(),
-            workers
         );
     }
-    if let Some((first, rest)) = problems.split_first() {
-        for problem in rest {
-            eprintln!("error: {problem}");
-        }
-        return Err(anyhow!("{first}"));
+    if !problems.is_empty() {
+        return Err(report(problems));
+    }
+    if !ctx.quiet {
+        let written: usize = results.iter().map(|d| d.written).sum();
+        let mut out = std::io::stderr();
+        let _ = writeln!(
+            out,
+            "rendered {written} files of {} figures into {} in {:.1} s",
+            results.len(),
+            args.output.display(),
+            started.elapsed().as_secs_f64()
+        );
     }
     Ok(())
+}
+
+/// All problems, each printed once: the first is the error, the rest go before it.
+fn report(problems: Vec<String>) -> anyhow::Error {
+    let mut problems = problems.into_iter();
+    let first = problems.next().unwrap_or_default();
+    for problem in problems {
+        eprintln!("error: {problem}");
+    }
+    anyhow!("{first}")
+}
+
+/// Two recipes with the same set name would write the same files in a race.
+fn check_set_names(recipes: &[Recipe]) -> Result<()> {
+    let mut seen: std::collections::BTreeMap<&str, &Path> = Default::default();
+    for recipe in recipes {
+        if let Some(first) = seen.insert(&recipe.name, &recipe.path) {
+            bail!(
+                "{} and {} both name their set '{}', so both would write output/{}/; give one of them another `name`",
+                first.display(),
+                recipe.path.display(),
+                recipe.name,
+                recipe.name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Every `--only` name must be a figure of these recipes.
+fn check_only(recipes: &[Recipe], only: &[String]) -> Result<()> {
+    let names: std::collections::BTreeSet<&str> = recipes
+        .iter()
+        .flat_map(|r| r.figures.iter().map(|f| f.name.as_str()))
+        .collect();
+    let unknown: Vec<&str> = only
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !names.contains(n))
+        .collect();
+    if !unknown.is_empty() {
+        bail!(
+            "--only {}: no figure of these recipes has that name; they have {}",
+            unknown.join(","),
+            names.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// A figure's words and canonical command, checked against the subcommand's
+/// definition and then by its own validation (`level = 40` with `n = 4`) and each
+/// of its formats, all before anything is drawn.
+fn check_figure(
+    recipe: &Recipe,
+    entry: &FigureEntry,
+    quick: bool,
+    memory_limit: u64,
+) -> Result<(Vec<String>, String), String> {
+    let words = figure_words(recipe, entry, quick)?;
+    let params = entry.effective_params(quick);
+    // A semantic error names its flag: point at that key's line, not the header.
+    let at = |message: String| {
+        let line = params
+            .iter()
+            .find(|p| {
+                let flag = format!("--{}", p.key.replace('_', "-"));
+                message
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                    .any(|w| w == flag)
+            })
+            .map(|p| p.line)
+            .unwrap_or(entry.line);
+        format!(
+            "{}:{line}: figure '{}': {message}",
+            recipe.path.display(),
+            entry.name
+        )
+    };
+    let planned = super::plan(&words, memory_limit).map_err(|e| at(e.to_string()))?;
+    for &format in &entry.formats {
+        let probe = PathBuf::from(format!("probe.{}", format.extension()));
+        figure::format_of(planned.figure.as_ref(), &probe).map_err(|e| at(e.to_string()))?;
+        planned
+            .figure
+            .check(format)
+            .map_err(|e| at(format!("{}: {e}", format.extension())))?;
+    }
+    Ok((words, planned.command_line))
 }
 
 fn write_text(path: &Path, text: &str) -> Result<()> {
@@ -228,9 +324,78 @@ fn write_text(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Draws every job in child processes of this binary, `workers` at a time. Without
+/// Draws every figure in this process: each figure one job on a pool of
+/// `workers` threads (the figures' own parallel work shares the same pool), every
+/// format of a figure from one plan, so each model is computed once.
+fn draw_in_process(
+    jobs: &[Job],
+    workers: usize,
+    memory_limit: u64,
+    keep_going: bool,
+    bar: &ProgressBar,
+) -> Result<Vec<Done>> {
+    let stop = AtomicBool::new(false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers.max(1))
+        .build()?;
+    let mut results: Vec<Option<Done>> = pool.install(|| {
+        jobs.par_iter()
+            .enumerate()
+            .map(|(index, job)| {
+                if stop.load(Ordering::SeqCst) {
+                    return None;
+                }
+                let start = Instant::now();
+                let mut written = 0;
+                let mut error = None;
+                match super::plan(&job.words, memory_limit) {
+                    Ok(planned) => {
+                        let metadata = Metadata::with_parameters(planned.command_line.clone());
+                        for (format, path) in &job.outputs {
+                            let result = figure::write_file(
+                                planned.figure.as_ref(),
+                                *format,
+                                path,
+                                &metadata,
+                            );
+                            bar.inc(1);
+                            bar.set_message(file_label(path));
+                            match result {
+                                Ok(()) => written += 1,
+                                Err(e) => {
+                                    error = Some(format!("{}: {e}", file_label(path)));
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Err(e) => error = Some(e.to_string()),
+                }
+                if error.is_some() && !keep_going {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                Some(Done {
+                    job: index,
+                    elapsed: start.elapsed(),
+                    error,
+                    written,
+                })
+            })
+            .collect()
+    });
+    Ok(results.drain(..).flatten().collect())
+}
+
+fn file_label(path: &Path) -> String {
+    path.file_name()
+        .and_then(|f| f.to_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Draws every file in child processes of this binary, `workers` at a time. Without
 /// `keep_going`, the first failure stops new jobs from starting.
-fn draw_all(
+fn draw_isolated(
     jobs: &[Job],
     workers: usize,
     memory_limit: u64,
@@ -239,14 +404,19 @@ fn draw_all(
 ) -> Result<Vec<Done>> {
     let exe = std::env::current_exe()?;
     let next = Mutex::new(0usize);
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
     let results = Mutex::new(Vec::new());
+    // Each child gets its share of the cores, so children x threads <= cores.
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    let threads = (cores / workers.max(1)).max(1);
     std::thread::scope(|scope| {
         for _ in 0..workers.max(1) {
             scope.spawn(|| loop {
                 let index = {
                     let mut next = next.lock().expect("no worker panics holding the lock");
-                    if *next >= jobs.len() || stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    if *next >= jobs.len() || stop.load(Ordering::SeqCst) {
                         return;
                     }
                     *next += 1;
@@ -254,36 +424,41 @@ fn draw_all(
                 };
                 let job = &jobs[index];
                 let start = Instant::now();
-                let output = std::process::Command::new(&exe)
-                    .arg("--max-memory")
-                    .arg(memory_limit.to_string())
-                    .args(&job.words)
-                    .arg("-o")
-                    .arg(&job.output)
-                    .stdin(std::process::Stdio::null())
-                    .output();
-                let error = match output {
-                    Ok(out) if out.status.success() => None,
-                    Ok(out) => Some(
-                        String::from_utf8_lossy(&out.stderr)
-                            .lines()
-                            .map(|l| l.trim_start_matches("error: ").to_string())
-                            .collect::<Vec<_>>()
-                            .join("; "),
-                    ),
-                    Err(e) => Some(format!("cannot run nimscape: {e}")),
-                };
-                if error.is_some() && !keep_going {
-                    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                let mut written = 0;
+                let mut error = None;
+                for (_, path) in &job.outputs {
+                    let output = std::process::Command::new(&exe)
+                        .arg(format!("--max-memory={memory_limit}"))
+                        .arg(format!("--threads={threads}"))
+                        .arg("--quiet")
+                        .args(with_output(&job.words, &path.to_string_lossy()))
+                        .stdin(std::process::Stdio::null())
+                        .output();
+                    bar.inc(1);
+                    bar.set_message(file_label(path));
+                    match output {
+                        Ok(out) if out.status.success() => written += 1,
+                        Ok(out) => {
+                            error = Some(format!(
+                                "{}: {}",
+                                file_label(path),
+                                String::from_utf8_lossy(&out.stderr)
+                                    .lines()
+                                    .map(|l| l.trim_start_matches("error: ").to_string())
+                                    .collect::<Vec<_>>()
+                                    .join("; ")
+                            ));
+                            break;
+                        }
+                        Err(e) => {
+                            error = Some(format!("cannot run nimscape: {e}"));
+                            break;
+                        }
+                    }
                 }
-                bar.inc(1);
-                bar.set_message(
-                    job.output
-                        .file_name()
-                        .and_then(|f| f.to_str())
-                        .unwrap_or_default()
-                        .to_string(),
-                );
+                if error.is_some() && !keep_going {
+                    stop.store(true, Ordering::SeqCst);
+                }
                 results
                     .lock()
                     .expect("no worker panics holding the lock")
@@ -291,6 +466,7 @@ fn draw_all(
                         job: index,
                         elapsed: start.elapsed(),
                         error,
+                        written,
                     });
             });
         }
@@ -298,24 +474,6 @@ fn draw_all(
     let mut results = results.into_inner().expect("workers finished");
     results.sort_by_key(|d| d.job);
     Ok(results)
-}
-
-/// Quotes words for a shell where needed, for the gallery's commands.
-fn shell_words(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|w| {
-            if !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.,=/:+".contains(c))
-            {
-                w.clone()
-            } else {
-                format!("'{}'", w.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The command-line words of a figure (without `-o`), checked against the subcommand's
@@ -408,9 +566,9 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
             }
             (ParamValue::Switch(false), true) => {}
             (ParamValue::Text(text), false) if arg.is_positional() => positional.push(text.clone()),
+            // `--flag=value`: a value that starts with '-' stays a value.
             (ParamValue::Text(text), false) => {
-                words.push(format!("--{}", arg.get_long().unwrap_or_default()));
-                words.push(text.clone());
+                words.push(format!("--{}={text}", arg.get_long().unwrap_or_default()))
             }
             (ParamValue::Switch(_), false) => {
                 return Err(at(
@@ -429,9 +587,11 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
             }
         }
     }
-    // Positionals first after the model words, as the command line expects them.
-    let model_len = entry.model.len();
-    words.splice(model_len..model_len, positional);
+    // Positionals after `--`, so a recipe value is never read as a flag.
+    if !positional.is_empty() {
+        words.push("--".into());
+        words.extend(positional);
+    }
 
     // The command definition itself checks values, ranges and combinations.
     let probe = entry
@@ -440,8 +600,7 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
         .map(|f| format!("probe.{}", f.extension()))
         .unwrap_or_default();
     let mut argv = vec!["nimscape".to_string()];
-    argv.extend(words.iter().cloned());
-    argv.extend(["-o".to_string(), probe]);
+    argv.extend(with_output(&words, &probe));
     if let Err(err) = Cli::try_parse_from(&argv) {
         let text = err.to_string();
         let first = text
@@ -468,6 +627,15 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
         return Err(at(line, first));
     }
     Ok(words)
+}
+
+/// `words` with `-o path` before any `--` (after it, `-o` would be a value).
+fn with_output(words: &[String], path: &str) -> Vec<String> {
+    let at = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    let mut out = words[..at].to_vec();
+    out.extend(["-o".to_string(), path.to_string()]);
+    out.extend_from_slice(&words[at..]);
+    out
 }
 
 fn models(root: &clap::Command) -> Vec<String> {

@@ -1,6 +1,7 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
+use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
 use anyhow::Result;
@@ -52,10 +53,13 @@ enum CompressionArg {
     Best,
 }
 
-pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
+/// The figure the flags describe, validated.
+pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> {
     let boards: Vec<u64> = args.m.map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
-        anyhow::bail!("--m is required: the board size, e.g. --m 11, --m 1..24 or --m 3,5,11");
+        return Err(crate::Error::invalid(
+            "--m is required: the board size, e.g. --m 11, --m 1..24 or --m 3,5,11",
+        ));
     }
     let mode = if args.raw {
         SquareMode::Raw {
@@ -85,19 +89,13 @@ pub fn run(args: SquareArgs, memory_limit: u64) -> Result<()> {
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),
         ..SquareFigure::new(boards, mode)
     };
-    // Checked before the output folder is made, so bad input leaves nothing behind.
     figure.validate()?;
-    let output = match args.output {
-        Some(path) => path,
-        None => {
-            let name = match (figure.boards.first(), figure.boards.last()) {
-                (Some(a), Some(b)) if figure.boards.len() > 1 => format!("square-{a}-{b}.png"),
-                (Some(a), _) => format!("square-{a}.png"),
-                _ => unreachable!("boards is not empty"),
-            };
-            args::default_output(&name)?
-        }
-    };
-    figure.write(&output, &args::metadata())?;
+    Ok(figure)
+}
+
+pub fn run(mut args: SquareArgs, ctx: &Context) -> Result<()> {
+    let output = args.output.take();
+    let figure = plan(args, ctx.memory_limit)?;
+    output::emit(&figure, output.as_deref(), ctx)?;
     Ok(())
 }

@@ -17,13 +17,14 @@
 //! same pixel size, scaled by 1/n, so growth reads as refinement.
 
 use super::gif::{EncodedFrame, GifWriter, Repeat, MAX_SIDE};
-use super::{raster, write_atomic};
+use super::raster;
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, PanelSize};
 use crate::scene::{Color, Item, Scene};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::Path;
 
 /// How an animation plays.
@@ -215,9 +216,9 @@ pub fn nearest_indices(rgba: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
 }
 
 /// Writes `scenes`, each `width x height` px and painted only in `palette`'s
-/// colours, as an animated GIF at `path` (atomically).
+/// colours, as an animated GIF to `out`.
 pub fn write_gif(
-    path: &Path,
+    out: &mut dyn Write,
     (width, height): (u32, u32),
     palette: &FramePalette,
     scenes: impl Iterator<Item = Result<Scene>>,
@@ -235,7 +236,7 @@ pub fn write_gif(
         "draw smaller frames (--panel) or run with fewer --threads",
     )?;
     write_frames(
-        path,
+        out,
         (width, height),
         palette.rgb(),
         scenes,
@@ -255,13 +256,13 @@ pub fn write_gif(
     )
 }
 
-/// Writes an animated GIF at `path` (atomically) with `palette` as its one colour
+/// Writes an animated GIF to `out` with `palette` as its one colour
 /// table: `batch` of the `frames` at a time are turned into palette indices by
 /// `index(number, frame)` (`number` counts from 1) and LZW-compressed on the rayon
 /// pool, then written in order, so the bytes do not depend on the thread count and
 /// at most `batch` frames are in memory at once.
 pub fn write_frames<T: Sync>(
-    path: &Path,
+    out: &mut dyn Write,
     (width, height): (u32, u32),
     palette: &[[u8; 3]],
     frames: impl Iterator<Item = Result<T>>,
@@ -271,15 +272,14 @@ pub fn write_frames<T: Sync>(
 ) -> Result<()> {
     animation.validate()?;
     let mut frames = frames;
-    write_atomic(path, |out| {
+    {
         let mut gif = GifWriter::new(
             out,
             width as usize,
             height as usize,
             palette,
             animation.repeat,
-        )?
-        .with_path(path);
+        )?;
         let encoder = gif.frame_encoder();
         loop {
             let chunk: Vec<T> = frames.by_ref().take(batch.max(1)).collect::<Result<_>>()?;
@@ -301,7 +301,7 @@ pub fn write_frames<T: Sync>(
             None => gif.finish()?,
         };
         Ok(())
-    })
+    }
 }
 
 /// Writes `scenes` (all the same size) as an animated PNG: full colour, no
@@ -506,10 +506,10 @@ impl BoardAnimation {
         self.palette().map(|_| ())
     }
 
-    /// Writes `panels`, one frame each, as an animated GIF at `path`.
+    /// Writes `panels`, one frame each, as an animated GIF to `out`.
     pub fn write(
         &self,
-        path: &Path,
+        out: &mut dyn Write,
         panels: impl Iterator<Item = Result<BoardPanel>>,
         memory_limit: u64,
     ) -> Result<()> {
@@ -540,7 +540,7 @@ impl BoardAnimation {
             Ok(scene)
         });
         write_gif(
-            path,
+            out,
             (width, height),
             &palette,
             scenes,

@@ -34,6 +34,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format nimscape writes.
+    pub const ALL: [Format; 6] = [
+        Format::Png,
+        Format::Svg,
+        Format::Pdf,
+        Format::Gif,
+        Format::Csv,
+        Format::Json,
+    ];
+
     /// The lower-case extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -182,17 +192,31 @@ pub fn write_csv<R: AsRef<[String]>>(
     Ok(())
 }
 
-/// Writes a scene in the format its path names (PNG, SVG or PDF).
+/// Writes a scene in the format its path names (PNG, SVG or PDF), atomically.
 pub fn write_scene(
     path: &Path,
     scene: &crate::scene::Scene,
     metadata: &Metadata,
     memory_limit: u64,
 ) -> Result<()> {
-    match Format::of_path(path, &[Format::Png, Format::Svg])? {
+    let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
+    write_atomic(path, |out| {
+        write_scene_to(out, format, scene, metadata, memory_limit).map_err(|e| e.at(path))
+    })
+}
+
+/// Writes a scene as PNG, SVG or PDF to any writer.
+pub fn write_scene_to(
+    out: &mut dyn Write,
+    format: Format,
+    scene: &crate::scene::Scene,
+    metadata: &Metadata,
+    memory_limit: u64,
+) -> Result<()> {
+    match format {
         Format::Pdf => {
-            let pdf = pdf::scene_to_pdf(scene, metadata, path)?;
-            write_atomic(path, |out| out.write_all(&pdf).map_err(io_error(path)))
+            let pdf = pdf::scene_to_pdf(scene, metadata, Path::new(""))?;
+            out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
             crate::error::check_memory(
@@ -206,20 +230,20 @@ pub fn write_scene(
             )?;
             let pixels = raster::rasterize(scene)?;
             let dpi = scene.paper.map(|paper| paper.dpi);
-            write_atomic(path, |out| {
-                png::write_rgb_at(
-                    out,
-                    path,
-                    (pixels.width(), pixels.height()),
-                    &pixels,
-                    metadata,
-                    dpi,
-                )
-            })
+            png::write_rgb_at(
+                out,
+                Path::new(""),
+                (pixels.width(), pixels.height()),
+                &pixels,
+                metadata,
+                dpi,
+            )
         }
-        _ => write_atomic(path, |out| {
-            svg::write_svg(out, scene, metadata).map_err(io_error(path))
-        }),
+        Format::Svg => svg::write_svg(out, scene, metadata).map_err(Error::write_failed),
+        other => Err(Error::unsupported(format!(
+            "a picture cannot be written as .{}",
+            other.extension()
+        ))),
     }
 }
 

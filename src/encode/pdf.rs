@@ -26,7 +26,7 @@ fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
 pub fn scene_to_pdf(scene: &Scene, metadata: &super::Metadata, path: &Path) -> Result<Vec<u8>> {
     let mut svg = Vec::new();
     super::svg::write_svg_for(&mut svg, scene, metadata, super::svg::Purpose::Pdf)
-        .map_err(super::io_error(path))?;
+        .map_err(crate::Error::write_failed)?;
     // SVG lengths in mm are read at usvg's 96 px to the inch; a page at 96 dpi turns
     // them back into exact points. Scenes not on paper keep one pixel per point.
     let dpi = if scene.paper.is_some() { 96.0 } else { 72.0 };

@@ -12,7 +12,7 @@ use crate::automaton::{
     ResidueGrid, ResidueStepper,
 };
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::encode::{self, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{ResidueColours, ResiduePalette};
@@ -458,22 +458,9 @@ impl AutomatonFigure {
         }
     }
 
-    /// Writes the figure to `path` in the format its extension names:
-    /// `.png`/`.svg` (one frame, a sheet, Rule 60), `.gif` (an animation of the
-    /// frames), `.csv`/`.json` (the non-zero cells of every frame).
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
+    /// Refuses, before any work, a format that cannot show this figure.
+    fn check_format(&self, format: Format) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(
-            path,
-            &[
-                Format::Png,
-                Format::Svg,
-                Format::Gif,
-                Format::Csv,
-                Format::Json,
-            ],
-        )?;
-        encode::check_output_path(path)?;
         if self.values == Values::Exact && (format.is_image() || format == Format::Gif) {
             return Err(Error::unsupported(
                 "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
@@ -486,26 +473,33 @@ impl AutomatonFigure {
             (Format::Csv | Format::Json | Format::Gif, AutomatonMode::Raw { .. }) => Err(
                 Error::unsupported("--raw draws one image; write .png or .svg, or drop --raw"),
             ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the figure as `format`: `.png`/`.svg` (one frame, a sheet, Rule 60),
+    /// `.gif` (an animation of the frames), `.csv`/`.json` (the non-zero cells of every frame).
+    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        match (format, &self.mode) {
             (Format::Png, AutomatonMode::Raw { compression, .. })
                 if self.values == Values::Modulus(2) =>
             {
-                self.write_raw_png(path, *compression, metadata)
+                self.write_raw_png(out, *compression, metadata)
             }
-            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(path),
+            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
                 let frames = self.computed_frames()?;
-                encode::write_atomic(path, |out| {
-                    self.write_data(out, frames, csv).map_err(io_error(path))
-                })
+                self.write_data(out, frames, csv)
+                    .map_err(Error::write_failed)
             }
-            _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
+            _ => encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit),
         }
     }
 
     fn write_raw_png(
         &self,
-        path: &Path,
+        out: &mut dyn Write,
         compression: png_enc::Compression,
         metadata: &Metadata,
     ) -> Result<()> {
@@ -519,9 +513,7 @@ impl AutomatonFigure {
             }
         };
         // Odd cells black.
-        encode::write_atomic(path, |out| {
-            png_enc::write_bilevel_grid(out, path, &grid, compression, metadata)
-        })
+        png_enc::write_bilevel_grid(out, Path::new(""), &grid, compression, metadata)
     }
 
     /// The animation the GIF output uses, with its frame geometry.
@@ -566,7 +558,7 @@ impl AutomatonFigure {
         Ok(animation)
     }
 
-    fn write_gif(&self, path: &Path) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
         let AutomatonMode::Styled { style, .. } = &self.mode else {
             return Err(Error::unsupported(
                 "--raw draws one image; drop --raw for a .gif",
@@ -577,7 +569,7 @@ impl AutomatonFigure {
         let panels = self
             .computed_frames()?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
-        animation.write(path, panels, self.memory_limit)
+        animation.write(out, panels, self.memory_limit)
     }
 
     /// `i,j,value` (one frame) or `n,i,j,value` (several) as CSV, or JSON: the
@@ -692,6 +684,38 @@ fn add_residue_legend(panel: &mut BoardPanel, p: u16, ramp: &ResidueColours) {
             color: ramp.colours()[ramp.index(u64::from(r))],
             text: format!("a ≡ {r} (mod {p})"),
         });
+    }
+}
+
+impl super::Figure for AutomatonFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Gif,
+            Format::Csv,
+            Format::Json,
+        ]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.check_format(format)
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.write_format(format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        let first = self.frames.first().copied().unwrap_or(1);
+        let last = self.last();
+        if self.rule60 {
+            format!("rule60-{last}")
+        } else if self.frames.len() > 1 {
+            format!("automaton-{first}-{last}")
+        } else {
+            format!("automaton-{last}")
+        }
     }
 }
 

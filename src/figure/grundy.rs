@@ -9,13 +9,12 @@
 //! two of them and a point plot three, whatever the game.
 
 use std::io::Write;
-use std::path::Path;
 
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
-use crate::encode::{self, io_error, Format, Metadata};
+use crate::encode::{self, Format, Metadata};
 use crate::error::check_memory;
 use crate::figure::square::{SquareFigure, SquareMode};
 use crate::font;
@@ -398,12 +397,9 @@ impl GrundyFigure {
         Ok(plot)
     }
 
-    /// Checks that `path` names a format this figure writes and that it can be
-    /// drawn, before anything is solved.
-    pub fn check_output(&self, path: &Path) -> Result<Format> {
+    /// Refuses, before any work, a format that cannot show this figure.
+    pub fn check_format(&self, format: Format) -> Result<()> {
         self.validate()?;
-        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
-        encode::check_output_path(path)?;
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
@@ -412,7 +408,7 @@ impl GrundyFigure {
             }
             self.resolved_plot()?;
         }
-        Ok(format)
+        Ok(())
     }
 
     /// Solves the game on the box (refused with an estimate over the memory limit).
@@ -421,29 +417,24 @@ impl GrundyFigure {
         self.game.solve(&self.game_box, self.memory_limit)
     }
 
-    /// Solves and writes the figure to `path`.
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
-        self.check_output(path)?;
-        let solution = self.solve()?;
-        self.write_solved(&solution, path, metadata)
-    }
-
     /// Writes the figure of an already solved game (from [`GrundyFigure::solve`]).
     pub fn write_solved(
         &self,
         solution: &Solution,
-        path: &Path,
+        format: Format,
+        out: &mut dyn Write,
         metadata: &Metadata,
     ) -> Result<()> {
-        let format = self.check_output(path)?;
         match format {
-            Format::Csv => encode::write_atomic(path, |out| {
-                self.write_csv(solution, out).map_err(io_error(path))
-            }),
-            Format::Json => encode::write_atomic(path, |out| {
-                self.write_json(solution, out).map_err(io_error(path))
-            }),
-            _ => encode::write_scene(path, &self.scene(solution)?, metadata, self.memory_limit),
+            Format::Csv => self.write_csv(solution, out).map_err(Error::write_failed),
+            Format::Json => self.write_json(solution, out).map_err(Error::write_failed),
+            _ => encode::write_scene_to(
+                out,
+                format,
+                &self.scene(solution)?,
+                metadata,
+                self.memory_limit,
+            ),
         }
     }
 
@@ -1404,6 +1395,53 @@ fn whole_tick(value: f64) -> String {
         format!("{value:.0}")
     } else {
         String::new()
+    }
+}
+
+impl super::Figure for GrundyPlan {
+    fn formats(&self) -> Vec<Format> {
+        vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.figure.check_format(format)
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.figure
+            .write_solved(self.solution()?, format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        format!("grundy-{}", self.figure.game.name())
+    }
+}
+
+/// A Grundy figure and its solution, solved at most once however many formats
+/// are written (solving is the expensive part).
+#[derive(Debug)]
+pub struct GrundyPlan {
+    /// What to draw.
+    pub figure: GrundyFigure,
+    solution: std::sync::OnceLock<Solution>,
+}
+
+impl GrundyPlan {
+    /// A plan that solves the game when first written.
+    pub fn new(figure: GrundyFigure) -> Self {
+        GrundyPlan {
+            figure,
+            solution: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The solution, computed on first use.
+    pub fn solution(&self) -> Result<&Solution> {
+        if let Some(solution) = self.solution.get() {
+            return Ok(solution);
+        }
+        let solution = self.figure.solve()?;
+        Ok(self.solution.get_or_init(|| solution))
     }
 }
 

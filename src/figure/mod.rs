@@ -6,6 +6,67 @@
 //! The CLI, recipes and the HTTP server are front ends over this layer.
 
 pub mod automaton;
+pub mod count;
 pub mod grundy;
 pub mod octahedron;
 pub mod square;
+
+use crate::encode::{self, Format, Metadata};
+use crate::Result;
+use std::io::Write;
+use std::path::Path;
+
+/// The one contract every figure family keeps: a validated plan that writes any
+/// of its formats to any writer. Files, stdout and HTTP responses are all the
+/// same call; only [`write_file`] knows about paths.
+pub trait Figure: Sync {
+    /// The formats this figure can be written as, the usual one first.
+    fn formats(&self) -> Vec<Format>;
+
+    /// Checks everything that can be checked before any work: parameters, and
+    /// whether `format` can show this figure at all.
+    fn check(&self, format: Format) -> Result<()>;
+
+    /// Writes the figure as `format` to `out`. Models that cost real time are
+    /// computed once per plan, however many formats are written.
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()>;
+
+    /// The file name it gets without `-o`, e.g. `square-11` (no extension).
+    fn default_stem(&self) -> String;
+}
+
+/// The format of `path` among the figure's formats (every figure that writes SVG
+/// writes PDF too), with the figure's own choices named when it is not one.
+pub fn format_of(figure: &dyn Figure, path: &Path) -> Result<Format> {
+    Format::of_path(path, &figure.formats())
+}
+
+/// Checks the figure for `format`, then writes it to `path` atomically: nothing
+/// is left behind when any step fails.
+pub fn write_file(
+    figure: &dyn Figure,
+    format: Format,
+    path: &Path,
+    metadata: &Metadata,
+) -> Result<()> {
+    figure.check(format)?;
+    encode::check_output_path(path)?;
+    encode::write_atomic(path, |out| {
+        figure
+            .write_to(format, out, metadata)
+            .map_err(|e| e.at(path))
+    })
+}
+
+/// The figure's bytes in `format`, in memory (for the HTTP server and tests).
+pub fn to_bytes(figure: &dyn Figure, format: Format, metadata: &Metadata) -> Result<Vec<u8>> {
+    figure.check(format)?;
+    let mut bytes = Vec::new();
+    figure.write_to(format, &mut bytes, metadata)?;
+    Ok(bytes)
+}
+
+/// [`write_file`] in the format `path`'s extension names.
+pub fn save(figure: &dyn Figure, path: &Path, metadata: &Metadata) -> Result<()> {
+    write_file(figure, format_of(figure, path)?, path, metadata)
+}

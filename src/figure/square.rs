@@ -3,7 +3,7 @@
 //! recipes) fill in; writing it is the only I/O.
 
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::encode::{self, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::pattern::decompose::Decomposition;
 use crate::pattern::{check_board, p_grid, write_bilevel_row, SignatureIndex};
@@ -202,20 +202,8 @@ impl SquareFigure {
         Ok(Scene::raw_bits(&p_grid(m as usize, n as usize)))
     }
 
-    /// Writes the figure to `path` in the format its extension names.
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
-        self.validate()?;
-        let format = Format::of_path(
-            path,
-            &[
-                Format::Png,
-                Format::Svg,
-                Format::Gif,
-                Format::Csv,
-                Format::Json,
-            ],
-        )?;
-        encode::check_output_path(path)?;
+    /// Refuses the formats this figure cannot show, before any work.
+    fn check_format(&self, format: Format) -> Result<()> {
         match (format, &self.mode) {
             (Format::Csv | Format::Json | Format::Gif, _) if self.overlay.is_some() => Err(Error::unsupported(
                 "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
@@ -225,37 +213,38 @@ impl SquareFigure {
                     "--raw draws one image; write .png or .svg, or drop --raw for .gif, .csv or .json",
                 ))
             }
-            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(path),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the figure as `format` to `out`.
+    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        match (format, &self.mode) {
+            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out),
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
                     return Err(Error::invalid("--raw PNG sides must fit in 32 bits"));
                 }
-                encode::write_atomic(path, |out| {
-                    png_enc::write_bilevel(
-                        out,
-                        path,
-                        n as u32,
-                        m as u32,
-                        *compression,
-                        metadata,
-                        |row, bytes| write_bilevel_row(m, n, row, bytes),
-                    )
-                })
+                png_enc::write_bilevel(
+                    out,
+                    Path::new(""),
+                    n as u32,
+                    m as u32,
+                    *compression,
+                    metadata,
+                    |row, bytes| write_bilevel_row(m, n, row, bytes),
+                )
             }
-            (Format::Csv, _) => {
-                encode::write_atomic(path, |out| self.write_csv(out).map_err(io_error(path)))
-            }
-            (Format::Json, _) => {
-                encode::write_atomic(path, |out| self.write_json(out).map_err(io_error(path)))
-            }
-            _ => encode::write_scene(path, &self.scene()?, metadata, self.memory_limit),
+            (Format::Csv, _) => self.write_csv(out).map_err(Error::write_failed),
+            (Format::Json, _) => self.write_json(out).map_err(Error::write_failed),
+            _ => encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit),
         }
     }
 
     /// One frame per board, every board drawn at the same size (the paper's
     /// (1/m)·R(m,m)), so the animation over m reads as refinement.
-    fn write_gif(&self, path: &Path) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
         let SquareMode::Styled {
             style,
             size,
@@ -312,7 +301,7 @@ impl SquareFigure {
             }
             Ok(panel)
         });
-        animation.write(path, panels, self.memory_limit)
+        animation.write(out, panels, self.memory_limit)
     }
 
     /// `i,j` (one board) or `m,i,j` (several): every P cell, 1-based, sorted.
@@ -412,4 +401,33 @@ fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
         color: CENTRE_COLOR,
         text: format!("centre R({0},{0}): t = {0}", d.t),
     });
+}
+
+impl super::Figure for SquareFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Gif,
+            Format::Csv,
+            Format::Json,
+        ]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.validate()?;
+        self.check_format(format)
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.write_format(format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        match (self.boards.first(), self.boards.last()) {
+            (Some(a), Some(b)) if self.boards.len() > 1 => format!("square-{a}-{b}"),
+            (Some(a), _) => format!("square-{a}"),
+            _ => "square".into(),
+        }
+    }
 }

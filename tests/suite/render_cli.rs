@@ -147,7 +147,7 @@ fn bad_recipes_name_file_line_and_key_and_write_nothing() {
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"octahedron section\"\nn = 4\nlevel = 17\n",
-            "bad.toml:1: figure 'a' (a.png): --level",
+            "bad.toml:5: figure 'a': --level must be at most 2^n = 16",
         ),
     ];
     for (text, needle) in cases {
@@ -200,7 +200,7 @@ fn keep_going_renders_the_good_figures() {
         ])
         .output()
         .unwrap();
-    assert_one_line_error(&output, "r.toml:7: figure 'huge' (huge.png): ");
+    assert_one_line_error(&output, "r.toml:7: figure 'huge': huge.png: ");
     assert!(String::from_utf8_lossy(&output.stderr).contains("--raw"));
     assert!(dir.path().join("out/r/ok.png").is_file());
     assert!(!dir.path().join("out/r/huge.png").exists());

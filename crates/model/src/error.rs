@@ -63,6 +63,31 @@ impl Error {
     pub fn unsupported(message: impl Into<String>) -> Self {
         Error::Unsupported(message.into())
     }
+
+    /// A write to an output that has no name yet: the boundary that knows the
+    /// file (or stdout, or an HTTP response) names it with [`Error::at`].
+    pub fn write_failed(source: std::io::Error) -> Self {
+        Error::Io {
+            path: PathBuf::new(),
+            source,
+        }
+    }
+
+    /// Names the output `path` in an I/O or encoder error that has none yet.
+    /// Encoders write to any `io::Write`; only the place that opened the file knows its name.
+    pub fn at(self, path: &std::path::Path) -> Self {
+        match self {
+            Error::Io { path: p, source } if p.as_os_str().is_empty() => Error::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            Error::Encode { path: p, message } if p.as_os_str().is_empty() => Error::Encode {
+                path: path.to_path_buf(),
+                message,
+            },
+            other => other,
+        }
+    }
 }
 
 /// Formats a byte count the way a person reads it: `1.5 GiB`, `640 KiB`, `12 B`.

@@ -9,7 +9,7 @@
 //! octahedra are under half a pixel ([`detail_order`]), so a section of S_30
 //! at r = 0.37 (about 10^13 diamonds) draws in milliseconds.
 
-use crate::encode::{self, io_error, png as png_enc, Format, Metadata};
+use crate::encode::{self, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::font::fitted_size;
 use crate::octahedron::level::{GridLevel, Level};
@@ -527,10 +527,7 @@ impl SectionFigure {
 
     /// Writes the figure to `path` in the format its extension names:
     /// `.png` (level of detail), `.svg` (exact polygons), `.json` / `.csv` (exact diamonds).
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
-        self.validate()?;
-        let format = Format::of_path(path, &[Format::Png, Format::Svg, Format::Csv, Format::Json])?;
-        encode::check_output_path(path)?;
+    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
         match format {
             Format::Json | Format::Csv if self.raw => Err(Error::unsupported(
                 "--raw draws images; write .png or .svg, or drop --raw for .json / .csv",
@@ -551,35 +548,33 @@ impl SectionFigure {
                         "data is always exact, so choose a smaller --n or a level nearer the apex (or draw it as .png)",
                     )?;
                 }
-                encode::write_atomic(path, |out| {
-                    let result = if format == Format::Json {
-                        self.write_json(out)
-                    } else {
-                        self.write_csv(out)
-                    };
-                    result.map_err(io_error(path))
-                })
+                let result = if format == Format::Json {
+                    self.write_json(out)
+                } else {
+                    self.write_csv(out)
+                };
+                result.map_err(Error::write_failed)
             }
             Format::Png if self.raw => {
                 let grid = self.raw_grid()?;
-                encode::write_atomic(path, |out| {
-                    png_enc::write_bilevel_grid(
-                        out,
-                        path,
-                        &grid,
-                        png_enc::Compression::Fast,
-                        metadata,
-                    )
-                })
+                png_enc::write_bilevel_grid(
+                    out,
+                    Path::new(""),
+                    &grid,
+                    png_enc::Compression::Fast,
+                    metadata,
+                )
             }
-            Format::Png => encode::write_scene(
-                path,
+            Format::Png => encode::write_scene_to(
+                out,
+                format,
                 &self.scene(Detail::Pixels)?,
                 metadata,
                 self.memory_limit,
             ),
-            _ => encode::write_scene(
-                path,
+            _ => encode::write_scene_to(
+                out,
+                format,
                 &self.scene(Detail::Exact)?,
                 metadata,
                 self.memory_limit,
@@ -705,6 +700,35 @@ pub fn translate(item: Item, dx: u32, dy: u32) -> Item {
             text.y += fy;
             Item::Text(text)
         }
+    }
+}
+
+impl crate::figure::Figure for SectionFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        self.validate()?;
+        if self.raw && matches!(format, Format::Json | Format::Csv) {
+            return Err(Error::unsupported(
+                "--raw draws images; write .png or .svg, or drop --raw for .json / .csv",
+            ));
+        }
+        Ok(())
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        self.write_format(format, out, metadata)
+    }
+
+    fn default_stem(&self) -> String {
+        let names: Vec<&str> = self.levels.iter().map(|l| l.text.as_str()).collect();
+        format!(
+            "octahedron-{}-{}",
+            self.n,
+            names.join("-").replace('/', "_")
+        )
     }
 }
 

@@ -16,7 +16,7 @@ use super::section::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
 use super::view::{bounds, darker, polygon_items, Edges, ViewFigure};
 use crate::encode::animation::{check_opaque_background, nearest_indices, write_frames, Animation};
 use crate::encode::gif::Repeat;
-use crate::encode::{self, raster, Format};
+use crate::encode::{raster, Format, Metadata};
 use crate::error::check_memory;
 use crate::font::fitted_size;
 use crate::octahedron::level::Level;
@@ -25,7 +25,7 @@ use crate::scene::color::INK;
 use crate::scene::layout::SheetLayout;
 use crate::scene::{Color, Scene, TextItem};
 use crate::{Error, Result};
-use std::path::Path;
+use std::io::Write;
 
 /// The timing a sweep plays with unless told otherwise: a little faster than
 /// [`Animation::default`] (8 cs a frame, the last held 1 s), since a sweep
@@ -376,11 +376,8 @@ impl SweepFigure {
         Ok(nearest_indices(pixmap.data(), palette))
     }
 
-    /// Writes the animation; the path must end in `.gif`.
-    pub fn write(&self, path: &Path) -> Result<()> {
-        self.validate()?;
-        Format::of_path(path, &[Format::Gif])?;
-        encode::check_output_path(path)?;
+    /// Writes the animation as a GIF to `out`.
+    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
         let levels = self.levels()?;
         let layout = self.layout();
         let (width, height) = layout.size(layout.columns);
@@ -401,7 +398,7 @@ impl SweepFigure {
         }
         let palette = self.palette();
         write_frames(
-            path,
+            out,
             (width, height),
             &palette,
             levels.into_iter().map(Ok),
@@ -418,6 +415,24 @@ pub fn subscript(n: u32) -> String {
         .chars()
         .map(|c| char::from_u32(0x2080 + c.to_digit(10).unwrap_or(0)).unwrap_or(c))
         .collect()
+}
+
+impl crate::figure::Figure for SweepFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![Format::Gif]
+    }
+
+    fn check(&self, _format: Format) -> Result<()> {
+        self.validate()
+    }
+
+    fn write_to(&self, _format: Format, out: &mut dyn Write, _metadata: &Metadata) -> Result<()> {
+        self.write_gif(out)
+    }
+
+    fn default_stem(&self) -> String {
+        "octahedron-sweep".into()
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::octahedron::view::{
 use crate::scene::color::INK;
 use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
 use crate::{Error, Result};
-use std::path::Path;
+use std::io::Write;
 
 /// What the 3D figure shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -169,13 +169,26 @@ impl ViewFigure {
         }
         Ok(self.print.apply(scene))
     }
+}
 
-    /// Writes the figure as PNG (anti-aliased) or SVG, by the path's extension.
-    pub fn write(&self, path: &Path, metadata: &Metadata) -> Result<()> {
-        self.validate()?;
-        Format::of_path(path, &[Format::Png, Format::Svg])?;
-        encode::check_output_path(path)?;
-        encode::write_scene(path, &self.scene()?, metadata, self.memory_limit)
+impl crate::figure::Figure for ViewFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![Format::Png, Format::Svg]
+    }
+
+    fn check(&self, _format: Format) -> Result<()> {
+        self.validate()
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit)
+    }
+
+    fn default_stem(&self) -> String {
+        match &self.subject {
+            ViewSubject::Sierpinski { n, .. } => format!("octahedron-view-{n}"),
+            _ => "octahedron-operation".into(),
+        }
     }
 }
 

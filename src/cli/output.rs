@@ -1,0 +1,122 @@
+//! Where figures go, the same for every subcommand: `-o FILE` (missing folders
+//! are made), `-o -` (stdout), or `output/<name>.<ext>` without `-o`; every
+//! write is announced on stderr unless `--quiet`.
+
+use crate::encode::{Format, Metadata};
+use crate::figure::{self, Figure};
+use anyhow::{bail, Result};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// What every command run shares: limits, verbosity and its own canonical command line.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Refuse work over this many bytes.
+    pub memory_limit: u64,
+    /// No "wrote ..." lines, no progress bars.
+    pub quiet: bool,
+    /// The format for `-o -` and for the default file, when given.
+    pub format: Option<Format>,
+    /// `nimscape <subcommand> <flags>`, rebuilt from the parsed parameters (never
+    /// from argv), so the CLI, a recipe and the server record the same words.
+    pub command_line: String,
+}
+
+impl Context {
+    /// The provenance stored in image files.
+    pub fn metadata(&self) -> Metadata {
+        Metadata::with_parameters(self.command_line.clone())
+    }
+}
+
+/// The folder figures go to without `-o`.
+pub const DEFAULT_FOLDER: &str = "output";
+
+/// Writes `figure` where the user asked, after checking everything that can be
+/// checked, and says where it went. Returns the path written (None for stdout).
+pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result<Option<PathBuf>> {
+    let metadata = ctx.metadata();
+    match output {
+        Some(path) if path.as_os_str() == "-" => {
+            let format = ctx.format.unwrap_or(figure.formats()[0]);
+            // The same choice of formats as for a file (PDF wherever SVG is).
+            figure::format_of(figure, Path::new(&format!("stdout.{}", format.extension())))?;
+            let stdout = std::io::stdout();
+            if is_binary(format) && stdout.is_terminal() {
+                bail!(
+                    "-o - would print a binary .{} to the terminal; redirect it (> file.{0}) or choose --format svg, csv or json",
+                    format.extension()
+                );
+            }
+            let bytes = figure::to_bytes(figure, format, &metadata)?;
+            let mut lock = stdout.lock();
+            lock.write_all(&bytes)?;
+            lock.flush()?;
+            Ok(None)
+        }
+        Some(path) => {
+            let format = figure::format_of(figure, path)?;
+            if ctx.format.is_some_and(|f| f != format) {
+                bail!(
+                    "--format {} disagrees with -o {}; the file's extension decides, so drop --format",
+                    ctx.format.map(Format::extension).unwrap_or_default(),
+                    path.display()
+                );
+            }
+            write(figure, format, path, &metadata, ctx)?;
+            Ok(Some(path.to_path_buf()))
+        }
+        None => {
+            let format = ctx.format.unwrap_or(figure.formats()[0]);
+            let path = Path::new(DEFAULT_FOLDER).join(format!(
+                "{}.{}",
+                figure.default_stem(),
+                format.extension()
+            ));
+            // The extension must be one the figure writes (PDF wherever SVG is).
+            figure::format_of(figure, &path)?;
+            write(figure, format, &path, &metadata, ctx)?;
+            Ok(Some(path))
+        }
+    }
+}
+
+fn write(
+    figure: &dyn Figure,
+    format: Format,
+    path: &Path,
+    metadata: &Metadata,
+    ctx: &Context,
+) -> Result<()> {
+    // Bad input is refused before a folder is made, so it leaves nothing behind.
+    figure.check(format)?;
+    make_parent(path)?;
+    figure::write_file(figure, format, path, metadata)?;
+    announce(path, ctx);
+    Ok(())
+}
+
+/// Creates the folders above `path` when they are missing.
+pub fn make_parent(path: &Path) -> Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !parent.is_dir() {
+            std::fs::create_dir_all(parent).map_err(|source| crate::Error::Io {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Says on stderr which file was written (stdout stays for reports and data).
+pub fn announce(path: &Path, ctx: &Context) {
+    if !ctx.quiet {
+        // A closed stderr is no reason to fail a figure that was written.
+        let _ = writeln!(std::io::stderr(), "wrote {}", path.display());
+    }
+}
+
+fn is_binary(format: Format) -> bool {
+    matches!(format, Format::Png | Format::Gif | Format::Pdf)
+}

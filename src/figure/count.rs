@@ -1,0 +1,111 @@
+//! g(m) = |P(m,m)| as data or a chart.
+
+use super::Figure;
+use crate::encode::{self, Format, Metadata};
+use crate::pattern::count::g;
+use crate::scene::chart::{count_chart, ChartLabels};
+use crate::scene::units::PrintStyle;
+use crate::{Error, Result};
+use std::io::Write;
+
+/// Points a chart draws at most; longer ranges are sampled evenly.
+pub const MAX_CHART_POINTS: usize = 20_000;
+
+/// The count series g(m) for the chosen m, drawn as a chart or written as data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountFigure {
+    /// The m values, in the order asked.
+    pub ms: Vec<u64>,
+    /// Logarithmic axes on the chart.
+    pub log: bool,
+    /// Chart width in pixels.
+    pub width: u32,
+    /// Chart height in pixels.
+    pub height: u32,
+    /// Title, axis names, ticks and key.
+    pub labels: ChartLabels,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: PrintStyle,
+}
+
+impl Default for CountFigure {
+    fn default() -> Self {
+        CountFigure {
+            ms: Vec::new(),
+            log: false,
+            width: 900,
+            height: 560,
+            labels: ChartLabels::count(),
+            print: PrintStyle::default(),
+        }
+    }
+}
+
+impl CountFigure {
+    /// Every (m, g(m)), by the recurrence (instant for any m).
+    pub fn rows(&self) -> impl Iterator<Item = (u64, u128)> + '_ {
+        self.ms.iter().map(|&m| (m, g(m)))
+    }
+}
+
+impl Figure for CountFigure {
+    fn formats(&self) -> Vec<Format> {
+        vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
+    }
+
+    fn check(&self, format: Format) -> Result<()> {
+        if self.ms.is_empty() {
+            return Err(Error::invalid("m is required, e.g. 1..64"));
+        }
+        if format.is_image() && self.ms.len() < 2 {
+            return Err(Error::invalid(
+                "a chart needs at least two values of m; give a range such as 1..64",
+            ));
+        }
+        Ok(())
+    }
+
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        match format {
+            Format::Csv => encode::write_csv(
+                out,
+                &["m", "g"],
+                self.rows().map(|(m, gm)| [m.to_string(), gm.to_string()]),
+            )
+            .map_err(Error::write_failed),
+            Format::Json => {
+                // Exact integers are JSON numbers everywhere (see the README's data formats).
+                let mut write = || -> std::io::Result<()> {
+                    out.write_all(b"[")?;
+                    for (k, (m, gm)) in self.rows().enumerate() {
+                        let comma = if k > 0 { "," } else { "" };
+                        write!(out, "{comma}{{\"m\":{m},\"g\":{gm}}}")?;
+                    }
+                    out.write_all(b"]\n")
+                };
+                write().map_err(Error::write_failed)
+            }
+            _ => {
+                let rows: Vec<(u64, u128)> = self.rows().collect();
+                let stride = rows.len().div_ceil(MAX_CHART_POINTS);
+                let points: Vec<(u64, u128)> = rows.iter().step_by(stride).copied().collect();
+                let scene = self.print.apply(count_chart(
+                    &points,
+                    self.log,
+                    self.width,
+                    self.height,
+                    &self.labels,
+                )?);
+                encode::write_scene_to(out, format, &scene, metadata, u64::MAX)
+            }
+        }
+    }
+
+    fn default_stem(&self) -> String {
+        match (self.ms.first(), self.ms.last()) {
+            (Some(a), Some(b)) if self.ms.len() > 1 => format!("count-{a}-{b}"),
+            (Some(a), _) => format!("count-{a}"),
+            _ => "count".into(),
+        }
+    }
+}
