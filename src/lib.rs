@@ -11,7 +11,8 @@
 pub mod cli;
 pub mod encode;
 pub mod figure;
-pub mod font;
+/// The embedded fonts (moved under `scene`; this path stays for callers).
+pub use scene::font;
 pub mod recipe;
 pub mod scene;
 pub mod serve;

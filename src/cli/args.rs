@@ -3,8 +3,10 @@
 use crate::encode::animation::Animation;
 use crate::encode::gif::Repeat;
 use crate::scene::board::{BoardStyle, GridLines, PanelSize};
+use crate::scene::font::Family;
 use crate::scene::layout::SheetLayout;
-use crate::scene::Color;
+use crate::scene::units::{self, parse_length, Length, Print, PrintStyle};
+use crate::scene::{Color, TextMode};
 use clap::{Args, ValueEnum};
 
 /// A list of values given as `11`, `1..24`, `1..64:2` or `3,5,11` (a newtype, so
@@ -77,8 +79,108 @@ pub fn parse_list(text: &str, min: u64, limit: u64) -> Result<ValueList, String>
     Ok(ValueList(values))
 }
 
-/// Board sides: from 1, at most 4096 boards at once.
+/// Sequences of m that show self-similarity, so an animation over them does not
+/// flicker as one over consecutive m does:
+///
+/// * `2^k+S:A..B` (or `2^k-S:A..B`): 2^k + S for k = A..=B, e.g. `2^k+1:1..6` is
+///   3, 5, 9, 17, 33, 65;
+/// * `S,Am+B,...,LIMIT` (or `Am-B`): S, then m ↦ A·m + B while the value stays at
+///   most LIMIT (LIMIT left out: 12 terms), e.g. `3,2m+1,...,255` is 3, 7, 15, 31,
+///   63, 127, 255 and `1,4m-1,...` is 1, 3, 11, 43, ...
+///
+/// `Ok(None)` when `text` is neither form (then it is an ordinary list).
+pub fn parse_self_similar(text: &str) -> Result<Option<Vec<u64>>, String> {
+    const MAX_TERMS: usize = 64;
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let number = |s: &str, what: &str| -> Result<u64, String> {
+        s.parse::<u64>()
+            .map_err(|_| format!("'{s}' in '{text}' is not a whole number ({what})"))
+    };
+    if let Some(rest) = t.strip_prefix("2^k") {
+        let (shift, range) = rest.split_once(':').ok_or_else(|| {
+            format!("'{text}': give the range of k after a colon, e.g. 2^k+1:1..6")
+        })?;
+        let (sign, s) = match shift.chars().next() {
+            Some('+') => (1i128, &shift[1..]),
+            Some('-') => (-1i128, &shift[1..]),
+            None => (1, "0"),
+            _ => return Err(format!("'{text}': write 2^k+S or 2^k-S, e.g. 2^k+1:1..6")),
+        };
+        let s = i128::from(number(s, "the shift S")?) * sign;
+        let (a, b) = range
+            .split_once("..")
+            .ok_or_else(|| format!("'{text}': k runs over a range, e.g. 1..6"))?;
+        let (a, b) = (
+            number(a, "first k")?,
+            number(b.trim_start_matches('='), "last k")?,
+        );
+        if a > b || b > 62 {
+            return Err(format!("'{text}': k must run upwards and stay at most 62"));
+        }
+        let values = (a..=b)
+            .map(|k| {
+                let m = (1i128 << k) + s;
+                u64::try_from(m)
+                    .ok()
+                    .filter(|&m| m >= 1)
+                    .ok_or_else(|| format!("'{text}': 2^{k}{shift} = {m} is not a board side"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(Some(values));
+    }
+    let parts: Vec<&str> = t.split(',').collect();
+    let Some(rule) = parts.get(1).filter(|p| p.contains('m')) else {
+        return Ok(None);
+    };
+    if parts.get(2) != Some(&"...") || parts.len() > 4 {
+        return Err(format!(
+            "'{text}': a recursion is S,Am+B,... or S,Am+B,...,LIMIT, e.g. 3,2m+1,...,255"
+        ));
+    }
+    let start = number(parts[0], "the start S")?;
+    let (a, b) = rule.split_once('m').expect("checked above");
+    let a = if a.is_empty() {
+        1
+    } else {
+        number(a, "the factor A")?
+    };
+    let b: i128 = match b.chars().next() {
+        None => 0,
+        Some('+') => i128::from(number(&b[1..], "the step B")?),
+        Some('-') => -i128::from(number(&b[1..], "the step B")?),
+        _ => {
+            return Err(format!(
+                "'{text}': write the rule as Am+B or Am-B, e.g. 4m-1"
+            ))
+        }
+    };
+    let limit = parts.get(3).map(|l| number(l, "the limit")).transpose()?;
+    if start == 0 {
+        return Err("board sides start at 1, not 0".into());
+    }
+    let mut values = vec![start];
+    let mut m = i128::from(start);
+    while values.len() < limit.map_or(12, |_| MAX_TERMS) {
+        let next = i128::from(a) * m + b;
+        if next <= m || next > i128::from(limit.unwrap_or(u64::MAX)) || next > i128::from(u32::MAX)
+        {
+            break;
+        }
+        values.push(next as u64);
+        m = next;
+    }
+    if values.len() < 2 && limit.is_none() {
+        return Err(format!("'{text}': m ↦ {rule} does not grow from {start}"));
+    }
+    Ok(Some(values))
+}
+
+/// Board sides: from 1, at most 4096 boards at once; or a self-similar sequence
+/// ([`parse_self_similar`]).
 pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
+    if let Some(values) = parse_self_similar(text)? {
+        return Ok(ValueList(values));
+    }
     parse_list(text, 1, 4096)
 }
 
@@ -146,6 +248,152 @@ fn shorten(text: &str) -> String {
     }
 }
 
+/// Typeface of a figure's text.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FontArg {
+    /// DejaVu Sans.
+    Sans,
+    /// DejaVu Serif, which sits well beside LaTeX text.
+    Serif,
+}
+
+/// How SVG and PDF carry text.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TextArg {
+    /// Real text: an embedded subset font in PDF, selectable words in SVG.
+    Text,
+    /// Glyph outlines (paths) only.
+    Outlines,
+}
+
+/// Resolution, typeface and text handling, shared by every figure.
+#[derive(Debug, Clone, Args)]
+pub struct PrintArgs {
+    /// Pixels per inch of PNGs (stored in the file). Sizes in px then mean pixels at
+    /// this resolution [default: 300 when any size is in mm, cm, in or pt; otherwise
+    /// one pixel per PDF point, 1/72 in].
+    #[arg(long, value_name = "DPI", value_parser = units::parse_dpi)]
+    pub dpi: Option<f64>,
+    /// Typeface of every text.
+    #[arg(long, value_enum, default_value = "sans")]
+    pub font: FontArg,
+    /// Text in SVG and PDF: real text with an embedded subset font, or outlines.
+    #[arg(long, value_enum, default_value = "text")]
+    pub text: TextArg,
+}
+
+impl PrintArgs {
+    /// The print style of a figure whose size flags are `sizes`; `width` is the
+    /// whole-figure width flag, if the figure has one.
+    pub fn style(&self, sizes: &[Option<Length>], width: Option<Length>) -> PrintStyle {
+        let print = Print::new(self.dpi, sizes);
+        PrintStyle {
+            print,
+            exact_width_pt: width.filter(|w| w.is_physical()).map(|w| w.points(print)),
+            font: match self.font {
+                FontArg::Sans => Family::Sans,
+                FontArg::Serif => Family::Serif,
+            },
+            text: match self.text {
+                TextArg::Text => TextMode::Text,
+                TextArg::Outlines => TextMode::Outlines,
+            },
+        }
+    }
+}
+
+/// A length flag in whole scene units (points; pixels at 72 dpi unless `--dpi`),
+/// checked against `range` with an error naming the flag.
+pub fn length_units(
+    flag: &str,
+    length: Length,
+    print: Print,
+    range: std::ops::RangeInclusive<u32>,
+) -> crate::Result<u32> {
+    let points = length.points(print);
+    let units = points.round();
+    if !(f64::from(*range.start())..=f64::from(*range.end())).contains(&units) {
+        let shown = |v: u32| match print.dpi {
+            None => format!("{v} px"),
+            Some(dpi) => format!(
+                "{} mm ({} px at {} dpi)",
+                units::trim_number(f64::from(v) / units::PT_PER_IN * units::MM_PER_IN),
+                (f64::from(v) / units::PT_PER_IN * dpi).round(),
+                units::trim_number(dpi)
+            ),
+        };
+        return Err(crate::Error::invalid(format!(
+            "{flag} {length} is {} points; use {} to {}",
+            units::trim_number(points),
+            shown(*range.start()),
+            shown(*range.end())
+        )));
+    }
+    Ok(units as u32)
+}
+
+/// Parses a length flag: `85mm`, `3.35in`, `240pt`, `1200px` or a bare number (px).
+pub fn parse_size(text: &str) -> Result<Length, String> {
+    parse_length(text)
+}
+
+/// The words of a chart or plot: title, axis names, tick numbers and key, each
+/// settable or removable.
+#[derive(Debug, Clone, Args)]
+pub struct ChartLabelArgs {
+    /// Leave out the title.
+    #[arg(long, visible_alias = "no-title")]
+    pub no_caption: bool,
+    /// The title instead of the default ($...$ for math: $R(m,m)$, $S_4$).
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    pub caption: Option<String>,
+    /// Title size in pt (px without a physical size) [default: scaled to the figure].
+    #[arg(long, value_name = "PT", value_parser = parse_caption_size)]
+    pub caption_size: Option<f64>,
+    /// Size of tick numbers, axis names and key, e.g. 8pt [default: scaled, at least 7].
+    #[arg(long, value_name = "PT", value_parser = units::parse_font_size)]
+    pub font_size: Option<Length>,
+    /// Leave out the axis names.
+    #[arg(long)]
+    pub no_axis_names: bool,
+    /// Axis names instead of the defaults, comma-separated: --axis-names "m,g(m)".
+    #[arg(long, value_name = "X,Y[,Z]", conflicts_with = "no_axis_names")]
+    pub axis_names: Option<String>,
+    /// Leave out the numbers at the ticks.
+    #[arg(long)]
+    pub no_ticks: bool,
+    /// Leave out the key (legend or colour bar).
+    #[arg(long)]
+    pub no_key: bool,
+}
+
+impl ChartLabelArgs {
+    /// `defaults` with the flags given applied.
+    pub fn labels(
+        &self,
+        defaults: crate::scene::chart::ChartLabels,
+    ) -> crate::scene::chart::ChartLabels {
+        let mut labels = defaults;
+        if self.no_caption {
+            labels.caption = None;
+        } else if let Some(caption) = &self.caption {
+            labels.caption = Some(caption.clone());
+        }
+        labels.caption_size = self.caption_size.or(labels.caption_size);
+        if let Some(size) = self.font_size {
+            labels.font_size = Some(size.points(Print::default()));
+        }
+        if self.no_axis_names {
+            labels.axis_names = None;
+        } else if let Some(names) = &self.axis_names {
+            labels.axis_names = Some(names.split(',').map(|p| p.trim().to_string()).collect());
+        }
+        labels.ticks &= !self.no_ticks;
+        labels.key &= !self.no_key;
+        labels
+    }
+}
+
 /// When to draw grid lines.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum GridArg {
@@ -160,15 +408,16 @@ pub enum GridArg {
 /// Colours, sizes and spacing of board figures.
 #[derive(Debug, Clone, Args)]
 pub struct BoardStyleArgs {
-    /// Pixels per cell (default: about 640 px per board alone, sheets use --panel).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub cell: Option<u32>,
-    /// Pixels along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
-    #[arg(long, value_name = "PX", conflicts_with_all = ["cell", "width"], value_parser = clap::value_parser!(u32).range(4..=16384))]
-    pub panel: Option<u32>,
-    /// Total width of a sheet in pixels; the panel size follows.
-    #[arg(long, value_name = "PX", conflicts_with = "cell", value_parser = clap::value_parser!(u32).range(16..=65535))]
-    pub width: Option<u32>,
+    /// Size of a cell: px, or mm / in / pt (default: about 640 px per board alone,
+    /// sheets use --panel).
+    #[arg(long, value_name = "LEN", value_parser = parse_size)]
+    pub cell: Option<Length>,
+    /// Size along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
+    #[arg(long, value_name = "LEN", conflicts_with_all = ["cell", "width"], value_parser = parse_size)]
+    pub panel: Option<Length>,
+    /// Total width of the figure (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    #[arg(long, value_name = "LEN", conflicts_with = "cell", value_parser = parse_size)]
+    pub width: Option<Length>,
     /// Panels per row of a sheet (default: a grid about 3:2 wide, 6 for 24 panels).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub columns: Option<u16>,
@@ -197,14 +446,35 @@ pub struct BoardStyleArgs {
     #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub gap: u32,
     /// Leave out captions.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-title")]
     pub no_caption: bool,
-    /// Caption size in pixels (default: scaled to the panel).
-    #[arg(long, value_name = "PX", value_parser = parse_caption_size)]
+    /// A title above the whole figure ($...$ for math: "$R(m,m)$ for $m = 1..24$").
+    #[arg(long, value_name = "TEXT")]
+    pub caption: Option<String>,
+    /// Caption size in pt (px without a physical size) [default: scaled to the panel].
+    #[arg(long, value_name = "PT", value_parser = parse_caption_size)]
     pub caption_size: Option<f64>,
 }
 
 impl BoardStyleArgs {
+    /// The validated style, printed as `print` says.
+    pub fn style_printed(&self, print: &PrintArgs) -> crate::Result<BoardStyle> {
+        Ok(BoardStyle {
+            print: print.style(&self.lengths(), self.width),
+            ..self.style()?
+        })
+    }
+
+    /// Refuses `--columns` where there is only one panel to lay out.
+    pub fn check_columns(&self, panels: usize) -> crate::Result<()> {
+        if self.columns.is_some() && panels < 2 {
+            return Err(crate::Error::invalid(
+                "--columns lays out a sheet of several boards; this figure has one (give --m a range or list, or leave out --columns)",
+            ));
+        }
+        Ok(())
+    }
+
     /// The validated style.
     pub fn style(&self) -> crate::Result<BoardStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
@@ -224,26 +494,51 @@ impl BoardStyleArgs {
             captions: !self.no_caption,
             caption_size: self.caption_size,
             caption_color: crate::scene::color::INK,
+            print: PrintStyle::default(),
+            title: self.caption.clone(),
         })
     }
 
-    /// The panel size asked for, if any; `boards` is the number of panels.
-    pub fn size(&self, boards: usize) -> Option<PanelSize> {
+    /// The size flags, for [`PrintArgs::style`].
+    pub fn lengths(&self) -> [Option<Length>; 3] {
+        [self.cell, self.panel, self.width]
+    }
+
+    /// The panel size asked for, if any, in scene units; `boards` is the number of
+    /// panels. Errors name the flag and the range that works.
+    pub fn size(&self, boards: usize, print: Print) -> crate::Result<Option<PanelSize>> {
         if let Some(cell) = self.cell {
-            return Some(PanelSize::Cell(cell));
+            return Ok(Some(PanelSize::Cell(length_units(
+                "--cell",
+                cell,
+                print,
+                1..=4096,
+            )?)));
         }
         if let Some(panel) = self.panel {
-            return Some(PanelSize::Panel(panel));
+            return Ok(Some(PanelSize::Panel(length_units(
+                "--panel",
+                panel,
+                print,
+                4..=16384,
+            )?)));
         }
-        self.width.map(|width| {
-            let columns = self
-                .columns()
-                .unwrap_or_else(|| SheetLayout::default_columns(boards));
-            let columns = columns.min(boards.max(1));
-            PanelSize::Panel(
-                SheetLayout::panel_width_for(width, columns, self.gap, self.margin).max(4),
-            )
-        })
+        let Some(width) = self.width else {
+            return Ok(None);
+        };
+        let width = length_units("--width", width, print, 16..=65535)?;
+        let columns = self
+            .columns()
+            .unwrap_or_else(|| SheetLayout::default_columns(boards));
+        let columns = columns.min(boards.max(1));
+        let panel = SheetLayout::panel_width_for(width, columns, self.gap, self.margin);
+        if panel < 4 {
+            return Err(crate::Error::invalid(format!(
+                "--width {} leaves {panel} px per panel for {columns} columns after margins and gaps; give a larger --width, fewer --columns or a smaller --gap / --margin",
+                self.width.expect("checked above")
+            )));
+        }
+        Ok(Some(PanelSize::Panel(panel)))
     }
 
     /// Panels per row, if given.
@@ -334,6 +629,36 @@ mod tests {
         assert!(parse_m_list("abc")
             .unwrap_err()
             .contains("not a whole number"));
+    }
+
+    #[test]
+    fn self_similar_sequences() {
+        assert_eq!(
+            parse_m_list("2^k+1:1..6").unwrap().0,
+            vec![3, 5, 9, 17, 33, 65]
+        );
+        assert_eq!(parse_m_list("2^k-1:2..4").unwrap().0, vec![3, 7, 15]);
+        assert_eq!(
+            parse_m_list("3, 2m+1, ..., 255").unwrap().0,
+            vec![3, 7, 15, 31, 63, 127, 255]
+        );
+        assert_eq!(
+            parse_m_list("1,4m-1,...,200").unwrap().0,
+            vec![1, 3, 11, 43, 171]
+        );
+        // The recurrence itself, checked term by term rather than trusted.
+        let seq = parse_m_list("2,4m-1,...").unwrap().0;
+        assert_eq!(seq.len(), 12);
+        assert!(seq.windows(2).all(|w| w[1] == 4 * w[0] - 1));
+        assert!(parse_m_list("2^k+1").unwrap_err().contains("colon"));
+        assert!(parse_m_list("2^k-5:1..2")
+            .unwrap_err()
+            .contains("not a board side"));
+        assert!(parse_m_list("3,m-1,...")
+            .unwrap_err()
+            .contains("does not grow"));
+        // Ordinary lists are untouched.
+        assert_eq!(parse_m_list("3,5,11").unwrap().0, vec![3, 5, 11]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
-use super::args::{AnimationArgs, BoardStyleArgs};
+use super::args::{self, AnimationArgs, BoardStyleArgs};
 use super::out::{self, report};
 use super::output::{self, Context};
 use crate::encode::png::Compression;
@@ -42,6 +42,8 @@ pub struct AutomatonArgs {
     style: BoardStyleArgs,
     #[command(flatten)]
     animation: AnimationArgs,
+    #[command(flatten)]
+    print: args::PrintArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -76,9 +78,14 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFi
             palette,
         }
     } else {
+        // Rule 60 draws all its generations as one diagram: one panel.
+        let panels = if args.rule60 { 1 } else { frames.len() };
+        args.style.check_columns(panels)?;
+        let style = args.style.style_printed(&args.print)?;
+        let size = args.style.size(panels, style.print.print)?;
         AutomatonMode::Styled {
-            style: args.style.style()?,
-            size: args.style.size(frames.len()),
+            style,
+            size,
             columns: args.style.columns(),
             palette,
             animation: args.animation.animation()?,

@@ -5,6 +5,8 @@ use super::out::{self, report};
 use super::output::{self, Context};
 use crate::figure::count::CountFigure;
 use crate::pattern::count::check;
+use crate::scene::chart::ChartLabels;
+use crate::scene::units::Length;
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -25,12 +27,16 @@ pub struct CountArgs {
     /// Logarithmic axes on the chart.
     #[arg(long)]
     log: bool,
-    /// Chart width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 900, value_parser = clap::value_parser!(u32).range(200..=8000))]
-    width: u32,
-    /// Chart height in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 560, value_parser = clap::value_parser!(u32).range(150..=8000))]
-    height: u32,
+    /// Chart width: px, or 85mm, 3.35in, 240pt [default: 900 px].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    /// Chart height [default: 560 px, or 0.62 of a given --width].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    height: Option<Length>,
+    #[command(flatten)]
+    labels: args::ChartLabelArgs,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Also count P-cells directly for every m up to --check-up-to and check the
     /// recurrences and the sum identities of seed 003 (Theorems 4.2, 4.3).
     #[arg(long)]
@@ -47,11 +53,23 @@ fn parse_counts(text: &str) -> Result<args::ValueList, String> {
 
 /// The chart or data the flags describe.
 pub fn plan(args: CountArgs) -> crate::Result<CountFigure> {
+    let style = args.print.style(&[args.width, args.height], args.width);
+    let width = match args.width {
+        Some(w) => args::length_units("--width", w, style.print, 150..=8000)?,
+        None => 900,
+    };
+    let height = match (args.height, args.width) {
+        (Some(h), _) => args::length_units("--height", h, style.print, 100..=8000)?,
+        (None, Some(_)) => (f64::from(width) * 0.62).round() as u32,
+        (None, None) => 560,
+    };
     let figure = CountFigure {
         ms: args.m.map(|list| list.0).unwrap_or_default(),
         log: args.log,
-        width: args.width,
-        height: args.height,
+        width,
+        height,
+        labels: args.labels.labels(ChartLabels::count()),
+        print: style,
     };
     if figure.ms.is_empty() {
         return Err(crate::Error::invalid(

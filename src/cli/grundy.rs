@@ -1,12 +1,15 @@
 //! `nimscape grundy`: a game's Grundy values on a box, as data, a table or a
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
+use super::args;
 use super::out::{self, report};
 use super::output::{self, Context};
 use crate::figure::grundy::{
     GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TablePalette, TableStyle,
 };
 use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
+use crate::scene::chart::ChartLabels;
+use crate::scene::units::Length;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -47,18 +50,20 @@ pub struct GrundyArgs {
     /// Fix coordinates: a table of a three-heap game is one slice (z=5 or y=2).
     #[arg(long, value_name = "NAME=V,..")]
     slice: Option<String>,
-    /// Table cells are coloured by the value mod this (1..8).
-    #[arg(long, value_name = "M", default_value_t = 3)]
-    modulus: u32,
+    /// Colour table cells by their value's class mod this (1..8; the papers use 3).
+    #[arg(long, alias = "modulus", value_name = "M", default_value_t = 3)]
+    color_classes: u32,
     /// Table colours: the papers' red/blue, or Okabe–Ito (colour-blind safe).
     #[arg(long, value_enum, default_value = "paper")]
     palette: PaletteArg,
-    /// Table cell size in pixels [default: fitted to the widest number].
-    #[arg(long, value_name = "PX")]
-    cell: Option<u32>,
-    /// Tables without the title line and colour key.
-    #[arg(long, visible_alias = "no-caption")]
-    no_title: bool,
+    /// Table cell size: px, or mm / in / pt [default: fitted to the widest number;
+    /// with --width, the width shared out].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size, conflicts_with = "width")]
+    cell: Option<Length>,
+    #[command(flatten)]
+    labels: args::ChartLabelArgs,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// 3D plots: rotation about the vertical axis, degrees.
     #[arg(
         long,
@@ -75,12 +80,13 @@ pub struct GrundyArgs {
         allow_hyphen_values = true
     )]
     elevation: f64,
-    /// Plot width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 900)]
-    width: u32,
-    /// Plot height in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 720)]
-    height: u32,
+    /// Width of the figure: px, or 85mm, 3.35in, 240pt [default: plots 900 px,
+    /// tables as their cells need].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    /// Height of a plot [default: 720 px, or 0.8 of a given --width].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    height: Option<Length>,
     /// Print how many positions have Grundy value = the nim-sum of their coordinates.
     #[arg(long)]
     compare_nim_sum: bool,
@@ -165,6 +171,17 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         (None, GameSpec::SixSided) => GameBox::Each(SixSided::seed_box(1).to_vec()),
         (None, _) => return Err(crate::Error::invalid(format!("--box is required for {name}: e.g. --box 20, or --box 20,10,20 for one bound per coordinate"))),
     };
+    let print = args
+        .print
+        .style(&[args.cell, args.width, args.height], args.width);
+    let cell_units = args
+        .cell
+        .map(|c| args::length_units("--cell", c, print.print, 1..=200))
+        .transpose()?;
+    let width_units = args
+        .width
+        .map(|w| args::length_units("--width", w, print.print, 64..=16384))
+        .transpose()?;
     let figure = GrundyFigure {
         game,
         game_box,
@@ -179,19 +196,34 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         },
         p_only: args.p_only,
         table: TableStyle {
-            modulus: args.modulus,
+            modulus: args.color_classes,
             palette: match args.palette {
                 PaletteArg::Paper => TablePalette::Paper,
                 PaletteArg::OkabeIto => TablePalette::OkabeIto,
             },
-            cell: args.cell,
-            title: !args.no_title,
+            cell: cell_units,
+            title: !args.labels.no_caption,
+            caption: args.labels.caption.clone(),
+            width: width_units,
+            print,
         },
         view: PlotView {
             azimuth: args.azimuth,
             elevation: args.elevation,
-            width: args.width,
-            height: args.height,
+            width: width_units.unwrap_or(900),
+            height: match (args.height, width_units) {
+                (Some(h), _) => args::length_units("--height", h, print.print, 64..=16384)?,
+                (None, Some(w)) => (f64::from(w) * 0.8).round() as u32,
+                (None, None) => 720,
+            },
+            labels: args.labels.labels(ChartLabels {
+                caption: Some(String::new()),
+                caption_size: None,
+                font_size: None,
+                axis_names: Some(Vec::new()),
+                ticks: true,
+                key: true,
+            }),
         },
         memory_limit,
     };

@@ -4,10 +4,11 @@
 use super::args;
 use super::output::{self, Context};
 use crate::figure::octahedron::section::{NamedLevel, Scale, SectionFigure, SectionStyle};
-use crate::figure::octahedron::sweep::{self, subscript, SweepFigure, SweepView};
+use crate::figure::octahedron::sweep::{self, SweepFigure, SweepView};
 use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
 use crate::figure::Figure;
 use crate::octahedron::{Camera, OperationOptions, PlaneOptions, ViewOptions};
+use crate::scene::units::Length;
 use crate::scene::Color;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -60,9 +61,12 @@ struct SectionStyleArgs {
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     frame_color: String,
     /// Leave out captions.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-title")]
     no_caption: bool,
-    /// Caption size in pixels (default: scaled to the panel).
+    /// A title above the whole figure ($...$ for math: "$H(4,11)$ beside $R(11,11)$").
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    caption: Option<String>,
+    /// Caption size in pt (px without a physical size) [default: scaled to the panel].
     #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
     caption_size: Option<f64>,
     /// Space around the figure, pixels.
@@ -84,6 +88,8 @@ impl SectionStyleArgs {
             caption_size: self.caption_size,
             margin: self.margin,
             gap: self.gap,
+            print: Default::default(),
+            title: self.caption.clone(),
         })
     }
 }
@@ -112,9 +118,15 @@ pub struct SectionArgs {
     /// Draw H(n,m) beside the board R(m,m) (at a half level m.5: beside R(2m+1,2m+1)).
     #[arg(long)]
     compare: bool,
-    /// Pixels along each panel (default 640 alone, 400 with --compare, 300 in a row).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(16..=16384))]
-    size: Option<u32>,
+    /// Size along each panel: px, or mm / in / pt (default 640 px alone, 400 with
+    /// --compare, 300 in a row).
+    #[arg(long, alias = "size", value_name = "LEN", value_parser = args::parse_size, conflicts_with = "width")]
+    panel: Option<Length>,
+    /// Width of the whole figure (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Panels of a row: each fills its panel (fit) or all share one scale (common).
     #[arg(long, value_enum, default_value = "fit")]
     scale: ScaleArg,
@@ -155,13 +167,14 @@ pub struct ViewArgs {
     #[arg(long, value_name = "COLOR", default_value = "#96bee6")]
     plane_color: String,
     /// Opacity of the plane, 0..1.
-    #[arg(long, value_name = "A", default_value_t = 0.3)]
+    #[arg(long, value_name = "A", default_value_t = 0.18)]
     plane_opacity: f32,
     /// Colour of the section drawn on the plane (default Okabe–Ito blue, as the section figures).
     #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
     cut_color: String,
-    /// Opacity of the solid above the plane, 0..1 (0 cuts it away; drawn without edges, as a ghost).
-    #[arg(long, value_name = "A", default_value_t = 0.15)]
+    /// Opacity of the solid above the plane, 0..1 (0, the default, cuts it away so the
+    /// section is the first thing seen; above 0 it is drawn without edges, as a ghost).
+    #[arg(long, value_name = "A", default_value_t = 0.0)]
     above_opacity: f32,
     /// Draw operation T on one octahedron: the six kept octahedra and the eight removed tetrahedra.
     #[arg(long, conflicts_with = "n")]
@@ -177,9 +190,11 @@ pub struct ViewArgs {
         requires = "operation"
     )]
     removed_color: String,
-    /// Side of the picture, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 800, value_parser = clap::value_parser!(u32).range(16..=16384))]
-    size: u32,
+    /// Side of the square picture: px, or mm / in / pt [default: 800 px].
+    #[arg(long, alias = "size", value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Colour behind the solid (`none` for transparent).
     #[arg(long, value_name = "COLOR", default_value = "white")]
     background: String,
@@ -190,8 +205,11 @@ pub struct ViewArgs {
     #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
     caption: Option<String>,
     /// Leave out the caption.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-title")]
     no_caption: bool,
+    /// Caption size in pt (px without a physical size) [default: scaled to the picture].
+    #[arg(long, value_name = "PT", value_parser = args::parse_caption_size)]
+    caption_size: Option<f64>,
     /// Output: .png (anti-aliased) or .svg / .pdf [default: output/octahedron-view-<n>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -229,8 +247,8 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 129)]
     frames: u32,
     /// Pixels along each panel.
-    #[arg(long, value_name = "PX", default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
-    size: u32,
+    #[arg(long, alias = "size", value_name = "PX", default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    panel: u32,
     /// Each frame fills its panel (fit) or one scale for the whole sweep (common).
     #[arg(long, value_enum, default_value = "fit")]
     scale: ScaleArg,
@@ -288,15 +306,37 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure> {
         (None, None, Some(r)) => vec![NamedLevel::parse_r(r)?],
         _ => bail!("give the level: --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37"),
     };
+    let print = args.print.style(&[args.panel, args.width], args.width);
+    let mut panel = args
+        .panel
+        .map(|p| args::length_units("--panel", p, print.print, 16..=16384))
+        .transpose()?;
+    if let Some(width) = args.width {
+        let units = args::length_units("--width", width, print.print, 32..=65535)?;
+        let panels = levels.len() + usize::from(args.compare);
+        let side = crate::scene::layout::SheetLayout::panel_width_for(
+            units,
+            panels,
+            args.style.gap,
+            args.style.margin,
+        );
+        if side < 16 {
+            bail!("--width {width} leaves {side} px per panel for {panels} panels; give a larger --width");
+        }
+        panel = Some(side);
+    }
     let figure = SectionFigure {
         n,
         levels,
         align: args.align,
         compare: args.compare,
         raw: args.raw,
-        panel: args.size,
+        panel,
         scale: args.scale.into(),
-        style: args.style.style()?,
+        style: SectionStyle {
+            print,
+            ..args.style.style()?
+        },
         memory_limit,
     };
     figure.validate()?;
@@ -409,7 +449,8 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
         )
     } else {
         let mut options = options;
-        let mut caption = format!("S{}", subscript(n));
+        // Math markup: italic S and H with the order as a subscript, as in the paper.
+        let mut caption = format!("$S_{{{n}}}$");
         if let Some(text) = &args.plane {
             let named = NamedLevel::parse_level(n, text)?;
             options.plane = Some(PlaneOptions {
@@ -419,13 +460,20 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
                 cut: rgb(&args.cut_color, "--cut-color")?,
                 above_opacity: unit(f64::from(args.above_opacity), "--above-opacity")? as f32,
             });
-            caption = format!("{caption} and the plane of {}", named.caption(n));
+            caption = format!("{caption} and the plane of ${}$", named.caption(n));
         }
         (ViewSubject::Sierpinski { n, options }, caption)
     };
+    let print = args.print.style(&[args.width], args.width);
+    let size = match args.width {
+        Some(w) => args::length_units("--width", w, print.print, 16..=16384)?,
+        None => 800,
+    };
     let mut figure = ViewFigure {
         subject,
-        size: args.size,
+        size,
+        print,
+        caption_size: args.caption_size,
         background: Color::parse(&args.background, "--background")?,
         edges: None,
         caption: if args.no_caption {
@@ -438,9 +486,9 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
     figure.edges = Some(match args.edge_width {
         Some(width) => Edges {
             width,
-            ..ViewFigure::default_edges(args.size, figure.order())
+            ..ViewFigure::default_edges(size, figure.order())
         },
-        None => ViewFigure::default_edges(args.size, figure.order()),
+        None => ViewFigure::default_edges(size, figure.order()),
     });
     figure.validate()?;
     Ok(figure)
@@ -468,7 +516,7 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
         from: named_r(&args.from, "--from")?,
         to: named_r(&args.to, "--to")?,
         frames: args.frames,
-        size: args.size,
+        size: args.panel,
         scale: args.scale.into(),
         align: args.align,
         style: args.style.style()?,

@@ -1,6 +1,6 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
-use super::args::{self, AnimationArgs, BoardStyleArgs};
+use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
 use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
@@ -36,6 +36,8 @@ pub struct SquareArgs {
     style: BoardStyleArgs,
     #[command(flatten)]
     animation: AnimationArgs,
+    #[command(flatten)]
+    print: PrintArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -68,9 +70,12 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> 
             },
         }
     } else {
+        args.style.check_columns(boards.len())?;
+        let style = args.style.style_printed(&args.print)?;
+        let size = args.style.size(boards.len(), style.print.print)?;
         SquareMode::Styled {
-            style: args.style.style()?,
-            size: args.style.size(boards.len()),
+            style,
+            size,
             columns: args.style.columns(),
             decompose: args.decompose,
         }

@@ -25,6 +25,7 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
+use std::path::Path;
 
 /// How an animation plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -303,6 +304,92 @@ pub fn write_frames<T: Sync>(
     }
 }
 
+/// Writes `scenes` (all the same size) as an animated PNG: full colour, no
+/// palette limit, what browsers and slide software play besides GIF. Every frame
+/// is a whole picture (no partial updates), so any frame can be shown alone.
+pub fn write_apng(
+    out: &mut dyn std::io::Write,
+    path: &Path,
+    scenes: &[Scene],
+    animation: &Animation,
+) -> Result<()> {
+    animation.validate()?;
+    let Some(first) = scenes.first() else {
+        return Err(Error::invalid("an animation needs at least one frame"));
+    };
+    let (width, height) = first.pixel_size();
+    let fail = |e: png::EncodingError| Error::Encode {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let plays = match animation.repeat {
+        Repeat::Forever => 0,
+        Repeat::Times(n) => u32::from(n.max(1)),
+    };
+    encoder
+        .set_animated(scenes.len() as u32, plays)
+        .map_err(fail)?;
+    if let Some(dpi) = first.paper.map(|p| p.dpi) {
+        let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+    }
+    let mut writer = encoder.write_header().map_err(fail)?;
+    for (k, scene) in scenes.iter().enumerate() {
+        if scene.pixel_size() != (width, height) {
+            return Err(Error::invalid(format!(
+                "frame {} is {:?} px, but the animation is {width} x {height} px",
+                k + 1,
+                scene.pixel_size()
+            )));
+        }
+        let last = k + 1 == scenes.len();
+        let delay = match (last, animation.hold_last_cs) {
+            (true, Some(hold)) => hold,
+            _ => animation.delay_cs,
+        };
+        writer.set_frame_delay(delay, 100).map_err(fail)?;
+        let pixels = raster::rasterize(scene)?;
+        writer
+            .write_image_data(&raster::straight_rgba(&pixels))
+            .map_err(fail)?;
+    }
+    writer.finish().map_err(fail)
+}
+
+/// The file names of a numbered frame sequence: `stem-001.ext`, ... (zero-padded
+/// to the same width, as LaTeX's animate package and video tools expect).
+pub fn frame_names(stem: &str, count: usize, extension: &str) -> Vec<String> {
+    let digits = count.to_string().len().max(3);
+    (1..=count)
+        .map(|k| format!("{stem}-{k:0digits$}.{extension}"))
+        .collect()
+}
+
+/// The LaTeX (beamer) lines that play a frame sequence written with
+/// [`frame_names`]: `\animategraphics` of the animate package at the animation's
+/// frame rate, with controls, looping when the animation loops.
+pub fn animate_snippet(stem: &str, count: usize, animation: &Animation) -> String {
+    let digits = count.to_string().len().max(3);
+    let fps = 100.0 / f64::from(animation.delay_cs.max(1));
+    let fps = crate::scene::units::trim_number(fps);
+    let looping = if animation.repeat == Repeat::Forever {
+        ",loop"
+    } else {
+        ""
+    };
+    format!(
+        "% Needs \\usepackage{{animate}} (texlive-latex-extra). {count} frames, one per file.\n\\animategraphics[controls{looping}]{{{fps}}}{{{stem}-}}{{{first:0digits$}}}{{{count:0digits$}}}\n",
+        first = 1
+    )
+}
+
 /// Refuses a transparent or translucent background for a GIF, before anything
 /// is drawn: frames here are opaque, with one palette and no alpha.
 pub fn check_opaque_background(background: Color) -> Result<()> {
@@ -394,13 +481,19 @@ impl BoardAnimation {
         solid.extend(s.frame_color);
         solid.extend(&self.colours);
         solid.push(s.caption_color);
-        // Legend swatches are filled white.
+        // Legend swatches are filled with their colours (among the above) inside a
+        // thin grey edge, which anti-aliases like text.
         solid.push(Color::WHITE);
-        let text = if self.text_lines > 0 {
-            vec![s.caption_color]
-        } else {
-            Vec::new()
-        };
+        let legend = self
+            .text_lines
+            .saturating_sub(usize::from(self.style.captions));
+        let mut text = Vec::new();
+        if self.text_lines > 0 {
+            text.push(s.caption_color);
+        }
+        if legend > 0 {
+            text.push(board::SWATCH_EDGE);
+        }
         FramePalette::new(&solid, &text)
     }
 
@@ -460,6 +553,52 @@ impl BoardAnimation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn apng_has_every_frame_with_its_delay() {
+        let scenes: Vec<Scene> = [Color::BLACK, Color::WHITE, Color::rgb(0, 0x72, 0xb2)]
+            .into_iter()
+            .map(|c| {
+                let mut scene = Scene::new(8, 6, Color::WHITE);
+                scene.push(crate::scene::PathItem::rect(0.0, 0.0, 4.0, 6.0).filled(c));
+                scene
+            })
+            .collect();
+        let animation = Animation::default();
+        let mut bytes = Vec::new();
+        write_apng(&mut bytes, Path::new("a.png"), &scenes, &animation).unwrap();
+        let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+        let mut reader = decoder.read_info().unwrap();
+        let control = reader.info().animation_control.unwrap();
+        assert_eq!((control.num_frames, control.num_plays), (3, 0));
+        let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+        let mut delays = Vec::new();
+        let mut firsts = Vec::new();
+        for _ in 0..3 {
+            reader.next_frame(&mut buffer).unwrap();
+            let fc = reader.info().frame_control.unwrap();
+            delays.push((fc.delay_num, fc.delay_den));
+            firsts.push(buffer[..3].to_vec());
+        }
+        assert_eq!(delays, vec![(10, 100), (10, 100), (150, 100)]);
+        assert_eq!(
+            firsts,
+            vec![vec![0, 0, 0], vec![255, 255, 255], vec![0, 0x72, 0xb2]]
+        );
+    }
+
+    #[test]
+    fn frame_sequences_and_their_animate_line_agree() {
+        let names = frame_names("sweep", 12, "pdf");
+        assert_eq!(names.first().unwrap(), "sweep-001.pdf");
+        assert_eq!(names.last().unwrap(), "sweep-012.pdf");
+        let tex = animate_snippet("sweep", 12, &Animation::default());
+        assert!(
+            tex.contains("\\animategraphics[controls,loop]{10}{sweep-}{001}{012}"),
+            "{tex}"
+        );
+        assert_eq!(frame_names("m", 1000, "png")[999], "m-1000.png");
+    }
     use crate::scene::{PathItem, TextItem};
     use std::collections::HashSet;
 

@@ -369,7 +369,9 @@ pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
             }
         }
     }
-    let pixels = u64::from(scene.width) * u64::from(scene.height);
+    // The raster's size, which at a physical size and --dpi is not the scene's in points.
+    let (width, height) = scene.pixel_size();
+    let pixels = u64::from(width) * u64::from(height);
     match format {
         Format::Png => pixels
             .saturating_mul(PNG_BYTES_PER_PIXEL)
@@ -419,20 +421,19 @@ pub fn write_scene_to(
     )?;
     match format {
         Format::Pdf => {
-            let mut svg = Vec::new();
-            svg::write_svg(&mut svg, scene, metadata).map_err(Error::write_failed)?;
-            let pdf = pdf::svg_to_pdf(&svg, Path::new(""))?;
+            let pdf = pdf::scene_to_pdf(scene, metadata, Path::new(""))?;
             out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
             let pixels = raster::rasterize(scene)?;
-            png::write_rgb(
+            let dpi = scene.paper.map(|paper| paper.dpi);
+            png::write_rgb_at(
                 out,
                 Path::new(""),
-                scene.width,
-                scene.height,
+                (pixels.width(), pixels.height()),
                 &pixels,
                 metadata,
+                dpi,
             )
         }
         Format::Svg => svg::write_svg(out, scene, metadata).map_err(Error::write_failed),

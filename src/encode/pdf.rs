@@ -1,24 +1,139 @@
 //! PDF: the scene's SVG converted to vector PDF (svg2pdf), for pdflatex, which
-//! cannot include SVG. Text is already glyph outlines, so no font is needed here.
+//! cannot include SVG. Text stays text: svg2pdf embeds a subset of the DejaVu
+//! font (a TrueType CID font, which `pdffonts` lists as embedded and subset),
+//! so words can be searched and selected; `--text outlines` gives paths.
+//! The page (MediaBox) is the scene's size in points, or exactly its paper size.
 
+use crate::scene::Scene;
 use crate::{Error, Result};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The embedded fonts as svg2pdf's font database: no system font is ever looked up.
+fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<svg2pdf::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = svg2pdf::usvg::fontdb::Database::new();
+        for bytes in [crate::font::DEJAVU_SANS, crate::font::DEJAVU_SERIF] {
+            db.load_font_data(bytes.to_vec());
+        }
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// A scene as PDF bytes, the same bytes on every run.
+pub fn scene_to_pdf(scene: &Scene, metadata: &super::Metadata, path: &Path) -> Result<Vec<u8>> {
+    let mut svg = Vec::new();
+    super::svg::write_svg_for(&mut svg, scene, metadata, super::svg::Purpose::Pdf)
+        .map_err(crate::Error::write_failed)?;
+    // SVG lengths in mm are read at usvg's 96 px to the inch; a page at 96 dpi turns
+    // them back into exact points. Scenes not on paper keep one pixel per point.
+    let dpi = if scene.paper.is_some() { 96.0 } else { 72.0 };
+    convert(&svg, path, dpi)
+}
 
 /// Converts an SVG document to PDF bytes, the same bytes on every run.
 pub fn svg_to_pdf(svg: &[u8], path: &Path) -> Result<Vec<u8>> {
+    convert(svg, path, 72.0)
+}
+
+fn convert(svg: &[u8], path: &Path, dpi: f32) -> Result<Vec<u8>> {
     let fail = |message: String| Error::Encode {
         path: path.to_path_buf(),
         message,
     };
-    let tree = svg2pdf::usvg::Tree::from_data(svg, &svg2pdf::usvg::Options::default())
+    let options = svg2pdf::usvg::Options {
+        fontdb: fonts(),
+        font_family: crate::font::Family::Sans.name().into(),
+        ..Default::default()
+    };
+    let tree = svg2pdf::usvg::Tree::from_data(svg, &options)
         .map_err(|e| fail(format!("the SVG did not parse: {e}")))?;
     let pdf = svg2pdf::to_pdf(
         &tree,
         svg2pdf::ConversionOptions::default(),
-        svg2pdf::PageOptions::default(),
+        svg2pdf::PageOptions { dpi },
     )
     .map_err(|e| fail(format!("PDF conversion failed: {e}")))?;
-    Ok(sort_resource_entries(pdf))
+    Ok(objects_in_number_order(sort_resource_entries(pdf)))
+}
+
+/// svg2pdf writes a figure's fonts (DejaVu Sans and its italic, say) in hash-map
+/// order: the objects keep their numbers but trade places from run to run. This
+/// writes every object in number order and rebuilds the cross-reference table, so
+/// the bytes depend only on the figure. Anything unexpected leaves the file as it was.
+fn objects_in_number_order(pdf: Vec<u8>) -> Vec<u8> {
+    reorder_objects(&pdf).unwrap_or(pdf)
+}
+
+fn reorder_objects(pdf: &[u8]) -> Option<Vec<u8>> {
+    let text_at = |from: usize| std::str::from_utf8(&pdf[from..]).ok();
+    let tail = pdf.len().saturating_sub(64);
+    let start_key = pdf[tail..].windows(9).rposition(|w| w == b"startxref")? + tail;
+    let xref_at: usize = text_at(start_key + 9)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let xref = text_at(xref_at)?;
+    let mut lines = xref.lines();
+    if lines.next()? != "xref" {
+        return None;
+    }
+    let mut header = lines.next()?.split_whitespace();
+    let (first, count): (usize, usize) =
+        (header.next()?.parse().ok()?, header.next()?.parse().ok()?);
+    if first != 0 {
+        return None;
+    }
+    // (offset, number) of every object in use.
+    let mut objects = Vec::new();
+    for number in 0..count {
+        let line = lines.next()?.trim_end_matches('\r');
+        let mut words = line.split_whitespace();
+        let (offset, _generation, kind) = (words.next()?, words.next()?, words.next()?);
+        if kind == "n" {
+            objects.push((offset.parse::<usize>().ok()?, number));
+        }
+    }
+    let trailer_at = xref_at + xref.find("trailer")?;
+    objects.sort_unstable();
+    let body_start = objects.first()?.0;
+    // Each object runs to the next one (or the table): its bytes, blank lines included.
+    let mut spans: Vec<(usize, &[u8])> = objects
+        .iter()
+        .enumerate()
+        .map(|(k, &(offset, number))| {
+            let end = objects.get(k + 1).map_or(xref_at, |next| next.0);
+            (number, &pdf[offset..end])
+        })
+        .collect();
+    if spans
+        .iter()
+        .any(|(number, bytes)| !bytes.starts_with(format!("{number} 0 obj").as_bytes()))
+    {
+        return None;
+    }
+    spans.sort_unstable_by_key(|span| span.0);
+    let mut out = pdf[..body_start].to_vec();
+    let mut offsets = vec![None; count];
+    for (number, bytes) in spans {
+        offsets[number] = Some(out.len());
+        out.extend_from_slice(bytes);
+    }
+    let new_xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {count}\n").as_bytes());
+    for offset in offsets {
+        match offset {
+            Some(at) => out.extend_from_slice(format!("{at:010} 00000 n\r\n").as_bytes()),
+            None => out.extend_from_slice(b"0000000000 65535 f\r\n"),
+        }
+    }
+    let trailer = &pdf[trailer_at..start_key];
+    out.extend_from_slice(trailer);
+    out.extend_from_slice(format!("startxref\n{new_xref}\n%%EOF").as_bytes());
+    Some(out)
 }
 
 /// svg2pdf lists a page's resources (`/gs3 9 0 R`, one per line) in hash-map order,
@@ -73,6 +188,43 @@ fn sort_resource_entries(pdf: Vec<u8>) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn math_markup_gives_one_font_and_the_same_bytes_every_run() {
+        use crate::scene::{Color, Scene, TextItem};
+        let mut scene = Scene::new(200, 60, Color::WHITE);
+        scene.push(TextItem::centered(
+            100.0,
+            30.0,
+            "$S_4$ and $H(4,11)$",
+            14.0,
+            Color::BLACK,
+        ));
+        let metadata = super::super::Metadata::default();
+        let first = scene_to_pdf(&scene, &metadata, Path::new("x.pdf")).unwrap();
+        for _ in 0..12 {
+            assert_eq!(
+                scene_to_pdf(&scene, &metadata, Path::new("x.pdf")).unwrap(),
+                first
+            );
+        }
+        // Italic variables are the one font slanted: a single embedded subset.
+        let text = String::from_utf8_lossy(&first);
+        assert_eq!(text.matches("/Subtype /Type0").count(), 1);
+        // Objects in number order, and the table points at each of them.
+        // Byte offsets (the header's binary comment makes the lossy text longer).
+        let at = |n: usize| {
+            let needle = format!("\n{n} 0 obj");
+            first
+                .windows(needle.len())
+                .position(|w| w == needle.as_bytes())
+                .unwrap()
+        };
+        assert!(at(1) < at(2) && at(2) < at(3));
+        let xref = text.rfind("xref\n0 ").unwrap();
+        let entry = &text[xref..].lines().nth(4).unwrap()[..10];
+        assert_eq!(entry.parse::<usize>().unwrap(), at(2) + 1);
+    }
 
     #[test]
     fn resource_lines_are_sorted_and_nothing_moves() {

@@ -48,9 +48,30 @@ pub fn write_rgb(
     pixmap: &tiny_skia::Pixmap,
     metadata: &Metadata,
 ) -> Result<()> {
+    write_rgb_at(out, path, (width, height), pixmap, metadata, None)
+}
+
+/// [`write_rgb`] with the resolution stored in a pHYs chunk (pixels per metre), so
+/// a page-layout program places the image at its physical size.
+pub fn write_rgb_at(
+    out: &mut dyn Write,
+    path: &Path,
+    (width, height): (u32, u32),
+    pixmap: &tiny_skia::Pixmap,
+    metadata: &Metadata,
+    dpi: Option<f64>,
+) -> Result<()> {
     let rgba = super::raster::straight_rgba(pixmap);
     let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
     let mut encoder = encoder(out, path, width, height, metadata)?;
+    if let Some(dpi) = dpi {
+        let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+    }
     encoder.set_depth(png::BitDepth::Eight);
     let data: Vec<u8> = if opaque {
         encoder.set_color(png::ColorType::Rgb);

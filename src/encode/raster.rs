@@ -6,30 +6,62 @@ use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, Scene};
 use crate::{Error, Result};
 use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-/// Draws a scene into a straight-alpha RGBA buffer, row-major.
+/// Draws a scene into a pixmap of [`Scene::pixel_size`]: one pixel per scene unit,
+/// or the paper's dpi when the scene is on paper (cells then still end on whole
+/// pixels: their rectangle is scaled and its edges shared out as always).
 pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
-    let mut pixmap = Pixmap::new(scene.width, scene.height).ok_or_else(|| {
+    let (width, height) = scene.pixel_size();
+    let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
         Error::invalid(format!(
-            "cannot draw a {} x {} px image: both sides must be at least 1",
-            scene.width, scene.height
+            "cannot draw a {width} x {height} px image: both sides must be at least 1"
         ))
     })?;
+    let sx = f64::from(width) / f64::from(scene.width.max(1));
+    let sy = f64::from(height) / f64::from(scene.height.max(1));
+    let transform = if scene.paper.is_some() {
+        Transform::from_scale(sx as f32, sy as f32)
+    } else {
+        Transform::identity()
+    };
     pixmap.fill(skia_color(scene.background));
     for item in &scene.items {
         match item {
+            Item::Cells(cells) if scene.paper.is_some() => {
+                draw_cells(&mut pixmap, &scaled_cells(cells, sx, sy))
+            }
             Item::Cells(cells) => draw_cells(&mut pixmap, cells),
-            Item::Path(path) => draw_path(&mut pixmap, path),
+            Item::Path(path) => draw_path(&mut pixmap, path, transform),
             Item::Text(text) => {
                 let outline = PathItem {
-                    commands: font::text_path(text),
+                    commands: font::text_path_in(scene.font, text),
                     fill: Some(text.color),
                     stroke: None,
                 };
-                draw_path(&mut pixmap, &outline);
+                draw_path(&mut pixmap, &outline, transform);
             }
         }
     }
     Ok(pixmap)
+}
+
+/// A cell layer in device pixels: the rectangle's corners rounded to whole pixels.
+fn scaled_cells(layer: &CellLayer, sx: f64, sy: f64) -> CellLayer {
+    let round = |v: f64| v.round().max(0.0) as u32;
+    let (x0, y0) = (
+        round(f64::from(layer.rect.x) * sx),
+        round(f64::from(layer.rect.y) * sy),
+    );
+    let x1 = round(f64::from(layer.rect.x + layer.rect.width) * sx);
+    let y1 = round(f64::from(layer.rect.y + layer.rect.height) * sy);
+    CellLayer {
+        rect: crate::scene::PixelRect {
+            x: x0,
+            y: y0,
+            width: x1.saturating_sub(x0),
+            height: y1.saturating_sub(y0),
+        },
+        ..layer.clone()
+    }
 }
 
 fn skia_color(c: Color) -> tiny_skia::Color {
@@ -135,7 +167,7 @@ fn skia_path(commands: &[PathCmd]) -> Option<tiny_skia::Path> {
     builder.finish()
 }
 
-fn draw_path(pixmap: &mut Pixmap, item: &PathItem) {
+fn draw_path(pixmap: &mut Pixmap, item: &PathItem, transform: Transform) {
     let Some(path) = skia_path(&item.commands) else {
         return;
     };
@@ -143,13 +175,7 @@ fn draw_path(pixmap: &mut Pixmap, item: &PathItem) {
         let mut paint = Paint::default();
         paint.set_color(skia_color(fill));
         paint.anti_alias = true;
-        pixmap.fill_path(
-            &path,
-            &paint,
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
+        pixmap.fill_path(&path, &paint, FillRule::Winding, transform, None);
     }
     if let Some((color, width)) = item.stroke {
         let mut paint = Paint::default();
@@ -161,7 +187,7 @@ fn draw_path(pixmap: &mut Pixmap, item: &PathItem) {
             line_join: LineJoin::Miter,
             ..Stroke::default()
         };
-        pixmap.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+        pixmap.stroke_path(&path, &paint, &stroke, transform, None);
     }
 }
 
@@ -181,6 +207,18 @@ pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::scene::PixelRect;
+
+    #[test]
+    fn a_scene_on_paper_is_drawn_at_its_dpi() {
+        let mut scene = Scene::new(72, 36, Color::WHITE);
+        scene.push(PathItem::rect(0.0, 0.0, 36.0, 36.0).filled(Color::BLACK));
+        let scene = scene.on_paper(crate::scene::units::Print { dpi: Some(300.0) }, None);
+        let pixmap = rasterize(&scene).unwrap();
+        assert_eq!((pixmap.width(), pixmap.height()), (300, 150));
+        let rgba = straight_rgba(&pixmap);
+        assert_eq!(rgba[(75 * 300 + 140) * 4], 0);
+        assert_eq!(rgba[(75 * 300 + 160) * 4], 255);
+    }
 
     #[test]
     fn cells_land_on_whole_pixels_with_uneven_edges() {

@@ -3,22 +3,56 @@
 //! Cell layers are merged into one path per colour made of maximal
 //! rectangles (runs along a row, stacked while the next row repeats them),
 //! so a 1024 x 1024 pattern stays small. Cell edges are the PNG's whole-pixel
-//! edges and are drawn with `crispEdges`; text is glyph outlines.
+//! edges and are drawn with `crispEdges`. Text is drawn as the glyph outlines
+//! of the embedded font, with the words as real (invisible, selectable) text
+//! over them; the SVG made for PDF conversion has real visible text instead,
+//! which the PDF embeds as a subset font. A scene on paper gets `width="85mm"`
+//! and a viewBox in its units.
 
 use super::Metadata;
 use crate::font;
-use crate::scene::{CellLayer, Color, Item, PathCmd, Scene};
+use crate::scene::units::trim_number;
+use crate::scene::{CellLayer, Color, Item, PathCmd, Scene, TextItem, TextMode};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
+/// What the SVG is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// A standalone file: exact outlines, whatever fonts the viewer has.
+    File,
+    /// Input of the PDF converter, which has the embedded fonts and writes real text.
+    Pdf,
+}
+
 /// Writes a scene as a standalone SVG document.
 pub fn write_svg(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> io::Result<()> {
+    write_svg_for(out, scene, metadata, Purpose::File)
+}
+
+/// Writes a scene as SVG for `purpose`.
+pub fn write_svg_for(
+    out: &mut dyn Write,
+    scene: &Scene,
+    metadata: &Metadata,
+    purpose: Purpose,
+) -> io::Result<()> {
     let (w, h) = (scene.width, scene.height);
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    let (width, height) = match &scene.paper {
+        Some(paper) => {
+            let (mm_w, mm_h) = paper.millimetres();
+            (
+                format!("{}mm", trim_number(mm_w)),
+                format!("{}mm", trim_number(mm_h)),
+            )
+        }
+        None => (w.to_string(), h.to_string()),
+    };
     writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {w} {h}">"#
     )?;
     if !metadata.entries.is_empty() {
         write!(out, "<metadata>")?;
@@ -56,19 +90,90 @@ pub fn write_svg(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> io:
                     path_data(&path.commands)
                 )?;
             }
-            Item::Text(text) => {
-                // The words themselves, for search and accessibility; the outlines are what shows.
-                writeln!(
-                    out,
-                    r#"<path aria-label="{}" d="{}"{}/>"#,
-                    escape(&text.text),
-                    path_data(&font::text_path(text)),
-                    paint("fill", text.color)
-                )?;
-            }
+            Item::Text(text) => match (scene.text, purpose) {
+                (TextMode::Text, Purpose::Pdf) => write_text(out, scene, text, true)?,
+                (TextMode::Text, Purpose::File) => {
+                    writeln!(
+                        out,
+                        r#"<path aria-hidden="true" d="{}"{}/>"#,
+                        path_data(&font::text_path_in(scene.font, text)),
+                        paint("fill", text.color)
+                    )?;
+                    write_text(out, scene, text, false)?;
+                }
+                (TextMode::Outlines, _) => {
+                    // The words for screen readers; the outlines are what shows.
+                    writeln!(
+                        out,
+                        r#"<path aria-label="{}" d="{}"{}/>"#,
+                        escape(&crate::scene::markup::plain(&text.text)),
+                        path_data(&font::text_path_in(scene.font, text)),
+                        paint("fill", text.color)
+                    )?;
+                }
+            },
         }
     }
     writeln!(out, "</svg>")
+}
+
+/// A text item as real text: a group placed and turned like the item, with one
+/// `<text>` per styled run at the position the font module laid out (italic runs
+/// slanted, as the outlines are). `visible` false gives transparent text over the
+/// outlines, for search and selection.
+fn write_text(
+    out: &mut dyn Write,
+    scene: &Scene,
+    text: &TextItem,
+    visible: bool,
+) -> io::Result<()> {
+    let (dx, dy) = font::baseline_offset(scene.font, text);
+    let mut transform = format!("translate({} {})", num3(text.x), num3(text.y));
+    if text.rotation != 0.0 {
+        let _ = write!(transform, " rotate({})", num3(text.rotation));
+    }
+    let fill = if visible {
+        paint("fill", text.color)
+    } else {
+        r##" fill="#000" fill-opacity="0""##.to_string()
+    };
+    let label = if visible {
+        String::new()
+    } else {
+        format!(
+            r#" aria-label="{}""#,
+            escape(&crate::scene::markup::plain(&text.text))
+        )
+    };
+    write!(
+        out,
+        r#"<g{label} transform="{transform}" font-family="{}"{fill}>"#,
+        scene.font.name()
+    )?;
+    for run in font::placed_runs(scene.font, &text.text, text.size) {
+        let (x, y) = (num3(dx + run.dx), num3(dy + run.dy));
+        let place = if run.italic {
+            format!(r#" transform="translate({x} {y}) skewX(-{})""#, font::SLANT)
+        } else {
+            format!(r#" x="{x}" y="{y}""#)
+        };
+        // textLength pins each run to the width the layout measured, whatever the
+        // text engine's shaping makes of it.
+        write!(
+            out,
+            r#"<text{place} font-size="{}" textLength="{}" xml:space="preserve">{}</text>"#,
+            num3(run.size),
+            num3(run.width),
+            escape(&run.text)
+        )?;
+    }
+    writeln!(out, "</g>")
+}
+
+/// A number with at most three decimals: text positions want a little more than
+/// [`num`]'s two.
+fn num3(value: f64) -> String {
+    trim_number(value)
 }
 
 fn paint(attribute: &str, color: Color) -> String {

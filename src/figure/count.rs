@@ -3,7 +3,8 @@
 use super::Figure;
 use crate::encode::{self, Format, Metadata};
 use crate::pattern::count::g;
-use crate::scene::chart::count_chart;
+use crate::scene::chart::{count_chart, ChartLabels};
+use crate::scene::units::PrintStyle;
 use crate::{Error, Result};
 use std::io::Write;
 
@@ -21,6 +22,10 @@ pub struct CountFigure {
     pub width: u32,
     /// Chart height in pixels.
     pub height: u32,
+    /// Title, axis names, ticks and key.
+    pub labels: ChartLabels,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: PrintStyle,
 }
 
 impl Default for CountFigure {
@@ -30,6 +35,8 @@ impl Default for CountFigure {
             log: false,
             width: 900,
             height: 560,
+            labels: ChartLabels::count(),
+            print: PrintStyle::default(),
         }
     }
 }
@@ -107,7 +114,13 @@ impl Figure for CountFigure {
                 let rows: Vec<(u64, u128)> = self.rows().collect();
                 let stride = rows.len().div_ceil(MAX_CHART_POINTS);
                 let points: Vec<(u64, u128)> = rows.iter().step_by(stride).copied().collect();
-                let scene = count_chart(&points, self.log, self.width, self.height)?;
+                let scene = self.print.apply(count_chart(
+                    &points,
+                    self.log,
+                    self.width,
+                    self.height,
+                    &self.labels,
+                )?);
                 encode::write_scene_to(out, format, &scene, metadata, u64::MAX)
             }
         }

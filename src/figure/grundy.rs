@@ -23,6 +23,7 @@ use crate::games::{GameBox, GameSpec, Solution};
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::chart::{chart_error, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
+use crate::scene::units::MIN_TEXT_PT;
 use crate::scene::{CellLayer, Color, HAlign, Item, PathItem, PixelRect, Scene, TextItem, VAlign};
 use crate::{Error, Result};
 
@@ -60,9 +61,11 @@ impl TablePalette {
     /// The class colours; class `v mod m` takes entry `v mod m`.
     pub fn colors(self) -> &'static [Color] {
         const PAPER: [Color; 8] = [
+            // Red and blue as the papers, the blue dark enough that the two classes
+            // stay 3:1 apart, and each 3:1 on white, when printed in grey.
             Color::WHITE,
-            Color::rgb(0xF2, 0x6B, 0x6B),
-            Color::rgb(0x5B, 0x8D, 0xEF),
+            Color::rgb(0xE4, 0x6C, 0x6C),
+            Color::rgb(0x14, 0x3B, 0x91),
             Color::rgb(0x6B, 0xC7, 0x6B),
             Color::rgb(0xF5, 0xB0, 0x4A),
             Color::rgb(0xB0, 0x7F, 0xD8),
@@ -97,6 +100,12 @@ pub struct TableStyle {
     pub cell: Option<u32>,
     /// A title line above and a colour key below the table.
     pub title: bool,
+    /// The title instead of the default (game and box).
+    pub caption: Option<String>,
+    /// Width of the whole figure in scene units: the cell size follows.
+    pub width: Option<u32>,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: crate::scene::units::PrintStyle,
 }
 
 impl Default for TableStyle {
@@ -106,6 +115,9 @@ impl Default for TableStyle {
             palette: TablePalette::Paper,
             cell: None,
             title: true,
+            caption: None,
+            width: None,
+            print: Default::default(),
         }
     }
 }
@@ -121,6 +133,9 @@ pub struct PlotView {
     pub width: u32,
     /// Image height in pixels.
     pub height: u32,
+    /// Title, axis names, ticks and key. An empty caption or axis name means
+    /// the default one.
+    pub labels: crate::scene::chart::ChartLabels,
 }
 
 impl Default for PlotView {
@@ -130,6 +145,14 @@ impl Default for PlotView {
             elevation: 20.0,
             width: 900,
             height: 720,
+            labels: crate::scene::chart::ChartLabels {
+                caption: Some(String::new()),
+                caption_size: None,
+                font_size: None,
+                axis_names: Some(Vec::new()),
+                ticks: true,
+                key: true,
+            },
         }
     }
 }
@@ -284,23 +307,23 @@ impl GrundyFigure {
         self.frame()?;
         if !(1..=8).contains(&self.table.modulus) {
             return Err(Error::invalid(format!(
-                "--modulus {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
+                "--color-classes {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
                 self.table.modulus
             )));
         }
         if let Some(cell) = self.table.cell {
             if !(8..=200).contains(&cell) {
                 return Err(Error::invalid(format!(
-                    "--cell {cell} is out of range; give 8..200 pixels"
+                    "--cell {cell} is out of range; give 8..200 px (or pt on paper)"
                 )));
             }
         }
         let v = &self.view;
         crate::scene::check_view_angles(v.azimuth, v.elevation)?;
         for (what, px) in [("--width", v.width), ("--height", v.height)] {
-            if !(200..=8000).contains(&px) {
+            if !(120..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
-                    "{what} {px} is out of range; give 200..8000 pixels"
+                    "{what} {px} is out of range; give 120..8000 px (1.7 in to 111 in on paper)"
                 )));
             }
         }
@@ -611,15 +634,39 @@ impl GrundyFigure {
             .chain([digits(rows as u64 - 1), digits(cols as u64 - 1)])
             .max()
             .unwrap_or(1);
-        let cell = self.table.cell.unwrap_or(match widest {
-            0..=2 => 28,
-            3 => 34,
-            4 => 42,
-            _ => 50,
-        });
-        let c = f64::from(cell);
+        let margin = 16u32;
+        // Numbers take at most 80% of a cell's width and half its height; a cell
+        // that would print them under the 6 pt floor is refused, saying what fits.
         let sample: String = "0".repeat(widest);
-        let text_size = (c * 0.5).min(c * 0.8 / font::text_width(&sample, 1.0));
+        let number_size = |c: f64| (c * 0.5).min(c * 0.8 / font::text_width(&sample, 1.0));
+        let min_cell = (1..=400)
+            .find(|&c| number_size(f64::from(c)) >= MIN_TEXT_PT)
+            .unwrap_or(400);
+        let cell = match (self.table.cell, self.table.width) {
+            (Some(cell), _) => cell,
+            (None, Some(width)) => width.saturating_sub(2 * margin) / (cols as u32 + 1),
+            (None, None) => match widest {
+                0..=2 => 28,
+                3 => 34,
+                4 => 42,
+                _ => 50,
+            },
+        };
+        if cell < min_cell {
+            let need = min_cell * (cols as u32 + 1) + 2 * margin;
+            let (flag, have) = match (self.table.cell, self.table.width) {
+                (Some(c), _) => ("--cell", format!("{c}")),
+                (None, Some(w)) => ("--width", format!("{w} pt")),
+                _ => ("--cell", format!("{cell}")),
+            };
+            return Err(Error::invalid(format!(
+                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give --cell {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller --box",
+                f64::from(need) / 72.0 * 25.4,
+                cols + 1
+            )));
+        }
+        let c = f64::from(cell);
+        let text_size = number_size(c);
 
         let classes = self.table.modulus as usize;
         let mut palette: Vec<Color> = self.table.palette.colors()[..classes].to_vec();
@@ -630,34 +677,62 @@ impl GrundyFigure {
         let corner = palette.len() as u8;
         palette.push(Color::WHITE);
 
-        let margin = 16u32;
-        let title_size = 16.0;
-        let title = self.caption(frame);
-        let title_height = if self.table.title { 30 } else { 0 };
-        let key_height = if self.table.title { 34 } else { 0 };
         let table_w = (cols as u32 + 1) * cell;
         let table_h = (rows as u32 + 1) * cell;
-        let title_w = if self.table.title {
-            font::text_width(&title, title_size).ceil() as u32
+        // The words fit the table, not the other way round: a narrow table gets a
+        // wrapped title and a key in several rows, never a canvas wider than itself
+        // (down to 200 units, the room two lines of title need).
+        let inner_w = match self.table.width {
+            Some(width) => width.saturating_sub(2 * margin).max(table_w),
+            None => table_w.max(200),
+        };
+        let room = f64::from(inner_w);
+        let title = self
+            .table
+            .caption
+            .clone()
+            .unwrap_or_else(|| self.caption(frame));
+        let (title_lines, title_size) = if self.table.title {
+            // Words in proportion to the numbers: a table made small keeps a small title.
+            crate::scene::layout::fit_title(
+                &title,
+                (text_size * 1.5).clamp(8.0, 16.0),
+                8.0,
+                room,
+                3,
+            )
+        } else {
+            (Vec::new(), 16.0)
+        };
+        let title_height = if self.table.title {
+            (title_lines.len() as f64 * title_size * 1.3 + title_size * 0.6).ceil() as u32
         } else {
             0
         };
         let key = self.key_entries();
-        let key_w = key_width(&key, 13.0).ceil() as u32;
-        let inner_w = table_w
-            .max(title_w)
-            .max(if self.table.title { key_w } else { 0 });
+        let key_size = (text_size * 1.2).clamp(7.0, 13.0);
+        let key_rows = if self.table.title {
+            key_rows(&key, key_size, room)
+        } else {
+            Vec::new()
+        };
+        let key_height = (key_rows.len() as f64 * key_size * 1.6).ceil() as u32
+            + if key_rows.is_empty() {
+                0
+            } else {
+                (key_size * 0.8) as u32
+            };
         let width = inner_w + 2 * margin;
         let height = table_h + 2 * margin + title_height + key_height;
         let mut scene = Scene::new(width, height, Color::WHITE);
         let x0 = margin + (inner_w - table_w) / 2;
         let y0 = margin + title_height;
 
-        if self.table.title {
+        for (k, line) in title_lines.into_iter().enumerate() {
             scene.push(TextItem::centered(
                 f64::from(width) / 2.0,
-                f64::from(margin) + title_size,
-                title,
+                f64::from(margin) + title_size * (1.0 + 1.3 * k as f64),
+                line,
                 title_size,
                 INK,
             ));
@@ -738,11 +813,11 @@ impl GrundyFigure {
         for t in texts {
             scene.push(t);
         }
-        if self.table.title {
-            let baseline = f64::from(y0 + table_h) + 26.0;
-            draw_key(&mut scene, &key, f64::from(width) / 2.0, baseline, 13.0);
+        for (k, row) in key_rows.iter().enumerate() {
+            let baseline = f64::from(y0 + table_h) + key_size * (2.0 + 1.6 * k as f64);
+            draw_key(&mut scene, row, f64::from(width) / 2.0, baseline, key_size);
         }
-        Ok(scene)
+        Ok(self.table.print.apply(scene))
     }
 
     /// The colour key under a table: a swatch per class.
@@ -790,27 +865,54 @@ impl GrundyFigure {
         let [a, b, c] = [0, 1, 2].map(|i| frame.names[frame.free[i]].clone());
         let [ba, bb, bc] = [0, 1, 2].map(|i| f64::from(frame.bounds[frame.free[i]]).max(1.0));
         let (width, height) = (self.view.width, self.view.height);
-        let mut scene = Scene::new(width, height, Color::WHITE);
-        let title = format!(
-            "P-positions of {}: {} points",
-            self.caption(frame),
-            points.len()
-        );
-        let natural_title = (f64::from(width) / 45.0).clamp(13.0, 20.0);
-        let label_size = (natural_title * 0.8).round();
-        // A long title (six coordinates, say) shrinks to fit rather than run off the page.
-        let title_size =
-            crate::font::fitted_size(&title, natural_title, f64::from(width) - 48.0).floor();
-        let radius = ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc))
-            .clamp(1.5, 5.0)
-            .round() as u32;
+        let labels = &self.view.labels;
+        // Drawn OVERSAMPLE times larger, then scaled down: plotters rounds every
+        // coordinate to a whole unit, which shows on a 240 pt plot.
+        const K: u32 = crate::scene::chart::OVERSAMPLE;
+        let kf = f64::from(K);
+        let mut scene = Scene::new(width * K, height * K, Color::WHITE);
+        let w = f64::from(width);
+        let natural_title = (w / 45.0).clamp(9.0, 20.0);
+        let label_size = labels
+            .font_size
+            .unwrap_or_else(|| (natural_title * 0.8).max(7.0));
+        let name_size = labels.font_size.map_or(natural_title, |s| s * 1.2);
+        let title = labels.caption.as_ref().map(|text| {
+            let text = if text.is_empty() {
+                format!(
+                    "P-positions of {}: {} points",
+                    self.caption(frame),
+                    points.len()
+                )
+            } else {
+                text.clone()
+            };
+            let size = labels.caption_size.unwrap_or(natural_title);
+            // A long title wraps, then shrinks, rather than run off the page.
+            crate::scene::layout::fit_title(&text, size, size.min(7.0), w - 48.0, 2)
+        });
+        let title_h = title.as_ref().map_or(0.0, |(lines, size)| {
+            lines.len() as f64 * size * 1.3 + size * 0.8
+        });
+        // The colour bar: z (up) by colour, so heights can be read off.
+        let bar = labels.key;
+        let bar_w = if bar { (label_size * 5.5).round() } else { 0.0 };
+        let radius =
+            ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc)).clamp(0.8, 5.0) * 0.8;
+        let radius = (radius * kf).round() as u32;
         let tick_counts;
+        let first_tick = scene.items.len();
+        let corners: [(f64, f64); 3];
         {
-            let root = SceneBackend::new(&mut scene).into_drawing_area();
+            let root = SceneBackend::new(&mut scene).into_drawing_area().margin(
+                (title_h * kf).round() as u32,
+                0,
+                0,
+                (bar_w * kf) as u32,
+            );
             let ink = RGBColor(0x22, 0x22, 0x22);
             let mut chart = ChartBuilder::on(&root)
-                .caption(title, ("sans-serif", title_size).into_font().color(&ink))
-                .margin(24)
+                .margin(((label_size * 2.6).max(w / 37.5) * kf) as u32)
                 .build_cartesian_3d(0.0..ba, 0.0..bc, 0.0..bb)
                 .map_err(chart_error)?;
             let (yaw, pitch) = (
@@ -824,16 +926,21 @@ impl GrundyFigure {
                 p.into_matrix()
             });
             let grey = RGBColor(0xC8, 0xC8, 0xC8);
-            // Count the tick labels of each axis, to put its name after them.
+            // Count the tick labels of each axis, to put its name beside them.
             let counts = [0, 1, 2].map(|_| std::cell::Cell::new(0usize));
+            let ticks = labels.ticks;
             let tick = |axis: usize, v: f64| {
                 counts[axis].set(counts[axis].get() + 1);
-                whole_tick(v)
+                if ticks {
+                    whole_tick(v)
+                } else {
+                    String::new()
+                }
             };
             chart
                 .configure_axes()
-                .label_style(("sans-serif", label_size).into_font().color(&ink))
-                .bold_grid_style(grey)
+                .label_style(("sans-serif", label_size * kf).into_font().color(&ink))
+                .bold_grid_style(grey.stroke_width(K / 2))
                 .light_grid_style(TRANSPARENT)
                 .axis_panel_style(RGBColor(0xF4, 0xF4, 0xF4))
                 .max_light_lines(0)
@@ -845,6 +952,15 @@ impl GrundyFigure {
             tick_counts = counts.map(|c| c.get());
             // Painter's order: far points first, so near ones cover them.
             let spec = chart.as_coord_spec();
+            let project = |x: f64, y: f64, z: f64| {
+                let (px, py) = spec.translate(&(x, y, z));
+                (f64::from(px), f64::from(py))
+            };
+            corners = [
+                project(ba / 2.0, bc / 2.0, bb / 2.0),
+                project(0.0, 0.0, 0.0),
+                project(ba, bc, bb),
+            ];
             let mut order: Vec<(i32, [u32; 3])> = points
                 .iter()
                 .map(|&[x, y, z]| {
@@ -868,31 +984,49 @@ impl GrundyFigure {
                 .map_err(chart_error)?;
             root.present().map_err(chart_error)?;
         }
-        // The texts so far: the title, then the tick labels of plotters' x
-        // (game a), y (up: game c) and z (game b) axes in that order. Each
-        // axis name goes one step beyond its last tick label.
-        let texts: Vec<(f64, f64)> = scene
-            .items
+        scene.scale_down(K);
+        let corners = corners.map(|(x, y)| (x / kf, y / kf));
+        // The tick labels of plotters' x (game a), y (up: game c) and z (game b)
+        // axes, in that order. Each axis name sits beside the middle of its tick
+        // labels, on the side away from the box, so it names the right axis.
+        let texts: Vec<(f64, f64)> = scene.items[first_tick..]
             .iter()
             .filter_map(|i| match i {
                 Item::Text(t) => Some((t.x, t.y)),
                 _ => None,
             })
-            .skip(1)
             .collect();
+        let centre = corners[0];
+        let mut names = Vec::new();
+        // Plotters' axes are (a, c up, b); names are given in the game's order a, b, c.
+        let axis_names = labels
+            .axis_names
+            .as_ref()
+            .map(|given| [0, 2, 1].map(|k| given.get(k).cloned().unwrap_or_default()));
         let mut start = 0;
-        for (count, name) in tick_counts.into_iter().zip([a, c, b]) {
-            if count >= 2 && start + count <= texts.len() {
+        for (axis, (count, default_name)) in tick_counts.into_iter().zip([a, c, b]).enumerate() {
+            let name = match &axis_names {
+                None => None,
+                Some(given) if !given[axis].is_empty() => Some(given[axis].clone()),
+                Some(_) => Some(default_name),
+            };
+            if let (Some(name), true) = (name, count >= 2 && start + count <= texts.len()) {
                 let (first, last) = (texts[start], texts[start + count - 1]);
-                let step = count as f64 - 1.0;
-                let (dx, dy) = ((last.0 - first.0) / step, (last.1 - first.1) / step);
+                let mid = ((first.0 + last.0) / 2.0, (first.1 + last.1) / 2.0);
+                let (dx, dy) = (last.0 - first.0, last.1 - first.1);
                 let norm = (dx * dx + dy * dy).sqrt().max(1.0);
-                let reach = natural_title * 1.6;
-                scene.push(TextItem {
-                    x: last.0 + dx / norm * reach,
-                    y: last.1 + dy / norm * reach,
+                // The normal of the axis pointing away from the box's centre.
+                let (mut nx, mut ny) = (-dy / norm, dx / norm);
+                if (mid.0 - centre.0) * nx + (mid.1 - centre.1) * ny < 0.0 {
+                    nx = -nx;
+                    ny = -ny;
+                }
+                let reach = label_size * 1.3 + name_size * 0.6;
+                names.push(TextItem {
+                    x: mid.0 + nx * reach,
+                    y: mid.1 + ny * reach,
                     text: name,
-                    size: natural_title,
+                    size: name_size,
                     color: INK,
                     halign: HAlign::Center,
                     valign: VAlign::Middle,
@@ -901,7 +1035,41 @@ impl GrundyFigure {
             }
             start += count;
         }
-        Ok(scene)
+        drop_overlapping_texts(&mut scene, first_tick);
+        for name in names {
+            scene.push(name);
+        }
+        if let Some((lines, size)) = title {
+            for (k, line) in lines.into_iter().enumerate() {
+                scene.push(TextItem::centered(
+                    w / 2.0,
+                    size * (1.1 + 1.3 * k as f64),
+                    line,
+                    size,
+                    INK,
+                ));
+            }
+        }
+        if bar {
+            let top = title_h + label_size * 2.0;
+            let bar_h = (f64::from(height) - top - label_size * 3.0).min(f64::from(height) * 0.5);
+            let x = w - bar_w + label_size * 0.6;
+            colour_bar(
+                &mut scene,
+                (x, top + label_size * 1.2),
+                (label_size * 1.1, bar_h.max(label_size * 4.0)),
+                bc,
+                &frame.names[frame.free[2]],
+                label_size,
+            );
+        }
+        let _ = corners;
+        Ok(self.view_print().apply(scene))
+    }
+
+    /// The print style of plots: the table's, which the command line fills.
+    fn view_print(&self) -> crate::scene::units::PrintStyle {
+        self.table.print
     }
 
     /// Seed 004's ListPlot of the P-positions projected to `(y, x - z)`: one
@@ -925,17 +1093,44 @@ impl GrundyFigure {
         let distinct = indices.iter().filter(|&&i| i == 1).count();
 
         let (width, height) = (self.view.width, self.view.height);
-        let mut scene = Scene::new(width, height, Color::WHITE);
-        let title = format!(
-            "P-positions of {} as ({b}, {a} − {c}): {distinct} points",
-            self.caption(frame)
-        );
-        let title_size = (f64::from(width) / 45.0)
-            .clamp(11.0, 20.0)
-            .min(f64::from(width - 24) / font::text_width(&title, 1.0));
-        let label_size = (f64::from(width) / 56.0).clamp(11.0, 16.0).round();
-        // Square cells, as large as fit beside the axes' labels.
-        let (left, bottom, top, right) = (64u32, 52u32, (title_size * 2.4) as u32, 24u32);
+        let labels = &self.view.labels;
+        let title = labels.caption.as_ref().map(|text| {
+            let text = if text.is_empty() {
+                format!(
+                    "P-positions of {} as ({b}, {a} − {c}): {distinct} points",
+                    self.caption(frame)
+                )
+            } else {
+                text.clone()
+            };
+            let size = labels
+                .caption_size
+                .unwrap_or_else(|| (f64::from(width) / 45.0).clamp(11.0, 20.0));
+            crate::scene::layout::fit_title(&text, size, size.min(7.0), f64::from(width) - 24.0, 2)
+        });
+        let label_size = labels
+            .font_size
+            .unwrap_or_else(|| (f64::from(width) / 56.0).clamp(11.0, 16.0).round());
+        let title_h = title.as_ref().map_or(label_size, |(lines, size)| {
+            lines.len() as f64 * size * 1.3 + size * 1.1
+        });
+        let names = labels.axis_names.as_ref().map(|given| {
+            let pick = |k: usize, default: String| {
+                given
+                    .get(k)
+                    .filter(|n| !n.is_empty())
+                    .cloned()
+                    .unwrap_or(default)
+            };
+            (pick(0, b.clone()), pick(1, format!("{a} − {c}")))
+        });
+        // Square cells, as large as fit beside the axes' labels; the canvas is then
+        // cut to the plot, so a flat sieve leaves no blank half page.
+        let ticks = if labels.ticks { 1.0 } else { 0.0 };
+        let named = if names.is_some() { 1.0 } else { 0.0 };
+        let left = (label_size * (1.2 + 2.8 * ticks + 1.6 * named)).ceil() as u32;
+        let bottom = (label_size * (0.8 + 1.6 * ticks + 1.6 * named)).ceil() as u32;
+        let (top, right) = (title_h.ceil() as u32, (label_size * 1.5) as u32);
         let room_w = f64::from(width.saturating_sub(left + right).max(1));
         let room_h = f64::from(height.saturating_sub(top + bottom).max(1));
         let cell = (room_w / cols as f64).min(room_h / rows as f64);
@@ -944,15 +1139,33 @@ impl GrundyFigure {
             ((cols as f64 * cell).round() as u32).max(1),
             ((rows as f64 * cell).round() as u32).max(1),
         );
+        let title_w = title.as_ref().map_or(0.0, |(lines, size)| {
+            lines
+                .iter()
+                .map(|l| font::text_width(l, *size))
+                .fold(0.0, f64::max)
+                + 24.0
+        });
+        let (width, height) = (
+            (left + plot_w + right)
+                .max(title_w.ceil() as u32)
+                .min(width),
+            (top + plot_h + bottom).min(height),
+        );
+        let mut scene = Scene::new(width, height, Color::WHITE);
         let x0 = left + (width - left - right).saturating_sub(plot_w) / 2;
-        let y0 = top + (height - top - bottom).saturating_sub(plot_h) / 2;
-        scene.push(TextItem::centered(
-            f64::from(width) / 2.0,
-            title_size * 1.5,
-            title,
-            title_size,
-            INK,
-        ));
+        let y0 = top;
+        if let Some((lines, size)) = title {
+            for (k, line) in lines.into_iter().enumerate() {
+                scene.push(TextItem::centered(
+                    f64::from(width) / 2.0,
+                    size * (1.3 + 1.3 * k as f64),
+                    line,
+                    size,
+                    INK,
+                ));
+            }
+        }
         let area;
         {
             let root = SceneBackend::new(&mut scene).into_drawing_area();
@@ -968,12 +1181,18 @@ impl GrundyFigure {
                     d_min as f64 - 0.5..d_max as f64 + 0.5,
                 )
                 .map_err(chart_error)?;
-            chart
-                .configure_mesh()
-                .disable_mesh()
-                .x_desc(b.as_str())
-                .y_desc(format!("{a} − {c}"))
-                .label_style(("sans-serif", label_size).into_font().color(&ink))
+            let mut mesh = chart.configure_mesh();
+            mesh.disable_mesh();
+            if let Some((x_name, y_name)) = &names {
+                mesh.x_desc(x_name.as_str()).y_desc(y_name.as_str());
+            }
+            if !labels.ticks {
+                mesh.x_labels(0).y_labels(0);
+            } else {
+                mesh.x_labels(((f64::from(plot_w) / (label_size * 3.0)) as usize).clamp(2, 10))
+                    .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10));
+            }
+            mesh.label_style(("sans-serif", label_size).into_font().color(&ink))
                 .axis_desc_style(("sans-serif", label_size * 1.15).into_font().color(&ink))
                 .x_label_formatter(&|v| whole_tick(*v))
                 .y_label_formatter(&|v| whole_tick(*v))
@@ -996,7 +1215,7 @@ impl GrundyFigure {
             palette: vec![Color::TRANSPARENT, okabe_ito::BLUE],
             grid_line: None,
         });
-        Ok(scene)
+        Ok(self.view_print().apply(scene))
     }
 }
 
@@ -1090,6 +1309,23 @@ fn ink_on(background: Color) -> Color {
     }
 }
 
+/// Key entries in rows no wider than `room` (at least one entry a row).
+fn key_rows(entries: &[(Color, String)], size: f64, room: f64) -> Vec<Vec<(Color, String)>> {
+    let mut rows: Vec<Vec<(Color, String)>> = Vec::new();
+    for entry in entries {
+        let fits = rows.last().is_some_and(|row| {
+            let mut trial = row.clone();
+            trial.push(entry.clone());
+            key_width(&trial, size) <= room
+        });
+        match rows.last_mut() {
+            Some(row) if fits => row.push(entry.clone()),
+            _ => rows.push(vec![entry.clone()]),
+        }
+    }
+    rows
+}
+
 fn key_width(entries: &[(Color, String)], size: f64) -> f64 {
     entries
         .iter()
@@ -1119,6 +1355,100 @@ fn draw_key(scene: &mut Scene, entries: &[(Color, String)], centre: f64, baselin
         });
         x += font::text_width(text, size) + size * 1.5;
     }
+}
+
+/// Removes text items (from `first` on) that would overlap an earlier one, such as
+/// two axes' "0" where they meet, which read as "00" or "200".
+fn drop_overlapping_texts(scene: &mut Scene, first: usize) {
+    let mut kept: Vec<[f64; 4]> = Vec::new();
+    let mut k = first;
+    while k < scene.items.len() {
+        let Item::Text(t) = &scene.items[k] else {
+            k += 1;
+            continue;
+        };
+        if t.text.is_empty() {
+            scene.items.remove(k);
+            continue;
+        }
+        let bbox = text_box(t);
+        let pad = t.size * 0.15;
+        let overlaps = kept.iter().any(|b| {
+            bbox[0] < b[2] + pad
+                && b[0] < bbox[2] + pad
+                && bbox[1] < b[3] + pad
+                && b[1] < bbox[3] + pad
+        });
+        if overlaps {
+            scene.items.remove(k);
+        } else {
+            kept.push(bbox);
+            k += 1;
+        }
+    }
+}
+
+/// The box `[x0, y0, x1, y1]` an unrotated text covers (capitals and digits).
+pub fn text_box(t: &TextItem) -> [f64; 4] {
+    let w = font::text_width(&t.text, t.size);
+    let h = t.size * 0.73;
+    let x0 = match t.halign {
+        HAlign::Left => t.x,
+        HAlign::Center => t.x - w / 2.0,
+        HAlign::Right => t.x - w,
+    };
+    let y0 = match t.valign {
+        VAlign::Top => t.y,
+        VAlign::Middle => t.y - h / 2.0,
+        VAlign::Baseline => t.y - h,
+        VAlign::Bottom => t.y - h - t.size * 0.24,
+    };
+    [x0, y0, x0 + w, y0 + h]
+}
+
+/// A vertical viridis bar from 0 (bottom) to `max` (top) with its end values and
+/// the coordinate's name above.
+fn colour_bar(
+    scene: &mut Scene,
+    (x, y): (f64, f64),
+    (w, h): (f64, f64),
+    max: f64,
+    name: &str,
+    size: f64,
+) {
+    const STEPS: usize = 64;
+    for k in 0..STEPS {
+        let v = (k as f64 + 0.5) / STEPS as f64;
+        let c = ViridisRGB::get_color_normalized(v, 0.0, 1.0);
+        let top = y + h * (1.0 - (k + 1) as f64 / STEPS as f64);
+        // A hair of overlap hides seams between the bands in every viewer.
+        scene.push(
+            PathItem::rect(x, top, w, h / STEPS as f64 + 1.0).filled(Color::rgb(c.0, c.1, c.2)),
+        );
+    }
+    scene.push(PathItem::rect(x, y, w, h).stroked(Color::gray(0.45), 0.5));
+    for (value, at) in [(max, y), (0.0, y + h)] {
+        scene.push(TextItem {
+            x: x + w + size * 0.4,
+            y: at,
+            text: whole_tick(value.round()),
+            size,
+            color: INK,
+            halign: HAlign::Left,
+            valign: VAlign::Middle,
+            rotation: 0.0,
+        });
+    }
+    scene.push(TextItem {
+        x: x + w / 2.0,
+        y: y - size * 0.7,
+        text: name.to_string(),
+        size: size * 1.1,
+        color: INK,
+        halign: HAlign::Center,
+        valign: VAlign::Baseline,
+        rotation: 0.0,
+    });
 }
 
 fn push_number(s: &mut String, n: u64) {
@@ -1334,8 +1664,38 @@ mod tests {
     fn ink_contrasts_with_the_cell() {
         assert_eq!(ink_on(Color::WHITE), Color::BLACK);
         assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
+        // The numbers on every class colour read at 4.5:1 or better (WCAG text).
         for c in TablePalette::Paper.colors() {
-            assert_eq!(ink_on(*c), Color::BLACK, "{c:?}");
+            let ratio = contrast(ink_on(*c), *c);
+            assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
         }
+    }
+
+    fn luminance(c: Color) -> f64 {
+        let linear = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b)
+    }
+
+    fn contrast(a: Color, b: Color) -> f64 {
+        let (a, b) = (luminance(a), luminance(b));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    #[test]
+    fn paper_mod_3_classes_survive_greyscale_print() {
+        let c = TablePalette::Paper.colors();
+        for (k, &colour) in c.iter().enumerate().take(3).skip(1) {
+            let r = contrast(colour, Color::WHITE);
+            assert!(r >= 3.0, "class {k}: {r:.2}:1 on white");
+        }
+        let r = contrast(c[1], c[2]);
+        assert!(r >= 3.0, "classes 1 and 2: {r:.2}:1 in grey");
     }
 }

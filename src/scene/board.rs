@@ -32,6 +32,9 @@ pub enum PanelSize {
     Panel(u32),
 }
 
+/// The thin edge of every legend swatch (so a white swatch shows).
+pub const SWATCH_EDGE: Color = Color::rgb(0x73, 0x73, 0x73);
+
 /// Colours and spacing of board figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoardStyle {
@@ -57,6 +60,10 @@ pub struct BoardStyle {
     pub caption_size: Option<f64>,
     /// Caption colour.
     pub caption_color: Color,
+    /// Resolution, paper size, typeface and text handling of the finished sheet.
+    pub print: crate::scene::units::PrintStyle,
+    /// A title above the whole figure (`--caption TEXT`), wrapped to its width.
+    pub title: Option<String>,
 }
 
 impl Default for BoardStyle {
@@ -73,6 +80,8 @@ impl Default for BoardStyle {
             captions: true,
             caption_size: None,
             caption_color: INK,
+            print: Default::default(),
+            title: None,
         }
     }
 }
@@ -265,10 +274,12 @@ pub fn sheet(
             let text_width = font::text_width(&entry.text, legend_size);
             let swatch = legend_size * 0.8;
             let start = centre_x - (text_width + swatch * 1.5) / 2.0;
+            // Swatches are drawn one way in every figure (see the Grundy table's key):
+            // filled with the colour, a thin grey edge so white shows.
             scene.push(
                 PathItem::rect(start, baseline - swatch, swatch, swatch)
-                    .filled(Color::WHITE)
-                    .stroked(entry.color, 2.5),
+                    .filled(entry.color)
+                    .stroked(SWATCH_EDGE, 1.0),
             );
             scene.push(TextItem {
                 x: start + swatch * 1.5,
@@ -283,7 +294,13 @@ pub fn sheet(
             baseline += f64::from(line_height);
         }
     }
-    scene
+    if let Some(title) = &style.title {
+        let natural = (caption_size * 1.15).max(8.0);
+        let room = f64::from(scene.width) - 2.0 * f64::from(style.margin.max(4));
+        let (lines, size) = crate::scene::layout::fit_title(title, natural, 7.0, room, 3);
+        scene = scene.with_title(&lines, size, style.caption_color);
+    }
+    style.print.apply(scene)
 }
 
 fn draw_board(

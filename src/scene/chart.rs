@@ -246,73 +246,179 @@ pub fn chart_error(err: impl std::fmt::Display) -> crate::Error {
     crate::Error::unsupported(format!("cannot draw the chart: {err}"))
 }
 
+/// The words of a chart, each settable or removable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartLabels {
+    /// The title; `None` leaves it out.
+    pub caption: Option<String>,
+    /// Title size in scene units (points); `None` scales with the chart.
+    pub caption_size: Option<f64>,
+    /// Size of tick labels, axis names and the key; `None` scales with the chart.
+    pub font_size: Option<f64>,
+    /// Axis names in coordinate order (x, y[, z]); `None` leaves them out, an empty
+    /// name keeps the figure's default.
+    pub axis_names: Option<Vec<String>>,
+    /// Numbers at the ticks.
+    pub ticks: bool,
+    /// The key naming the lines.
+    pub key: bool,
+}
+
+impl ChartLabels {
+    /// The count chart's words.
+    pub fn count() -> Self {
+        ChartLabels {
+            caption: Some("g(m) = number of P-positions of C(m,m)".into()),
+            caption_size: None,
+            font_size: None,
+            axis_names: Some(vec!["m".into(), "g(m)".into()]),
+            ticks: true,
+            key: true,
+        }
+    }
+}
+
+/// The smallest text a chart draws by default: 7 pt, a little above the 6 pt floor.
+const MIN_CHART_TEXT: f64 = 7.0;
+
 /// The chart of g(m) against m, with the reference curve m² that g touches at powers of two.
+/// Text scales with the chart (22 / 15 units at the default 900 wide) but never
+/// below 7 units; a long title wraps onto two lines, then shrinks.
 pub fn count_chart(
     points: &[(u64, u128)],
     log_scale: bool,
     width: u32,
     height: u32,
+    labels: &ChartLabels,
 ) -> crate::Result<Scene> {
-    let mut scene = Scene::new(width, height, Color::WHITE);
+    // Drawn at OVERSAMPLE times the size and scaled down (see Scene::scale_down).
+    const K: u32 = OVERSAMPLE;
+    let kf = f64::from(K);
+    let mut scene = Scene::new(width * K, height * K, Color::WHITE);
+    let w = f64::from(width);
+    let label_size = labels
+        .font_size
+        .unwrap_or_else(|| (w / 60.0).clamp(MIN_CHART_TEXT, 15.0));
+    let margin = (w / 50.0).clamp(6.0, 18.0);
+    let line_width = (w / 450.0).clamp(0.75, 2.0);
+    let title = labels.caption.as_ref().map(|text| {
+        let natural = labels
+            .caption_size
+            .unwrap_or_else(|| (w / 40.9).clamp(9.0, 22.0));
+        let min = labels.caption_size.unwrap_or(MIN_CHART_TEXT).min(natural);
+        crate::scene::layout::fit_title(text, natural, min, w - 2.0 * margin, 2)
+    });
+    let title_height = title.as_ref().map_or(0.0, |(lines, size)| {
+        (lines.len() as f64 * size * 1.25 + size * 0.6).ceil()
+    });
+    let m_max = points.iter().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
+    let m_min = points.iter().map(|p| p.0).min().unwrap_or(1) as f64;
+    let y_max = (m_max * m_max).max(1.0);
+    let named = labels.axis_names.is_some();
+    // Room left of the plot: the widest tick number, then the rotated axis name.
+    let widest_tick = [y_max, y_max / 2.0, 0.0]
+        .iter()
+        .map(|&v| font::text_width(&axis_number(v.round()), label_size))
+        .fold(0.0, f64::max);
+    let y_area = if labels.ticks {
+        widest_tick + label_size * 0.9
+    } else {
+        0.0
+    } + if named { label_size * 2.0 } else { 0.0 };
+    let x_area = if labels.ticks { label_size * 1.9 } else { 0.0 }
+        + if named { label_size * 1.6 } else { 0.0 };
     {
-        let root = SceneBackend::new(&mut scene).into_drawing_area();
-        let m_max = points.iter().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
-        let m_min = points.iter().map(|p| p.0).min().unwrap_or(1) as f64;
-        let y_max = (m_max * m_max).max(1.0);
+        let root = SceneBackend::new(&mut scene).into_drawing_area().margin(
+            (title_height * kf) as u32,
+            0,
+            0,
+            0,
+        );
         let blue = RGBColor(0x00, 0x72, 0xB2);
         let orange = RGBColor(0xE6, 0x9F, 0x00);
         let ink = RGBColor(0x22, 0x22, 0x22);
-        let title_style = ("sans-serif", 22).into_font().color(&ink);
-        let label_style = ("sans-serif", 15).into_font().color(&ink);
+        let label_style = ("sans-serif", label_size * kf).into_font().color(&ink);
         let mut builder = ChartBuilder::on(&root);
         builder
-            .caption("g(m) = number of P-positions of C(m,m)", title_style)
-            .margin(18)
-            .x_label_area_size(48)
-            .y_label_area_size(80);
+            .margin((margin * kf) as u32)
+            .x_label_area_size((x_area * kf).round() as u32)
+            .y_label_area_size((y_area * kf).round() as u32);
+        let names = labels.axis_names.clone().unwrap_or_default();
+        let name = |k: usize, default: &str| {
+            names
+                .get(k)
+                .filter(|n| !n.is_empty())
+                .cloned()
+                .unwrap_or_else(|| default.to_string())
+        };
+        let (x_name, y_name) = (name(0, "m"), name(1, "g(m)"));
         let g_line: Vec<(f64, f64)> = points.iter().map(|&(m, g)| (m as f64, g as f64)).collect();
         let reference: Vec<(f64, f64)> = reference_curve(m_min, m_max);
+        let stroke = (line_width * kf).round() as u32;
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart;
-                chart
-                    .configure_mesh()
-                    .x_desc("m")
-                    .y_desc("g(m)")
-                    .label_style(label_style.clone())
+                let mut mesh = chart.configure_mesh();
+                if named {
+                    mesh.x_desc(x_name.as_str()).y_desc(y_name.as_str());
+                }
+                if labels.ticks {
+                    // As many numbers as fit without touching: a narrow chart gets fewer.
+                    let plot_w = w - margin * 2.0 - y_area;
+                    let plot_h = f64::from(height) - title_height - x_area - margin * 2.0;
+                    mesh.x_labels(((plot_w / (label_size * 4.5)) as usize).clamp(3, 11))
+                        .y_labels(((plot_h / (label_size * 2.5)) as usize).clamp(3, 11));
+                } else {
+                    mesh.x_labels(0).y_labels(0);
+                }
+                mesh.label_style(label_style.clone())
                     .axis_desc_style(label_style.clone())
                     .light_line_style(TRANSPARENT)
                     .x_label_formatter(&|v| axis_number(*v))
                     .y_label_formatter(&|v| axis_number(*v))
-                    .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0))
+                    .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0).stroke_width(K / 2))
+                    .axis_style(ink.stroke_width(K * 3 / 4))
                     .draw()
                     .map_err(chart_error)?;
+                let key_length = (label_size * 1.6 * kf).round() as i32;
                 for (points, color, label) in [(&reference, orange, "m²"), (&g_line, blue, "g(m)")]
                 {
                     chart
                         .draw_series(LineSeries::new(
                             points.iter().copied(),
-                            color.stroke_width(2),
+                            color.stroke_width(stroke),
                         ))
                         .map_err(chart_error)?
                         .label(label)
                         .legend(move |(x, y)| {
-                            PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2))
+                            PathElement::new(
+                                vec![(x, y), (x + key_length, y)],
+                                color.stroke_width(stroke),
+                            )
                         });
                 }
                 if g_line.len() <= 128 {
+                    let radius = (line_width * 1.5 * kf).round() as i32;
                     chart
-                        .draw_series(g_line.iter().map(|&p| Circle::new(p, 3, blue.filled())))
+                        .draw_series(
+                            g_line
+                                .iter()
+                                .map(|&p| Circle::new(p, radius, blue.filled())),
+                        )
                         .map_err(chart_error)?;
                 }
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
-                    .label_font(label_style.clone())
-                    .background_style(WHITE.mix(0.9))
-                    .border_style(RGBColor(0xB0, 0xB0, 0xB0))
-                    .draw()
-                    .map_err(chart_error)?;
+                if labels.key {
+                    chart
+                        .configure_series_labels()
+                        .position(SeriesLabelPosition::UpperLeft)
+                        .legend_area_size(key_length + (label_size * 0.8 * kf) as i32)
+                        .margin((label_size * 0.8 * kf) as i32)
+                        .label_font(label_style.clone())
+                        .background_style(WHITE.mix(0.9))
+                        .border_style(RGBColor(0xB0, 0xB0, 0xB0).stroke_width(K / 2))
+                        .draw()
+                        .map_err(chart_error)?;
+                }
             }};
         }
         if log_scale {
@@ -329,8 +435,24 @@ pub fn count_chart(
         }
         root.present().map_err(chart_error)?;
     }
+    scene.scale_down(K);
+    if let Some((lines, size)) = title {
+        for (k, line) in lines.into_iter().enumerate() {
+            scene.push(TextItem::centered(
+                w / 2.0,
+                size * (1.0 + 1.25 * k as f64) + margin * 0.5,
+                line,
+                size,
+                Color::rgb(0x22, 0x22, 0x22),
+            ));
+        }
+    }
     Ok(scene)
 }
+
+/// Charts are drawn this many times larger, then scaled down: plotters rounds
+/// every coordinate to a whole unit.
+pub const OVERSAMPLE: u32 = 4;
 
 /// Tick labels: whole numbers as such, large ones as powers of ten.
 fn axis_number(value: f64) -> String {

@@ -56,9 +56,74 @@ impl SheetLayout {
     }
 }
 
+/// A title set in at most `max_lines` lines no wider than `room`: wrapped at spaces
+/// at `size` when that is enough, otherwise shrunk until it fits, but never below
+/// `min_size` (then the lines may spill; callers pick rooms where that cannot
+/// happen at the sizes they allow). Returns the lines and the size.
+pub fn fit_title(
+    text: &str,
+    size: f64,
+    min_size: f64,
+    room: f64,
+    max_lines: usize,
+) -> (Vec<String>, f64) {
+    let mut size = size.max(min_size);
+    loop {
+        let lines = wrap(text, size, room);
+        let widest = lines
+            .iter()
+            .map(|l| crate::font::text_width(l, size))
+            .fold(0.0, f64::max);
+        if (lines.len() <= max_lines.max(1) && widest <= room) || size <= min_size {
+            return (lines, size);
+        }
+        size = (size * 0.94).max(min_size);
+    }
+}
+
+/// Greedy word wrap of `text` at `size` into lines no wider than `room` (a single
+/// word wider than the room gets a line of its own). Newlines in `text` are kept.
+pub fn wrap(text: &str, size: f64, room: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line = String::new();
+        for word in paragraph.split(' ').filter(|w| !w.is_empty()) {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if line.is_empty() || crate::font::text_width(&candidate, size) <= room {
+                line = candidate;
+            } else {
+                lines.push(std::mem::replace(&mut line, word.to_string()));
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_wrap_before_they_shrink() {
+        let text = "g(m) = number of P-positions of C(m,m)";
+        let (lines, size) = fit_title(text, 12.0, 7.0, 130.0, 2);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(size, 12.0);
+        for line in &lines {
+            assert!(crate::font::text_width(line, size) <= 130.0);
+        }
+        let (lines, size) = fit_title(text, 12.0, 7.0, 60.0, 2);
+        assert!((7.0..12.0).contains(&size), "{size} {lines:?}");
+        assert_eq!(
+            fit_title(text, 12.0, 7.0, 1000.0, 2).0,
+            vec![text.to_string()]
+        );
+    }
 
     #[test]
     fn twenty_four_panels_make_six_columns_and_fill_the_width() {

@@ -10,8 +10,11 @@
 pub mod board;
 pub mod chart;
 pub mod color;
+pub mod font;
 pub mod layout;
+pub mod markup;
 pub mod ramp;
+pub mod units;
 
 pub use color::Color;
 
@@ -42,6 +45,25 @@ pub struct Scene {
     pub background: Color,
     /// Items, painted first to last.
     pub items: Vec<Item>,
+    /// Where the scene goes on paper, when a physical size or a dpi was asked for;
+    /// `None` keeps one pixel per point and no stored resolution.
+    pub paper: Option<units::Paper>,
+    /// The typeface of every text item.
+    pub font: font::Family,
+    /// Whether SVG and PDF keep text as text or draw glyph outlines.
+    pub text: TextMode,
+}
+
+/// How vector formats carry text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextMode {
+    /// Real text: selectable and searchable. PDF embeds a subset of the font; SVG,
+    /// which has no portable way to embed a subset, draws the exact glyph outlines
+    /// with the words as selectable text laid invisibly over them.
+    #[default]
+    Text,
+    /// Glyph outlines only (paths), for printers and tools that mishandle fonts.
+    Outlines,
 }
 
 impl Scene {
@@ -52,6 +74,9 @@ impl Scene {
             height,
             background,
             items: Vec::new(),
+            paper: None,
+            font: font::Family::Sans,
+            text: TextMode::Text,
         }
     }
 
@@ -91,10 +116,130 @@ impl Scene {
         self.items.push(item.into());
     }
 
+    /// Size of a raster of this scene in pixels: the scene's size, or its paper at
+    /// the paper's dpi.
+    pub fn pixel_size(&self) -> (u32, u32) {
+        match &self.paper {
+            Some(paper) => paper.pixels(),
+            None => (self.width, self.height),
+        }
+    }
+
+    /// Puts the scene on paper: PNG at `print`'s dpi, PDF and SVG at the scene's size
+    /// in points, or at `exact_width_pt` (the `--width` asked for, which the layout
+    /// rounded to whole points). No dpi and no exact width leaves the scene as it is.
+    pub fn on_paper(mut self, print: units::Print, exact_width_pt: Option<f64>) -> Self {
+        // The exact width only stands in for a layout that filled it; a sheet that came
+        // out narrower keeps one unit per point.
+        let exact_width_pt = exact_width_pt.filter(|w| (w - f64::from(self.width)).abs() < 1.0);
+        if print.dpi.is_some() || exact_width_pt.is_some() {
+            self.paper = Some(units::Paper::for_scene(
+                self.width,
+                self.height,
+                print.dpi.unwrap_or(units::DEFAULT_DPI),
+                exact_width_pt,
+            ));
+        }
+        self
+    }
+
+    /// Divides every coordinate, size and line width by `k` (cell layers' rectangles
+    /// rounded to whole units). Charts are drawn `k` times larger and scaled down:
+    /// plotters places everything on whole units, which on a 240 pt chart makes
+    /// curves visibly jagged.
+    pub fn scale_down(&mut self, k: u32) {
+        let f = 1.0 / f64::from(k.max(1));
+        self.width = (self.width / k.max(1)).max(1);
+        self.height = (self.height / k.max(1)).max(1);
+        let p = |x: f64| x * f;
+        for item in &mut self.items {
+            match item {
+                Item::Path(path) => {
+                    for cmd in &mut path.commands {
+                        *cmd = match *cmd {
+                            PathCmd::MoveTo(x, y) => PathCmd::MoveTo(p(x), p(y)),
+                            PathCmd::LineTo(x, y) => PathCmd::LineTo(p(x), p(y)),
+                            PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(p(a), p(b), p(x), p(y)),
+                            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                                PathCmd::CubicTo(p(a), p(b), p(c), p(d), p(x), p(y))
+                            }
+                            PathCmd::Close => PathCmd::Close,
+                        };
+                    }
+                    if let Some((_, width)) = &mut path.stroke {
+                        *width *= f;
+                    }
+                }
+                Item::Text(text) => {
+                    text.x *= f;
+                    text.y *= f;
+                    text.size *= f;
+                }
+                Item::Cells(cells) => {
+                    let r = |v: u32| (f64::from(v) * f).round() as u32;
+                    cells.rect = PixelRect {
+                        x: r(cells.rect.x),
+                        y: r(cells.rect.y),
+                        width: r(cells.rect.width).max(1),
+                        height: r(cells.rect.height).max(1),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Adds `lines` of centred text (at `size`) above everything, making the scene
+    /// taller: a title over a sheet or picture.
+    pub fn with_title(mut self, lines: &[String], size: f64, color: Color) -> Self {
+        if lines.is_empty() {
+            return self;
+        }
+        let line = size * 1.3;
+        let dy = (lines.len() as f64 * line + size * 0.5).ceil();
+        for item in &mut self.items {
+            match item {
+                Item::Path(path) => {
+                    for cmd in &mut path.commands {
+                        *cmd = match *cmd {
+                            PathCmd::MoveTo(x, y) => PathCmd::MoveTo(x, y + dy),
+                            PathCmd::LineTo(x, y) => PathCmd::LineTo(x, y + dy),
+                            PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(a, b + dy, x, y + dy),
+                            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                                PathCmd::CubicTo(a, b + dy, c, d + dy, x, y + dy)
+                            }
+                            PathCmd::Close => PathCmd::Close,
+                        }
+                    }
+                }
+                Item::Text(text) => text.y += dy,
+                Item::Cells(cells) => cells.rect.y += dy as u32,
+            }
+        }
+        self.height += dy as u32;
+        let centre = f64::from(self.width) / 2.0;
+        for (k, text) in lines.iter().enumerate() {
+            self.items.push(Item::Text(TextItem::centered(
+                centre,
+                size * 1.2 + line * k as f64,
+                text.clone(),
+                size,
+                color,
+            )));
+        }
+        self
+    }
+
+    /// Sets the typeface of every text item.
+    pub fn with_font(mut self, family: font::Family) -> Self {
+        self.font = family;
+        self
+    }
+
     /// Bytes a raster of this scene needs (RGBA canvas plus cell indices): the figure for
     /// memory limits.
     pub fn raster_bytes(&self) -> u64 {
-        let canvas = u64::from(self.width) * u64::from(self.height) * 4;
+        let (width, height) = self.pixel_size();
+        let canvas = u64::from(width) * u64::from(height) * 4;
         let cells: u64 = self
             .items
             .iter()

@@ -2,7 +2,7 @@
 //!
 //! The one idea: colours are generated in Oklch, a perceptual space, so equal steps
 //! of a ramp look like equal steps. The default ramp runs like viridis (dark
-//! purple, blue, teal, green) from dark to fairly light, so it is readable with
+//! purple, blue, teal, green) from dark to medium, so it is readable with
 //! every common colour-vision deficiency and in greyscale: neighbouring residues
 //! differ in lightness, not only in hue. It stops short of viridis' pale yellow,
 //! which vanishes on a white page. Residue 0 is not on the ramp: figures give it
@@ -106,11 +106,13 @@ impl ResiduePalette {
             .map(|k| match self {
                 ResiduePalette::Viridis => {
                     let t = at(k);
-                    oklch(0.36 + 0.44 * t, 0.12 + 0.05 * t, 300.0 - 165.0 * t)
+                    // Lightness 0.30..0.62 keeps the lightest class at 3:1 against
+                    // white and, for two classes (mod 3), the two 3:1 apart in grey.
+                    oklch(0.30 + 0.32 * t, 0.12 + 0.05 * t, 300.0 - 165.0 * t)
                 }
                 ResiduePalette::Hues => oklch(0.66, 0.14, 30.0 + 360.0 * k as f64 / count as f64),
                 ResiduePalette::OkabeIto => OKABE_ITO[k],
-                ResiduePalette::Grey => oklch(0.25 + 0.55 * at(k), 0.0, 0.0),
+                ResiduePalette::Grey => oklch(0.25 + 0.37 * at(k), 0.0, 0.0),
             })
             .collect();
         Ok(ResidueColours {
@@ -188,6 +190,45 @@ impl ResidueColours {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// WCAG relative luminance: the grey a colour prints as.
+    fn luminance(c: Color) -> f64 {
+        let linear = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b)
+    }
+
+    fn contrast(a: Color, b: Color) -> f64 {
+        let (a, b) = (luminance(a), luminance(b));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    #[test]
+    fn default_mod_3_classes_survive_greyscale_print() {
+        for palette in [ResiduePalette::Viridis, ResiduePalette::Grey] {
+            let colours = palette.colours(3).unwrap();
+            let c = colours.colours();
+            assert_eq!(c.len(), 2);
+            for (k, &colour) in c.iter().enumerate() {
+                let r = contrast(colour, Color::WHITE);
+                assert!(r >= 3.0, "{palette:?} residue {}: {r:.2}:1 on white", k + 1);
+            }
+            let r = contrast(c[0], c[1]);
+            assert!(r >= 3.0, "{palette:?} residues 1 and 2: {r:.2}:1");
+        }
+        // Every ramp colour stays 3:1 on white, whatever the modulus.
+        for p in [2, 5, 17, 300] {
+            for &colour in ResiduePalette::Viridis.colours(p).unwrap().colours() {
+                assert!(contrast(colour, Color::WHITE) >= 3.0, "mod {p}: {colour:?}");
+            }
+        }
+    }
     use std::collections::HashSet;
 
     #[test]

@@ -8,6 +8,7 @@ mod octahedron_cli;
 mod reliability;
 mod reliability_memory;
 mod reliability_npy;
+mod print_cli;
 mod render_cli;
 mod serve;
 mod serve_browser;

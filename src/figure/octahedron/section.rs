@@ -92,6 +92,10 @@ pub struct SectionStyle {
     pub margin: u32,
     /// Space between panels, pixels.
     pub gap: u32,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: crate::scene::units::PrintStyle,
+    /// A title above the whole figure.
+    pub title: Option<String>,
 }
 
 impl Default for SectionStyle {
@@ -104,6 +108,8 @@ impl Default for SectionStyle {
             caption_size: None,
             margin: 16,
             gap: 14,
+            print: Default::default(),
+            title: None,
         }
     }
 }
@@ -488,7 +494,13 @@ impl SectionFigure {
                 ));
             }
         }
-        Ok(scene)
+        if let Some(title) = &style.title {
+            let room = f64::from(scene.width) - 2.0 * f64::from(style.margin.max(4));
+            let natural = (caption_size * 1.15).max(8.0);
+            let (lines, size) = crate::scene::layout::fit_title(title, natural, 7.0, room, 3);
+            scene = scene.with_title(&lines, size, INK);
+        }
+        Ok(style.print.apply(scene))
     }
 
     /// One unit per diamond, P black on white (for SVG; PNG is streamed 1-bit).

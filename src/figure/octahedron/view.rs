@@ -53,6 +53,10 @@ pub struct ViewFigure {
     pub caption: Option<String>,
     /// Refuse work that would need more bytes than this.
     pub memory_limit: u64,
+    /// Resolution, paper size, typeface and text handling.
+    pub print: crate::scene::units::PrintStyle,
+    /// Caption size; `None` scales with the picture.
+    pub caption_size: Option<f64>,
 }
 
 /// Scene bytes per polygon (path commands, colours).
@@ -109,10 +113,24 @@ impl ViewFigure {
     pub fn scene(&self) -> Result<Scene> {
         self.validate()?;
         let size = self.size;
-        let caption_size = (f64::from(size) / 36.0).clamp(12.0, 24.0);
+        let caption_size = self
+            .caption_size
+            .unwrap_or_else(|| (f64::from(size) / 36.0).clamp(12.0, 24.0));
+        // A long caption wraps onto a second line before it shrinks, never under 7 pt.
+        let caption = self.caption.as_ref().map(|text| {
+            crate::scene::layout::fit_title(
+                text,
+                caption_size,
+                caption_size.min(7.0),
+                f64::from(size) - 8.0,
+                2,
+            )
+        });
+        let caption_size = caption.as_ref().map_or(caption_size, |c| c.1);
         let line = (caption_size * 1.45).ceil() as u32;
-        let caption_height = if self.caption.is_some() {
-            line + line / 3
+        let lines = caption.as_ref().map_or(0, |c| c.0.len() as u32);
+        let caption_height = if lines > 0 {
+            lines * line + line / 3
         } else {
             0
         };
@@ -138,19 +156,19 @@ impl ViewFigure {
             0.0,
             0.0,
             f64::from(size),
-            bounds(&polygons),
+            subject_bounds(&polygons),
             edges,
         ));
-        if let Some(caption) = &self.caption {
+        for (k, text) in caption.into_iter().flat_map(|c| c.0).enumerate() {
             scene.push(TextItem::centered(
                 f64::from(size) / 2.0,
-                f64::from(size + line) - caption_size * 0.25,
-                caption.clone(),
-                crate::font::fitted_size(caption, caption_size, f64::from(size) - 8.0),
+                f64::from(size + line * (k as u32 + 1)) - caption_size * 0.25,
+                text,
+                caption_size,
                 INK,
             ));
         }
-        Ok(scene)
+        Ok(self.print.apply(scene))
     }
 }
 
@@ -177,6 +195,22 @@ impl crate::figure::Figure for ViewFigure {
 
 /// Space left around the frame [-1, 1]² inside a panel, as a share of its side.
 const INSET: f64 = 0.03;
+
+/// The bounds of what a view is about: the solid and its section, not the plane,
+/// which is only there to show where the cut lies. Fitting the plane's corners
+/// left a third of the canvas empty; the plane now runs off the picture's edges.
+pub fn subject_bounds(polygons: &[ViewPolygon]) -> [f64; 4] {
+    let subject: Vec<ViewPolygon> = polygons
+        .iter()
+        .filter(|p| p.kind != crate::octahedron::PolygonKind::Plane)
+        .cloned()
+        .collect();
+    if subject.is_empty() {
+        bounds(polygons)
+    } else {
+        bounds(&subject)
+    }
+}
 
 /// The bounding box `[x0, y0, x1, y1]` of the polygons' points (frame units, y up).
 pub fn bounds(polygons: &[ViewPolygon]) -> [f64; 4] {
@@ -265,7 +299,7 @@ mod tests {
     use crate::octahedron::{Level, PlaneOptions};
 
     #[test]
-    fn the_view_fills_the_panel_without_clipping() {
+    fn the_solid_fills_the_panel_without_clipping_and_the_plane_runs_off() {
         let figure = ViewFigure {
             subject: ViewSubject::Sierpinski {
                 n: 2,
@@ -275,17 +309,26 @@ mod tests {
                 },
             },
             size: 200,
+            print: Default::default(),
+            caption_size: None,
             background: Color::WHITE,
             edges: Some(ViewFigure::default_edges(200, 2)),
             caption: None,
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };
         let rgba = raster::straight_rgba(&raster::rasterize(&figure.scene().unwrap()).unwrap());
-        let drawn = |x: usize, y: usize| rgba[(y * 200 + x) * 4..][..3] != [255, 255, 255];
-        // Nothing touches the outermost pixels; the middle is drawn.
+        let px = |x: usize, y: usize| &rgba[(y * 200 + x) * 4..][..3];
+        // The solid (orange: red well above blue) touches no outermost pixel; only
+        // the bluish plane and its outline, fitted out of the frame, may.
+        let solid = |x: usize, y: usize| i32::from(px(x, y)[0]) > i32::from(px(x, y)[2]) + 30;
         for i in 0..200 {
-            assert!(!drawn(i, 0) && !drawn(i, 199) && !drawn(0, i) && !drawn(199, i));
+            for (x, y) in [(i, 0), (i, 199), (0, i), (199, i)] {
+                assert!(!solid(x, y), "solid at ({x}, {y}): {:?}", px(x, y));
+            }
         }
-        assert!(drawn(100, 100));
+        assert!((80..120).any(|y| (80..120).any(|x| solid(x, y))));
+        let plane_at_edge =
+            (0..200).any(|i| px(0, i) != [255, 255, 255] || px(199, i) != [255, 255, 255]);
+        assert!(plane_at_edge, "the plane should run off the picture");
     }
 }

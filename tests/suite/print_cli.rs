@@ -1,0 +1,322 @@
+//! Print-ready output: physical sizes, stored resolution, text that stays text,
+//! and no type under 6 pt in any template figure at its natural size.
+//!
+//! The checks that read PDFs use poppler's `pdftotext -bbox` and `pdffonts`.
+//! Where poppler is missing they are skipped with a note, except in CI
+//! (`CI=true`), where a missing tool fails the test: CI installs poppler-utils.
+
+use super::support::{assert_one_line_error, nimscape, run_ok};
+use std::path::Path;
+use std::process::Command;
+
+/// True when `tool` runs; panics in CI when it does not.
+fn have(tool: &str) -> bool {
+    let found = Command::new(tool).arg("-v").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "{tool} is missing; CI must install it (poppler-utils, see .ci/run)"
+        );
+        eprintln!("note: {tool} not installed; skipping a PDF check");
+    }
+    found
+}
+
+/// The page size of a one-page PDF in points, from its MediaBox.
+fn media_box(pdf: &[u8]) -> (f64, f64) {
+    let text = String::from_utf8_lossy(pdf);
+    let at = text.find("/MediaBox").expect("a MediaBox");
+    let open = at + text[at..].find('[').unwrap();
+    let close = open + text[open..].find(']').unwrap();
+    let numbers: Vec<f64> = text[open + 1..close]
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    (numbers[2] - numbers[0], numbers[3] - numbers[1])
+}
+
+/// The pHYs chunk of a PNG: (pixels per unit x, y, unit is metre).
+fn phys(png: &[u8]) -> Option<(u32, u32, bool)> {
+    let at = png.windows(4).position(|w| w == b"pHYs")?;
+    let data = &png[at + 4..at + 13];
+    let word = |k: usize| u32::from_be_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
+    Some((word(0), word(4), data[8] == 1))
+}
+
+#[test]
+fn width_85mm_gives_a_240_9_pt_page_and_a_300_dpi_png() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &["count", "--m", "1..64", "--width", "85mm", "-o", "c.pdf"],
+    );
+    let (w, h) = media_box(&std::fs::read(dir.path().join("c.pdf")).unwrap());
+    assert!((w - 240.94).abs() < 0.05, "page width {w} pt");
+    assert!((h / w - 0.62).abs() < 0.01, "page height {h} pt");
+
+    run_ok(
+        dir.path(),
+        &["count", "--m", "1..64", "--width", "85mm", "-o", "c.png"],
+    );
+    let png = std::fs::read(dir.path().join("c.png")).unwrap();
+    // 300 dpi = 11811 pixels per metre; 85 mm at 300 dpi = 1004 px.
+    assert_eq!(phys(&png), Some((11811, 11811, true)));
+    let (width, ..) = super::support::decode_png(&png);
+    assert_eq!(width, 1004);
+
+    run_ok(
+        dir.path(),
+        &[
+            "count", "--m", "1..64", "--width", "85mm", "--dpi", "600", "-o", "c600.png",
+        ],
+    );
+    let png = std::fs::read(dir.path().join("c600.png")).unwrap();
+    assert_eq!(phys(&png), Some((23622, 23622, true)));
+    assert_eq!(super::support::decode_png(&png).0, 2008);
+}
+
+#[test]
+fn svg_on_paper_has_millimetres_and_a_viewbox() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..6", "--width", "85mm", "-o", "s.svg"],
+    );
+    let svg = std::fs::read_to_string(dir.path().join("s.svg")).unwrap();
+    let head = svg.lines().nth(1).unwrap();
+    assert!(head.contains(r#"width="85mm""#), "{head}");
+    // The sheet shares 241 pt among whole-unit panels; the page is still 85 mm.
+    assert!(head.contains(r#"viewBox="0 0 24"#), "{head}");
+}
+
+#[test]
+fn pixels_without_a_dpi_keep_one_pixel_per_point_and_no_phys() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(dir.path(), &["count", "--m", "1..64", "-o", "c.png"]);
+    let png = std::fs::read(dir.path().join("c.png")).unwrap();
+    assert_eq!(phys(&png), None);
+    assert_eq!(super::support::decode_png(&png).0, 900);
+    run_ok(dir.path(), &["count", "--m", "1..64", "-o", "c.pdf"]);
+    let (w, h) = media_box(&std::fs::read(dir.path().join("c.pdf")).unwrap());
+    assert_eq!((w, h), (900.0, 560.0));
+}
+
+#[test]
+fn pdf_text_is_embedded_and_searchable_unless_outlines_are_asked_for() {
+    if !have("pdffonts") || !have("pdftotext") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (name, extra) in [("text.pdf", None), ("outlines.pdf", Some("outlines"))] {
+        let mut args = vec!["count", "--m", "1..64", "--font", "serif", "-o", name];
+        if let Some(mode) = extra {
+            args.extend(["--text", mode]);
+        }
+        run_ok(dir.path(), &args);
+    }
+    let fonts = |name: &str| {
+        let out = Command::new("pdffonts")
+            .arg(dir.path().join(name))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let text = |name: &str| {
+        let out = Command::new("pdftotext")
+            .args([dir.path().join(name).as_os_str(), "-".as_ref()])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let listed = fonts("text.pdf");
+    assert!(listed.contains("DejaVuSerif"), "{listed}");
+    // Every font embedded ("emb yes") and subset ("sub yes"), none Type 3.
+    for line in listed.lines().skip(2) {
+        assert!(line.contains("yes yes"), "not embedded and subset: {line}");
+        assert!(!line.contains("Type 3"), "{line}");
+    }
+    assert!(
+        text("text.pdf").contains("P-positions"),
+        "{}",
+        text("text.pdf")
+    );
+    assert_eq!(fonts("outlines.pdf").lines().skip(2).count(), 0);
+    assert!(!text("outlines.pdf").contains("P-positions"));
+}
+
+#[test]
+fn sizes_that_cannot_apply_are_refused_with_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "1..24", "--width", "50", "-o", "s.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--width");
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "11", "--columns", "3", "-o", "s.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--columns");
+    let out = nimscape(dir.path())
+        .args(["grundy", "band-7-1", "--cell", "8", "-o", "t.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--cell");
+    let out = nimscape(dir.path())
+        .args([
+            "count",
+            "--m",
+            "1..9",
+            "--width",
+            "3 furlongs",
+            "-o",
+            "c.png",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown unit"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// The words of a PDF with their box sizes (width, height), from `pdftotext -bbox`.
+fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
+    let out = Command::new("pdftotext")
+        .args(["-bbox".as_ref(), pdf.as_os_str(), "-".as_ref()])
+        .output()
+        .unwrap();
+    let html = String::from_utf8_lossy(&out.stdout);
+    html.lines()
+        .filter(|l| l.trim_start().starts_with("<word"))
+        .filter_map(|l| {
+            let attr = |name: &str| -> Option<f64> {
+                let at = l.find(&format!("{name}=\""))? + name.len() + 2;
+                l[at..].split('"').next()?.parse().ok()
+            };
+            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+            Some((
+                word,
+                attr("xMax")? - attr("xMin")?,
+                attr("yMax")? - attr("yMin")?,
+            ))
+        })
+        .collect()
+}
+
+/// The type size of a word from its box: the box is the font's height across
+/// the line (`em` times `ratio`) and the advance along it. Rotated words (axis
+/// names) run up the page: a single character's box is then wider than tall, a
+/// longer word taller than wide.
+fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
+    let rotated = if word.chars().count() == 1 {
+        height < width
+    } else {
+        height > width
+    };
+    if rotated {
+        width / ratio
+    } else {
+        height / ratio
+    }
+}
+
+/// Height of pdftotext's box per point of type, measured on a chart whose tick
+/// numbers are set at exactly 10 pt, rather than assumed from font metrics.
+fn box_ratio(dir: &Path) -> f64 {
+    run_ok(
+        dir,
+        &[
+            "count",
+            "--m",
+            "1..64",
+            "--font-size",
+            "10pt",
+            "--no-caption",
+            "--no-axis-names",
+            "--no-key",
+            "-o",
+            "ratio.pdf",
+        ],
+    );
+    let heights: Vec<f64> = word_boxes(&dir.join("ratio.pdf"))
+        .into_iter()
+        .filter(|(w, ..)| w.len() > 1 && w.chars().all(|c| c.is_ascii_digit()))
+        .map(|(_, _, h)| h)
+        .collect();
+    assert!(heights.len() >= 4, "no tick numbers found: {heights:?}");
+    let ratio = heights[0] / 10.0;
+    assert!((0.9..1.4).contains(&ratio), "box height per point {ratio}");
+    ratio
+}
+
+/// Every template figure rendered as PDF at its natural size: no word under 6 pt.
+#[test]
+fn no_template_figure_has_type_under_6_pt() {
+    if !have("pdftotext") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "render",
+            root.join("templates").to_str().unwrap(),
+            "--out",
+            "sets",
+            "--quiet",
+        ],
+    );
+    let ratio = box_ratio(dir.path());
+    let mut checked = 0;
+    let mut small = Vec::new();
+    for set in std::fs::read_dir(dir.path().join("sets")).unwrap() {
+        for file in std::fs::read_dir(set.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "pdf") {
+                checked += 1;
+                for (word, width, height) in word_boxes(&path) {
+                    let size = type_size(&word, width, height, ratio);
+                    // A hair of tolerance: sizes of exactly 6 pt come back as 5.999.
+                    if size < 6.0 - 0.01 {
+                        small.push(format!(
+                            "{}: '{word}' {size:.2} pt",
+                            path.file_name().unwrap().to_string_lossy()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} PDFs rendered");
+    assert!(small.is_empty(), "type under 6 pt:\n{}", small.join("\n"));
+
+    // figures.tex of every set compiles, with every figure at its natural size.
+    if !have("pdflatex") {
+        return;
+    }
+    for set in std::fs::read_dir(dir.path().join("sets")).unwrap() {
+        let name = set.unwrap().file_name().to_string_lossy().to_string();
+        let main = format!(
+            "\\documentclass{{article}}\n\\usepackage[a4paper,margin=20mm]{{geometry}}\n\\usepackage{{graphicx}}\n\\graphicspath{{{{sets/{name}/}}}}\n\\begin{{document}}\n\\input{{sets/{name}/figures.tex}}\n\\end{{document}}\n"
+        );
+        let tex = format!("main-{name}.tex");
+        std::fs::write(dir.path().join(&tex), main).unwrap();
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", &tex])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "figures.tex of {name} does not compile:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let log = std::fs::read_to_string(dir.path().join(format!("main-{name}.log"))).unwrap();
+        // At natural size, nothing is wider than the 170 mm text of the test page.
+        assert!(
+            !log.contains("Overfull \\hbox"),
+            "{name}: a figure overflows the page"
+        );
+    }
+}
