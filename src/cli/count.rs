@@ -31,7 +31,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "PX", default_value_t = 560, value_parser = clap::value_parser!(u32).range(150..=8000))]
     height: u32,
     /// Also count P-cells directly for every m up to --check-up-to and check the
-    /// recurrences and the sum identities of seed 003 (Theorems 4.2, 4.3).
+    /// recurrences and the sum identities of Okubo, Kashiwagi, Niida (Theorems 4.2, 4.3).
     #[arg(long)]
     check: bool,
     /// Bound of the direct count for --check.

@@ -1,7 +1,8 @@
 //! Grundy figures: a game on a box, written as data (CSV, JSON), as a Grundy
-//! table coloured by value mod 3 (seed 002 Figures 7.9, 7.14), as a 3D point
-//! plot of P-positions (seed 004's ListPointPlot3D, seed 003 Figures 6–7) or
-//! as the `(y, x - z)` projection that shows the Sierpinski sieve.
+//! table coloured by value mod 3 (Miyadera web book, Figures 7.9, 7.14), as a
+//! 3D point plot of P-positions (the ListPointPlot3D of Miyadera et al. III;
+//! Okubo, Kashiwagi, Niida, Figures 6–7) or as the `(y, x - z)` projection
+//! that shows the Sierpinski sieve.
 //!
 //! A [`GrundyFigure`] is a validated spec that the CLI (and later recipes)
 //! fill in. The one idea: every picture is drawn from *free coordinates* —
@@ -42,7 +43,7 @@ pub enum GrundyPlot {
     /// The P-positions of three free coordinates as a 3D point cloud.
     Points3d,
     /// The P-positions of three free coordinates `(a, b, c)` projected to `(b, a - c)`:
-    /// `(y, x - z)`, the Sierpinski sieve of seed 004.
+    /// `(y, x - z)`, the Sierpinski sieve of Miyadera et al. III.
     Sieve,
 }
 
@@ -932,9 +933,9 @@ impl GrundyFigure {
     }
 }
 
-/// Colour of the Nim-with-a-pass P-cells on the square board: seed 003 draws
-/// them red; Okabe–Ito vermillion stays distinct from the blue Nim cells for
-/// colour-blind readers.
+/// Colour of the Nim-with-a-pass P-cells on the square board: Okubo,
+/// Kashiwagi, Niida draw them red; Okabe–Ito vermillion stays distinct from
+/// the blue Nim cells for colour-blind readers.
 pub const PASS_COLOR: Color = okabe_ito::VERMILLION;
 
 /// Checks a square figure with a Nim-with-a-pass overlay: styled square boards
@@ -968,8 +969,8 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
     )
 }
 
-/// The `m x m` board panel of seed 003 Figures 8–11: Nim P-cells (index 1, the
-/// style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
+/// The `m x m` board panel of Okubo, Kashiwagi, Niida, Figures 8–11: Nim
+/// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
 /// with a legend counting both.
 pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
     let side = u32::try_from(m).map_err(|_| Error::invalid("--m is too large for --overlay"))?;
