@@ -54,25 +54,8 @@ enum CompressionArg {
 pub struct FrameRanges(Vec<(u64, u64)>);
 
 fn parse_frames(text: &str) -> Result<FrameRanges, String> {
-    let number = |s: &str| -> Result<u64, String> {
-        s.trim()
-            .trim_start_matches('=')
-            .parse::<u64>()
-            .map_err(|_| {
-                format!(
-                    "'{}' is not a whole number; write e.g. 32, 1..32 or 8,16,32",
-                    s.trim()
-                )
-            })
-    };
-    text.split(',')
-        .map(str::trim)
-        .map(|part| match part.split_once("..") {
-            Some((a, b)) => Ok((number(a)?, number(b)?)),
-            None => number(part).map(|n| (n, n)),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(FrameRanges)
+    let list = super::args::parse_list(text, 0, crate::figure::automaton::MAX_FRAMES as u64)?;
+    Ok(FrameRanges(list.0.into_iter().map(|n| (n, n)).collect()))
 }
 
 /// The figure the flags describe, validated.

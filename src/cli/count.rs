@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// Rows a table may have: beyond this a table is no longer something to read.
-const MAX_ROWS: usize = 10_000_000;
+const MAX_ROWS: u64 = 10_000_000;
 
 /// g(m) by the recurrence g(2m) = 4 g(m), g(2m+1) = g(m) + g(m+1): instant for any m.
 #[derive(Debug, Args)]
@@ -39,38 +39,9 @@ pub struct CountArgs {
     check_up_to: u64,
 }
 
-/// Like the board list, but ranges may be long (up to the table limit).
+/// The board list's grammar, with up to a table's worth of values.
 fn parse_counts(text: &str) -> Result<args::ValueList, String> {
-    let mut values = Vec::new();
-    for part in text.split(',').map(str::trim) {
-        let number = |s: &str| -> Result<u64, String> {
-            match s.trim().trim_start_matches('=').parse::<u64>() {
-                Ok(0) => Err("m starts at 1, not 0".into()),
-                Ok(v) => Ok(v),
-                Err(_) => Err(format!(
-                    "'{s}' is not a whole number; write e.g. 100, 1..64 or 1000000000"
-                )),
-            }
-        };
-        if let Some((a, b)) = part.split_once("..") {
-            let (a, b) = (number(a)?, number(b)?);
-            if a > b {
-                return Err(format!(
-                    "'{part}' is an empty range; write the smaller end first, e.g. {b}..{a}"
-                ));
-            }
-            if b - a >= MAX_ROWS as u64 {
-                return Err(format!(
-                    "'{part}' has {} values; at most {MAX_ROWS} rows at once",
-                    b - a + 1
-                ));
-            }
-            values.extend(a..=b);
-        } else {
-            values.push(number(part)?);
-        }
-    }
-    Ok(args::ValueList(values))
+    args::parse_list(text, 1, MAX_ROWS)
 }
 
 /// The chart or data the flags describe.

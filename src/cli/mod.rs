@@ -56,6 +56,14 @@ enum Command {
     Octahedron(octahedron::OctahedronArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
     Render(render::RenderArgs),
+    /// Print a shell completion script: nimscape completions bash > ~/.local/share/bash-completion/completions/nimscape
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
+    Man,
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -104,7 +112,27 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         Command::Grundy(args) => grundy::run(args, ctx),
         Command::Octahedron(args) => octahedron::run(args, ctx),
         Command::Render(args) => render::run(args, ctx),
+        Command::Completions { shell } => {
+            // Rendered into a buffer first: clap_complete panics on a closed pipe.
+            let mut buffer = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nimscape", &mut buffer);
+            write_stdout(&buffer)
+        }
+        Command::Man => {
+            let mut buffer = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
+            write_stdout(&buffer)
+        }
     }
+}
+
+/// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
 }
 
 /// The first line of a clap error, without its `error: ` prefix.
@@ -151,7 +179,7 @@ pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
         Command::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         Command::Grundy(args) => Box::new(grundy::plan(args, memory_limit)?),
         Command::Octahedron(args) => octahedron::plan(args, memory_limit).map_err(library_error)?,
-        Command::Verify(_) | Command::Render(_) => {
+        Command::Verify(_) | Command::Render(_) | Command::Completions { .. } | Command::Man => {
             return Err(crate::Error::unsupported(format!(
                 "'{}' draws no figure",
                 words.first().map(String::as_str).unwrap_or_default()

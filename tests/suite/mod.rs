@@ -2,6 +2,7 @@ mod automaton_cli;
 mod brute;
 mod count_cli;
 mod golden;
+mod grammar_cli;
 mod grundy_cli;
 mod octahedron_cli;
 mod render_cli;
