@@ -527,7 +527,8 @@ impl GrundyFigure {
             + &format!(" (box {})", frame.describe_box())
     }
 
-    /// Seed 002's table: a header row and column of coordinate values on grey
+    /// The table of the Miyadera web book (Figures 7.9, 7.14): a header row and
+    /// column of coordinate values on grey
     /// 0.75, cells outside the game on grey 0.87, every value printed in its
     /// cell on the colour of its class mod the modulus.
     fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
@@ -716,7 +717,8 @@ impl GrundyFigure {
         Ok(points)
     }
 
-    /// Seed 004's ListPointPlot3D: the P-positions as points, the third free
+    /// The ListPointPlot3D of Miyadera et al. III: the P-positions as points,
+    /// the third free
     /// coordinate up (as Mathematica draws `{x, y, z}`), coloured by height.
     fn points_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let points = self.points(solution, frame)?;
@@ -837,7 +839,8 @@ impl GrundyFigure {
         Ok(scene)
     }
 
-    /// Seed 004's ListPlot of the P-positions projected to `(y, x - z)`: one
+    /// The ListPlot of Miyadera et al. III of the P-positions projected to
+    /// `(y, x - z)`: one
     /// crisp square cell per projected point, `y` across and `x - z` up, the
     /// axes spanning the points.
     fn sieve_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
