@@ -167,7 +167,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "g(m) recurrences, counted cells, and both sum identities",
-            "Okubo–Kashiwagi–Niida, Thms 4.1–4.3",
+            "Okubo–Kashiwagi–Niida, Lem. 4.1, Thms 4.2–4.3",
             Proven,
             |up_to, _| {
                 let top = (16 * up_to).clamp(2, 4096);
