@@ -122,7 +122,7 @@ pub fn claims() -> Vec<Claim> {
     vec![
         claim(
             "C(m,n): (i,j) is P iff (i-1)^(j-1)^(m-i)^(n-j) = 0, by brute-force game search",
-            "seed 003, Thm 2.3",
+            "Okubo–Kashiwagi–Niida, Thm 2.3",
             Proven,
             |up_to, _| {
                 let side = up_to.clamp(2, 14) as usize;
@@ -139,13 +139,13 @@ pub fn claims() -> Vec<Claim> {
                 Ok((format!("m, n = 1..{side}"), holds))
             },
         ),
-        claim("R(2m,2m) = 2·R(m,m)", "seed 003, Thm 3.3", Proven, |up_to, _| {
+        claim("R(2m,2m) = 2·R(m,m)", "Okubo–Kashiwagi–Niida, Thm 3.3", Proven, |up_to, _| {
             let top = up_to.clamp(1, 512) as usize;
             Ok((format!("m = 1..{top}"), (1..=top).all(|m| p_grid(2 * m, 2 * m) == p_grid(m, m).upscale(2))))
         }),
         claim(
             "R(m,m) is four corner copies of R(s,s), a centre R(t,t), empty edges",
-            "seed 003, Thm 3.4",
+            "Okubo–Kashiwagi–Niida, Thm 3.4",
             Proven,
             |up_to, _| {
                 let top = (4 * up_to).clamp(2, 1024) as usize;
@@ -167,7 +167,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "g(m) recurrences, counted cells, and both sum identities",
-            "seed 003, Thms 4.1–4.3",
+            "Okubo–Kashiwagi–Niida, Lem. 4.1, Thms 4.2–4.3",
             Proven,
             |up_to, _| {
                 let top = (16 * up_to).clamp(2, 4096);
@@ -176,7 +176,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "the automaton's frame n is odd exactly on P(n,n)",
-            "seed 003, Thm 5.4",
+            "Okubo–Kashiwagi–Niida, Thm 5.4",
             Proven,
             |up_to, limit| {
                 let top = (8 * up_to).clamp(1, 4096) as usize;
@@ -185,7 +185,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "H(n,m) turned by 45° is R(m,m)",
-            "seed 003, Thm 5.2",
+            "Okubo–Kashiwagi–Niida, Thm 5.2",
             Proven,
             |up_to, limit| {
                 let order = (64 - up_to.max(2).leading_zeros()).clamp(1, 7);
@@ -199,7 +199,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "H(n,m+1/2) is congruent to (1/2)·H(n,2m+1)",
-            "seed 003, §5",
+            "Okubo–Kashiwagi–Niida, §5",
             Proven,
             |up_to, limit| {
                 let order = (64 - up_to.max(2).leading_zeros()).clamp(2, 7);
@@ -216,7 +216,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "triangular game, k ≡ 3 (mod 4): P iff x^y^z = 0 (k = 3, 7, 11)",
-            "seed 000, Thm 7.3",
+            "Miyadera–Nakamura–Fukui, Thm 7.3",
             Proven,
             |up_to, limit| {
                 let side = up_to.clamp(4, 48) as u32;
@@ -229,7 +229,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "triangular k = 3, box 0..20: 3234 positions, 977 with Grundy = x^y^z, 2257 without",
-            "seed 000, §8",
+            "Miyadera–Nakamura–Fukui, §8.2",
             Proven,
             |_, limit| {
                 let c = compare_nim_sum(&CappedGame::triangular(3)?.solve([20, 20, 20], limit)?);
@@ -238,7 +238,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "triangular k = 2, box 0..10: exactly 53 P-positions",
-            "seed 000, §8.4",
+            "Miyadera–Nakamura–Fukui, §8.4",
             Proven,
             |_, limit| {
                 let p = CappedGame::triangular(2)?.solve([10, 10, 10], limit)?.p_positions().len();
@@ -247,7 +247,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "triangular game, k ≡ 1 (mod 4): P iff (x-1)^y^(z-1) = 0 (k = 5, 9)",
-            "seed 000, conjecture",
+            "Miyadera–Nakamura–Fukui, Conj. 8.1",
             Conjecture,
             |up_to, limit| {
                 let side = up_to.clamp(4, 48) as u32;
@@ -256,24 +256,24 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "six-sided bar: 76 positions and 20 P-positions (small box), 118 P-positions (larger box), start is N",
-            "seed 001",
+            "Miyadera web book, Exs 2.1–2.4",
             Proven,
             |_, limit| {
                 let small = solve_dense(&SixSided, &SixSided::seed_box(1), limit)?;
                 let large = solve_dense(&SixSided, &SixSided::seed_box(2), limit)?;
                 let start_is_n = small.get(&SixSided::START).is_some_and(|g| g > 0);
                 let holds = small.len() == 76 && small.p_positions().len() == 20 && large.p_positions().len() == 118;
-                Ok(("the seed's two boxes".into(), holds && start_is_n))
+                Ok(("the book's two boxes".into(), holds && start_is_n))
             },
         ),
-        claim("y <= floor(min(x,z)/2): P iff x^y^z = 0", "seed 004, theorem", Proven, |up_to, limit| {
+        claim("y <= floor(min(x,z)/2): P iff x^y^z = 0", "Miyadera et al. III, Thm 13", Proven, |up_to, limit| {
             let side = up_to.clamp(4, 64) as u32;
             let grundy = CappedGame::min_half().solve([side, side, side], limit)?;
             Ok((format!("box 0..{side}"), find_shift(&grundy, 0..=0)? == vec![0]))
         }),
         claim(
             "y <= floor((x+z)^2/k): P iff (x-1)^y^(z-1) = 0 for k = 1..4, (x-2)^y^(z-2) = 0 for k = 5..10",
-            "seed 004, prediction",
+            "Miyadera et al. III, Pred. 2.3",
             Conjecture,
             |_, limit| {
                 let mut holds = true;
@@ -288,7 +288,7 @@ pub fn claims() -> Vec<Claim> {
         ),
         claim(
             "y <= round(sqrt(x+z)): P iff (x+3)^y^(z+3) = 0",
-            "seed 004, prediction",
+            "Miyadera et al. III, Pred. 2.1",
             Conjecture,
             |_, limit| {
                 let grundy = CappedGame::with_expr("round(sqrt(x+z))")?.solve([200, 20, 200], limit)?;

@@ -38,7 +38,7 @@ pub struct CountArgs {
     #[command(flatten)]
     print: args::PrintArgs,
     /// Also count P-cells directly for every m up to --check-up-to and check the
-    /// recurrences and the sum identities of seed 003 (Theorems 4.2, 4.3).
+    /// recurrences and the sum identities of Okubo, Kashiwagi, Niida (Theorems 4.2, 4.3).
     #[arg(long)]
     check: bool,
     /// Bound of the direct count for --check.

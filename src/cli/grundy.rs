@@ -35,7 +35,7 @@ pub struct GrundyArgs {
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     cap: Option<String>,
     /// The box: every coordinate in 0..N, or one bound each (20,10,20)
-    /// [default for band games and six-sided: the seed's table or box].
+    /// [default for band games and six-sided: the paper's table or box].
     #[arg(long = "box", value_name = "N|N,N,..")]
     game_box: Option<String>,
     /// Output: .png / .svg / .pdf (a table or plot), .csv / .json (every position and its value), .npy (uint16 box, 65535 outside the game).

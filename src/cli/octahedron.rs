@@ -103,7 +103,7 @@ pub struct SectionArgs {
     /// Level m of H(n,m): the plane z = 1 - m/2^n, 1 <= m <= 2^n; a half level like 5.5 too.
     #[arg(long, value_name = "M", conflicts_with_all = ["levels", "r"])]
     level: Option<String>,
-    /// A row of sections, e.g. 5,5.5,6 (seed 003 Figure 5).
+    /// A row of sections, e.g. 5,5.5,6 (Figure 5 of Okubo, Kashiwagi, Niida).
     #[arg(long, value_name = "LIST", conflicts_with_all = ["r", "compare"])]
     levels: Option<String>,
     /// A real level r in [0,1] (the plane z = 1 - r), read exactly: 0.37, 3e-6 or 3/8.

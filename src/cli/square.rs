@@ -29,7 +29,7 @@ pub struct SquareArgs {
     /// Outline Theorem 3.4's blocks: four s x s corner copies of R(s,s) and the t x t centre R(t,t).
     #[arg(long)]
     decompose: bool,
-    /// Draw another game's P-cells over the board: nim-pass (Nim blue, Nim with a pass red; seed 003 Figs 8–11).
+    /// Draw another game's P-cells over the board: nim-pass (Nim blue, Nim with a pass red; as in Okubo, Kashiwagi, Niida, Figures 8–11).
     #[arg(long, value_enum, value_name = "GAME")]
     overlay: Option<OverlayArg>,
     #[command(flatten)]

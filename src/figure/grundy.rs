@@ -1,7 +1,8 @@
 //! Grundy figures: a game on a box, written as data (CSV, JSON), as a Grundy
-//! table coloured by value mod 3 (seed 002 Figures 7.9, 7.14), as a 3D point
-//! plot of P-positions (seed 004's ListPointPlot3D, seed 003 Figures 6–7) or
-//! as the `(y, x - z)` projection that shows the Sierpinski sieve.
+//! table coloured by value mod 3 (Miyadera web book, Figures 7.9, 7.14), as a
+//! 3D point plot of P-positions (the ListPointPlot3D of Miyadera et al. III;
+//! Okubo, Kashiwagi, Niida, Figures 6–7) or as the `(y, x - z)` projection
+//! that shows the Sierpinski sieve.
 //!
 //! A [`GrundyFigure`] is a validated spec that the CLI (and later recipes)
 //! fill in. The one idea: every picture is drawn from *free coordinates* —
@@ -43,7 +44,7 @@ pub enum GrundyPlot {
     /// The P-positions of three free coordinates as a 3D point cloud.
     Points3d,
     /// The P-positions of three free coordinates `(a, b, c)` projected to `(b, a - c)`:
-    /// `(y, x - z)`, the Sierpinski sieve of seed 004.
+    /// `(y, x - z)`, the Sierpinski sieve of Miyadera et al. III.
     Sieve,
 }
 
@@ -617,7 +618,8 @@ impl GrundyFigure {
             + &format!(" (box {})", frame.describe_box())
     }
 
-    /// Seed 002's table: a header row and column of coordinate values on grey
+    /// The table of the Miyadera web book (Figures 7.9, 7.14): a header row and
+    /// column of coordinate values on grey
     /// 0.75, cells outside the game on grey 0.87, every value printed in its
     /// cell on the colour of its class mod the modulus.
     fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
@@ -858,7 +860,8 @@ impl GrundyFigure {
         Ok(points)
     }
 
-    /// Seed 004's ListPointPlot3D: the P-positions as points, the third free
+    /// The ListPointPlot3D of Miyadera et al. III: the P-positions as points,
+    /// the third free
     /// coordinate up (as Mathematica draws `{x, y, z}`), coloured by height.
     fn points_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let points = self.points(solution, frame)?;
@@ -1072,7 +1075,8 @@ impl GrundyFigure {
         self.table.print
     }
 
-    /// Seed 004's ListPlot of the P-positions projected to `(y, x - z)`: one
+    /// The ListPlot of Miyadera et al. III of the P-positions projected to
+    /// `(y, x - z)`: one
     /// crisp square cell per projected point, `y` across and `x - z` up, the
     /// axes spanning the points.
     fn sieve_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
@@ -1219,9 +1223,9 @@ impl GrundyFigure {
     }
 }
 
-/// Colour of the Nim-with-a-pass P-cells on the square board: seed 003 draws
-/// them red; Okabe–Ito vermillion stays distinct from the blue Nim cells for
-/// colour-blind readers.
+/// Colour of the Nim-with-a-pass P-cells on the square board: Okubo,
+/// Kashiwagi, Niida draw them red; Okabe–Ito vermillion stays distinct from
+/// the blue Nim cells for colour-blind readers.
 pub const PASS_COLOR: Color = okabe_ito::VERMILLION;
 
 /// Checks a square figure with a Nim-with-a-pass overlay: styled square boards
@@ -1255,8 +1259,8 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
     )
 }
 
-/// The `m x m` board panel of seed 003 Figures 8–11: Nim P-cells (index 1, the
-/// style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
+/// The `m x m` board panel of Okubo, Kashiwagi, Niida, Figures 8–11: Nim
+/// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
 /// with a legend counting both.
 pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
     let side = u32::try_from(m).map_err(|_| Error::invalid("--m is too large for --overlay"))?;

@@ -55,7 +55,7 @@ pub struct SquareFigure {
 /// A game whose P-cells are drawn over the square board's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SquareOverlay {
-    /// Nim with a pass on the board's four heaps (seed 003 Figures 8–11):
+    /// Nim with a pass on the board's four heaps (Okubo, Kashiwagi, Niida, Figures 8–11):
     /// Nim P-cells blue, pass-game P-cells red.
     NimPass,
 }

@@ -3,7 +3,7 @@
 //! ```toml
 //! title = "Recursive patterns in the chocolate game"
 //! name = "okubo2026"                # output folder: output/okubo2026/
-//! source = "seed 003"
+//! source = "Okubo, Kashiwagi, Niida, \"Recursive Patterns in the Chocolate Game\""
 //!
 //! [defaults]                        # applied to every figure whose model takes the key
 //! formats = ["png", "pdf"]

@@ -21,8 +21,8 @@ fn every_claim_holds_at_the_default_bounds() {
         "Thm 5.2",
         "Thm 5.4",
         "Thm 7.3",
-        "seed 001",
-        "seed 004, prediction",
+        "Miyadera web book, Exs 2.1–2.4",
+        "Miyadera et al. III, Pred. 2.1",
     ] {
         assert!(table.contains(source), "{source} missing:\n{table}");
     }

@@ -306,11 +306,11 @@ impl SectionPanel {
 pub struct SectionFigure {
     /// Order n of S_n.
     pub n: u32,
-    /// One level (a single panel) or several (a row, seed 003 Figure 5).
+    /// One level (a single panel) or several (a row, as in Figure 5 of Okubo, Kashiwagi, Niida).
     pub levels: Vec<NamedLevel>,
     /// Turn sections by 45° so they line up with the board.
     pub align: bool,
-    /// Draw H(n, m) beside the board R(m, m) (seed 003 Figure 4's claim).
+    /// Draw H(n, m) beside the board R(m, m) (the claim of Figure 4 of Okubo, Kashiwagi, Niida).
     pub compare: bool,
     /// One pixel per diamond, 1-bit, P black: the aligned section as a raw board.
     pub raw: bool,
