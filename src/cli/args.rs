@@ -547,6 +547,16 @@ impl BoardStyleArgs {
     }
 }
 
+/// How the frames of a board animation are scaled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum FrameScale {
+    /// Every board fills its frame (the paper's (1/m)·R(m,m)): growth reads as refinement.
+    #[default]
+    Fit,
+    /// One cell size for all frames, sized to the largest board: growth is visible.
+    Common,
+}
+
 /// Timing and looping of animated GIFs, shared by every figure that animates.
 #[derive(Debug, Clone, Args)]
 pub struct AnimationArgs {
@@ -605,7 +615,9 @@ pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
         std::path::Path::new(&format!("x.{name}")),
         &crate::encode::Format::ALL,
     )
-    .map_err(|_| format!("'{text}' is not a format; use png, svg, pdf, gif, csv, json or npy"))
+    .map_err(|_| {
+        format!("'{text}' is not a format; use png, svg, pdf, gif, apng, csv, json or npy")
+    })
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ pub struct AutomatonArgs {
     /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
     #[arg(long)]
     check: bool,
-    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
+    /// Output: .png, .svg / .pdf, .gif or .apng (animation), frames/f-%03d.png or .pdf (numbered frames plus a LaTeX snippet), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.
@@ -42,6 +42,9 @@ pub struct AutomatonArgs {
     style: BoardStyleArgs,
     #[command(flatten)]
     animation: AnimationArgs,
+    /// Animations (.gif, .apng, frame sequences): every board fills its frame (fit) or all share one cell size, frames sized to the largest (common).
+    #[arg(long, value_enum, default_value = "fit")]
+    scale: args::FrameScale,
     #[command(flatten)]
     print: args::PrintArgs,
 }
@@ -89,6 +92,7 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFi
             columns: args.style.columns(),
             palette,
             animation: args.animation.animation()?,
+            common_scale: args.scale == args::FrameScale::Common,
         }
     };
     let figure = AutomatonFigure {

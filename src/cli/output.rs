@@ -2,6 +2,7 @@
 //! are made), `-o -` (stdout), or `output/<name>.<ext>` without `-o`; every
 //! write is announced on stderr unless `--quiet`.
 
+use crate::encode::animation::FramePattern;
 use crate::encode::{Format, Metadata};
 use crate::figure::{self, Figure};
 use anyhow::{bail, Result};
@@ -55,6 +56,16 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
             Ok(None)
         }
         Some(path) => {
+            if let Some(pattern) = FramePattern::parse(path)? {
+                if ctx.format.is_some() {
+                    bail!("--format does not apply to a frame sequence; the extension after %03d decides");
+                }
+                // Bad input is refused before a folder is made.
+                figure.check(Format::Apng)?;
+                make_parent(&pattern.frame_path(1))?;
+                figure::write_frame_sequence(figure, &pattern, &metadata, |p| announce(p, ctx))?;
+                return Ok(Some(pattern.tex_path()));
+            }
             let format = figure::format_of(figure, path)?;
             if ctx.format.is_some_and(|f| f != format) {
                 bail!(
@@ -118,5 +129,8 @@ pub fn announce(path: &Path, ctx: &Context) {
 }
 
 fn is_binary(format: Format) -> bool {
-    matches!(format, Format::Png | Format::Gif | Format::Pdf)
+    matches!(
+        format,
+        Format::Png | Format::Gif | Format::Apng | Format::Pdf
+    )
 }

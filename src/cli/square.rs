@@ -17,7 +17,7 @@ pub struct SquareArgs {
     /// Columns n, for rectangular boards (default: n = m).
     #[arg(long, value_name = "N", value_parser = args::parse_side)]
     n: Option<u64>,
-    /// Output: .png, .svg / .pdf, .gif (an animation over m), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
+    /// Output: .png, .svg / .pdf, .gif or .apng (an animation over m), frames/m-%03d.png or .pdf (numbered frames plus a LaTeX \\animategraphics snippet frames/m.tex), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).
@@ -36,6 +36,9 @@ pub struct SquareArgs {
     style: BoardStyleArgs,
     #[command(flatten)]
     animation: AnimationArgs,
+    /// Animations (.gif, .apng, frame sequences): every board fills its frame (fit) or all share one cell size, frames sized to the largest (common).
+    #[arg(long, value_enum, default_value = "fit")]
+    scale: args::FrameScale,
     #[command(flatten)]
     print: PrintArgs,
 }
@@ -87,6 +90,7 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> 
         overlay: args
             .overlay
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),
+        common_scale: args.scale == args::FrameScale::Common,
         ..SquareFigure::new(boards, mode)
     };
     figure.validate()?;

@@ -18,6 +18,7 @@
 
 use super::gif::{EncodedFrame, GifWriter, Repeat, MAX_SIDE};
 use super::raster;
+use super::{Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, PanelSize};
 use crate::scene::{Color, Item, Scene};
@@ -25,7 +26,7 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How an animation plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,22 +305,94 @@ pub fn write_frames<T: Sync>(
     }
 }
 
-/// Writes `scenes` (all the same size) as an animated PNG: full colour, no
-/// palette limit, what browsers and slide software play besides GIF. Every frame
-/// is a whole picture (no partial updates), so any frame can be shown alone.
-pub fn write_apng(
-    out: &mut dyn std::io::Write,
-    path: &Path,
-    scenes: &[Scene],
-    animation: &Animation,
-) -> Result<()> {
+/// An animation as scenes: the one value every animated figure hands to the
+/// GIF-free writers (APNG, frame sequences). Scenes come in order from a
+/// sequential iterator (automaton frames build on each other) and are drawn and
+/// encoded a batch at a time on the rayon pool, so a long animation never sits
+/// in memory whole and its bytes do not depend on the thread count.
+pub struct Frames<'a> {
+    /// Pixel size of every frame.
+    pub size: (u32, u32),
+    /// How many frames the iterator yields.
+    pub count: usize,
+    /// Timing and looping.
+    pub animation: Animation,
+    /// Refuse batches of frames needing more bytes than this.
+    pub memory_limit: u64,
+    /// The frames, in order.
+    pub scenes: Box<dyn Iterator<Item = Result<Scene>> + 'a>,
+}
+
+impl Frames<'_> {
+    /// Frames drawn at once: enough to keep every thread busy, few enough to
+    /// bound memory; checked against the memory limit.
+    fn batch(&self) -> Result<usize> {
+        let batch = (rayon::current_num_threads() * 2).max(2);
+        let (width, height) = self.size;
+        check_memory(
+            || format!("{batch} frames of {width} x {height} px drawn at once"),
+            u64::from(width) * u64::from(height) * 8 * batch as u64,
+            self.memory_limit,
+            "draw smaller frames (--panel) or run with fewer --threads",
+        )?;
+        Ok(batch)
+    }
+
+    /// Maps every frame through `encode` (numbered from 1) a batch at a time in
+    /// parallel, handing the results to `sink` in order.
+    fn for_each_encoded<T: Send>(
+        mut self,
+        encode: impl Fn(usize, &Scene) -> Result<T> + Sync,
+        mut sink: impl FnMut(usize, T) -> Result<()>,
+    ) -> Result<()> {
+        let batch = self.batch()?;
+        let mut done = 0;
+        loop {
+            let chunk: Vec<Scene> = self.scenes.by_ref().take(batch).collect::<Result<_>>()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let encoded: Vec<Result<T>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(k, scene)| {
+                    let number = done + k + 1;
+                    if scene.pixel_size() != self.size {
+                        return Err(Error::invalid(format!(
+                            "frame {number} is {:?} px, but the animation is {:?} px",
+                            scene.pixel_size(),
+                            self.size
+                        )));
+                    }
+                    encode(number, scene)
+                })
+                .collect();
+            for item in encoded {
+                done += 1;
+                sink(done, item?)?;
+            }
+        }
+        if done == 0 {
+            return Err(Error::invalid("an animation needs at least one frame"));
+        }
+        Ok(())
+    }
+}
+
+/// Writes `frames` as an animated PNG: full colour, no palette limit, what
+/// browsers and slide software play besides GIF. Every frame is a whole picture
+/// (no partial updates), so any frame can be shown alone; the provenance goes in
+/// tEXt chunks as in a still PNG.
+pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) -> Result<()> {
+    let animation = frames.animation;
     animation.validate()?;
-    let Some(first) = scenes.first() else {
+    let count = frames.count;
+    if count == 0 {
         return Err(Error::invalid("an animation needs at least one frame"));
-    };
-    let (width, height) = first.pixel_size();
+    }
+    let (width, height) = frames.size;
     let fail = |e: png::EncodingError| Error::Encode {
-        path: path.to_path_buf(),
+        path: Path::new("").to_path_buf(),
         message: e.to_string(),
     };
     let mut encoder = png::Encoder::new(out, width, height);
@@ -329,65 +402,247 @@ pub fn write_apng(
         Repeat::Forever => 0,
         Repeat::Times(n) => u32::from(n.max(1)),
     };
-    encoder
-        .set_animated(scenes.len() as u32, plays)
-        .map_err(fail)?;
-    if let Some(dpi) = first.paper.map(|p| p.dpi) {
-        let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
-        encoder.set_pixel_dims(Some(png::PixelDimensions {
-            xppu: per_metre,
-            yppu: per_metre,
-            unit: png::Unit::Meter,
-        }));
-    }
-    let mut writer = encoder.write_header().map_err(fail)?;
-    for (k, scene) in scenes.iter().enumerate() {
-        if scene.pixel_size() != (width, height) {
-            return Err(Error::invalid(format!(
-                "frame {} is {:?} px, but the animation is {width} x {height} px",
-                k + 1,
-                scene.pixel_size()
-            )));
-        }
-        let last = k + 1 == scenes.len();
-        let delay = match (last, animation.hold_last_cs) {
-            (true, Some(hold)) => hold,
-            _ => animation.delay_cs,
-        };
-        writer.set_frame_delay(delay, 100).map_err(fail)?;
-        let pixels = raster::rasterize(scene)?;
-        writer
-            .write_image_data(&raster::straight_rgba(&pixels))
+    encoder.set_animated(count as u32, plays).map_err(fail)?;
+    for (key, value) in &metadata.entries {
+        encoder
+            .add_text_chunk(key.clone(), value.clone())
             .map_err(fail)?;
     }
-    writer.finish().map_err(fail)
+    let mut writer: Option<png::Writer<&mut dyn Write>> = None;
+    let mut header = Some(encoder);
+    frames.for_each_encoded(
+        |_, scene| {
+            let pixels = raster::rasterize(scene)?;
+            Ok((raster::straight_rgba(&pixels), scene.paper.map(|p| p.dpi)))
+        },
+        |number, (rgba, dpi)| {
+            if let Some(mut encoder) = header.take() {
+                if let Some(dpi) = dpi {
+                    let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
+                    encoder.set_pixel_dims(Some(png::PixelDimensions {
+                        xppu: per_metre,
+                        yppu: per_metre,
+                        unit: png::Unit::Meter,
+                    }));
+                }
+                writer = Some(encoder.write_header().map_err(fail)?);
+            }
+            let Some(w) = writer.as_mut() else {
+                return Err(Error::invalid("APNG header missing"));
+            };
+            if number > count {
+                return Err(Error::invalid(format!(
+                    "the animation promised {count} frames but has more"
+                )));
+            }
+            let delay = match (number == count, animation.hold_last_cs) {
+                (true, Some(hold)) => hold,
+                _ => animation.delay_cs,
+            };
+            w.set_frame_delay(delay, 100).map_err(fail)?;
+            w.write_image_data(&rgba).map_err(fail)
+        },
+    )?;
+    match writer {
+        Some(w) => w.finish().map_err(fail),
+        None => Err(Error::invalid("an animation needs at least one frame")),
+    }
 }
 
-/// The file names of a numbered frame sequence: `stem-001.ext`, ... (zero-padded
-/// to the same width, as LaTeX's animate package and video tools expect).
-pub fn frame_names(stem: &str, count: usize, extension: &str) -> Vec<String> {
-    let digits = count.to_string().len().max(3);
-    (1..=count)
-        .map(|k| format!("{stem}-{k:0digits$}.{extension}"))
-        .collect()
+/// Where a numbered frame sequence goes: `-o frames/m-%03d.png` (printf style,
+/// as ffmpeg takes it) is `frames/m-` + the frame number padded to 3 digits +
+/// `.png`. The number must sit right before the extension, which is where
+/// LaTeX's animate package looks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FramePattern {
+    /// Everything before the number, folders included (`frames/m-`).
+    pub prefix: String,
+    /// Digits the number is padded to (`%d` pads nothing: 0).
+    pub digits: usize,
+    /// The frames' format: `.png`, `.pdf` or `.svg`.
+    pub format: Format,
 }
 
-/// The LaTeX (beamer) lines that play a frame sequence written with
-/// [`frame_names`]: `\animategraphics` of the animate package at the animation's
-/// frame rate, with controls, looping when the animation loops.
-pub fn animate_snippet(stem: &str, count: usize, animation: &Animation) -> String {
-    let digits = count.to_string().len().max(3);
-    let fps = 100.0 / f64::from(animation.delay_cs.max(1));
-    let fps = crate::scene::units::trim_number(fps);
-    let looping = if animation.repeat == Repeat::Forever {
-        ",loop"
-    } else {
-        ""
-    };
-    format!(
-        "% Needs \\usepackage{{animate}} (texlive-latex-extra). {count} frames, one per file.\n\\animategraphics[controls{looping}]{{{fps}}}{{{stem}-}}{{{first:0digits$}}}{{{count:0digits$}}}\n",
-        first = 1
-    )
+impl FramePattern {
+    /// The pattern in `path`, if its file name holds a `%`; `None` for an ordinary
+    /// file name.
+    pub fn parse(path: &Path) -> Result<Option<FramePattern>> {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            return Ok(None);
+        };
+        let Some(percent) = name.find('%') else {
+            if path.to_str().is_some_and(|p| p.contains('%')) {
+                return Err(Error::invalid(format!(
+                    "-o {}: a frame number (%03d) belongs in the file name, not a folder",
+                    path.display()
+                )));
+            }
+            return Ok(None);
+        };
+        let bad = || {
+            Error::invalid(format!(
+                "-o {}: a frame sequence is named like frames/m-%03d.png (the number, %d or %0Nd, right before .png, .pdf or .svg)",
+                path.display()
+            ))
+        };
+        let rest = &name[percent + 1..];
+        let spec_len = rest.find('d').ok_or_else(bad)?;
+        let spec = &rest[..spec_len];
+        let digits = if spec.is_empty() {
+            0
+        } else if spec.starts_with('0') && spec.len() > 1 {
+            spec[1..].parse::<usize>().map_err(|_| bad())?
+        } else {
+            return Err(bad());
+        };
+        if digits > 9 {
+            return Err(bad());
+        }
+        let after = &rest[spec_len + 1..];
+        let format = match after.to_ascii_lowercase().as_str() {
+            ".png" => Format::Png,
+            ".pdf" => Format::Pdf,
+            ".svg" => Format::Svg,
+            _ => return Err(bad()),
+        };
+        if name[..percent].contains('%') {
+            return Err(bad());
+        }
+        let folder = path
+            .parent()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let prefix = if folder.is_empty() {
+            name[..percent].to_string()
+        } else {
+            format!("{folder}/{}", &name[..percent])
+        };
+        Ok(Some(FramePattern {
+            prefix,
+            digits,
+            format,
+        }))
+    }
+
+    /// The file of frame `number` (from 1).
+    pub fn frame_path(&self, number: usize) -> PathBuf {
+        let digits = self.digits;
+        PathBuf::from(format!(
+            "{}{number:0digits$}.{}",
+            self.prefix,
+            self.format.extension()
+        ))
+    }
+
+    /// The LaTeX file written beside the frames: the prefix without its trailing
+    /// separator (`frames/m-` gives `frames/m.tex`; `frames/` gives `frames/frames.tex`).
+    pub fn tex_path(&self) -> PathBuf {
+        let trimmed = self.prefix.trim_end_matches(['-', '_', '.', ' ']);
+        let path = Path::new(trimmed);
+        match path.file_name() {
+            Some(_) if !trimmed.ends_with('/') => path.with_extension("tex"),
+            _ => Path::new(trimmed).join("frames.tex"),
+        }
+    }
+
+    /// Refuses a padding too narrow for `count` frames (the files would not sort,
+    /// and animate reads the width from the first and last numbers).
+    pub fn check_count(&self, count: usize) -> Result<()> {
+        let needed = count.to_string().len();
+        if self.digits != 0 && self.digits < needed {
+            return Err(Error::invalid(format!(
+                "-o {}%0{}d.{}: {count} frames need {needed} digits; write %0{needed}d",
+                self.prefix,
+                self.digits,
+                self.format.extension()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The `\animategraphics` lines (animate package, for beamer) that play the
+    /// sequence: the frame rate from `--delay`, looping as the animation does. The
+    /// paths are as given to `-o`: LaTeX resolves them from the folder it runs in.
+    pub fn animate_snippet(&self, count: usize, animation: &Animation) -> String {
+        let digits = self.digits;
+        let fps = 100.0 / f64::from(animation.delay_cs.max(1));
+        let fps = crate::scene::units::trim_number(fps);
+        let looping = if animation.repeat == Repeat::Forever {
+            ",loop"
+        } else {
+            ""
+        };
+        format!(
+            "% Made by nimscape: {count} frames, {prefix}{first:0digits$}.{ext} to {prefix}{count:0digits$}.{ext}.\n% Needs \\usepackage{{animate}} in the preamble (texlive-latex-extra); paths are\n% relative to the folder pdflatex runs in. Frames are shown at their natural size.\n\\animategraphics[controls{looping}]{{{fps}}}{{{prefix}}}{{{first:0digits$}}}{{{count:0digits$}}}\n",
+            prefix = self.prefix,
+            ext = self.format.extension(),
+            first = 1
+        )
+    }
+}
+
+/// Writes every frame to its own numbered file (`pattern`), each atomically, and
+/// the `\animategraphics` snippet beside them; calls `wrote` with each path. On
+/// failure the files this call wrote are removed again, so a half sequence is
+/// never left behind.
+pub fn write_frame_files(
+    pattern: &FramePattern,
+    frames: Frames<'_>,
+    metadata: &Metadata,
+    mut wrote: impl FnMut(&Path),
+) -> Result<()> {
+    pattern.check_count(frames.count)?;
+    frames.animation.validate()?;
+    let animation = frames.animation;
+    let count = frames.count;
+    let memory_limit = frames.memory_limit;
+    let format = pattern.format;
+    let mut written: Vec<PathBuf> = Vec::new();
+    let result = frames
+        .for_each_encoded(
+            |_, scene| {
+                let mut bytes = Vec::new();
+                super::write_scene_to(&mut bytes, format, scene, metadata, memory_limit)?;
+                Ok(bytes)
+            },
+            |number, bytes| {
+                let path = pattern.frame_path(number);
+                super::write_atomic(&path, |out| {
+                    out.write_all(&bytes).map_err(Error::write_failed)
+                })?;
+                written.push(path);
+                Ok(())
+            },
+        )
+        .and_then(|()| {
+            if written.len() != count {
+                return Err(Error::invalid(format!(
+                    "the animation promised {count} frames but drew {}",
+                    written.len()
+                )));
+            }
+            let tex = pattern.tex_path();
+            super::write_atomic(&tex, |out| {
+                out.write_all(pattern.animate_snippet(count, &animation).as_bytes())
+                    .map_err(Error::write_failed)
+            })?;
+            written.push(tex);
+            Ok(())
+        });
+    match result {
+        Ok(()) => {
+            for path in &written {
+                wrote(path);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            for path in &written {
+                let _ = std::fs::remove_file(path);
+            }
+            Err(e)
+        }
+    }
 }
 
 /// Refuses a transparent or translucent background for a GIF, before anything
@@ -428,6 +683,10 @@ pub struct BoardAnimation {
     pub colours: Vec<Color>,
     /// Timing and looping.
     pub animation: Animation,
+    /// One cell size for every frame (`--scale common`): each board keeps its
+    /// true size in frames sized to the largest, so growth is visible; otherwise
+    /// every board fills the frame.
+    pub common_scale: bool,
 }
 
 impl BoardAnimation {
@@ -506,14 +765,16 @@ impl BoardAnimation {
         self.palette().map(|_| ())
     }
 
-    /// Writes `panels`, one frame each, as an animated GIF to `out`.
-    pub fn write(
+    /// The panels as equal-size frames: each board in the same square box
+    /// (scaled 1/n), or, with a common scale, at one cell size in frames sized
+    /// to the largest board, anchored at the top-left corner as the boards grow.
+    pub fn frames<'a>(
         &self,
-        out: &mut dyn Write,
-        panels: impl Iterator<Item = Result<BoardPanel>>,
+        count: usize,
+        panels: impl Iterator<Item = Result<BoardPanel>> + 'a,
         memory_limit: u64,
-    ) -> Result<()> {
-        self.validate()?;
+    ) -> Result<Frames<'a>> {
+        self.animation.validate()?;
         let batch = (rayon::current_num_threads() * 2).max(2) as u64;
         let side = self.largest as u64;
         check_memory(
@@ -523,27 +784,57 @@ impl BoardAnimation {
             "animate smaller boards, or run with fewer --threads",
         )?;
         let (width, height) = self.frame_size();
-        let palette = self.palette()?;
         let style = self.frame_style();
-        let size = PanelSize::Panel(self.panel_px);
-        let scenes = panels.map(|panel| {
+        let size = if self.common_scale {
+            PanelSize::Cell((self.panel_px / self.largest.max(1) as u32).max(1))
+        } else {
+            PanelSize::Panel(self.panel_px)
+        };
+        let common_scale = self.common_scale;
+        let scenes = panels.map(move |panel| {
             let panel = panel?;
             let mut scene = board::sheet(std::slice::from_ref(&panel), size, Some(1), &style);
-            if scene.width != width || scene.height > height {
+            let fits = if common_scale {
+                scene.width <= width
+            } else {
+                scene.width == width
+            };
+            if !fits || scene.height > height {
                 return Err(Error::invalid(format!(
                     "a {} x {} board does not fit the {width} x {height} px frames of this animation",
                     panel.rows, panel.cols
                 )));
             }
-            // Frames with fewer text lines than the most get the same height.
+            // Smaller boards and frames with fewer text lines get the same size
+            // (the background fills the rest).
+            scene.width = width;
             scene.height = height;
             Ok(scene)
         });
+        Ok(Frames {
+            size: (width, height),
+            count,
+            animation: self.animation,
+            memory_limit,
+            scenes: Box::new(scenes),
+        })
+    }
+
+    /// Writes `panels`, one frame each, as an animated GIF to `out`.
+    pub fn write(
+        &self,
+        out: &mut dyn Write,
+        panels: impl Iterator<Item = Result<BoardPanel>>,
+        memory_limit: u64,
+    ) -> Result<()> {
+        self.validate()?;
+        let palette = self.palette()?;
+        let frames = self.frames(0, panels, memory_limit)?;
         write_gif(
             out,
-            (width, height),
+            frames.size,
             &palette,
-            scenes,
+            frames.scenes,
             &self.animation,
             memory_limit,
         )
@@ -553,6 +844,16 @@ impl BoardAnimation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn frames_of(scenes: Vec<Scene>) -> Frames<'static> {
+        Frames {
+            size: scenes[0].pixel_size(),
+            count: scenes.len(),
+            animation: Animation::default(),
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+            scenes: Box::new(scenes.into_iter().map(Ok)),
+        }
+    }
 
     #[test]
     fn apng_has_every_frame_with_its_delay() {
@@ -564,9 +865,8 @@ mod tests {
                 scene
             })
             .collect();
-        let animation = Animation::default();
         let mut bytes = Vec::new();
-        write_apng(&mut bytes, Path::new("a.png"), &scenes, &animation).unwrap();
+        write_apng(&mut bytes, frames_of(scenes), &Metadata::default()).unwrap();
         let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
         let mut reader = decoder.read_info().unwrap();
         let control = reader.info().animation_control.unwrap();
@@ -588,17 +888,34 @@ mod tests {
     }
 
     #[test]
-    fn frame_sequences_and_their_animate_line_agree() {
-        let names = frame_names("sweep", 12, "pdf");
-        assert_eq!(names.first().unwrap(), "sweep-001.pdf");
-        assert_eq!(names.last().unwrap(), "sweep-012.pdf");
-        let tex = animate_snippet("sweep", 12, &Animation::default());
+    fn frame_patterns_name_files_and_their_animate_line_agrees() {
+        let p = FramePattern::parse(Path::new("out/sweep-%03d.pdf"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.frame_path(1), PathBuf::from("out/sweep-001.pdf"));
+        assert_eq!(p.frame_path(12), PathBuf::from("out/sweep-012.pdf"));
+        assert_eq!(p.tex_path(), PathBuf::from("out/sweep.tex"));
+        let tex = p.animate_snippet(12, &Animation::default());
         assert!(
-            tex.contains("\\animategraphics[controls,loop]{10}{sweep-}{001}{012}"),
+            tex.contains("\\animategraphics[controls,loop]{10}{out/sweep-}{001}{012}"),
             "{tex}"
         );
-        assert_eq!(frame_names("m", 1000, "png")[999], "m-1000.png");
+        let bare = FramePattern::parse(Path::new("f/%d.png")).unwrap().unwrap();
+        assert_eq!(bare.frame_path(7), PathBuf::from("f/7.png"));
+        assert_eq!(bare.tex_path(), PathBuf::from("f/frames.tex"));
+        assert!(p.check_count(999).is_ok() && p.check_count(1000).is_err());
+        assert_eq!(FramePattern::parse(Path::new("a.png")).unwrap(), None);
+        for bad in [
+            "f-%03d-x.png",
+            "f-%3d.png",
+            "f-%03d.gif",
+            "f%/g-%d.png",
+            "%x.png",
+        ] {
+            assert!(FramePattern::parse(Path::new(bad)).is_err(), "{bad}");
+        }
     }
+
     use crate::scene::{PathItem, TextItem};
     use std::collections::HashSet;
 

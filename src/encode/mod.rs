@@ -29,6 +29,8 @@ pub enum Format {
     Pdf,
     /// Animated GIF.
     Gif,
+    /// Animated PNG: full colour, played by browsers and slide software.
+    Apng,
     /// Comma-separated data with a header line.
     Csv,
     /// JSON data.
@@ -39,11 +41,12 @@ pub enum Format {
 
 impl Format {
     /// Every format nimscape writes.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Png,
         Format::Svg,
         Format::Pdf,
         Format::Gif,
+        Format::Apng,
         Format::Csv,
         Format::Json,
         Format::Npy,
@@ -56,10 +59,16 @@ impl Format {
             Format::Svg => "svg",
             Format::Pdf => "pdf",
             Format::Gif => "gif",
+            Format::Apng => "apng",
             Format::Csv => "csv",
             Format::Json => "json",
             Format::Npy => "npy",
         }
+    }
+
+    /// True for the animations (GIF, APNG).
+    pub fn is_animation(self) -> bool {
+        matches!(self, Format::Gif | Format::Apng)
     }
 
     /// True for the still-image formats (PNG, SVG, PDF).

@@ -92,6 +92,9 @@ pub enum AutomatonMode {
         palette: ResiduePalette,
         /// Timing and looping of a `.gif`.
         animation: Animation,
+        /// Animations: one cell size for every frame (`--scale common`), so the
+        /// triangle's growth shows, instead of every frame filling its panel.
+        common_scale: bool,
     },
     /// One pixel per cell, no margin: 1-bit PNG (odd cells black) for mod 2,
     /// the palette's colours on white for mod p.
@@ -474,18 +477,21 @@ impl AutomatonFigure {
             }
             return Ok(());
         }
-        if self.values == Values::Exact && (format.is_image() || format == Format::Gif) {
+        if self.values == Values::Exact && (format.is_image() || format.is_animation()) {
             return Err(Error::unsupported(
                 "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
             ));
         }
         match (format, &self.mode) {
-            (Format::Csv | Format::Json | Format::Gif, _) if self.rule60 => Err(
+            (Format::Csv | Format::Json | Format::Gif | Format::Apng, _) if self.rule60 => Err(
                 Error::unsupported("--rule60 draws one diagram: write .png or .svg"),
             ),
-            (Format::Csv | Format::Json | Format::Gif, AutomatonMode::Raw { .. }) => Err(
-                Error::unsupported("--raw draws one image; write .png or .svg, or drop --raw"),
-            ),
+            (
+                Format::Csv | Format::Json | Format::Gif | Format::Apng,
+                AutomatonMode::Raw { .. },
+            ) => Err(Error::unsupported(
+                "--raw draws one image; write .png or .svg, or drop --raw",
+            )),
             _ => Ok(()),
         }
     }
@@ -500,6 +506,7 @@ impl AutomatonFigure {
                 self.write_raw_png(out, *compression, metadata)
             }
             (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out),
+            (Format::Apng, _) => encode::animation::write_apng(out, self.board_frames()?, metadata),
             (Format::Npy, _) => self.write_npy(out),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
@@ -536,6 +543,7 @@ impl AutomatonFigure {
             style,
             size,
             animation,
+            common_scale,
             ..
         } = &self.mode
         else {
@@ -567,6 +575,7 @@ impl AutomatonFigure {
             style: style.clone(),
             colours,
             animation: *animation,
+            common_scale: *common_scale,
         };
         animation.validate()?;
         Ok(animation)
@@ -584,6 +593,21 @@ impl AutomatonFigure {
             .computed_frames()?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
         animation.write(out, panels, self.memory_limit)
+    }
+
+    /// The frames as scenes, for APNG and frame sequences.
+    fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+        let AutomatonMode::Styled { style, .. } = &self.mode else {
+            return Err(Error::unsupported(
+                "--raw draws one image; drop --raw for an animation",
+            ));
+        };
+        let animation = self.board_animation()?;
+        let ramp = self.ramp()?;
+        let panels = self
+            .computed_frames()?
+            .map(move |frame| Self::panel(&frame, style, ramp.as_ref()));
+        animation.frames(self.frames.len(), panels, self.memory_limit)
     }
 
     /// The shape of the `.npy` array: `(n, n)` for one frame, `(frames, N, N)` for several.
@@ -776,6 +800,7 @@ impl super::Figure for AutomatonFigure {
             Format::Png,
             Format::Svg,
             Format::Gif,
+            Format::Apng,
             Format::Csv,
             Format::Json,
             Format::Npy,
@@ -801,6 +826,10 @@ impl super::Figure for AutomatonFigure {
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
         self.write_format(format, out, metadata)
+    }
+
+    fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+        self.board_frames()
     }
 
     fn default_stem(&self) -> String {
@@ -866,6 +895,7 @@ mod tests {
                 columns: None,
                 palette: ResiduePalette::Viridis,
                 animation: Animation::default(),
+                common_scale: false,
             },
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };

@@ -11,6 +11,7 @@ pub mod grundy;
 pub mod octahedron;
 pub mod square;
 
+use crate::encode::animation::{self, FramePattern, Frames};
 use crate::encode::{self, Format, Metadata};
 use crate::Result;
 use std::io::Write;
@@ -40,6 +41,31 @@ pub trait Figure: Sync {
     fn output_bytes(&self, _format: Format) -> Option<u64> {
         None
     }
+
+    /// The frames of an animated figure, for APNG and numbered frame
+    /// sequences; still figures refuse.
+    fn frames(&self) -> Result<Frames<'_>> {
+        Err(crate::Error::unsupported(
+            "this figure is one picture, not an animation: a frame sequence (-o frames/f-%03d.png) or .apng needs frames (several --m, automaton frames, an octahedron sweep)",
+        ))
+    }
+}
+
+/// Writes an animated figure as a numbered frame sequence (`pattern`) plus its
+/// LaTeX `\animategraphics` snippet; `wrote` hears of every file written.
+pub fn write_frame_sequence(
+    figure: &dyn Figure,
+    pattern: &FramePattern,
+    metadata: &Metadata,
+    wrote: impl FnMut(&Path),
+) -> Result<()> {
+    // Whatever makes an animation impossible (a single board, --raw) is refused
+    // as it is for an .apng, before any frame is drawn.
+    figure.check(Format::Apng)?;
+    encode::check_output_path(&pattern.frame_path(1))?;
+    let frames = figure.frames()?;
+    pattern.check_count(frames.count)?;
+    animation::write_frame_files(pattern, frames, metadata, wrote)
 }
 
 /// The format of `path` among the figure's formats (every figure that writes SVG

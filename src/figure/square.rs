@@ -50,6 +50,9 @@ pub struct SquareFigure {
     pub animation: Animation,
     /// Another game's P-cells drawn over the board (styled square boards only).
     pub overlay: Option<SquareOverlay>,
+    /// Animations (`.gif`, `.apng`, frame sequences): one cell size for every
+    /// board (`--scale common`) instead of every board filling its frame.
+    pub common_scale: bool,
 }
 
 /// A game whose P-cells are drawn over the square board's.
@@ -92,6 +95,7 @@ impl SquareFigure {
             memory_limit: DEFAULT_MEMORY_LIMIT,
             animation: Animation::default(),
             overlay: None,
+            common_scale: false,
         }
     }
 
@@ -233,10 +237,10 @@ impl SquareFigure {
             return Ok(());
         }
         match (format, &self.mode) {
-            (Format::Csv | Format::Json | Format::Gif, _) if self.overlay.is_some() => Err(Error::unsupported(
+            (Format::Csv | Format::Json | Format::Gif | Format::Apng, _) if self.overlay.is_some() => Err(Error::unsupported(
                 "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
             )),
-            (Format::Csv | Format::Json | Format::Gif, SquareMode::Raw { .. }) => {
+            (Format::Csv | Format::Json | Format::Gif | Format::Apng, SquareMode::Raw { .. }) => {
                 Err(Error::unsupported(
                     "--raw draws one image; write .png or .svg, or drop --raw for .gif, .csv or .json",
                 ))
@@ -249,6 +253,7 @@ impl SquareFigure {
     fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
         match (format, &self.mode) {
             (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out),
+            (Format::Apng, _) => encode::animation::write_apng(out, self.board_frames()?, metadata),
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
@@ -278,8 +283,9 @@ impl SquareFigure {
     }
 
     /// One frame per board, every board drawn at the same size (the paper's
-    /// (1/m)·R(m,m)), so the animation over m reads as refinement.
-    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
+    /// (1/m)·R(m,m)), so the animation over m reads as refinement; or, with
+    /// `--scale common`, every board at one cell size so growth shows.
+    fn board_animation(&self) -> Result<BoardAnimation> {
         let SquareMode::Styled {
             style,
             size,
@@ -288,12 +294,12 @@ impl SquareFigure {
         } = &self.mode
         else {
             return Err(Error::unsupported(
-                "--raw draws one image; drop --raw for a .gif",
+                "--raw draws one image; drop --raw for an animation",
             ));
         };
         if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) {
             return Err(Error::unsupported(
-                "a .gif animates square boards over m, every frame the same size; drop --n",
+                "an animation shows square boards over m, every frame the same size; drop --n",
             ));
         }
         let largest = self.boards.iter().copied().max().unwrap_or(1);
@@ -306,6 +312,11 @@ impl SquareFigure {
             return Err(Error::invalid(format!(
                 "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller --panel or --cell",
                 crate::encode::gif::MAX_SIDE
+            )));
+        }
+        if self.common_scale && panel_px < largest {
+            return Err(Error::invalid(format!(
+                "--scale common draws board {largest} at a whole number of pixels per cell: give --panel {largest} or more (or --cell 1)"
             )));
         }
         let legend_lines = if *decompose {
@@ -325,18 +336,42 @@ impl SquareFigure {
                 Vec::new()
             },
             animation: self.animation,
+            common_scale: self.common_scale,
         };
         animation.validate()?;
-        let panels = self.boards.iter().map(|&m| {
+        Ok(animation)
+    }
+
+    /// Every board as a panel, in the order given, captioned with its m.
+    fn animation_panels(&self) -> impl Iterator<Item = Result<BoardPanel>> + '_ {
+        let (style, decompose) = match &self.mode {
+            SquareMode::Styled {
+                style, decompose, ..
+            } => (style.clone(), *decompose),
+            SquareMode::Raw { .. } => (BoardStyle::default(), false),
+        };
+        self.boards.iter().map(move |&m| {
             let m_usize = m as usize;
-            let mut panel = BoardPanel::from_bits(&p_grid(m_usize, m_usize), style)
+            let mut panel = BoardPanel::from_bits(&p_grid(m_usize, m_usize), &style)
                 .with_caption(self.caption(m));
-            if *decompose {
+            if decompose {
                 mark_decomposition(&mut panel, m);
             }
             Ok(panel)
-        });
-        animation.write(out, panels, self.memory_limit)
+        })
+    }
+
+    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
+        self.board_animation()?
+            .write(out, self.animation_panels(), self.memory_limit)
+    }
+
+    fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+        self.board_animation()?.frames(
+            self.boards.len(),
+            self.animation_panels(),
+            self.memory_limit,
+        )
     }
 
     /// `i,j` (one board) or `m,i,j` (several): every P cell, 1-based, sorted.
@@ -505,6 +540,7 @@ impl super::Figure for SquareFigure {
             Format::Png,
             Format::Svg,
             Format::Gif,
+            Format::Apng,
             Format::Csv,
             Format::Json,
             Format::Npy,
@@ -529,6 +565,10 @@ impl super::Figure for SquareFigure {
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
         self.write_format(format, out, metadata)
+    }
+
+    fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+        self.board_frames()
     }
 
     fn default_stem(&self) -> String {

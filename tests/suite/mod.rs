@@ -1,3 +1,4 @@
+mod animation_cli;
 mod automaton_cli;
 mod brute;
 mod count_cli;

@@ -419,15 +419,41 @@ pub fn subscript(n: u32) -> String {
 
 impl crate::figure::Figure for SweepFigure {
     fn formats(&self) -> Vec<Format> {
-        vec![Format::Gif]
+        vec![Format::Gif, Format::Apng]
     }
 
     fn check(&self, _format: Format) -> Result<()> {
         self.validate()
     }
 
-    fn write_to(&self, _format: Format, out: &mut dyn Write, _metadata: &Metadata) -> Result<()> {
-        self.write_gif(out)
+    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        match format {
+            Format::Apng => crate::encode::animation::write_apng(out, self.frames()?, metadata),
+            _ => self.write_gif(out),
+        }
+    }
+
+    /// Every level as a full-colour scene (APNG, frame sequences): no palette,
+    /// so no quantising.
+    fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+        let levels = self.levels()?;
+        let layout = self.layout();
+        let size = layout.size(layout.columns);
+        let fit = match &self.view {
+            Some(view) => Some(self.view_bounds(view)?),
+            None => None,
+        };
+        Ok(crate::encode::animation::Frames {
+            size,
+            count: levels.len(),
+            animation: self.animation,
+            memory_limit: self.memory_limit,
+            scenes: Box::new(
+                levels
+                    .into_iter()
+                    .map(move |level| self.frame_scene_in(level, fit)),
+            ),
+        })
     }
 
     fn default_stem(&self) -> String {

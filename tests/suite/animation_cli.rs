@@ -1,0 +1,214 @@
+//! Animations besides GIF: APNG and numbered frame sequences with their LaTeX
+//! `\animategraphics` snippet, `--scale common`, and the same bytes whatever
+//! the thread count.
+
+use super::support::{assert_one_line_error, decode_png, nimscape, run_ok};
+use std::path::Path;
+
+/// Every frame of an APNG as RGBA rows, with its delay in hundredths.
+fn apng_frames(bytes: &[u8]) -> (u32, u32, Vec<(Vec<u8>, u16)>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().unwrap();
+    let control = reader.info().animation_control.expect("an animated PNG");
+    let (width, height) = (reader.info().width, reader.info().height);
+    let mut frames = Vec::new();
+    for _ in 0..control.num_frames {
+        let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buffer).unwrap();
+        buffer.truncate(info.buffer_size());
+        let fc = reader.info().frame_control.unwrap();
+        assert_eq!((fc.width, fc.height), (width, height), "whole frames");
+        assert_eq!(fc.delay_den, 100);
+        frames.push((buffer, fc.delay_num));
+    }
+    (width, height, frames)
+}
+
+/// A PNG's pixels as RGBA.
+fn rgba(bytes: &[u8]) -> Vec<u8> {
+    let (_, _, color, _, data) = decode_png(bytes);
+    match color {
+        png::ColorType::Rgba => data,
+        png::ColorType::Rgb => data
+            .chunks(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => panic!("unexpected colour type {other:?}"),
+    }
+}
+
+#[test]
+fn apng_and_frame_sequence_hold_the_same_labelled_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(dir.path(), &["square", "--m", "3..7", "-o", "sq.apng"]);
+    run_ok(
+        dir.path(),
+        &["square", "--m", "3..7", "-o", "frames/m-%03d.png"],
+    );
+    let (width, height, frames) = apng_frames(&std::fs::read(dir.path().join("sq.apng")).unwrap());
+    assert_eq!(frames.len(), 5, "one frame per board");
+    let delays: Vec<u16> = frames.iter().map(|f| f.1).collect();
+    assert_eq!(delays, [10, 10, 10, 10, 150]);
+    // The two writers (one APNG stream, five PNG files) draw the same pixels.
+    for (k, (pixels, _)) in frames.iter().enumerate() {
+        let file = dir.path().join(format!("frames/m-{:03}.png", k + 1));
+        let still = std::fs::read(&file).unwrap();
+        let (w, h, ..) = decode_png(&still);
+        assert_eq!((w, h), (width, height));
+        assert!(&rgba(&still) == pixels, "frame {} differs", k + 1);
+    }
+    // Consecutive boards differ: the frames really are the sequence.
+    assert!(frames.windows(2).all(|w| w[0].0 != w[1].0));
+    let tex = std::fs::read_to_string(dir.path().join("frames/m.tex")).unwrap();
+    assert!(
+        tex.contains("\\animategraphics[controls,loop]{10}{frames/m-}{001}{005}"),
+        "{tex}"
+    );
+    assert!(!dir.path().join("frames/m-006.png").exists());
+}
+
+#[test]
+fn every_animation_writes_apng_and_pdf_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, frames) in [
+        (&["automaton", "--frames", "1..6", "--modulus", "3"][..], 6),
+        (&["octahedron", "sweep", "--n", "4", "--frames", "4"][..], 4),
+    ] {
+        let mut with = args.to_vec();
+        with.extend(["-o", "a.apng"]);
+        run_ok(dir.path(), &with);
+        let (_, _, got) = apng_frames(&std::fs::read(dir.path().join("a.apng")).unwrap());
+        assert_eq!(got.len(), frames, "{args:?}");
+        let folder = format!("{}-pdf", args[0]);
+        let pattern = format!("{folder}/f-%d.pdf");
+        let mut with = args.to_vec();
+        with.extend(["-o", &pattern]);
+        run_ok(dir.path(), &with);
+        for k in 1..=frames {
+            let pdf = std::fs::read(dir.path().join(format!("{folder}/f-{k}.pdf"))).unwrap();
+            assert!(pdf.starts_with(b"%PDF"), "{args:?} frame {k}");
+        }
+        let tex = std::fs::read_to_string(dir.path().join(format!("{folder}/f.tex"))).unwrap();
+        assert!(
+            tex.contains(&format!("{{{folder}/f-}}{{1}}{{{frames}}}")),
+            "{tex}"
+        );
+    }
+}
+
+/// The run of pixels of one colour that starts at the first board pixel of the
+/// middle row of the first cell row: the drawn size of one cell.
+fn first_cell_width(pixels: &[u8], width: usize) -> usize {
+    let at = |x: usize, y: usize| &pixels[(y * width + x) * 4..(y * width + x) * 4 + 3];
+    let white = [255u8, 255, 255];
+    // The board's top-left corner: the first non-white pixel on the diagonal.
+    let corner = (0..width).find(|&d| at(d, d) != white).unwrap();
+    let (x0, y) = (corner + 2, corner + 3);
+    let colour = at(x0, y).to_vec();
+    (x0..width).take_while(|&x| at(x, y) == &colour[..]).count() + 2
+}
+
+#[test]
+fn common_scale_keeps_the_cell_size_and_fit_fills_the_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let cells = |scale: &str| -> Vec<usize> {
+        let name = format!("{scale}.apng");
+        run_ok(
+            dir.path(),
+            &["square", "--m", "4,8,16", "--scale", scale, "-o", &name],
+        );
+        let (width, _, frames) = apng_frames(&std::fs::read(dir.path().join(&name)).unwrap());
+        frames
+            .iter()
+            .map(|(p, _)| first_cell_width(p, width as usize))
+            .collect()
+    };
+    let common = cells("common");
+    assert!(common.iter().all(|&c| c == common[0]), "{common:?}");
+    let fit = cells("fit");
+    // Fit draws R(4,4)'s cells four times as wide as R(16,16)'s.
+    assert!(fit[0] > 3 * fit[2], "{fit:?}");
+    assert_eq!(fit[2], common[2], "the largest board is drawn the same way");
+}
+
+#[test]
+fn animations_are_the_same_bytes_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    super::support::assert_same_bytes_across_thread_counts(
+        dir.path(),
+        &["automaton", "--frames", "1..12", "--modulus", "3"],
+        "a.apng",
+    );
+    let mut sequences = Vec::new();
+    for threads in ["1", "3"] {
+        let pattern = format!("t{threads}/f-%02d.png");
+        run_ok(
+            dir.path(),
+            &[
+                "--threads",
+                threads,
+                "square",
+                "--m",
+                "2..13",
+                "-o",
+                &pattern,
+            ],
+        );
+        let folder = dir.path().join(format!("t{threads}"));
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        sequences.push(files);
+    }
+    assert_eq!(sequences[0].len(), 13, "12 frames and f.tex");
+    let tex = |s: &Vec<(String, Vec<u8>)>| s.iter().find(|f| f.0 == "f.tex").unwrap().1.clone();
+    // The snippets name their own folders; the frames are the same bytes.
+    assert_ne!(tex(&sequences[0]), tex(&sequences[1]));
+    for (a, b) in sequences[0]
+        .iter()
+        .zip(&sequences[1])
+        .filter(|(a, _)| a.0 != "f.tex")
+    {
+        assert_eq!(a, b, "{} differs between thread counts", a.0);
+    }
+}
+
+#[test]
+fn bad_frame_sequences_are_refused_and_leave_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["square", "--m", "1..120", "-o", "x/f-%02d.png"],
+            "write %03d",
+        ),
+        (
+            &["square", "--m", "3..5", "-o", "x/f-%03d-b.png"],
+            "frames/m-%03d.png",
+        ),
+        (
+            &["square", "--m", "3..5", "--raw", "-o", "x/f-%03d.png"],
+            "--raw",
+        ),
+        (
+            &["count", "--m", "1..8", "-o", "x/f-%03d.png"],
+            "not an animation",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = nimscape(dir.path()).args(args).output().unwrap();
+        assert_one_line_error(&out, needle);
+        assert!(
+            !Path::new(&dir.path().join("x")).exists(),
+            "{args:?} left x/"
+        );
+    }
+}
