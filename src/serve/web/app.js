@@ -284,6 +284,8 @@ function renderSquare() {
   const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${sq.mode === 'density' ? ', shaded by the exact share of P-cells' : ', nim-sum of the block\'s first cell (sampled)'}` : `1 cell = ${2 ** -sq.z} pixels`;
   $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms`;
   document.body.dataset.squareReady = missing === 0 ? '1' : '0';
+  // Time from navigation to the first complete square view (the "first paint" speed target).
+  if (missing === 0 && window.nimscapeFirstPaint === undefined) window.nimscapeFirstPaint = performance.now();
   const params = { m: sq.pair ? `${sq.m},${2n * sq.m + 1n}` : sq.m.toString(), decompose: sq.depth > 0 };
   if (currentView === 'square') setDownloads('square', params, [], ['png', 'svg', 'pdf', 'csv'], `square-${sq.m}`);
   if (currentView === 'square') writeHash({ view: 'square', m: sq.m.toString(), z: sq.z, cx: sq.cx.toString(), cy: sq.cy.toString(), mode: sq.mode, depth: sq.depth, pair: sq.pair ? 1 : '', sync: sq.sync, fit: sq.fitted ? 1 : '' });
