@@ -223,6 +223,15 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     );
     eval(&tab, "(() => { const d = document.getElementById('sq-depth'); d.value = '0'; d.dispatchEvent(new Event('change')); return true; })()");
 
+    // Nim with a pass: the CLI's overlay figure appears under the board.
+    eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
+    wait_for(&tab, "the Nim-with-a-pass figure", "document.getElementById('sq-pass-img').dataset.state === 'ready' && !document.getElementById('sq-pass-box').hidden");
+    assert!(eval(&tab, "document.getElementById('command').textContent")
+        .as_str()
+        .unwrap()
+        .contains("--overlay nim-pass"));
+    eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = false; p.dispatchEvent(new Event('change')); return true; })()");
+
     // Deep zoom into the largest board: type m, zoom to 4 pixels per cell somewhere far inside.
     let big = (1u64 << 62) - 1;
     eval(&tab, &format!("(() => {{ const i = document.getElementById('sq-m'); i.value = '{big}'; i.dispatchEvent(new Event('change')); return true; }})()"));
