@@ -120,7 +120,7 @@ function paletteFor(mode, m) {
   if (mode === 'density') {
     set(1, 255, 255, 255);
     set(255, 0, 0, 0);
-    for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 253)); set(b, v, v, v); }
+    for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 252)); set(b, v, v, v); }
   } else {
     set(1, 0, 0, 0);
     const top = Math.max(1, bitLength(m));
