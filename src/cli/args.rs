@@ -7,50 +7,79 @@ use crate::scene::layout::SheetLayout;
 use crate::scene::Color;
 use clap::{Args, ValueEnum};
 
-/// A list of values given as `11`, `1..24` or `3,5,11` (a newtype, so clap treats the
-/// whole list as one value).
+/// A list of values given as `11`, `1..24`, `1..64:2` or `3,5,11` (a newtype, so
+/// clap treats the whole list as one value). Every command reads its lists the
+/// same way: a list is a set, sorted ascending, each value once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueList(pub Vec<u64>);
 
-/// Parses `11`, `1..24`, `1..=24` or a comma list of those (`3,5,11`, `1..4,8`).
-pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
-    const MAX_BOARDS: u64 = 4096;
-    let mut values = Vec::new();
-    for part in text.split(',').map(str::trim) {
-        let number = |s: &str| -> Result<u64, String> {
-            let value: u64 = s.trim().parse().map_err(|_| {
-                format!("'{s}' is not a whole number; write e.g. 11, 1..24 or 3,5,11")
-            })?;
-            if value == 0 {
-                return Err("board sides start at 1, not 0".into());
-            }
-            Ok(value)
-        };
-        if let Some((a, b)) = part.split_once("..") {
-            let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
-            if a > b {
-                return Err(format!(
-                    "'{part}' is an empty range; write the smaller end first, e.g. {b}..{a}"
-                ));
-            }
-            if b - a >= MAX_BOARDS {
-                return Err(format!(
-                    "'{part}' asks for {} boards; at most {MAX_BOARDS} at once",
-                    b - a + 1
-                ));
-            }
-            values.extend(a..=b);
-        } else {
-            values.push(number(part)?);
+/// Parses a list: whole numbers, ranges `a..b` (or `a..=b`, both ends included),
+/// ranges with a step `a..b:s`, and comma lists of those. Values below `min` are
+/// refused, and so is a list of more than `limit` values, counted before any is
+/// made. The result is sorted, without repeats.
+pub fn parse_list(text: &str, min: u64, limit: u64) -> Result<ValueList, String> {
+    let number = |s: &str| -> Result<u64, String> {
+        let s = s.trim();
+        let value: u64 = s.parse().map_err(|_| {
+            format!("'{s}' is not a whole number; write e.g. 11, 1..24, 1..64:2 or 3,5,11")
+        })?;
+        if value < min {
+            return Err(format!("values start at {min}; got {value}"));
         }
+        Ok(value)
+    };
+    let mut parts = Vec::new();
+    let mut count: u64 = 0;
+    for part in text.split(',').map(str::trim) {
+        let (range, step) = match part.split_once(':') {
+            Some((range, step)) => {
+                let step: u64 = step.trim().parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+                    format!(
+                        "'{part}': the step after ':' must be a whole number from 1, as in 1..64:2"
+                    )
+                })?;
+                (range, step)
+            }
+            None => (part, 1),
+        };
+        let (a, b) = match range.split_once("..") {
+            Some((a, b)) => (number(a)?, number(b.trim_start_matches('='))?),
+            None if step == 1 => {
+                let v = number(range)?;
+                (v, v)
+            }
+            None => {
+                return Err(format!(
+                    "'{part}': a step belongs to a range, as in 1..64:2"
+                ))
+            }
+        };
+        if a > b {
+            return Err(format!(
+                "'{part}' is an empty range; write the smaller end first, e.g. {b}..{a}"
+            ));
+        }
+        count = count.saturating_add((b - a) / step + 1);
+        if count > limit {
+            return Err(format!(
+                "'{}' names more than {limit} values; ask for fewer",
+                shorten(text)
+            ));
+        }
+        parts.push((a, b, step));
     }
-    if values.len() as u64 > MAX_BOARDS {
-        return Err(format!(
-            "{} boards asked for; at most {MAX_BOARDS} at once",
-            values.len()
-        ));
+    let mut values = Vec::with_capacity(count as usize);
+    for (a, b, step) in parts {
+        values.extend((a..=b).step_by(step as usize));
     }
+    values.sort_unstable();
+    values.dedup();
     Ok(ValueList(values))
+}
+
+/// Board sides: from 1, at most 4096 boards at once.
+pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
+    parse_list(text, 1, 4096)
 }
 
 /// Parses one board side (no ranges).
@@ -64,6 +93,9 @@ pub fn parse_side(text: &str) -> Result<u64, String> {
         Err(_) => Err(format!("'{text}' is not a whole number")),
     }
 }
+
+/// The largest size a byte-count flag takes: 1024 TiB.
+pub const MAX_BYTES: u64 = 1 << 50;
 
 /// Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
@@ -83,7 +115,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     if !(value > 0.0 && value.is_finite()) {
         return Err(format!("'{text}' must be a positive size"));
     }
-    Ok((value * (1u64 << shift) as f64) as u64)
+    let bytes = value * (1u64 << shift) as f64;
+    // Past this a size is no longer a limit (and would saturate to "unlimited").
+    if bytes > MAX_BYTES as f64 {
+        return Err(format!("'{text}' is more than the largest size, 1024T"));
+    }
+    Ok(bytes as u64)
 }
 
 /// Parses a caption size in pixels: any number from 4 to 200 (12.5 is fine).
@@ -92,6 +129,20 @@ pub fn parse_caption_size(text: &str) -> Result<f64, String> {
         Ok(size) if (4.0..=200.0).contains(&size) => Ok(size),
         Ok(_) => Err("must be between 4 and 200 px".into()),
         Err(_) => Err(format!("'{text}' is not a number of pixels")),
+    }
+}
+
+/// The largest margin or gap, pixels: beyond it the figure is nearly all blank, and
+/// sizes computed from it could overflow.
+pub const MAX_SPACING: u32 = 4096;
+
+/// The text itself if short, else its start: an error line stays one readable line
+/// (a 200,000-value list once made a 700 KB message).
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 60 {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(60).collect::<String>())
     }
 }
 
@@ -140,10 +191,10 @@ pub struct BoardStyleArgs {
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     pub frame_color: String,
     /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16)]
+    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub margin: u32,
     /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14)]
+    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
     pub gap: u32,
     /// Leave out captions.
     #[arg(long)]
@@ -259,7 +310,7 @@ pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
         std::path::Path::new(&format!("x.{name}")),
         &crate::encode::Format::ALL,
     )
-    .map_err(|_| format!("'{text}' is not a format; use png, svg, pdf, gif, csv or json"))
+    .map_err(|_| format!("'{text}' is not a format; use png, svg, pdf, gif, csv, json or npy"))
 }
 
 #[cfg(test)]
@@ -273,6 +324,13 @@ mod tests {
         assert_eq!(parse_m_list("1..=3, 8").unwrap().0, vec![1, 2, 3, 8]);
         assert!(parse_m_list("5..2").unwrap_err().contains("empty range"));
         assert!(parse_m_list("0").unwrap_err().contains("start at 1"));
+        assert_eq!(parse_m_list("11,3,5,3").unwrap().0, vec![3, 5, 11]);
+        assert_eq!(parse_m_list("1..9:4").unwrap().0, vec![1, 5, 9]);
+        assert!(parse_m_list("1..100000")
+            .unwrap_err()
+            .contains("more than 4096"));
+        assert!(parse_m_list("1..9:0").unwrap_err().contains("step"));
+        assert!(parse_list("1..18446744073709551615", 1, 10).is_err());
         assert!(parse_m_list("abc")
             .unwrap_err()
             .contains("not a whole number"));
@@ -284,5 +342,7 @@ mod tests {
         assert_eq!(parse_bytes("512MiB").unwrap(), 512 << 20);
         assert_eq!(parse_bytes("1000").unwrap(), 1000);
         assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("1e30").unwrap_err().contains("largest"));
+        assert!(parse_bytes("NaN").is_err());
     }
 }

@@ -1,12 +1,14 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{AnimationArgs, BoardStyleArgs};
+use super::out::{self, report};
 use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
 use crate::scene::ramp::ResiduePalette;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).
@@ -27,7 +29,7 @@ pub struct AutomatonArgs {
     /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
     #[arg(long)]
     check: bool,
-    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells) [default: output/automaton-<frames>.png; none with --check]
+    /// Output: .png, .svg / .pdf, .gif (animation), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.
@@ -54,25 +56,8 @@ enum CompressionArg {
 pub struct FrameRanges(Vec<(u64, u64)>);
 
 fn parse_frames(text: &str) -> Result<FrameRanges, String> {
-    let number = |s: &str| -> Result<u64, String> {
-        s.trim()
-            .trim_start_matches('=')
-            .parse::<u64>()
-            .map_err(|_| {
-                format!(
-                    "'{}' is not a whole number; write e.g. 32, 1..32 or 8,16,32",
-                    s.trim()
-                )
-            })
-    };
-    text.split(',')
-        .map(str::trim)
-        .map(|part| match part.split_once("..") {
-            Some((a, b)) => Ok((number(a)?, number(b)?)),
-            None => number(part).map(|n| (n, n)),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(FrameRanges)
+    let list = super::args::parse_list(text, 0, crate::figure::automaton::MAX_FRAMES as u64)?;
+    Ok(FrameRanges(list.0.into_iter().map(|n| (n, n)).collect()))
 }
 
 /// The figure the flags describe, validated.
@@ -119,7 +104,9 @@ pub fn run(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
-        println!("{report}");
+        let mut out = out::stdout();
+        report!(out, "{report}");
+        out.finish()?;
         if output_path.is_none() {
             return Ok(());
         }

@@ -1,6 +1,7 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
+use super::out::{self, report};
 use super::output::{self, Context};
 use crate::figure::count::CountFigure;
 use crate::pattern::count::check;
@@ -10,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// Rows a table may have: beyond this a table is no longer something to read.
-const MAX_ROWS: usize = 10_000_000;
+const MAX_ROWS: u64 = 10_000_000;
 
 /// g(m) by the recurrence g(2m) = 4 g(m), g(2m+1) = g(m) + g(m+1): instant for any m.
 #[derive(Debug, Args)]
@@ -18,7 +19,7 @@ pub struct CountArgs {
     /// Which m: one value (10^9 is fine), a range 1..64, or a list.
     #[arg(long, value_name = "M", value_parser = parse_counts)]
     m: Option<args::ValueList>,
-    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json [default: a table on stdout]
+    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json / .npy (uint64 rows m, g) [default: a table on stdout]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Logarithmic axes on the chart.
@@ -39,38 +40,9 @@ pub struct CountArgs {
     check_up_to: u64,
 }
 
-/// Like the board list, but ranges may be long (up to the table limit).
+/// The board list's grammar, with up to a table's worth of values.
 fn parse_counts(text: &str) -> Result<args::ValueList, String> {
-    let mut values = Vec::new();
-    for part in text.split(',').map(str::trim) {
-        let number = |s: &str| -> Result<u64, String> {
-            match s.trim().trim_start_matches('=').parse::<u64>() {
-                Ok(0) => Err("m starts at 1, not 0".into()),
-                Ok(v) => Ok(v),
-                Err(_) => Err(format!(
-                    "'{s}' is not a whole number; write e.g. 100, 1..64 or 1000000000"
-                )),
-            }
-        };
-        if let Some((a, b)) = part.split_once("..") {
-            let (a, b) = (number(a)?, number(b)?);
-            if a > b {
-                return Err(format!(
-                    "'{part}' is an empty range; write the smaller end first, e.g. {b}..{a}"
-                ));
-            }
-            if b - a >= MAX_ROWS as u64 {
-                return Err(format!(
-                    "'{part}' has {} values; at most {MAX_ROWS} rows at once",
-                    b - a + 1
-                ));
-            }
-            values.extend(a..=b);
-        } else {
-            values.push(number(part)?);
-        }
-    }
-    Ok(args::ValueList(values))
+    args::parse_list(text, 1, MAX_ROWS)
 }
 
 /// The chart or data the flags describe.
@@ -103,21 +75,22 @@ pub fn run(mut args: CountArgs, ctx: &Context) -> Result<()> {
             }
             None => {
                 // Without -o the table is a report: it goes to stdout.
-                let stdout = std::io::stdout();
-                let mut out = std::io::BufWriter::new(stdout.lock());
-                writeln!(out, "m\tg(m)")?;
+                let mut out = out::stdout();
+                report!(out, "m\tg(m)");
                 for (m, gm) in figure.rows() {
-                    writeln!(out, "{m}\t{gm}")?;
+                    report!(out, "{m}\t{gm}");
                 }
-                out.flush()?;
+                out.finish()?;
             }
         }
     }
     if let Some(check_up_to) = check_report {
         let mut failed = false;
-        println!("checked\trange\tresult");
+        let mut out = out::stdout();
+        report!(out, "checked\trange\tresult");
         for line in check(check_up_to) {
-            println!(
+            report!(
+                out,
                 "{}\t{}\t{}",
                 line.claim,
                 line.range,
@@ -125,6 +98,7 @@ pub fn run(mut args: CountArgs, ctx: &Context) -> Result<()> {
             );
             failed |= !line.holds;
         }
+        out.finish()?;
         if failed {
             anyhow::bail!("a g(m) identity failed its check (see the table above)");
         }

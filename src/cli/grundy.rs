@@ -1,6 +1,7 @@
 //! `nimscape grundy`: a game's Grundy values on a box, as data, a table or a
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
+use super::out::{self, report};
 use super::output::{self, Context};
 use crate::figure::grundy::{
     GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TablePalette, TableStyle,
@@ -8,6 +9,7 @@ use crate::figure::grundy::{
 use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.
@@ -33,7 +35,7 @@ pub struct GrundyArgs {
     /// [default for band games and six-sided: the seed's table or box].
     #[arg(long = "box", value_name = "N|N,N,..")]
     game_box: Option<String>,
-    /// Output: .png / .svg / .pdf (a table or plot), .csv / .json (every position and its value).
+    /// Output: .png / .svg / .pdf (a table or plot), .csv / .json (every position and its value), .npy (uint16 box, 65535 outside the game).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Data lists only the P-positions.
@@ -109,7 +111,7 @@ enum PaletteArg {
 }
 
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
-fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
+pub(super) fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     let bad = || {
         anyhow::anyhow!("--find-shift: '{text}' is not a range A..B of integers; write e.g. -3..3")
     };
@@ -220,10 +222,12 @@ pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         bail!("nothing to do: give -o FILE (.png, .svg, .pdf, .csv, .json), --compare-nim-sum, --find-shift A..B or --time");
     }
 
+    let mut out = out::stdout();
     let start = std::time::Instant::now();
     let solution = plan.solution()?;
     if args.time {
-        println!(
+        report!(
+            out,
             "solved {} positions in {:.6} s",
             solution.len(),
             start.elapsed().as_secs_f64()
@@ -234,20 +238,22 @@ pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     if args.compare_nim_sum {
         let c = solution.compare_nim_sum();
         let xor = figure.game.coordinate_names().join("^");
-        println!("{}, box {}", figure.game.name(), described.join(" x "));
-        println!("positions\tgrundy = {xor}\tgrundy != {xor}");
-        println!("{}\t{}\t{}", c.positions, c.equal, c.different);
+        report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
+        report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
+        report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
     }
     if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
         let checks = check_shifts(capped, range.clone())?;
-        println!(
+        report!(
+            out,
             "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
             figure.game.name(),
             described.join(" x ")
         );
-        println!("h\tP breaking it\tN fitting it\texact");
+        report!(out, "h\tP breaking it\tN fitting it\texact");
         for c in &checks {
-            println!(
+            report!(
+                out,
                 "{}\t{}\t{}\t{}",
                 c.h,
                 c.p_breaking,
@@ -261,15 +267,17 @@ pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             .map(|c| c.h.to_string())
             .collect();
         if exact.is_empty() {
-            println!(
+            report!(
+                out,
                 "no h in {}..{} gives the P-positions exactly",
                 range.start(),
                 range.end()
             );
         } else {
-            println!("exact for h = {}", exact.join(", "));
+            report!(out, "exact for h = {}", exact.join(", "));
         }
     }
+    out.finish()?;
     if let Some(path) = &output_path {
         output::emit(&plan, Some(path), ctx)?;
     }

@@ -4,8 +4,11 @@
 mod args;
 mod automaton;
 mod count;
+#[cfg(test)]
+mod fuzz;
 mod grundy;
 mod octahedron;
+pub(crate) mod out;
 pub mod output;
 mod provenance;
 mod render;
@@ -32,6 +35,10 @@ pub(crate) struct Cli {
     #[arg(long, global = true, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
     max_memory: u64,
 
+    /// Refuse outputs larger than this, or than the free space where they go (e.g. 100G).
+    #[arg(long, global = true, value_name = "BYTES", default_value = "4G", value_parser = args::parse_bytes)]
+    max_output: u64,
+
     /// Print nothing but errors and reports: no "wrote FILE" lines, no progress bar.
     #[arg(long, short, global = true)]
     quiet: bool,
@@ -57,6 +64,14 @@ enum Command {
     Octahedron(octahedron::OctahedronArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
     Render(render::RenderArgs),
+    /// Print a shell completion script: nimscape completions bash > ~/.local/share/bash-completion/completions/nimscape
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
+    Man,
     /// Serve the interactive explorer: deep zoom into R(m,n), every figure's controls, exact downloads.
     Serve(serve::ServeArgs),
     /// Write the explorer as one offline HTML file with its tiles and frames embedded.
@@ -71,10 +86,12 @@ pub fn run() -> Result<()> {
             use clap::error::ErrorKind;
             if matches!(
                 err.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
             ) {
+                // Through the handled writer: `--help > /dev/full` must fail, `| head` must not.
+                return out::print_all(&err.render().to_string());
+            }
+            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 err.exit();
             }
             // One line: clap's first line says what was wrong; --help says the rest.
@@ -83,14 +100,9 @@ pub fn run() -> Result<()> {
         }
     };
     let cli = Cli::from_arg_matches(&matches)?;
-    if let Some(threads) = cli.threads {
-        if threads == 0 {
-            anyhow::bail!("--threads must be at least 1");
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()?;
-    }
+    configure_threads(cli.threads)?;
+    crate::encode::set_output_limit(cli.max_output);
+    crate::encode::interrupt::install();
     let ctx = output::Context {
         memory_limit: cli.max_memory,
         quiet: cli.quiet,
@@ -109,19 +121,58 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         Command::Grundy(args) => grundy::run(args, ctx),
         Command::Octahedron(args) => octahedron::run(args, ctx),
         Command::Render(args) => render::run(args, ctx),
+        Command::Completions { shell } => {
+            // Rendered into a buffer first: clap_complete panics on a closed pipe.
+            let mut buffer = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nimscape", &mut buffer);
+            write_stdout(&buffer)
+        }
+        Command::Man => {
+            let mut buffer = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
+            write_stdout(&buffer)
+        }
         Command::Serve(args) => serve::run(args, ctx.memory_limit),
         Command::Explore(args) => serve::run_explore(args, ctx.memory_limit),
     }
 }
 
+/// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// The first line of a clap error, without its `error: ` prefix.
 fn first_line(err: &clap::Error) -> String {
     let text = err.to_string();
-    text.lines()
+    let line = text
+        .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("invalid arguments")
-        .trim_end()
-        .to_string()
+        .trim_end();
+    // clap quotes the whole value; a 200,000-value list must not make a 1 MB line.
+    const LONGEST: usize = 300;
+    if line.len() <= LONGEST {
+        return line.to_string();
+    }
+    let cut = |s: &str, n: usize| s.chars().take(n).collect::<String>();
+    match (line.find("invalid value '"), line.find("' for '")) {
+        (Some(start), Some(end)) if start + 15 <= end => {
+            let value = &line[start + 15..end];
+            let rest = &line[end..];
+            format!(
+                "{}{}...{}",
+                &line[..start + 15],
+                cut(value, 40),
+                cut(rest, LONGEST)
+            )
+        }
+        _ => format!("{}...", cut(line, LONGEST)),
+    }
 }
 
 /// A front end's error as the library's: kept as it is when it is one, a bad
@@ -158,7 +209,12 @@ pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
         Command::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         Command::Grundy(args) => Box::new(grundy::plan(args, memory_limit)?),
         Command::Octahedron(args) => octahedron::plan(args, memory_limit).map_err(library_error)?,
-        Command::Verify(_) | Command::Render(_) | Command::Serve(_) | Command::Explore(_) => {
+        Command::Verify(_)
+        | Command::Render(_)
+        | Command::Completions { .. }
+        | Command::Man
+        | Command::Serve(_)
+        | Command::Explore(_) => {
             return Err(crate::Error::unsupported(format!(
                 "'{}' draws no figure",
                 words.first().map(String::as_str).unwrap_or_default()
@@ -243,4 +299,41 @@ pub fn words_for(command: &[&str], flags: &[(String, String)]) -> crate::Result<
         words.extend(positional);
     }
     Ok(words)
+}
+
+/// Threads per core at most: more only costs memory and start-up time, and an unbounded
+/// count (`--threads 4294967296`) would try to spawn them all.
+const MAX_THREADS_PER_CORE: usize = 4;
+
+/// Sets up the worker pool from `--threads` or `RAYON_NUM_THREADS`, bounded by
+/// [`MAX_THREADS_PER_CORE`] times the cores (rayon itself panics when it cannot spawn).
+fn configure_threads(flag: Option<usize>) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = cores.saturating_mul(MAX_THREADS_PER_CORE);
+    let (threads, source) = match flag {
+        Some(n) => (n, "--threads"),
+        None => match std::env::var("RAYON_NUM_THREADS") {
+            Ok(text) if !text.trim().is_empty() => match text.trim().parse::<usize>() {
+                // rayon reads 0 as "one per core".
+                Ok(0) => (cores, "RAYON_NUM_THREADS"),
+                Ok(n) => (n, "RAYON_NUM_THREADS"),
+                Err(_) => anyhow::bail!(
+                    "RAYON_NUM_THREADS='{text}' is not a whole number; unset it or give e.g. {cores}"
+                ),
+            },
+            _ => return Ok(()),
+        },
+    };
+    if threads == 0 {
+        anyhow::bail!("{source} must be at least 1");
+    }
+    if threads > limit {
+        anyhow::bail!(
+            "{source} {threads} is more than {MAX_THREADS_PER_CORE} threads per core ({limit} on this machine with {cores} cores); give at most {limit}"
+        );
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()?;
+    Ok(())
 }

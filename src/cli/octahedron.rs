@@ -66,10 +66,10 @@ struct SectionStyleArgs {
     #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
     caption_size: Option<f64>,
     /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16)]
+    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
     margin: u32,
     /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14)]
+    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
     gap: u32,
 }
 
@@ -306,15 +306,19 @@ fn section(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure> {
 fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
     let bad = || {
         crate::Error::invalid(format!(
-            "--light must be three numbers x,y,z, not all zero, such as -0.4,0.6,0.7; got '{text}'"
+            "--light must be three numbers x,y,z (each at most 1e6 in size), not all zero, such as -0.4,0.6,0.7; got '{text}'"
         ))
     };
     let parts: Vec<f64> = text
         .split(',')
         .map(|p| p.trim().parse::<f64>().map_err(|_| bad()))
         .collect::<crate::Result<_>>()?;
+    // A direction: its length does not matter, but squaring 1e308 would overflow.
     match parts[..] {
-        [x, y, z] if parts.iter().all(|v| v.is_finite()) && parts.iter().any(|&v| v != 0.0) => {
+        [x, y, z]
+            if parts.iter().all(|v| v.is_finite() && v.abs() <= 1e6)
+                && parts.iter().any(|&v| v != 0.0) =>
+        {
             Ok([x, y, z])
         }
         _ => Err(bad()),
@@ -322,6 +326,7 @@ fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
 }
 
 fn unit(value: f64, flag: &str) -> crate::Result<f64> {
+    // NaN is not contained in any range, so it is refused here too.
     if (0.0..=1.0).contains(&value) {
         Ok(value)
     } else {
@@ -373,6 +378,12 @@ fn rgb(text: &str, flag: &str) -> crate::Result<[u8; 3]> {
 }
 
 fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
+    // Every value is checked, used or not: a typo must not wait for the day it is used.
+    unit(f64::from(args.plane_opacity), "--plane-opacity")?;
+    unit(f64::from(args.above_opacity), "--above-opacity")?;
+    if !(0.0..=4.0).contains(&args.explode) {
+        bail!("--explode must be between 0 and 4; got {}", args.explode);
+    }
     let options = ViewOptions {
         camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
@@ -436,11 +447,13 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
 }
 
 fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
+    // Checked with or without --with-view: a NaN angle is a mistake either way.
+    let camera = args.camera.camera()?;
     let view = if args.with_view {
         Some(SweepView {
             n: args.view_n,
             options: ViewOptions {
-                camera: args.camera.camera()?,
+                camera,
                 base: rgb(&args.color, "--color")?,
                 ..ViewOptions::default()
             },

@@ -7,6 +7,7 @@
 //! formats, so each model is computed once. `--isolate` draws each file in a
 //! child process instead. Provenance is the plan's canonical command line.
 
+use super::out::{self, report};
 use super::output::Context;
 use super::Cli;
 use crate::encode::{self, io_error, Format, Metadata};
@@ -195,21 +196,25 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     }
 
     if args.timings {
-        println!("seconds\tfigure");
+        let mut out = out::stdout();
+        report!(out, "seconds\tfigure");
         for done in &results {
             let job = &jobs[done.job];
-            println!(
+            report!(
+                out,
                 "{:.3}\t{}",
                 done.elapsed.as_secs_f64(),
                 recipes[job.set].figures[job.figure].name
             );
         }
         let total: Duration = results.iter().map(|d| d.elapsed).sum();
-        println!(
+        report!(
+            out,
             "{:.3}\ttotal of {} figures ({workers} threads)",
             total.as_secs_f64(),
             results.len(),
         );
+        out.finish()?;
     }
     if !problems.is_empty() {
         return Err(report(problems));
@@ -565,10 +570,23 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
                 words.push(format!("--{}", arg.get_long().unwrap_or_default()))
             }
             (ParamValue::Switch(false), true) => {}
-            (ParamValue::Text(text), false) if arg.is_positional() => positional.push(text.clone()),
-            // `--flag=value`: a value that starts with '-' stays a value.
+            // A recipe value is a value, never a flag: `game = "--max-memory=100T"` must
+            // not reach the command line as an option.
+            (ParamValue::Text(text), false) if arg.is_positional() => {
+                if text.starts_with('-') {
+                    return Err(at(
+                        param.line,
+                        format!(
+                            "key '{}' = '{text}': a value cannot start with '-' (options are keys of their own)",
+                            param.key
+                        ),
+                    ));
+                }
+                positional.push(text.clone())
+            }
+            // `--key=value` keeps a value that starts with '-' a value.
             (ParamValue::Text(text), false) => {
-                words.push(format!("--{}={text}", arg.get_long().unwrap_or_default()))
+                words.push(format!("--{}={text}", arg.get_long().unwrap_or_default()));
             }
             (ParamValue::Switch(_), false) => {
                 return Err(at(

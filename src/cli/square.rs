@@ -17,7 +17,7 @@ pub struct SquareArgs {
     /// Columns n, for rectangular boards (default: n = m).
     #[arg(long, value_name = "N", value_parser = args::parse_side)]
     n: Option<u64>,
-    /// Output: .png, .svg / .pdf, .gif (an animation over m), .csv (i,j of every P cell) or .json [default: output/square-<m>.png]
+    /// Output: .png, .svg / .pdf, .gif (an animation over m), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).

@@ -1,8 +1,10 @@
 //! `nimscape verify`: the papers' computational claims, re-checked.
 
+use super::out::{self, report};
 use crate::verify::{self, Standing};
 use anyhow::Result;
 use clap::Args;
+use std::io::Write;
 
 /// Re-check the papers' claims: a table of claim, range, result and time.
 #[derive(Debug, Args)]
@@ -28,9 +30,14 @@ pub fn run(args: VerifyArgs, memory_limit: u64) -> Result<()> {
         .unwrap_or(5);
     let source_width = outcomes.iter().map(|o| o.source.len()).max().unwrap_or(6);
     let range_width = outcomes.iter().map(|o| o.range.len()).max().unwrap_or(5);
-    println!(
+    let mut out = out::stdout();
+    report!(
+        out,
         "{:<width$}  {:<source_width$}  {:<range_width$}  {:<22}  time",
-        "claim", "source", "checked on", "result"
+        "claim",
+        "source",
+        "checked on",
+        "result"
     );
     for o in &outcomes {
         let result = match (o.standing, o.holds) {
@@ -39,7 +46,8 @@ pub fn run(args: VerifyArgs, memory_limit: u64) -> Result<()> {
             (Standing::Conjecture, true) => "holds (conjecture)",
             (Standing::Conjecture, false) => "does not hold (conj.)",
         };
-        println!(
+        report!(
+            out,
             "{:<width$}  {:<source_width$}  {:<range_width$}  {:<22}  {:.3} s",
             o.claim,
             o.source,
@@ -48,6 +56,7 @@ pub fn run(args: VerifyArgs, memory_limit: u64) -> Result<()> {
             o.elapsed.as_secs_f64()
         );
     }
+    out.finish()?;
     let failed: Vec<&str> = outcomes
         .iter()
         .filter(|o| o.is_failure())

@@ -7,6 +7,8 @@
 
 pub mod animation;
 pub mod gif;
+pub mod interrupt;
+pub mod npy;
 pub mod pdf;
 pub mod png;
 pub mod raster;
@@ -31,17 +33,20 @@ pub enum Format {
     Csv,
     /// JSON data.
     Json,
+    /// A NumPy array (`numpy.load` reads it as is).
+    Npy,
 }
 
 impl Format {
     /// Every format nimscape writes.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Png,
         Format::Svg,
         Format::Pdf,
         Format::Gif,
         Format::Csv,
         Format::Json,
+        Format::Npy,
     ];
 
     /// The lower-case extension.
@@ -53,6 +58,7 @@ impl Format {
             Format::Gif => "gif",
             Format::Csv => "csv",
             Format::Json => "json",
+            Format::Npy => "npy",
         }
     }
 
@@ -150,24 +156,167 @@ fn parent_dir(path: &Path) -> PathBuf {
 
 /// Writes a file atomically: `write` fills a buffered temporary file in the same folder,
 /// which replaces `path` only if everything succeeded.
+///
+/// The temporary file (`.nimscape-XXXXXX.part`) is created only when the first bytes
+/// are ready, so a failure while computing leaves nothing behind; it is removed on
+/// SIGINT / SIGTERM (see [`interrupt`]). Writing more than the output limit
+/// ([`set_output_limit`], `--max-output`) or the free space of the target's
+/// filesystem stops with an error instead of filling the disk.
 pub fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
     check_output_path(path)?;
-    let dir = parent_dir(path);
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".nimscape-").suffix(".part");
-    // A figure is an ordinary file: readable by others, like anything `cp` would make.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let temp = builder.tempfile_in(&dir).map_err(io)?;
-    let mut writer = BufWriter::with_capacity(1 << 20, temp);
+    let budget = output_budget(path);
+    let mut writer = BufWriter::with_capacity(
+        1 << 20,
+        LazyTemp {
+            dir: parent_dir(path),
+            file: None,
+            written: 0,
+            budget,
+        },
+    );
     write(&mut writer)?;
-    let temp = writer.into_inner().map_err(|e| io(e.into_error()))?;
+    let lazy = writer.into_inner().map_err(|e| io(e.into_error()))?;
+    let (temp, registered) = match lazy.file {
+        Some(open) => open,
+        // Nothing was written: still an (empty) file, made the same way.
+        None => LazyTemp::create(&lazy.dir).map_err(io)?,
+    };
     temp.as_file().sync_data().map_err(io)?;
     temp.persist(path).map_err(|e| io(e.error))?;
+    drop(registered);
+    Ok(())
+}
+
+/// The temporary file of [`write_atomic`], created on the first write.
+struct LazyTemp {
+    dir: PathBuf,
+    file: Option<(tempfile::NamedTempFile, interrupt::Registered)>,
+    written: u64,
+    budget: OutputBudget,
+}
+
+impl LazyTemp {
+    fn create(dir: &Path) -> std::io::Result<(tempfile::NamedTempFile, interrupt::Registered)> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".nimscape-").suffix(".part");
+        // A figure is an ordinary file: readable by others, like anything `cp` would make.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let temp = builder.tempfile_in(dir)?;
+        let registered = interrupt::register(temp.path().to_path_buf());
+        Ok((temp, registered))
+    }
+}
+
+impl Write for LazyTemp {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.written = self.written.saturating_add(buf.len() as u64);
+        if self.written > self.budget.bytes {
+            return Err(std::io::Error::other(format!(
+                "the output grew past {} ({}); stopped before filling the disk{}",
+                crate::error::human_bytes(self.budget.bytes),
+                self.budget.why,
+                if self.budget.from_flag {
+                    "; raise --max-output if you mean it"
+                } else {
+                    ""
+                }
+            )));
+        }
+        if self.file.is_none() {
+            self.file = Some(Self::create(&self.dir)?);
+        }
+        match &mut self.file {
+            Some((file, _)) => file.write(buf),
+            None => unreachable!("created above"),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some((file, _)) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How much one output may take, and why.
+#[derive(Debug, Clone, Copy)]
+struct OutputBudget {
+    bytes: u64,
+    why: &'static str,
+    from_flag: bool,
+}
+
+/// The default output limit: 4 GiB (`--max-output` raises it).
+pub const DEFAULT_OUTPUT_LIMIT: u64 = 4 << 30;
+
+static OUTPUT_LIMIT: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(DEFAULT_OUTPUT_LIMIT);
+
+/// Sets the largest file one output may be (`--max-output`); process-wide, set once
+/// by the command line before anything is written.
+pub fn set_output_limit(bytes: u64) {
+    OUTPUT_LIMIT.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The output limit in force.
+pub fn output_limit() -> u64 {
+    OUTPUT_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Free bytes on the filesystem that holds `path`'s folder (None where unknown).
+pub fn free_space(path: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let stat = rustix::fs::statvfs(parent_dir(path)).ok()?;
+        Some(stat.f_bavail.saturating_mul(stat.f_frsize))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+fn output_budget(path: &Path) -> OutputBudget {
+    let limit = output_limit();
+    match free_space(path) {
+        Some(free) if free < limit => OutputBudget {
+            bytes: free,
+            why: "the free space on its filesystem",
+            from_flag: false,
+        },
+        _ => OutputBudget {
+            bytes: limit,
+            why: "the --max-output limit",
+            from_flag: true,
+        },
+    }
+}
+
+/// Refuses, before any work, an output whose estimated size exceeds `--max-output`
+/// or the free space of the target's filesystem. `what` describes the output and
+/// `hint` says how to make it smaller.
+pub fn check_output_size(path: &Path, estimate: u64, what: &str, hint: &str) -> Result<()> {
+    let budget = output_budget(path);
+    if estimate > budget.bytes {
+        return Err(Error::unsupported(format!(
+            "{what} would be about {} on disk, over {} ({}); {hint}{}",
+            crate::error::human_bytes(estimate),
+            crate::error::human_bytes(budget.bytes),
+            budget.why,
+            if budget.from_flag {
+                ", or raise --max-output"
+            } else {
+                ""
+            }
+        )));
+    }
     Ok(())
 }
 
@@ -192,6 +341,48 @@ pub fn write_csv<R: AsRef<[String]>>(
     Ok(())
 }
 
+/// Bytes per cell of a board's cell layer while writing SVG (the merged rectangles
+/// and the path text, both whole in memory) and PDF (the same, then the SVG text and
+/// the converter's tree). Measured: docs/reliability.md.
+const SVG_BYTES_PER_CELL: u64 = 34;
+const PDF_BYTES_PER_CELL: u64 = 40;
+/// Bytes per path command in memory while writing SVG / PDF (the command, its text,
+/// and for PDF the converter's tree of it).
+const SVG_BYTES_PER_COMMAND: u64 = 64;
+const PDF_BYTES_PER_COMMAND: u64 = 400;
+/// Bytes per pixel of a PNG: tiny-skia's premultiplied canvas (4), its straight-alpha
+/// copy (4) and the RGB rows handed to the encoder (3).
+const PNG_BYTES_PER_PIXEL: u64 = 11;
+
+/// The peak memory of writing `scene` as `format`, beyond the scene itself, in
+/// O(items): the memory guard's estimate for every figure drawn through a scene.
+pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
+    use crate::scene::Item;
+    let (mut cells, mut commands) = (0u64, 0u64);
+    for item in &scene.items {
+        match item {
+            Item::Cells(layer) => cells = cells.saturating_add(layer.indices.len() as u64),
+            Item::Path(path) => commands = commands.saturating_add(path.commands.len() as u64),
+            // Text outlines: a few hundred commands per line of text.
+            Item::Text(text) => {
+                commands = commands.saturating_add(40 * text.text.chars().count() as u64)
+            }
+        }
+    }
+    let pixels = u64::from(scene.width) * u64::from(scene.height);
+    match format {
+        Format::Png => pixels
+            .saturating_mul(PNG_BYTES_PER_PIXEL)
+            .saturating_add(cells),
+        Format::Pdf => cells
+            .saturating_mul(PDF_BYTES_PER_CELL)
+            .saturating_add(commands.saturating_mul(PDF_BYTES_PER_COMMAND)),
+        _ => cells
+            .saturating_mul(SVG_BYTES_PER_CELL)
+            .saturating_add(commands.saturating_mul(SVG_BYTES_PER_COMMAND)),
+    }
+}
+
 /// Writes a scene in the format its path names (PNG, SVG or PDF), atomically.
 pub fn write_scene(
     path: &Path,
@@ -213,6 +404,19 @@ pub fn write_scene_to(
     metadata: &Metadata,
     memory_limit: u64,
 ) -> Result<()> {
+    crate::error::check_memory(
+        || {
+            format!(
+                "a {} x {} px figure as .{}",
+                scene.width,
+                scene.height,
+                format.extension()
+            )
+        },
+        scene_peak_bytes(scene, format),
+        memory_limit,
+        "draw it smaller (a smaller cell or panel size)",
+    )?;
     match format {
         Format::Pdf => {
             let mut svg = Vec::new();
@@ -221,12 +425,6 @@ pub fn write_scene_to(
             out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
-            crate::error::check_memory(
-                || format!("a {} x {} px image", scene.width, scene.height),
-                scene.raster_bytes(),
-                memory_limit,
-                "draw it smaller (a smaller cell or panel size) or as .svg",
-            )?;
             let pixels = raster::rasterize(scene)?;
             png::write_rgb(
                 out,
@@ -276,6 +474,21 @@ mod tests {
         })
         .unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"whole");
+    }
+
+    #[test]
+    fn nothing_is_created_before_the_first_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        let result = write_atomic(&path, |_out| {
+            // While computing, before writing: no temporary file exists yet.
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+            Err(Error::invalid("failed while computing"))
+        });
+        assert!(result.is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        write_atomic(&path, |_out| Ok(())).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"");
     }
 
     #[test]

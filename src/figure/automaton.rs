@@ -12,7 +12,7 @@ use crate::automaton::{
     ResidueGrid, ResidueStepper,
 };
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, png as png_enc, Format, Metadata};
+use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{ResidueColours, ResiduePalette};
@@ -399,7 +399,7 @@ impl AutomatonFigure {
                     self.last()
                 )
             },
-            pixels * 4 + cells + self.stepper_bytes(),
+            pixels.saturating_mul(11).saturating_add(cells) + self.stepper_bytes(),
             self.memory_limit,
             "draw fewer or smaller frames, use --raw for one pixel per cell, or -o .gif which is streamed",
         )?;
@@ -461,6 +461,19 @@ impl AutomatonFigure {
     /// Refuses, before any work, a format that cannot show this figure.
     fn check_format(&self, format: Format) -> Result<()> {
         self.validate()?;
+        if format == Format::Npy {
+            if self.rule60 {
+                return Err(Error::unsupported(
+                    "--rule60 draws one diagram: write .png or .svg",
+                ));
+            }
+            if self.values == Values::Exact {
+                return Err(Error::unsupported(
+                    "exact values outgrow 64 bits by frame 40: write them as .csv or .json, or a .npy of residues with --modulus p",
+                ));
+            }
+            return Ok(());
+        }
         if self.values == Values::Exact && (format.is_image() || format == Format::Gif) {
             return Err(Error::unsupported(
                 "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
@@ -487,6 +500,7 @@ impl AutomatonFigure {
                 self.write_raw_png(out, *compression, metadata)
             }
             (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out),
+            (Format::Npy, _) => self.write_npy(out),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
                 let frames = self.computed_frames()?;
@@ -570,6 +584,75 @@ impl AutomatonFigure {
             .computed_frames()?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
         animation.write(out, panels, self.memory_limit)
+    }
+
+    /// The shape of the `.npy` array: `(n, n)` for one frame, `(frames, N, N)` for several.
+    fn npy_shape(&self) -> Vec<u64> {
+        let side = self.last() as u64;
+        if self.frames.len() == 1 {
+            vec![side, side]
+        } else {
+            vec![self.frames.len() as u64, side, side]
+        }
+    }
+
+    /// Frames mod p as one `uint16` array (see [`Self::npy_shape`]), N the last frame,
+    /// smaller frames padded with zeros (their cells beyond n are zero anyway).
+    /// Streamed one frame at a time.
+    fn write_npy(&self, out: &mut dyn Write) -> Result<()> {
+        let shape = self.npy_shape();
+        let frames = self.computed_frames()?;
+        let side = self.last();
+        let write = || -> std::io::Result<()> {
+            npy::write_header(out, "<u2", &shape)?;
+            let mut le = npy::LeWriter::new();
+            let mut row = vec![0u16; side];
+            for frame in frames {
+                let n = frame.number();
+                for r in 0..side {
+                    row.fill(0);
+                    if r < n {
+                        match &frame {
+                            Frame::Parity(_, grid) => {
+                                for (c, cell) in row.iter_mut().enumerate().take(n) {
+                                    *cell = u16::from(grid.get(r, c));
+                                }
+                            }
+                            Frame::Residue(_, grid) => {
+                                row[..n].copy_from_slice(&grid.values()[r * n..(r + 1) * n]);
+                            }
+                            Frame::Exact(..) => {
+                                return Err(std::io::Error::other("exact values in a .npy"))
+                            }
+                        }
+                    }
+                    le.u16s(out, &row)?;
+                }
+            }
+            Ok(())
+        };
+        write().map_err(Error::write_failed)
+    }
+
+    /// An estimate of the `.csv` / `.json` data's size, in O(frames): odd cells of frame
+    /// n number g(n) exactly (they are P(n,n)); residues and exact values are taken
+    /// as filling the n x n frame, exact values with about 0.6 digits per frame
+    /// number (frame 40 reaches 4.7e22).
+    pub fn data_bytes(&self) -> u64 {
+        let digits = |v: u64| u64::from(v.checked_ilog10().unwrap_or(0) + 1);
+        self.frames.iter().fold(0u64, |total, &n| {
+            let n = n as u64;
+            let (cells, value) = match self.values {
+                Values::Modulus(2) => (
+                    u64::try_from(crate::pattern::count::g(n)).unwrap_or(u64::MAX),
+                    1,
+                ),
+                Values::Modulus(p) => (n.saturating_mul(n), digits(u64::from(p))),
+                Values::Exact => (n.saturating_mul(n), n * 3 / 5 + 1),
+            };
+            let line = 3 * digits(n) + value + 4;
+            total.saturating_add(cells.saturating_mul(line))
+        })
     }
 
     /// `i,j,value` (one frame) or `n,i,j,value` (several) as CSV, or JSON: the
@@ -695,11 +778,25 @@ impl super::Figure for AutomatonFigure {
             Format::Gif,
             Format::Csv,
             Format::Json,
+            Format::Npy,
         ]
     }
 
     fn check(&self, format: Format) -> Result<()> {
         self.check_format(format)
+    }
+
+    fn output_bytes(&self, format: Format) -> Option<u64> {
+        match format {
+            Format::Csv | Format::Json => Some(self.data_bytes()),
+            Format::Npy => Some(npy::file_bytes(
+                self.npy_shape()
+                    .iter()
+                    .fold(1u64, |n, &d| n.saturating_mul(d)),
+                2,
+            )),
+            _ => None,
+        }
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {

@@ -43,12 +43,25 @@ impl CountFigure {
 
 impl Figure for CountFigure {
     fn formats(&self) -> Vec<Format> {
-        vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Csv,
+            Format::Json,
+            Format::Npy,
+        ]
     }
 
     fn check(&self, format: Format) -> Result<()> {
         if self.ms.is_empty() {
             return Err(Error::invalid("m is required, e.g. 1..64"));
+        }
+        if format == Format::Npy {
+            if let Some(m) = self.ms.iter().find(|&&m| m >= 1 << 32) {
+                return Err(Error::unsupported(format!(
+                    "g({m}) may not fit the 64-bit integers of a .npy array (m must be below 2^32); write .csv or .json"
+                )));
+            }
         }
         if format.is_image() && self.ms.len() < 2 {
             return Err(Error::invalid(
@@ -66,6 +79,18 @@ impl Figure for CountFigure {
                 self.rows().map(|(m, gm)| [m.to_string(), gm.to_string()]),
             )
             .map_err(Error::write_failed),
+            // Rows (m, g(m)) as uint64: g(m) <= m^2 fits while m < 2^32 (checked).
+            Format::Npy => {
+                let mut write = || -> std::io::Result<()> {
+                    encode::npy::write_header(out, "<u8", &[self.ms.len() as u64, 2])?;
+                    let flat: Vec<u64> = self
+                        .rows()
+                        .flat_map(|(m, gm)| [m, u64::try_from(gm).unwrap_or(u64::MAX)])
+                        .collect();
+                    encode::npy::LeWriter::new().u64s(out, &flat)
+                };
+                write().map_err(Error::write_failed)
+            }
             Format::Json => {
                 // Exact integers are JSON numbers everywhere (see the README's data formats).
                 let mut write = || -> std::io::Result<()> {

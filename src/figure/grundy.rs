@@ -14,7 +14,7 @@ use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
-use crate::encode::{self, Format, Metadata};
+use crate::encode::{self, npy, Format, Metadata};
 use crate::error::check_memory;
 use crate::figure::square::{SquareFigure, SquareMode};
 use crate::font;
@@ -316,13 +316,21 @@ impl GrundyFigure {
             None if free == 2 => GrundyPlot::Table,
             None if free == 3 => GrundyPlot::Points3d,
             None => {
+                // Too many free coordinates: name one to fix; too few: fix fewer.
+                let hint = match frame.free.first() {
+                    Some(&d) if free > 3 => {
+                        format!(
+                            "fix the others with --slice, e.g. --slice {}=0",
+                            frame.names[d]
+                        )
+                    }
+                    _ => "fix fewer of them with --slice".to_string(),
+                };
                 return Err(Error::unsupported(format!(
-                    "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: \
-                     fix the others with --slice, e.g. --slice {}=0",
+                    "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: {hint}",
                     self.game.name(),
-                    free_names(&frame),
-                    frame.names[frame.free[0]]
-                )))
+                    if free == 0 { "none".to_string() } else { free_names(&frame) },
+                )));
             }
         };
         let (needed, what) = match plot {
@@ -377,6 +385,11 @@ impl GrundyFigure {
     /// Refuses, before any work, a format that cannot show this figure.
     pub fn check_format(&self, format: Format) -> Result<()> {
         self.validate()?;
+        if format == Format::Npy && self.p_only {
+            return Err(Error::unsupported(
+                "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
+            ));
+        }
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
@@ -405,6 +418,7 @@ impl GrundyFigure {
         match format {
             Format::Csv => self.write_csv(solution, out).map_err(Error::write_failed),
             Format::Json => self.write_json(solution, out).map_err(Error::write_failed),
+            Format::Npy => self.write_npy(solution, out),
             _ => encode::write_scene_to(
                 out,
                 format,
@@ -435,6 +449,60 @@ impl GrundyFigure {
         solution
             .positions()
             .filter(move |(p, v)| (!self.p_only || *v == 0) && frame.matches(p))
+    }
+
+    /// The `.npy` array's size: two bytes per tuple of the free coordinates.
+    pub fn npy_bytes(&self) -> Result<u64> {
+        let frame = self.frame()?;
+        let cells = frame.free.iter().fold(1u64, |n, &d| {
+            n.saturating_mul(u64::from(frame.bounds[d]) + 1)
+        });
+        Ok(npy::file_bytes(cells, 2))
+    }
+
+    /// The box as a `uint16` array, one axis per free coordinate (in the game's
+    /// order), [`crate::games::OUTSIDE`] (65535) where a tuple is not a position.
+    fn write_npy(&self, solution: &Solution, out: &mut dyn Write) -> Result<()> {
+        let frame = self.frame()?;
+        let shape: Vec<u64> = frame
+            .free
+            .iter()
+            .map(|&d| u64::from(frame.bounds[d]) + 1)
+            .collect();
+        npy::write_header(out, "<u2", &shape).map_err(Error::write_failed)?;
+        let mut le = npy::LeWriter::new();
+        if frame.free.len() == frame.names.len() {
+            // The whole box: slabs straight from the solution.
+            return solution.for_each_slab(|slab| le.u16s(out, slab).map_err(Error::write_failed));
+        }
+        // A slice: walk the free coordinates, the fixed ones set, last fastest.
+        let mut p: Vec<u32> = frame.fixed.iter().map(|f| f.unwrap_or(0)).collect();
+        let last = frame.free.last().copied();
+        let row_len = last.map_or(1, |d| frame.bounds[d] as usize + 1);
+        let mut row = Vec::with_capacity(row_len);
+        loop {
+            row.clear();
+            for v in 0..row_len {
+                if let Some(d) = last {
+                    p[d] = v as u32;
+                }
+                row.push(solution.get(&p).unwrap_or(crate::games::OUTSIDE));
+            }
+            le.u16s(out, &row).map_err(Error::write_failed)?;
+            // Odometer over the other free coordinates.
+            let mut carried = true;
+            for &d in frame.free.iter().rev().skip(1) {
+                if p[d] < frame.bounds[d] {
+                    p[d] += 1;
+                    carried = false;
+                    break;
+                }
+                p[d] = 0;
+            }
+            if carried {
+                return Ok(());
+            }
+        }
     }
 
     fn write_csv(&self, solution: &Solution, out: &mut dyn Write) -> std::io::Result<()> {
@@ -1070,11 +1138,23 @@ fn whole_tick(value: f64) -> String {
 
 impl super::Figure for GrundyPlan {
     fn formats(&self) -> Vec<Format> {
-        vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
+        vec![
+            Format::Png,
+            Format::Svg,
+            Format::Csv,
+            Format::Json,
+            Format::Npy,
+        ]
     }
 
     fn check(&self, format: Format) -> Result<()> {
         self.figure.check_format(format)
+    }
+
+    fn output_bytes(&self, format: Format) -> Option<u64> {
+        (format == Format::Npy)
+            .then(|| self.figure.npy_bytes().ok())
+            .flatten()
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {

@@ -33,6 +33,13 @@ pub trait Figure: Sync {
 
     /// The file name it gets without `-o`, e.g. `square-11` (no extension).
     fn default_stem(&self) -> String;
+
+    /// The size of the output in `format`, estimated in O(parameters) for the disk
+    /// guard ([`write_file`] refuses what exceeds `--max-output` or the free space
+    /// before any work); `None` where outputs are small (pictures).
+    fn output_bytes(&self, _format: Format) -> Option<u64> {
+        None
+    }
 }
 
 /// The format of `path` among the figure's formats (every figure that writes SVG
@@ -51,6 +58,14 @@ pub fn write_file(
 ) -> Result<()> {
     figure.check(format)?;
     encode::check_output_path(path)?;
+    if let Some(bytes) = figure.output_bytes(format) {
+        encode::check_output_size(
+            path,
+            bytes,
+            &format!("this .{} output", format.extension()),
+            "ask for less (a smaller box, fewer frames or boards)",
+        )?;
+    }
     encode::write_atomic(path, |out| {
         figure
             .write_to(format, out, metadata)

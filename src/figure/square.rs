@@ -3,10 +3,10 @@
 //! recipes) fill in; writing it is the only I/O.
 
 use crate::encode::animation::{Animation, BoardAnimation};
-use crate::encode::{self, png as png_enc, Format, Metadata};
+use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::pattern::decompose::Decomposition;
-use crate::pattern::{check_board, p_grid, write_bilevel_row, SignatureIndex};
+use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
@@ -145,6 +145,11 @@ impl SquareFigure {
 
     /// The styled scene (panels, captions, marks).
     pub fn scene(&self) -> Result<Scene> {
+        self.scene_for(Format::Png)
+    }
+
+    /// The scene, refused first when writing it as `format` would pass the memory limit.
+    fn scene_for(&self, format: Format) -> Result<Scene> {
         self.validate()?;
         let SquareMode::Styled {
             style,
@@ -163,10 +168,20 @@ impl SquareFigure {
             .map(|(m, n)| (m as usize, n as usize))
             .collect();
         let pixels = board::sheet_pixels(&shapes, size, *columns, style);
-        let cells: u64 = shapes.iter().map(|&(m, n)| (m * n) as u64 * 2).sum();
+        let cells: u64 = shapes.iter().fold(0u64, |n, &(m, c)| {
+            n.saturating_add((m as u64).saturating_mul(c as u64))
+        });
+        // The peak of writing it (encode::scene_peak_bytes' rates) plus the scene's
+        // own cells, computed before the scene exists.
+        let writing = match format {
+            Format::Svg => cells.saturating_mul(34),
+            Format::Pdf => cells.saturating_mul(40),
+            _ => pixels.saturating_mul(11),
+        };
+        let peak = writing.saturating_add(cells.saturating_mul(2));
         check_memory(
             || describe(&self.boards, self.n, size),
-            pixels * 4 + cells,
+            peak,
             self.memory_limit,
             "use --raw for one pixel per cell (streamed, a few MiB), or a smaller --cell / --panel",
         )?;
@@ -204,6 +219,19 @@ impl SquareFigure {
 
     /// Refuses the formats this figure cannot show, before any work.
     fn check_format(&self, format: Format) -> Result<()> {
+        if format == Format::Npy {
+            if self.boards.len() != 1 {
+                return Err(Error::unsupported(
+                    "a .npy array holds one board: give one --m (a sheet is an image)",
+                ));
+            }
+            if self.overlay.is_some() {
+                return Err(Error::unsupported(
+                    "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+                ));
+            }
+            return Ok(());
+        }
         match (format, &self.mode) {
             (Format::Csv | Format::Json | Format::Gif, _) if self.overlay.is_some() => Err(Error::unsupported(
                 "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
@@ -236,9 +264,16 @@ impl SquareFigure {
                     |row, bytes| write_bilevel_row(m, n, row, bytes),
                 )
             }
+            (Format::Npy, _) => self.write_npy(out),
             (Format::Csv, _) => self.write_csv(out).map_err(Error::write_failed),
             (Format::Json, _) => self.write_json(out).map_err(Error::write_failed),
-            _ => encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit),
+            _ => encode::write_scene_to(
+                out,
+                format,
+                &self.scene_for(format)?,
+                metadata,
+                self.memory_limit,
+            ),
         }
     }
 
@@ -310,48 +345,109 @@ impl SquareFigure {
         writeln!(out, "{}", if several { "m,i,j" } else { "i,j" })?;
         for &m in &self.boards {
             let (rows, cols) = self.size_of(m);
-            let index = SignatureIndex::new(cols);
-            for i in 1..=rows {
-                let mut columns: Vec<usize> = index
-                    .columns_with(crate::pattern::signature(rows, i))
-                    .collect();
-                columns.sort_unstable();
-                for c in columns {
-                    if several {
-                        writeln!(out, "{m},{i},{}", c + 1)?;
-                    } else {
-                        writeln!(out, "{i},{}", c + 1)?;
-                    }
+            for_each_p_cell(rows, cols, |i, j| {
+                if several {
+                    writeln!(out, "{m},{i},{j}")
+                } else {
+                    writeln!(out, "{i},{j}")
                 }
-            }
+            })?;
         }
         Ok(())
     }
 
+    /// Every board with its P-cells, streamed (a 16383 board has 10^8 cells: building
+    /// a JSON tree of them took gigabytes). Keys in sorted order, as serde_json writes
+    /// a map; one board alone, several as `{"boards": [...]}`.
     fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let boards: Vec<serde_json::Value> = self
-            .boards
-            .iter()
-            .map(|&m| {
-                let (rows, cols) = self.size_of(m);
-                let grid = p_grid(rows as usize, cols as usize);
-                let cells: Vec<[usize; 2]> = grid.ones().map(|(r, c)| [r + 1, c + 1]).collect();
-                let mut board = serde_json::json!({ "m": rows, "n": cols, "count": cells.len(), "p_positions": cells });
-                if rows == cols {
-                    let d = Decomposition::of(rows);
-                    board["decomposition"] = serde_json::json!({ "s": d.s, "t": d.t });
-                }
-                board
-            })
-            .collect();
-        let document = if boards.len() == 1 {
-            boards[0].clone()
-        } else {
-            serde_json::json!({ "boards": boards })
-        };
-        serde_json::to_writer(&mut *out, &document)?;
+        let several = self.boards.len() > 1;
+        if several {
+            write!(out, "{{\"boards\":[")?;
+        }
+        for (k, &m) in self.boards.iter().enumerate() {
+            if k > 0 {
+                write!(out, ",")?;
+            }
+            let (rows, cols) = self.size_of(m);
+            write!(out, "{{\"count\":{}", count_cells(rows, cols))?;
+            if rows == cols {
+                let d = Decomposition::of(rows);
+                write!(out, ",\"decomposition\":{{\"s\":{},\"t\":{}}}", d.s, d.t)?;
+            }
+            write!(out, ",\"m\":{rows},\"n\":{cols},\"p_positions\":[")?;
+            let mut first = true;
+            for_each_p_cell(rows, cols, |i, j| {
+                let comma = if std::mem::take(&mut first) { "" } else { "," };
+                write!(out, "{comma}[{i},{j}]")
+            })?;
+            write!(out, "]}}")?;
+        }
+        if several {
+            write!(out, "]}}")?;
+        }
         writeln!(out)
     }
+
+    /// One board as a `uint8` array of shape `(m, n)`: 1 for a P-cell, 0 otherwise,
+    /// `a[i-1, j-1]` for cell (i, j). Streamed row by row.
+    fn write_npy(&self, out: &mut dyn Write) -> Result<()> {
+        let (rows, cols) = self.size_of(self.boards[0]);
+        let mut write = || -> std::io::Result<()> {
+            npy::write_header(out, "|u1", &[rows, cols])?;
+            let cols = cols as usize;
+            let mut packed = vec![0u8; cols.div_ceil(8)];
+            let mut row = vec![0u8; cols];
+            for r in 0..rows as usize {
+                // The 1-bit PNG row kernel: P-cells are the 0 bits.
+                write_bilevel_row(rows, cols as u64, r, &mut packed);
+                for (c, cell) in row.iter_mut().enumerate() {
+                    *cell = u8::from(packed[c / 8] >> (7 - c % 8) & 1 == 0);
+                }
+                out.write_all(&row)?;
+            }
+            Ok(())
+        };
+        write().map_err(Error::write_failed)
+    }
+
+    /// Bytes of the `.csv` or `.json` data, computed from the P-cell counts (O(m) per
+    /// board), for the disk guard before anything is written.
+    pub fn data_bytes(&self, format: Format) -> u64 {
+        let digits = |v: u64| u64::from(v.checked_ilog10().unwrap_or(0) + 1);
+        let several = self.boards.len() > 1;
+        self.boards.iter().fold(0u64, |total, &m| {
+            let (rows, cols) = self.size_of(m);
+            let cells = count_cells(rows, cols);
+            // "i,j\n" or "[i,j]," at most, with the widest coordinates.
+            let mut line = digits(rows) + digits(cols) + 3;
+            if several && format == Format::Csv {
+                line += digits(m) + 1;
+            }
+            total
+                .saturating_add(cells.saturating_mul(line))
+                .saturating_add(128)
+        })
+    }
+}
+
+/// Calls `f(i, j)` for every P-cell of C(rows, cols), 1-based, row by row, columns
+/// increasing: memory O(cols), whatever the board.
+fn for_each_p_cell(
+    rows: u64,
+    cols: u64,
+    mut f: impl FnMut(u64, u64) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let index = SignatureIndex::new(cols);
+    let mut columns = Vec::new();
+    for i in 1..=rows {
+        columns.clear();
+        columns.extend(index.columns_with(crate::pattern::signature(rows, i)));
+        columns.sort_unstable();
+        for &c in &columns {
+            f(i, c as u64 + 1)?;
+        }
+    }
+    Ok(())
 }
 
 fn describe(boards: &[u64], n: Option<u64>, size: PanelSize) -> String {
@@ -411,12 +507,24 @@ impl super::Figure for SquareFigure {
             Format::Gif,
             Format::Csv,
             Format::Json,
+            Format::Npy,
         ]
     }
 
     fn check(&self, format: Format) -> Result<()> {
         self.validate()?;
         self.check_format(format)
+    }
+
+    fn output_bytes(&self, format: Format) -> Option<u64> {
+        match format {
+            Format::Csv | Format::Json => Some(self.data_bytes(format)),
+            Format::Npy => {
+                let (rows, cols) = self.size_of(*self.boards.first()?);
+                Some(npy::file_bytes(rows.saturating_mul(cols), 1))
+            }
+            _ => None,
+        }
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {

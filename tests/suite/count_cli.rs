@@ -79,7 +79,10 @@ fn bad_counts() {
     for (args, needle) in [
         (vec!["count", "--m", "0"], "start"),
         (vec!["count", "--m", "9..3"], "empty range"),
-        (vec!["count", "--m", "1..100000000"], "at most"),
+        (
+            vec!["count", "--m", "1..100000000"],
+            "more than 10000000 values",
+        ),
         (vec!["count", "--m", "7", "-o", "g.png"], "at least two"),
         (vec!["count"], "--m is required"),
     ] {

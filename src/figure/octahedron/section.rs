@@ -412,7 +412,8 @@ impl SectionFigure {
         let (width, height) = layout.size(panels);
         check_memory(
             || format!("a {width} x {height} px section figure"),
-            u64::from(width) * u64::from(height) * 4,
+            // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
+            u64::from(width) * u64::from(height) * 11,
             self.memory_limit,
             "choose a smaller --size",
         )?;

@@ -119,7 +119,8 @@ impl ViewFigure {
         let (width, height) = (size, size + caption_height);
         check_memory(
             || format!("a {width} x {height} px 3D view"),
-            u64::from(width) * u64::from(height) * 4,
+            // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
+            u64::from(width) * u64::from(height) * 11,
             self.memory_limit,
             "choose a smaller --size",
         )?;

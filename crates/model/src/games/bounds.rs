@@ -45,12 +45,21 @@ impl std::str::FromStr for GameBox {
 
     /// Parses `N` or `N,N,...` (non-negative integers).
     fn from_str(s: &str) -> Result<GameBox> {
+        // More bounds than any game has coordinates: refuse before splitting a huge text.
+        let count = s.split(',').count();
+        if count > super::nim::MAX_HEAPS {
+            return Err(Error::invalid(format!(
+                "box: {count} bounds given; no game has more than {} coordinates",
+                super::nim::MAX_HEAPS
+            )));
+        }
         let parts: Vec<&str> = s.split(',').map(str::trim).collect();
         let mut bounds = Vec::with_capacity(parts.len());
         for part in &parts {
             let n: u32 = part.parse().map_err(|_| {
                 Error::invalid(format!(
-                    "box: expected N or N,N,N with non-negative integers, got '{s}'"
+                    "box: expected N or N,N,N with non-negative integers below 2^32, got '{}'",
+                    shorten(s)
                 ))
             })?;
             bounds.push(n);
@@ -60,6 +69,15 @@ impl std::str::FromStr for GameBox {
         } else {
             GameBox::Each(bounds)
         })
+    }
+}
+
+/// The text itself if short, else its start: an error line stays one readable line.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= 40 {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(40).collect::<String>())
     }
 }
 

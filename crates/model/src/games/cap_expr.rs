@@ -156,9 +156,10 @@ impl Q {
     /// Round half to even, as Mathematica's `Round`.
     fn round(self) -> i128 {
         let f = self.floor();
-        // Twice the fractional part, compared with 1 (all in integers).
-        let twice_frac = 2 * (self.num - f * self.den);
-        match twice_frac.cmp(&self.den) {
+        // The fractional part frac/den against 1/2, as frac against den - frac: doubling
+        // frac could overflow for denominators near 2^127.
+        let frac = self.num - f * self.den;
+        match frac.cmp(&(self.den - frac)) {
             std::cmp::Ordering::Less => f,
             std::cmp::Ordering::Greater => f + 1,
             std::cmp::Ordering::Equal => {
@@ -423,7 +424,12 @@ impl Lexer {
                 '(' => (Tok::LParen, 1),
                 ')' => (Tok::RParen, 1),
                 ',' => (Tok::Comma, 1),
-                _ => return Err(syntax(format!("unexpected '{c}' at column {col}"))),
+                _ => {
+                    return Err(syntax(format!(
+                        "unexpected '{}' at column {col}",
+                        c.escape_debug()
+                    )))
+                }
             };
             toks.push((tok, col, chars[i..i + len].iter().collect()));
             i += len;
@@ -433,9 +439,19 @@ impl Lexer {
     }
 }
 
+/// The deepest nesting of parentheses, calls, signs and powers an expression may have.
+/// The parser and compiler recurse once per level; without a bound, 6,000 parentheses
+/// overflowed the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// The longest expression, in characters: it bounds the tree's size and depth (a chain
+/// `x+x+...` is one level of nesting but as deep as it is long).
+pub const MAX_LENGTH: usize = 1000;
+
 struct Parser {
     toks: Vec<(Tok, usize, String)>,
     pos: usize,
+    depth: usize,
 }
 
 impl Parser {
@@ -496,7 +512,23 @@ impl Parser {
     }
 
     // unary := '-' unary | '+' unary | power   (so -x^2 is -(x^2))
+    //
+    // Every recursion (parentheses, calls, signs, powers) passes through here, so this
+    // is where the nesting is counted.
     fn unary(&mut self) -> Result<Node> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let col = self.toks[self.pos].1;
+            return Err(syntax(format!(
+                "nesting deeper than {MAX_NESTING} levels at column {col}; write a flatter expression"
+            )));
+        }
+        let node = self.unary_inner();
+        self.depth -= 1;
+        node
+    }
+
+    fn unary_inner(&mut self) -> Result<Node> {
         match self.peek() {
             Tok::Minus => {
                 self.bump();
@@ -644,10 +676,17 @@ impl CapExpr {
     /// Errors name the column (1-based) of the first thing that does not fit,
     /// e.g. `cap expression: unexpected ')' at column 7`.
     pub fn parse(source: &str) -> Result<CapExpr> {
+        let length = source.chars().count();
+        if length > MAX_LENGTH {
+            return Err(syntax(format!(
+                "the expression has {length} characters, more than the {MAX_LENGTH} allowed"
+            )));
+        }
         let lexer = Lexer::run(source)?;
         let mut parser = Parser {
             toks: lexer.toks,
             pos: 0,
+            depth: 0,
         };
         if *parser.peek() == Tok::End {
             return Err(syntax(
@@ -929,5 +968,51 @@ mod tests {
         let r = isqrt(big);
         assert!(r * r <= big && (r + 1) * (r + 1) > big);
         assert_eq!(isqrt(u128::MAX), (1u128 << 64) - 1);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let deep = format!("{}x{}", "(".repeat(6000), ")".repeat(6000));
+        assert!(parse_err(&deep).contains("characters"));
+        let deep = format!("{}x{}", "(".repeat(400), ")".repeat(400));
+        assert!(
+            parse_err(&deep).contains("nesting deeper than 64"),
+            "{}",
+            parse_err(&deep)
+        );
+        let chain = vec!["1"; 400].join("^");
+        assert!(parse_err(&chain).contains("nesting"));
+        let roots = format!("{}x{}", "floor(sqrt(".repeat(40), "))".repeat(40));
+        assert!(parse_err(&roots).contains("nesting"));
+        // Just inside the bound still parses.
+        let ok = format!(
+            "{}x{}",
+            "(".repeat(MAX_NESTING - 1),
+            ")".repeat(MAX_NESTING - 1)
+        );
+        assert_eq!(cap(&ok, 3, 4), 3);
+        // A long flat chain is one level deep and fine.
+        let flat = vec!["x"; 400].join("+");
+        assert_eq!(cap(&flat, 2, 0), 800);
+    }
+
+    #[test]
+    fn rounding_near_the_i128_limit_is_exact() {
+        let max = i128::MAX;
+        let expr = format!("round({}/{})", max - 1, max);
+        assert_eq!(cap(&expr, 0, 0), 1);
+        let expr = format!("round(1/{max})");
+        assert_eq!(cap(&expr, 0, 0), 0);
+        let expr = format!("ceil({}/{})", max - 1, max);
+        assert_eq!(cap(&expr, 0, 0), 1);
+    }
+
+    #[test]
+    fn control_characters_are_named_escaped() {
+        assert!(
+            parse_err("x\u{7}").contains("\\u{7}"),
+            "{}",
+            parse_err("x\u{7}")
+        );
     }
 }

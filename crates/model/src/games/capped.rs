@@ -136,6 +136,7 @@ impl CappedGame {
     /// Grundy values of every position in the box `0..=bounds[i]` (x, y, z),
     /// by the fast parallel solver; refused with an estimate over `limit` bytes.
     pub fn solve(&self, bounds: [u32; 3], limit: u64) -> Result<CappedGrundy> {
+        precheck(&self.name(), bounds, limit)?;
         let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
         solve_table(&self.name(), bounds, table, limit)
     }
@@ -190,6 +191,25 @@ pub struct CappedGrundy {
     /// Where column `(x, ., z)` starts in `values`, row-major in `x`.
     offsets: Vec<usize>,
     values: Vec<u16>,
+}
+
+/// Refuses, in O(1) and before the cap table is evaluated, a box whose columns alone
+/// would not fit: every column `(x, ., z)` costs a cap (4 bytes), an offset (8) and at
+/// least one value (2). [`solve_table`] then checks the full estimate.
+fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
+    let columns = (u128::from(bx) + 1) * (u128::from(bz) + 1);
+    let needed = u64::try_from(columns * 14).unwrap_or(u64::MAX);
+    check_memory(
+        || {
+            format!("Grundy values of {name} in the box 0..{bx} x 0..{by} x 0..{bz} ({columns} columns)")
+        },
+        needed,
+        limit,
+        "use a smaller --box",
+    )?;
+    usize::try_from(columns)
+        .map(|_| ())
+        .map_err(|_| Error::invalid(format!("box too large: {columns} columns")))
 }
 
 /// Solves a capped game whose clamped caps are already tabled.
@@ -334,14 +354,21 @@ fn solve_column(
     let w_a = (at.x + c + at.z) / 64 + 1;
     set_a.clear();
     set_a.resize(w_a, 0);
+    // set_a only grows, so the words before its first non-full one stay full: the
+    // mex search starts there (a column's values fill 0..y densely, so this skips
+    // most of the scan in large boxes).
+    let mut full_a = 0;
     for y in 0..=c {
         let b = &line_b[y * w_b..(y + 1) * w_b];
         let cc = &line_c[y * w_c..(y + 1) * w_c];
+        while full_a < w_a && set_a[full_a] == u64::MAX {
+            full_a += 1;
+        }
         // The value is at most x + y + z < 64 * w_a, so the first non-full
         // word is always found. A line set that no move family feeds (the
         // box is flat in that direction) is empty.
         let mut g = usize::MAX;
-        for (i, &a) in set_a.iter().enumerate() {
+        for (i, &a) in set_a.iter().enumerate().skip(full_a) {
             let w = a | b.get(i).copied().unwrap_or(0) | cc.get(i).copied().unwrap_or(0);
             if w != u64::MAX {
                 g = i * 64 + w.trailing_ones() as usize;
@@ -379,6 +406,7 @@ pub fn solve_capped_fn(
     bounds: [u32; 3],
     limit: u64,
 ) -> Result<CappedGrundy> {
+    precheck(name, bounds, limit)?;
     let [bx, by, bz] = bounds;
     let mut caps = Vec::with_capacity((bx as usize + 1) * (bz as usize + 1));
     for x in 0..=bx {
@@ -421,6 +449,31 @@ impl CappedGrundy {
     /// Number of positions in the box.
     pub fn len(&self) -> usize {
         self.values.len()
+    }
+
+    /// The box in C order `(x, y, z)`, one `(y, z)` slab per `x`, `outside` above
+    /// each column's cap (see [`super::Solution::for_each_slab`]). Memory: one slab.
+    pub(crate) fn for_each_slab<E>(
+        &self,
+        outside: u16,
+        mut f: impl FnMut(&[u16]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let [bx, by, bz] = self.bounds;
+        let (ny, nz) = (by as usize + 1, bz as usize + 1);
+        let mut slab = vec![outside; ny * nz];
+        for x in 0..=bx as usize {
+            slab.fill(outside);
+            for z in 0..nz {
+                let i = x * nz + z;
+                let h = self.caps[i] as usize;
+                let column = &self.values[self.offsets[i]..=self.offsets[i] + h];
+                for (y, &v) in column.iter().enumerate() {
+                    slab[y * nz + z] = v;
+                }
+            }
+            f(&slab)?;
+        }
+        Ok(())
     }
 
     /// True when the box holds no position (never: (0,0,0) is always one).

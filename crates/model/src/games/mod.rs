@@ -19,6 +19,8 @@ pub mod analysis;
 pub mod band;
 pub mod bounds;
 pub mod cap_expr;
+#[cfg(test)]
+mod cap_fuzz;
 pub mod capped;
 
 pub mod nim;
@@ -208,7 +210,41 @@ impl GameSpec {
     }
 }
 
+/// The value dense arrays (`.npy`) hold for a tuple of the box that is not a position
+/// of the game (above the cap, outside the band): 65535, which no stored value reaches
+/// there (see [`Solution::for_each_slab`]).
+pub const OUTSIDE: u16 = u16::MAX;
+
 impl Solution {
+    /// Every tuple of the box in C order (last coordinate fastest), in slabs of one
+    /// value of the first coordinate each: the Grundy value, or [`OUTSIDE`] where the
+    /// tuple is not a position. Memory: one slab. Errors (before calling `f`) when a
+    /// value equals [`OUTSIDE`] and would read as "not a position".
+    pub fn for_each_slab<E: From<Error>>(
+        &self,
+        f: impl FnMut(&[u16]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        // A value is at most the number of options, at most the sum of the
+        // coordinates plus one (a pass): only large boxes need the scan.
+        let bound: u64 = self.bounds().iter().map(|&b| u64::from(b)).sum::<u64>() + 1;
+        if bound >= u64::from(OUTSIDE) {
+            let max = match self {
+                Solution::Capped(g) => g.max_value(),
+                Solution::Dense(g) => g.max_value(),
+            };
+            if max == OUTSIDE {
+                return Err(Error::unsupported(format!(
+                    "a Grundy value of this box is {OUTSIDE}, the value .npy arrays keep for \"not a position\"; use .csv, or a smaller --box"
+                ))
+                .into());
+            }
+        }
+        match self {
+            Solution::Capped(g) => g.for_each_slab(OUTSIDE, f),
+            Solution::Dense(g) => g.for_each_slab(OUTSIDE, f),
+        }
+    }
+
     /// The box, one bound per coordinate.
     pub fn bounds(&self) -> Vec<u32> {
         match self {

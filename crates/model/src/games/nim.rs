@@ -17,9 +17,7 @@ pub struct Nim {
 impl Nim {
     /// Nim on `heaps` heaps (at least 1).
     pub fn new(heaps: usize) -> Result<Self> {
-        if heaps == 0 {
-            return Err(Error::invalid("nim: --heaps must be at least 1"));
-        }
+        check_heaps("nim", heaps)?;
         Ok(Nim { heaps })
     }
 
@@ -68,6 +66,25 @@ impl Nim {
 
 /// Heap names: `x, y, z` for three heaps, as the papers' plots call them,
 /// otherwise `h1, h2, ...`.
+/// The most heaps a game may have: a box of only 0..1 per heap already holds 2^32
+/// tuples at 32 heaps, and a bound keeps names and messages small.
+pub const MAX_HEAPS: usize = 32;
+
+/// Checks a heap count before anything is allocated for it.
+pub(crate) fn check_heaps(game: &str, heaps: usize) -> Result<()> {
+    if heaps == 0 {
+        return Err(Error::invalid(format!(
+            "{game}: --heaps must be at least 1"
+        )));
+    }
+    if heaps > MAX_HEAPS {
+        return Err(Error::invalid(format!(
+            "{game}: --heaps {heaps} is more than {MAX_HEAPS}; even a box of 0..1 per heap would hold 2^{heaps} positions"
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn heap_names(heaps: usize) -> Vec<String> {
     if heaps == 3 {
         return vec!["x".into(), "y".into(), "z".into()];

@@ -51,9 +51,7 @@ fn put(bits: &mut [u64], i: usize) {
 impl NimPass {
     /// Nim with a pass on `heaps` heaps (at least 1).
     pub fn new(heaps: usize) -> Result<Self> {
-        if heaps == 0 {
-            return Err(Error::invalid("nim-pass: --heaps must be at least 1"));
-        }
+        super::nim::check_heaps("nim-pass", heaps)?;
         Ok(NimPass { heaps })
     }
 

@@ -190,6 +190,30 @@ impl DenseGrundy {
         self.positions().map(|(_, g)| g).max().unwrap_or(0)
     }
 
+    /// The box in C order, one slab per value of the first coordinate, `outside`
+    /// where a tuple is not a position (see [`super::Solution::for_each_slab`]).
+    pub(crate) fn for_each_slab<E>(
+        &self,
+        outside: u16,
+        mut f: impl FnMut(&[u16]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let slab = self.strides.first().copied().unwrap_or(1).max(1);
+        let mut buffer = Vec::with_capacity(slab.min(self.values.len()));
+        for (k, chunk) in self.values.chunks(slab).enumerate() {
+            buffer.clear();
+            buffer.extend(chunk.iter().enumerate().map(|(j, &v)| {
+                let i = k * slab + j;
+                if self.valid[i / 64] >> (i % 64) & 1 == 1 {
+                    v
+                } else {
+                    outside
+                }
+            }));
+            f(&buffer)?;
+        }
+        Ok(())
+    }
+
     fn coords(&self, mut i: usize) -> Vec<u32> {
         let mut p = vec![0; self.bounds.len()];
         for (d, &s) in self.strides.iter().enumerate() {
@@ -233,6 +257,21 @@ fn strides(bounds: &[u32]) -> Vec<usize> {
     strides
 }
 
+/// `0..4 x 0..2 x 0..4`, or `0..3 in each of 20 coordinates` (a message stays one short line).
+pub(crate) fn describe_box(bounds: &[u32]) -> String {
+    match bounds {
+        [first, rest @ ..] if bounds.len() > 6 && rest.iter().all(|b| b == first) => {
+            format!("0..{first} in each of {} coordinates", bounds.len())
+        }
+        _ if bounds.len() > 6 => format!("of {} coordinates", bounds.len()),
+        _ => bounds
+            .iter()
+            .map(|b| format!("0..{b}"))
+            .collect::<Vec<_>>()
+            .join(" x "),
+    }
+}
+
 /// The number of tuples in a box, or an error when it does not fit memory.
 pub(crate) fn box_tuples(
     what: &str,
@@ -244,9 +283,13 @@ pub(crate) fn box_tuples(
     for &b in bounds {
         total = total.saturating_mul(u64::from(b) + 1);
     }
-    let dims: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
     check_memory(
-        || format!("{what} in the box {} ({total} tuples)", dims.join(" x ")),
+        || {
+            format!(
+                "{what} in the box {} ({total} tuples)",
+                describe_box(bounds)
+            )
+        },
         total.saturating_mul(bytes_per_tuple),
         limit,
         "use a smaller --box",

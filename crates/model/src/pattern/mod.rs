@@ -79,6 +79,23 @@ pub fn p_grid(m: usize, n: usize) -> BitGrid {
     grid
 }
 
+/// The number of P-cells in row `row` (0-based) of C(m,n), in O(1): with the
+/// signature s of the row, the P-columns are the 2^popcount(s) solutions described at
+/// [`write_bilevel_row`], or none.
+pub fn row_count(m: u64, n: u64, row: u64) -> u64 {
+    let last = n - 1;
+    let sig = signature(m, row + 1);
+    if sig > last || (last - sig) % 2 == 1 || ((last - sig) / 2) & sig != 0 {
+        return 0;
+    }
+    1 << sig.count_ones()
+}
+
+/// The number of P-cells of C(m,n), in O(m).
+pub fn count_cells(m: u64, n: u64) -> u64 {
+    (0..m).fold(0u64, |sum, row| sum.saturating_add(row_count(m, n, row)))
+}
+
 /// Writes row `row` (0-based) of C(m,n) as 1-bit grayscale pixels, most significant
 /// bit first, P-cells black (bit 0) and all other cells white (bit 1).
 ///
@@ -125,6 +142,30 @@ pub fn write_bilevel_row(m: u64, n: u64, row: usize, out: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn row_counts_match_the_grid() {
+        for (m, n) in [
+            (1, 1),
+            (3, 3),
+            (11, 11),
+            (7, 12),
+            (70, 65),
+            (64, 64),
+            (33, 100),
+        ] {
+            let grid = p_grid(m, n);
+            for row in 0..m {
+                let direct = grid.ones().filter(|&(r, _)| r == row).count() as u64;
+                assert_eq!(
+                    row_count(m as u64, n as u64, row as u64),
+                    direct,
+                    "{m}x{n} row {row}"
+                );
+            }
+            assert_eq!(count_cells(m as u64, n as u64), grid.ones().count() as u64);
+        }
+    }
 
     #[test]
     fn grid_matches_the_criterion_cell_by_cell() {

@@ -1,0 +1,33 @@
+//! `.npy` write speed: the Grundy values of the triangular bar k = 3 in the box
+//! 0..400 (about 21 million positions, a 129 MB uint16 array) streamed to a sink,
+//! slab by slab, as `grundy ... -o x.npy` writes them. Target: over 1 GB/s.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use nimscape::encode::npy;
+use nimscape::games::{CappedGame, Solution};
+
+fn npy_write_box_400(c: &mut Criterion) {
+    let game = CappedGame::triangular(3).expect("k = 3 is valid");
+    let solution = Solution::Capped(game.solve([400, 400, 400], 4 << 30).expect("fits"));
+    let bytes = 401u64 * 401 * 401 * 2;
+    let mut group = c.benchmark_group("npy");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes));
+    group.bench_function("grundy box 400 to a sink", |b| {
+        b.iter(|| {
+            let mut out = std::io::sink();
+            npy::write_header(&mut out, "<u2", &[401, 401, 401]).expect("a sink");
+            let mut le = npy::LeWriter::new();
+            solution
+                .for_each_slab(|slab| {
+                    le.u16s(&mut out, slab)
+                        .map_err(|e| nimscape::Error::invalid(e.to_string()))
+                })
+                .expect("no value is 65535");
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, npy_write_box_400);
+criterion_main!(benches);
