@@ -233,11 +233,11 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
 
 pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     let output_path = args.output.take();
-    let plan = plan_checked(&args, output_path.as_deref(), ctx)?;
+    // Reports go to stdout; a figure is written when -o is given or nothing else is asked.
+    let reports = args.compare_nim_sum || args.find_shift.is_some() || args.time;
+    let write_figure = output_path.is_some() || !reports;
+    let plan = plan_checked(&args, output_path.as_deref(), write_figure, ctx)?;
     let figure = &plan.figure;
-    if output_path.is_none() && (args.p_only || args.plot.is_some()) {
-        bail!("--p-only and --plot shape the output file; give -o FILE");
-    }
     let shifts = match &args.find_shift {
         Some(text) => {
             if !matches!(figure.game, GameSpec::Capped(_)) {
@@ -250,10 +250,6 @@ pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         }
         None => None,
     };
-    if output_path.is_none() && !args.compare_nim_sum && shifts.is_none() && !args.time {
-        bail!("nothing to do: give -o FILE (.png, .svg, .pdf, .csv, .json), --compare-nim-sum, --find-shift A..B or --time");
-    }
-
     let mut out = out::stdout();
     let start = std::time::Instant::now();
     let solution = plan.solution()?;
@@ -310,8 +306,8 @@ pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         }
     }
     out.finish()?;
-    if let Some(path) = &output_path {
-        output::emit(&plan, Some(path), ctx)?;
+    if write_figure {
+        output::emit(&plan, output_path.as_deref(), ctx)?;
     }
     Ok(())
 }
@@ -320,12 +316,17 @@ pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
 fn plan_checked(
     args: &GrundyArgs,
     output_path: Option<&std::path::Path>,
+    write_figure: bool,
     ctx: &Context,
 ) -> Result<GrundyPlan> {
+    use crate::figure::Figure;
     let plan = GrundyPlan::new(figure_of(args, ctx.memory_limit)?);
-    if let Some(path) = output_path.filter(|p| p.as_os_str() != "-") {
-        let format = crate::figure::format_of(&plan, path)?;
-        crate::figure::Figure::check(&plan, format)?;
+    if write_figure {
+        let format = match output_path.filter(|p| p.as_os_str() != "-") {
+            Some(path) => crate::figure::format_of(&plan, path)?,
+            None => ctx.format.unwrap_or(plan.formats()[0]),
+        };
+        plan.check(format)?;
     }
     Ok(plan)
 }

@@ -267,6 +267,8 @@ pub fn words_for(command: &[&str], flags: &[(String, String)]) -> crate::Result<
             .chain(root.get_arguments().filter(|a| a.is_global_set()))
             .find(|a| {
                 a.get_long() == Some(name.as_str())
+                    || a.get_all_aliases()
+                        .is_some_and(|aliases| aliases.contains(&name.as_str()))
                     || (a.is_positional() && a.get_id().as_str() == name)
             })
             .filter(|a| !["output", "threads", "help", "version"].contains(&a.get_id().as_str()))
@@ -279,6 +281,7 @@ pub fn words_for(command: &[&str], flags: &[(String, String)]) -> crate::Result<
         if arg.is_positional() {
             positional.push(value.clone());
         } else if matches!(arg.get_action(), clap::ArgAction::SetTrue) {
+            let name = arg.get_long().unwrap_or(&name);
             match value.as_str() {
                 "" | "true" | "1" | "on" => words.push(format!("--{name}")),
                 "false" | "0" | "off" => {}
@@ -290,7 +293,7 @@ pub fn words_for(command: &[&str], flags: &[(String, String)]) -> crate::Result<
             }
         } else {
             // `--flag=value` keeps a value that starts with '-' a value.
-            words.push(format!("--{name}={value}"));
+            words.push(format!("--{}={value}", arg.get_long().unwrap_or(&name)));
         }
     }
     // After `--` a positional value is a value even when it starts with '-'.

@@ -525,6 +525,8 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
         command.get_arguments().find(|a| {
             let long = a.get_long().map(str::to_string);
             (long.as_deref().is_some_and(|l| same_key(l, key))
+                || a.get_all_aliases()
+                    .is_some_and(|aliases| aliases.iter().any(|l| same_key(l, key)))
                 || (a.is_positional() && same_key(a.get_id().as_str(), key)))
                 && !reserved.contains(&key.replace('_', "-").as_str())
         })

@@ -267,11 +267,22 @@ impl AutomatonFigure {
     }
 
     /// The listed frames, computed in increasing order and yielded as they come.
-    pub fn computed_frames(&self) -> Result<impl Iterator<Item = Frame>> {
+    pub fn computed_frames(&self) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
         self.validate()?;
+        if self.values == Values::Modulus(2) {
+            // Frame n mod 2 is exactly P(n,n) (Okubo–Kashiwagi–Niida, Theorem 5.4,
+            // re-proved for every frame by `--check` and the tests): drawn from the
+            // P-criterion, a frame costs one board, not n steps of the automaton.
+            return Ok(Box::new(
+                self.frames
+                    .clone()
+                    .into_iter()
+                    .map(|n| Frame::Parity(n, crate::pattern::p_grid(n, n))),
+            ));
+        }
         let mut stepper = self.stepper()?;
         let mut wanted = self.frames.clone().into_iter();
-        Ok(std::iter::from_fn(move || {
+        Ok(Box::new(std::iter::from_fn(move || {
             let target = wanted.next()?;
             loop {
                 let n = stepper.advance()?;
@@ -279,7 +290,24 @@ impl AutomatonFigure {
                     return Some(stepper.frame(n));
                 }
             }
-        }))
+        })))
+    }
+
+    /// The frames by stepping the automaton itself, whatever the values: the
+    /// independent method the closed form of [`Self::computed_frames`] is tested against.
+    pub fn stepped_frames(&self) -> Result<Vec<Frame>> {
+        self.validate()?;
+        let mut stepper = self.stepper()?;
+        let mut frames = Vec::new();
+        for target in self.frames.clone() {
+            while let Some(n) = stepper.advance() {
+                if n == target {
+                    frames.push(stepper.frame(n));
+                    break;
+                }
+            }
+        }
+        Ok(frames)
     }
 
     /// Compares the parity of every frame 1..=last with P(n,n) and reports the
@@ -880,6 +908,25 @@ mod tests {
             text.starts_with("MISMATCH") && text.contains("cell (2, 3)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn parity_frames_from_the_criterion_equal_the_stepped_automaton() {
+        let figure = AutomatonFigure {
+            frames: (1..=70).chain([127, 128, 129, 200]).collect(),
+            values: Values::Modulus(2),
+            rule60: false,
+            mode: AutomatonMode::Styled {
+                style: BoardStyle::default(),
+                size: None,
+                columns: None,
+                palette: ResiduePalette::Viridis,
+                animation: Animation::default(),
+            },
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        };
+        let closed: Vec<Frame> = figure.computed_frames().unwrap().collect();
+        assert_eq!(closed, figure.stepped_frames().unwrap());
     }
 
     #[test]

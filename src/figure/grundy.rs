@@ -1497,7 +1497,16 @@ impl super::Figure for GrundyPlan {
     }
 
     fn default_stem(&self) -> String {
-        format!("grundy-{}", self.figure.game.name())
+        // A file name without spaces or '=': "triangular k=3" -> grundy-triangular-k-3.
+        let name: String = self
+            .figure
+            .game
+            .name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let words: Vec<&str> = name.split('-').filter(|w| !w.is_empty()).collect();
+        format!("grundy-{}", words.join("-"))
     }
 }
 

@@ -514,17 +514,11 @@ fn bad_input_gets_one_line_and_no_file() {
             vec!["grundy", "band-7-1", "--color-classes", "9"],
             "--color-classes 9",
         ),
-        (
-            vec!["grundy", "triangular", "--k", "3", "--box", "5"],
-            "nothing to do",
-        ),
     ];
     for (args, needle) in cases {
         let dir = tempfile::tempdir().unwrap();
         let mut with_output = args.clone();
-        if needle != "nothing to do" {
-            with_output.extend(["-o", "out.png"]);
-        }
+        with_output.extend(["-o", "out.png"]);
         let out = nimscape(dir.path()).args(&with_output).output().unwrap();
         assert_one_line_error(&out, needle);
         assert_eq!(
@@ -592,4 +586,38 @@ fn bad_input_gets_one_line_and_no_file() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn without_o_or_a_report_the_figure_goes_to_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["grundy", "triangular", "--k", "3", "--box", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(dir
+        .path()
+        .join("output/grundy-triangular-k-3.png")
+        .is_file());
+    // A report alone writes no file.
+    let out = nimscape(dir.path())
+        .args([
+            "grundy",
+            "triangular",
+            "--k",
+            "3",
+            "--box",
+            "5",
+            "--compare-nim-sum",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("output"))
+            .unwrap()
+            .count(),
+        1
+    );
 }

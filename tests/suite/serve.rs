@@ -452,7 +452,7 @@ fn load_test_ten_thousand_requests_from_64_clients() {
                     };
                     let t = std::time::Instant::now();
                     let reply = get(addr, &target);
-                    times.push(t.elapsed());
+                    times.push((k % 10 == 9, t.elapsed()));
                     if reply.status != 200 {
                         errors += 1;
                     }
@@ -469,8 +469,11 @@ fn load_test_ten_thousand_requests_from_64_clients() {
         errors += e;
     }
     let wall = started.elapsed();
-    times.sort();
-    let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
+    let mut all: Vec<Duration> = times.iter().map(|t| t.1).collect();
+    all.sort();
+    let pct = |v: &[Duration], p: f64| {
+        v[((v.len() as f64 * p) as usize).min(v.len() - 1)].as_secs_f64() * 1e3
+    };
     let rss = std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -481,13 +484,27 @@ fn load_test_ten_thousand_requests_from_64_clients() {
         .unwrap_or_default();
     println!(
         "load: {} requests from {CLIENTS} clients in {:.2} s; p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; errors {errors}; peak RSS (test process, server in it) {rss}",
-        times.len(),
+        all.len(),
         wall.as_secs_f64(),
-        pct(0.50).as_secs_f64() * 1e3,
-        pct(0.99).as_secs_f64() * 1e3,
-        times.last().unwrap().as_secs_f64() * 1e3,
+        pct(&all, 0.50),
+        pct(&all, 0.99),
+        pct(&all, 1.0),
     );
-    assert_eq!(times.len(), TOTAL);
+    for (figure, name) in [(false, "tiles"), (true, "figures")] {
+        let mut part: Vec<Duration> = times
+            .iter()
+            .filter(|t| t.0 == figure)
+            .map(|t| t.1)
+            .collect();
+        part.sort();
+        println!(
+            "  {name}: {} requests, p50 {:.2} ms, p99 {:.2} ms",
+            part.len(),
+            pct(&part, 0.5),
+            pct(&part, 0.99)
+        );
+    }
+    assert_eq!(all.len(), TOTAL);
     assert_eq!(errors, 0);
     assert_eq!(get(addr, "/api/tiles/square.bin?m=11").status, 200);
     assert_eq!(get(addr, "/").status, 200);

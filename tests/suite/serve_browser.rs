@@ -167,6 +167,8 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .wait_until_navigated()
         .unwrap();
     wait_square(&tab);
+    let first_paint = eval(&tab, "window.nimscapeFirstPaint").as_f64().unwrap();
+    println!("speed: navigation to first complete square view {first_paint:.0} ms");
     check_cells_against_model(&tab, 11);
     assert!(eval(&tab, "document.getElementById('command').textContent")
         .as_str()
@@ -182,6 +184,34 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .unwrap()
         .contains("m=23"));
 
+    // Dragging the m slider on a 1024 x 1024 canvas: coarse frames while it
+    // moves. Measured (printed), not asserted: the machine may be busy.
+    const DRAG: &str = r#"
+(async () => {
+  const c = document.getElementById('sq-a'), s = document.getElementById('sq-slider');
+  c.width = c.height = 1024;
+  s.max = '5000';
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const ready = async () => { for (let k = 0; k < 2000 && document.body.dataset.squareReady !== '1'; k++) await frame(); };
+  const t0 = performance.now();
+  let frames = 0;
+  for (let m = 3000; m < 3120; m++) {
+    s.value = String(m); s.dispatchEvent(new Event('input'));
+    await frame(); await ready(); frames++;
+  }
+  const coarse = frames * 1000 / (performance.now() - t0);
+  const t1 = performance.now();
+  for (let m = 3200; m < 3230; m++) { s.value = String(m); s.dispatchEvent(new Event('change')); await frame(); await ready(); }
+  const full = 30 * 1000 / (performance.now() - t1);
+  c.width = c.height = 640;
+  s.value = '23'; s.dispatchEvent(new Event('change'));
+  await frame(); await ready();
+  return JSON.stringify({ coarse, full });
+})()
+"#;
+    println!("speed: m slider on a 1024 x 1024 view (frames per second, coarse while dragging and full): {}", eval(&tab, DRAG));
+    wait_square(&tab);
+
     // Toggle the Theorem 3.4 overlay: its colours appear on the canvas.
     const OVERLAY_PIXELS: &str = "(() => { const c = document.getElementById('sq-a'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] === 213 && d[i + 1] === 94 && d[i + 2] === 0) n++; return n; })()";
     assert_eq!(eval(&tab, OVERLAY_PIXELS).as_u64(), Some(0));
@@ -192,6 +222,15 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         "the decomposition overlay is not drawn"
     );
     eval(&tab, "(() => { const d = document.getElementById('sq-depth'); d.value = '0'; d.dispatchEvent(new Event('change')); return true; })()");
+
+    // Nim with a pass: the CLI's overlay figure appears under the board.
+    eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
+    wait_for(&tab, "the Nim-with-a-pass figure", "document.getElementById('sq-pass-img').dataset.state === 'ready' && !document.getElementById('sq-pass-box').hidden");
+    assert!(eval(&tab, "document.getElementById('command').textContent")
+        .as_str()
+        .unwrap()
+        .contains("--overlay nim-pass"));
+    eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = false; p.dispatchEvent(new Event('change')); return true; })()");
 
     // Deep zoom into the largest board: type m, zoom to 4 pixels per cell somewhere far inside.
     let big = (1u64 << 62) - 1;

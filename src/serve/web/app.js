@@ -108,7 +108,7 @@ function writeHash(state) {
 // ---------- square boards ----------
 const sq = {
   m: 11n, z: 0, cx: 0n, cy: 0n, fitted: true,
-  mode: 'density', depth: 0, pair: false, sync: 'fit', coarse: false,
+  mode: 'density', depth: 0, pass: false, pair: false, sync: 'fit', coarse: false,
 };
 const tiles = new Map();     // key -> canvas | 'pending' | 'failed'
 let tileOrder = [];
@@ -120,7 +120,7 @@ function paletteFor(mode, m) {
   if (mode === 'density') {
     set(1, 255, 255, 255);
     set(255, 0, 0, 0);
-    for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 253)); set(b, v, v, v); }
+    for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 252)); set(b, v, v, v); }
   } else {
     set(1, 0, 0, 0);
     const top = Math.max(1, bitLength(m));
@@ -284,9 +284,24 @@ function renderSquare() {
   const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${sq.mode === 'density' ? ', shaded by the exact share of P-cells' : ', nim-sum of the block\'s first cell (sampled)'}` : `1 cell = ${2 ** -sq.z} pixels`;
   $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms`;
   document.body.dataset.squareReady = missing === 0 ? '1' : '0';
-  const params = { m: sq.pair ? `${sq.m},${2n * sq.m + 1n}` : sq.m.toString(), decompose: sq.depth > 0 };
+  // Time from navigation to the first complete square view (the "first paint" speed target).
+  if (missing === 0 && window.nimscapeFirstPaint === undefined) window.nimscapeFirstPaint = performance.now();
+  const params = { m: sq.pair ? `${sq.m},${2n * sq.m + 1n}` : sq.m.toString(), decompose: sq.depth > 0, overlay: sq.pass ? 'nim-pass' : '' };
+  showPass();
   if (currentView === 'square') setDownloads('square', params, [], ['png', 'svg', 'pdf', 'csv'], `square-${sq.m}`);
-  if (currentView === 'square') writeHash({ view: 'square', m: sq.m.toString(), z: sq.z, cx: sq.cx.toString(), cy: sq.cy.toString(), mode: sq.mode, depth: sq.depth, pair: sq.pair ? 1 : '', sync: sq.sync, fit: sq.fitted ? 1 : '' });
+  if (currentView === 'square') writeHash({ view: 'square', pass: sq.pass ? 1 : '', m: sq.m.toString(), z: sq.z, cx: sq.cx.toString(), cy: sq.cy.toString(), mode: sq.mode, depth: sq.depth, pair: sq.pair ? 1 : '', sync: sq.sync, fit: sq.fitted ? 1 : '' });
+}
+
+// Nim with a pass has no closed form: the CLI's own overlay figure (Nim blue,
+// Nim with a pass red) is shown under the board, for the boards it can solve.
+let passShown = '';
+function showPass() {
+  $('sq-pass-box').hidden = !sq.pass;
+  if (!sq.pass) { passShown = ''; return; }
+  const path = `square.png?${query({ m: sq.m.toString(), overlay: 'nim-pass' })}`;
+  if (path === passShown) return;
+  passShown = path;
+  showFigure($('sq-pass-img'), path, $('sq-pass-error'));
 }
 
 function setM(m, { coarse = false } = {}) {
@@ -356,6 +371,7 @@ function initSquare(state) {
   sq.mode = state.mode === 'nimsum' ? 'nimsum' : 'density';
   sq.depth = Math.min(Math.max(parseInt(state.depth || '0', 10) || 0, 0), 8);
   sq.pair = state.pair === '1';
+  sq.pass = state.pass === '1';
   sq.sync = state.sync === 'common' ? 'common' : 'fit';
   Object.assign(sq, fitCamera($('sq-a'), sq.m));
   if (state.z !== undefined && state.fit !== '1' && parseBig(state.cx) !== null && parseBig(state.cy) !== null) {
@@ -363,7 +379,7 @@ function initSquare(state) {
     sq.cx = parseBig(state.cx); sq.cy = parseBig(state.cy); sq.fitted = false;
   }
   $('sq-m').value = sq.m.toString();
-  $('sq-mode').value = sq.mode; $('sq-depth').value = sq.depth; $('sq-pair').checked = sq.pair; $('sq-sync').value = sq.sync;
+  $('sq-mode').value = sq.mode; $('sq-depth').value = sq.depth; $('sq-pair').checked = sq.pair; $('sq-pass').checked = sq.pass; $('sq-sync').value = sq.sync;
   const slider = $('sq-slider');
   if (sq.m > BigInt(slider.max) && sq.m < 1000000n) { slider.max = (sq.m * 2n).toString(); $('sq-slider-max').value = slider.max; }
   slider.value = sq.m.toString();
@@ -388,6 +404,7 @@ function initSquare(state) {
   };
   $('sq-mode').onchange = () => { sq.mode = $('sq-mode').value; scheduleSquare(); };
   $('sq-depth').onchange = () => { sq.depth = Math.min(Math.max(parseInt($('sq-depth').value, 10) || 0, 0), 8); scheduleSquare(); };
+  $('sq-pass').onchange = () => { sq.pass = $('sq-pass').checked; scheduleSquare(); };
   $('sq-pair').onchange = () => { sq.pair = $('sq-pair').checked; scheduleSquare(); };
   $('sq-sync').onchange = () => { sq.sync = $('sq-sync').value; scheduleSquare(); };
   $('sq-fit').onclick = () => { sq.fitted = true; Object.assign(sq, fitCamera($('sq-a'), sq.m)); scheduleSquare(); };

@@ -115,19 +115,42 @@ pub enum TileMode {
 
 /// The byte of a pixel whose block holds `count` P-cells among `area` cells:
 /// 0 outside the board, 1 when no cell is P, 255 when all are, and in
-/// between `2 + floor(253 · count / area)` capped at 254, so that any P-cell
+/// between `2 + floor(256 · count / area)` capped at 254, so that any P-cell
 /// at all is visible and only a full block looks full.
 pub fn shade(count: u128, area: u128) -> u8 {
     if area == 0 {
         0
     } else if count == 0 {
         1
-    } else if count == area {
+    } else if count >= area {
         255
     } else {
-        // count < area <= 2^124, so 253 · count fits in u128.
-        (2 + (253 * count / area)).min(254) as u8
+        (2 + share_256(count, area)).min(254) as u8
     }
+}
+
+/// `floor(256 · count / area)` for `count < area <= 2^126`, exactly and
+/// without overflow (256 · count may not fit in u128): a shift for the
+/// power-of-two areas of whole blocks, else eight steps of long division.
+fn share_256(count: u128, area: u128) -> u128 {
+    if area.is_power_of_two() {
+        let t = area.trailing_zeros();
+        return if t >= 8 {
+            count >> (t - 8)
+        } else {
+            (count << 8) >> t
+        };
+    }
+    let (mut rest, mut quotient) = (count, 0u128);
+    for _ in 0..8 {
+        rest <<= 1;
+        quotient <<= 1;
+        if rest >= area {
+            rest -= area;
+            quotient |= 1;
+        }
+    }
+    quotient
 }
 
 /// One zoom level of one board: blocks of `2^level` rows by `2^level` columns.
@@ -450,6 +473,18 @@ mod tests {
 
     proptest! {
         #[test]
+        fn shades_are_the_exact_share_in_256ths(area in 2u128..=(1u128 << 124), count_seed in any::<u128>()) {
+            let count = 1 + count_seed % (area - 1);
+            let exact = (num_bigint::BigUint::from(count) * 256u32) / num_bigint::BigUint::from(area);
+            let want = (2 + u128::try_from(exact).unwrap()).min(254) as u8;
+            prop_assert_eq!(shade(count, area), want);
+            let pow = 1u128 << (area.leading_zeros() % 124);
+            let c = 1 + count_seed % (pow.max(2) - 1);
+            let exact = (num_bigint::BigUint::from(c) * 256u32) / num_bigint::BigUint::from(pow.max(2));
+            prop_assert_eq!(shade(c, pow.max(2)), (2 + u128::try_from(exact).unwrap()).min(254) as u8);
+        }
+
+        #[test]
         fn random_rectangles_match_brute_force(
             m in 1u64..200, n in 1u64..200,
             r0 in 0u64..210, rl in 0u64..60, c0 in 0u64..210, cl in 0u64..60,
@@ -483,6 +518,43 @@ mod tests {
             let rows = q * side..(q + 1) * side;
             let cols = p * side..(p + 1) * side;
             prop_assert_eq!(plan.count(q, p), brute(m, n, rows, cols));
+        }
+    }
+}
+
+/// Tile speed in the test profile (opt-level 2); the criterion bench is
+/// `cargo bench --bench tiles`. `cargo test -p nimscape-model tile_speed -- --ignored --nocapture`
+#[cfg(test)]
+mod speed {
+    use super::*;
+
+    #[test]
+    #[ignore = "timing: run on demand"]
+    fn tile_speed() {
+        let mut out = vec![0u8; TILE * TILE];
+        for (m, level) in [
+            (1_000_003u64, 0u32),
+            ((1 << 62) - 1, 54),
+            ((1 << 62) - 1, 0),
+            ((1 << 61) + 12345, 30),
+        ] {
+            let start = std::time::Instant::now();
+            let rounds = 200u32;
+            for _ in 0..rounds {
+                let plan = TilePlan::new(m, m, level).unwrap();
+                let mid = plan.row_blocks() / 2 / TILE as u64;
+                plan.render(mid, mid, TileMode::Density, &mut out);
+            }
+            let each = start.elapsed() / rounds;
+            println!(
+                "tile m={m} level={level}: {:.3} ms",
+                each.as_secs_f64() * 1e3
+            );
+            assert!(
+                out.iter().any(|&b| b != 0),
+                "m={m} level={level}: {:?}",
+                &out[..8]
+            );
         }
     }
 }
