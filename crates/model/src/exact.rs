@@ -131,7 +131,7 @@ impl Rational {
     }
 
     /// `self + o`.
-    pub fn add(self, o: Rational) -> Result<Rational, ArithError> {
+    pub fn checked_add(self, o: Rational) -> Result<Rational, ArithError> {
         if self.den == 1 && o.den == 1 {
             return self
                 .num
@@ -146,7 +146,7 @@ impl Rational {
     }
 
     /// `-self`.
-    pub fn neg(self) -> Result<Rational, ArithError> {
+    pub fn checked_neg(self) -> Result<Rational, ArithError> {
         Ok(Rational {
             num: self.num.checked_neg().ok_or(ArithError::Overflow)?,
             den: self.den,
@@ -154,19 +154,19 @@ impl Rational {
     }
 
     /// `self - o`.
-    pub fn sub(self, o: Rational) -> Result<Rational, ArithError> {
-        self.add(o.neg()?)
+    pub fn checked_sub(self, o: Rational) -> Result<Rational, ArithError> {
+        self.checked_add(o.checked_neg()?)
     }
 
     /// `self * o`.
-    pub fn mul(self, o: Rational) -> Result<Rational, ArithError> {
+    pub fn checked_mul(self, o: Rational) -> Result<Rational, ArithError> {
         let n = self.num.checked_mul(o.num).ok_or(ArithError::Overflow)?;
         let d = self.den.checked_mul(o.den).ok_or(ArithError::Overflow)?;
         Rational::new(n, d)
     }
 
     /// `self / o`.
-    pub fn div(self, o: Rational) -> Result<Rational, ArithError> {
+    pub fn checked_div(self, o: Rational) -> Result<Rational, ArithError> {
         if o.num == 0 {
             return Err(ArithError::DivisionByZero);
         }
@@ -176,9 +176,9 @@ impl Rational {
     }
 
     /// `self ^ e` for an integer exponent (a negative one inverts first).
-    pub fn pow(self, e: i128) -> Result<Rational, ArithError> {
+    pub fn checked_pow(self, e: i128) -> Result<Rational, ArithError> {
         let (base, mut n) = if e < 0 {
-            (Rational::ONE.div(self)?, e.unsigned_abs())
+            (Rational::ONE.checked_div(self)?, e.unsigned_abs())
         } else {
             (self, e as u128)
         };
@@ -188,11 +188,11 @@ impl Rational {
         let mut square = base;
         while n > 0 {
             if n & 1 == 1 {
-                result = result.mul(square)?;
+                result = result.checked_mul(square)?;
             }
             n >>= 1;
             if n > 0 {
-                square = square.mul(square)?;
+                square = square.checked_mul(square)?;
             }
         }
         Ok(result)
@@ -354,14 +354,14 @@ mod tests {
         fn rational_arithmetic_matches_big_integers(a in rational(), b in rational()) {
             let (an, ad) = (BigInt::from(a.numer()), BigInt::from(a.denom()));
             let (bn, bd) = (BigInt::from(b.numer()), BigInt::from(b.denom()));
-            agrees(a.add(b), Big(&an * &bd + &bn * &ad, &ad * &bd))?;
-            agrees(a.sub(b), Big(&an * &bd - &bn * &ad, &ad * &bd))?;
-            agrees(a.mul(b), Big(&an * &bn, &ad * &bd))?;
-            agrees(a.neg(), Big(-&an, ad.clone()))?;
+            agrees(a.checked_add(b), Big(&an * &bd + &bn * &ad, &ad * &bd))?;
+            agrees(a.checked_sub(b), Big(&an * &bd - &bn * &ad, &ad * &bd))?;
+            agrees(a.checked_mul(b), Big(&an * &bn, &ad * &bd))?;
+            agrees(a.checked_neg(), Big(-&an, ad.clone()))?;
             if b.numer() == 0 {
-                prop_assert_eq!(a.div(b), Err(ArithError::DivisionByZero));
+                prop_assert_eq!(a.checked_div(b), Err(ArithError::DivisionByZero));
             } else {
-                agrees(a.div(b), Big(&an * &bd, &ad * &bn))?;
+                agrees(a.checked_div(b), Big(&an * &bd, &ad * &bn))?;
             }
             match a.checked_cmp(b) {
                 Ok(o) => prop_assert_eq!(o, (&an * &bd).cmp(&(&bn * &ad))),
@@ -389,9 +389,9 @@ mod tests {
             let k = e.unsigned_abs() as u32;
             let want = if e >= 0 { Big(bn.pow(k), bd.pow(k)) } else { Big(bd.pow(k), bn.pow(k)) };
             if e < 0 && n == 0 {
-                prop_assert_eq!(q.pow(e), Err(ArithError::DivisionByZero));
+                prop_assert_eq!(q.checked_pow(e), Err(ArithError::DivisionByZero));
             } else {
-                agrees(q.pow(e), want)?;
+                agrees(q.checked_pow(e), want)?;
             }
         }
     }
@@ -416,17 +416,17 @@ mod tests {
     fn overflow_is_an_error_never_a_wrap() {
         let max = Rational::int(i128::MAX);
         let min = Rational::int(i128::MIN);
-        assert_eq!(max.add(Rational::ONE), Err(ArithError::Overflow));
-        assert_eq!(min.neg(), Err(ArithError::Overflow));
-        assert_eq!(max.mul(Rational::int(2)), Err(ArithError::Overflow));
-        assert_eq!(Rational::int(2).pow(127), Err(ArithError::Overflow));
-        assert_eq!(Rational::int(2).pow(126).unwrap().numer(), 1 << 126);
+        assert_eq!(max.checked_add(Rational::ONE), Err(ArithError::Overflow));
+        assert_eq!(min.checked_neg(), Err(ArithError::Overflow));
+        assert_eq!(max.checked_mul(Rational::int(2)), Err(ArithError::Overflow));
+        assert_eq!(Rational::int(2).checked_pow(127), Err(ArithError::Overflow));
+        assert_eq!(Rational::int(2).checked_pow(126).unwrap().numer(), 1 << 126);
         assert_eq!(Rational::new(1, i128::MIN), Err(ArithError::Overflow));
         assert_eq!(Rational::new(1, 0), Err(ArithError::DivisionByZero));
         let tiny = Rational::new(1, i128::MAX).unwrap();
-        assert_eq!(tiny.mul(tiny), Err(ArithError::Overflow));
+        assert_eq!(tiny.checked_mul(tiny), Err(ArithError::Overflow));
         assert_eq!(
-            Rational::ONE.div(Rational::ZERO),
+            Rational::ONE.checked_div(Rational::ZERO),
             Err(ArithError::DivisionByZero)
         );
     }

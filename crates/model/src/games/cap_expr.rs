@@ -54,7 +54,7 @@ fn pow(base: Q, e: Q) -> Result<Q, EvalFault> {
     if !e.is_integer() {
         return Err(EvalFault::NonIntegerExponent(e.to_string()));
     }
-    Ok(base.pow(e.numer())?)
+    Ok(base.checked_pow(e.numer())?)
 }
 
 /// A value on the evaluation stack: a rational, or the square root of a
@@ -136,7 +136,7 @@ impl Value {
             if b.numer() < 0 {
                 return Ok(Ordering::Greater);
             }
-            cmp_q(a, b.mul(b)?)
+            cmp_q(a, b.checked_mul(b)?)
         }
         match (self, other) {
             (Value::Exact(a), Value::Exact(b)) => cmp_q(a, b),
@@ -610,15 +610,15 @@ impl CapExpr {
                 Op::Const(q) => Value::Exact(*q),
                 Op::X => Value::Exact(Q::int(x.into())),
                 Op::Z => Value::Exact(Q::int(z.into())),
-                Op::Neg => Value::Exact(pop_exact(stack).neg()?),
+                Op::Neg => Value::Exact(pop_exact(stack).checked_neg()?),
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => {
                     let b = pop_exact(stack);
                     let a = pop_exact(stack);
                     Value::Exact(match op {
-                        Op::Add => a.add(b)?,
-                        Op::Sub => a.add(b.neg()?)?,
-                        Op::Mul => a.mul(b)?,
-                        Op::Div => a.div(b)?,
+                        Op::Add => a.checked_add(b)?,
+                        Op::Sub => a.checked_sub(b)?,
+                        Op::Mul => a.checked_mul(b)?,
+                        Op::Div => a.checked_div(b)?,
                         _ => pow(a, b)?,
                     })
                 }
