@@ -10,6 +10,7 @@
 
 pub mod automaton;
 pub mod error;
+pub mod exact;
 pub mod games;
 pub mod grid;
 pub mod octahedron;

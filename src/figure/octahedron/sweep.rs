@@ -18,6 +18,7 @@ use crate::encode::animation::{check_opaque_background, nearest_indices, write_f
 use crate::encode::gif::Repeat;
 use crate::encode::{raster, Format, Metadata};
 use crate::error::check_memory;
+use crate::exact::gcd;
 use crate::font::fitted_size;
 use crate::octahedron::level::Level;
 use crate::octahedron::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
@@ -78,13 +79,6 @@ pub struct SweepFigure {
 
 /// The most frames a sweep draws.
 pub const MAX_FRAMES: u32 = 10_000;
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
 
 /// `r` as a short caption: the exact decimal when it has at most six
 /// digits (`r = 0.3125`), else rounded (`r ≈ 0.3333`).

@@ -8,11 +8,13 @@
 //! the bits of `c` free (and `d & c == 0`, `d + c <= m`, so every such `x` is
 //! a column of the board). A whole 64-column word of expected bits is thus one
 //! comparison on the high bits and one of 64 precomputable low patterns, so a
-//! frame is checked in the time it takes to read it.
+//! frame is checked in the time it takes to read it. That kernel is
+//! [`crate::pattern::PRow`], the same one that writes the square figures' image rows.
 
 use rayon::prelude::*;
 
 use super::mod2::ParityStepper;
+use crate::pattern::PRow;
 use crate::{BitGrid, Error, Result};
 
 /// A cell whose parity disagrees with P(n,n).
@@ -45,42 +47,12 @@ impl std::fmt::Display for Mismatch {
 
 /// The expected words of P(n,n) in 0-based `row`, written into `out` (ceil(n/64) words).
 pub fn p_row_words(n: usize, row: usize, out: &mut [u64]) {
-    let mask = RowMask::new(n, row);
-    for (w, word) in out.iter_mut().enumerate() {
-        *word = mask.word(w);
-    }
-}
-
-/// The set of P columns of one row: `x` with `x & !c == d`.
-struct RowMask {
-    c: u64,
-    d: u64,
-    low: u64,
-}
-
-impl RowMask {
-    fn new(n: usize, row: usize) -> Self {
-        let (a, b) = (row as u64, (n - 1 - row) as u64);
-        let (c, d) = (a ^ b, a & b);
-        // All x < 64 with x & !c == d & 63: start at d's low bits and let each
-        // free bit of c below 64 double the set.
-        let mut low = 1u64 << (d & 63);
-        for k in 0..6 {
-            if c >> k & 1 == 1 {
-                low |= low << (1 << k);
-            }
+    out.fill(0);
+    PRow::new(n as u64, n as u64, row as u64).for_each_word(|w, bits| {
+        if let Some(word) = out.get_mut(w) {
+            *word = bits;
         }
-        RowMask { c, d, low }
-    }
-
-    fn word(&self, w: usize) -> u64 {
-        let base = (w as u64) << 6;
-        if (base ^ self.d) & !self.c & !63 == 0 {
-            self.low
-        } else {
-            0
-        }
-    }
+    });
 }
 
 /// The first cell (row-major) of an n x n frame given by its packed rows that
@@ -95,7 +67,7 @@ pub(crate) fn first_mismatch_rows<'a>(
         .into_par_iter()
         .with_min_len((4096 / words).max(1))
         .find_map_first(|row| {
-            let mask = RowMask::new(n, row);
+            let mask = PRow::new(n as u64, n as u64, row as u64);
             row_words(row).iter().enumerate().find_map(|(w, &got)| {
                 let diff = got ^ mask.word(w);
                 (diff != 0).then(|| {

@@ -25,14 +25,11 @@
 //! stack; intermediate values are `i128` fractions, and an overflow, a
 //! division by zero or a negative cap is an error naming the position.
 
+use crate::exact::{isqrt, ArithError, Rational};
 use crate::{Error, Result};
 
-/// An exact fraction `num / den` with `den > 0`, in lowest terms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Q {
-    num: i128,
-    den: i128,
-}
+/// The exact rationals of the number domain (checked `i128` fractions).
+pub(crate) type Q = Rational;
 
 /// Why an evaluation failed; turned into a message naming the position.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,160 +40,21 @@ enum EvalFault {
     NonIntegerExponent(String),
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
-}
-
-impl Q {
-    fn int(n: i128) -> Q {
-        Q { num: n, den: 1 }
-    }
-
-    fn new(num: i128, den: i128) -> Result<Q, EvalFault> {
-        if den == 0 {
-            return Err(EvalFault::DivisionByZero);
-        }
-        let (mut num, mut den) = (num, den);
-        if den < 0 {
-            num = num.checked_neg().ok_or(EvalFault::Overflow)?;
-            den = den.checked_neg().ok_or(EvalFault::Overflow)?;
-        }
-        if den == 1 {
-            return Ok(Q { num, den });
-        }
-        let g = gcd(num, den);
-        if g > 1 {
-            num /= g;
-            den /= g;
-        }
-        Ok(Q { num, den })
-    }
-
-    fn add(self, o: Q) -> Result<Q, EvalFault> {
-        if self.den == 1 && o.den == 1 {
-            return self
-                .num
-                .checked_add(o.num)
-                .map(Q::int)
-                .ok_or(EvalFault::Overflow);
-        }
-        let a = self.num.checked_mul(o.den).ok_or(EvalFault::Overflow)?;
-        let b = o.num.checked_mul(self.den).ok_or(EvalFault::Overflow)?;
-        let d = self.den.checked_mul(o.den).ok_or(EvalFault::Overflow)?;
-        Q::new(a.checked_add(b).ok_or(EvalFault::Overflow)?, d)
-    }
-
-    fn neg(self) -> Result<Q, EvalFault> {
-        Ok(Q {
-            num: self.num.checked_neg().ok_or(EvalFault::Overflow)?,
-            den: self.den,
-        })
-    }
-
-    fn mul(self, o: Q) -> Result<Q, EvalFault> {
-        let n = self.num.checked_mul(o.num).ok_or(EvalFault::Overflow)?;
-        let d = self.den.checked_mul(o.den).ok_or(EvalFault::Overflow)?;
-        Q::new(n, d)
-    }
-
-    fn div(self, o: Q) -> Result<Q, EvalFault> {
-        if o.num == 0 {
-            return Err(EvalFault::DivisionByZero);
-        }
-        let n = self.num.checked_mul(o.den).ok_or(EvalFault::Overflow)?;
-        let d = self.den.checked_mul(o.num).ok_or(EvalFault::Overflow)?;
-        Q::new(n, d)
-    }
-
-    fn pow(self, e: Q) -> Result<Q, EvalFault> {
-        if e.den != 1 {
-            return Err(EvalFault::NonIntegerExponent(e.to_string()));
-        }
-        let (base, mut n) = if e.num < 0 {
-            (Q::int(1).div(self)?, e.num.unsigned_abs())
-        } else {
-            (self, e.num as u128)
-        };
-        // Exponents past 128 overflow unless the base is 0 or +-1; squaring
-        // stops there in a few steps either way.
-        let mut result = Q::int(1);
-        let mut square = base;
-        while n > 0 {
-            if n & 1 == 1 {
-                result = result.mul(square)?;
-            }
-            n >>= 1;
-            if n > 0 {
-                square = square.mul(square)?;
-            }
-        }
-        Ok(result)
-    }
-
-    fn floor(self) -> i128 {
-        self.num.div_euclid(self.den)
-    }
-
-    fn ceil(self) -> i128 {
-        let f = self.floor();
-        if f * self.den == self.num {
-            f
-        } else {
-            f + 1
-        }
-    }
-
-    /// Round half to even, as Mathematica's `Round`.
-    fn round(self) -> i128 {
-        let f = self.floor();
-        // The fractional part frac/den against 1/2, as frac against den - frac: doubling
-        // frac could overflow for denominators near 2^127.
-        let frac = self.num - f * self.den;
-        match frac.cmp(&(self.den - frac)) {
-            std::cmp::Ordering::Less => f,
-            std::cmp::Ordering::Greater => f + 1,
-            std::cmp::Ordering::Equal => {
-                if f.rem_euclid(2) == 0 {
-                    f
-                } else {
-                    f + 1
-                }
-            }
+impl From<ArithError> for EvalFault {
+    fn from(e: ArithError) -> EvalFault {
+        match e {
+            ArithError::Overflow => EvalFault::Overflow,
+            ArithError::DivisionByZero => EvalFault::DivisionByZero,
         }
     }
 }
 
-impl std::fmt::Display for Q {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
-        }
+/// `base ^ e` for an exponent that must be a whole number.
+fn pow(base: Q, e: Q) -> Result<Q, EvalFault> {
+    if !e.is_integer() {
+        return Err(EvalFault::NonIntegerExponent(e.to_string()));
     }
-}
-
-/// Integer square root: the largest `r` with `r * r <= n`.
-fn isqrt(n: u128) -> u128 {
-    if n < 2 {
-        return n;
-    }
-    // A float guess, then exact correction.
-    let mut r = (n as f64).sqrt() as u128;
-    while r.checked_mul(r).map_or(true, |sq| sq > n) {
-        r -= 1;
-    }
-    while (r + 1).checked_mul(r + 1).is_some_and(|sq| sq <= n) {
-        r += 1;
-    }
-    r
+    Ok(base.checked_pow(e.numer())?)
 }
 
 /// A value on the evaluation stack: a rational, or the square root of a
@@ -230,7 +88,7 @@ impl Value {
             Value::Exact(q) => q.ceil(),
             Value::Sqrt(q) => {
                 let f = isqrt(q.floor() as u128) as i128;
-                if q.den == 1 && f * f == q.num {
+                if q.is_integer() && f * f == q.numer() {
                     f
                 } else {
                     f + 1
@@ -246,11 +104,11 @@ impl Value {
                 // sqrt(q) lies in [f, f+1); compare it with f + 1/2 by
                 // comparing 4q with (2f+1)^2.
                 let f = isqrt(q.floor() as u128) as i128;
-                let four_q_num = q.num.checked_mul(4).ok_or(EvalFault::Overflow)?;
+                let four_q_num = q.numer().checked_mul(4).ok_or(EvalFault::Overflow)?;
                 let odd = 2 * f + 1;
                 let rhs = odd
                     .checked_mul(odd)
-                    .and_then(|s| s.checked_mul(q.den))
+                    .and_then(|s| s.checked_mul(q.denom()))
                     .ok_or(EvalFault::Overflow)?;
                 Ok(match four_q_num.cmp(&rhs) {
                     std::cmp::Ordering::Less => f,
@@ -271,16 +129,14 @@ impl Value {
     fn cmp(self, other: Value) -> Result<std::cmp::Ordering, EvalFault> {
         use std::cmp::Ordering;
         fn cmp_q(a: Q, b: Q) -> Result<Ordering, EvalFault> {
-            let l = a.num.checked_mul(b.den).ok_or(EvalFault::Overflow)?;
-            let r = b.num.checked_mul(a.den).ok_or(EvalFault::Overflow)?;
-            Ok(l.cmp(&r))
+            Ok(a.checked_cmp(b)?)
         }
         // sqrt(a) against an exact b: a negative b is smaller; else compare a with b^2.
         fn cmp_sqrt_q(a: Q, b: Q) -> Result<Ordering, EvalFault> {
-            if b.num < 0 {
+            if b.numer() < 0 {
                 return Ok(Ordering::Greater);
             }
-            cmp_q(a, b.mul(b)?)
+            cmp_q(a, b.checked_mul(b)?)
         }
         match (self, other) {
             (Value::Exact(a), Value::Exact(b)) => cmp_q(a, b),
@@ -754,16 +610,16 @@ impl CapExpr {
                 Op::Const(q) => Value::Exact(*q),
                 Op::X => Value::Exact(Q::int(x.into())),
                 Op::Z => Value::Exact(Q::int(z.into())),
-                Op::Neg => Value::Exact(pop_exact(stack).neg()?),
+                Op::Neg => Value::Exact(pop_exact(stack).checked_neg()?),
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => {
                     let b = pop_exact(stack);
                     let a = pop_exact(stack);
                     Value::Exact(match op {
-                        Op::Add => a.add(b)?,
-                        Op::Sub => a.add(b.neg()?)?,
-                        Op::Mul => a.mul(b)?,
-                        Op::Div => a.div(b)?,
-                        _ => a.pow(b)?,
+                        Op::Add => a.checked_add(b)?,
+                        Op::Sub => a.checked_sub(b)?,
+                        Op::Mul => a.checked_mul(b)?,
+                        Op::Div => a.checked_div(b)?,
+                        _ => pow(a, b)?,
                     })
                 }
                 Op::Floor => Value::Exact(Q::int(stack.pop().expect("balanced").floor())),
@@ -771,7 +627,7 @@ impl CapExpr {
                 Op::Round => Value::Exact(Q::int(stack.pop().expect("balanced").round()?)),
                 Op::Sqrt => {
                     let q = pop_exact(stack);
-                    if q.num < 0 {
+                    if q.numer() < 0 {
                         return Err(EvalFault::NegativeSqrt(q.to_string()));
                     }
                     Value::Sqrt(q)

@@ -12,6 +12,7 @@
 //! [`MAX_DENOMINATOR`] bounds D so that every coordinate and every sum of two
 //! coordinates fits an `i64` with room to spare.
 
+use crate::exact::{gcd, Rational};
 use crate::{Error, Result};
 
 /// The largest common denominator the exact geometry accepts: 2^60.
@@ -24,11 +25,11 @@ pub const MAX_DENOMINATOR: u64 = 1 << 60;
 pub const MAX_ORDER: u32 = 60;
 
 /// A level r in [0, 1], exact: the plane z = 1 - r, r = `num / den` in lowest terms.
+///
+/// A thin wrapper of [`Rational`] that only the constructors below can make,
+/// so that 0 <= r <= 1 and den <= 2^60 always hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Level {
-    num: u64,
-    den: u64,
-}
+pub struct Level(Rational);
 
 /// How a level sits on the grid of S_n's octahedra at a given order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,13 +40,6 @@ pub enum GridLevel {
     Half(u64),
     /// Neither: a real level.
     Other,
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 fn check_order(n: u32, flag: &str) -> Result<()> {
@@ -77,10 +71,7 @@ impl Level {
                 "{flag} {shown} needs a denominator over 2^60 for exact arithmetic; give fewer digits"
             )));
         }
-        Ok(Level {
-            num: num as u64,
-            den: den as u64,
-        })
+        Ok(Level::reduced(num as u64, den as u64))
     }
 
     /// The level r = num / den (any fraction in [0, 1]); errors name `--r`.
@@ -198,7 +189,7 @@ impl Level {
         // Value = digits * 10^(exponent - frac.len()).
         let power = i64::from(exponent) - frac.len() as i64;
         if digits.is_empty() {
-            return Ok(Level { num: 0, den: 1 });
+            return Ok(Level(Rational::ZERO));
         }
         let too_long = || {
             Error::invalid(format!(
@@ -220,7 +211,7 @@ impl Level {
                     "--r must be at most 1 (the bottom vertex z = -1); got {t}"
                 )));
             }
-            return Ok(Level { num: 1, den: 1 });
+            return Ok(Level(Rational::ONE));
         }
         if -power > 36 {
             return Err(too_long());
@@ -251,19 +242,31 @@ impl Level {
         Level::parse_r(&format!("{r:e}"))
     }
 
+    /// Wraps `num / den`, already in lowest terms with 0 <= num <= den <= 2^60.
+    fn reduced(num: u64, den: u64) -> Level {
+        Level(Rational::new(num.into(), den.into()).expect("a level's denominator is at least 1"))
+    }
+
+    /// r as an exact rational.
+    pub fn rational(&self) -> Rational {
+        self.0
+    }
+
     /// Numerator of r in lowest terms.
     pub fn numer(&self) -> u64 {
-        self.num
+        // 0 <= num <= 2^60 by construction.
+        self.0.numer() as u64
     }
 
     /// Denominator of r in lowest terms.
     pub fn denom(&self) -> u64 {
-        self.den
+        // 1 <= den <= 2^60 by construction.
+        self.0.denom() as u64
     }
 
     /// r as a float (for captions and pixels only).
     pub fn r(&self) -> f64 {
-        self.num as f64 / self.den as f64
+        self.0.to_f64()
     }
 
     /// The plane's height z = 1 - r as a float (for pixels only).
@@ -277,8 +280,8 @@ impl Level {
             return GridLevel::Other;
         }
         // r * 2^(n+1) = num * 2^(n+1) / den.
-        let scaled = u128::from(self.num) << (n + 1);
-        let den = u128::from(self.den);
+        let scaled = u128::from(self.numer()) << (n + 1);
+        let den = u128::from(self.denom());
         if scaled % den != 0 {
             return GridLevel::Other;
         }
@@ -293,11 +296,7 @@ impl Level {
 
 impl std::fmt::Display for Level {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
-        }
+        self.0.fmt(f)
     }
 }
 

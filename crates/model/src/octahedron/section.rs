@@ -19,6 +19,7 @@
 
 use super::level::{Level, MAX_DENOMINATOR};
 use crate::error::check_memory;
+use crate::exact::Rational;
 use crate::{BitGrid, Error, Result};
 
 /// A diamond |x - cx| + |y - cy| <= h in the plane of a section, in units of 1/D.
@@ -66,39 +67,9 @@ impl Diamond {
     }
 }
 
-/// An exact fraction in lowest terms, denominator positive (for data output).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Fraction {
-    /// Numerator.
-    pub num: i64,
-    /// Denominator, positive.
-    pub den: i64,
-}
-
-impl Fraction {
-    /// `num / den` reduced; `den` must be positive.
-    pub fn new(num: i64, den: i64) -> Fraction {
-        let (mut a, mut b) = (num.unsigned_abs(), den.unsigned_abs());
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        let g = a.max(1) as i64;
-        Fraction {
-            num: num / g,
-            den: den / g,
-        }
-    }
-}
-
-impl std::fmt::Display for Fraction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
-        }
-    }
-}
+/// An exact fraction in lowest terms, denominator positive (for data output):
+/// the model's one exact rational.
+pub type Fraction = Rational;
 
 /// The integer frame of one section: S_n cut at level r, in units of 1/D.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +133,7 @@ impl Cut {
 
     /// A coordinate in units of 1/D as an exact reduced fraction.
     pub fn fraction(&self, units: i64) -> Fraction {
-        Fraction::new(units, self.scale)
+        Fraction::new(units.into(), self.scale.into()).expect("D is at least 1")
     }
 
     /// A coordinate in units of 1/D as a float (for pixels only).

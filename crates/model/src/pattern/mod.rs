@@ -81,14 +81,9 @@ pub fn p_grid(m: usize, n: usize) -> BitGrid {
 
 /// The number of P-cells in row `row` (0-based) of C(m,n), in O(1): with the
 /// signature s of the row, the P-columns are the 2^popcount(s) solutions described at
-/// [`write_bilevel_row`], or none.
+/// [`PRow`], or none.
 pub fn row_count(m: u64, n: u64, row: u64) -> u64 {
-    let last = n - 1;
-    let sig = signature(m, row + 1);
-    if sig > last || (last - sig) % 2 == 1 || ((last - sig) / 2) & sig != 0 {
-        return 0;
-    }
-    1 << sig.count_ones()
+    PRow::new(m, n, row).count()
 }
 
 /// The number of P-cells of C(m,n), in O(m).
@@ -96,47 +91,107 @@ pub fn count_cells(m: u64, n: u64) -> u64 {
     (0..m).fold(0u64, |sum, row| sum.saturating_add(row_count(m, n, row)))
 }
 
-/// Writes row `row` (0-based) of C(m,n) as 1-bit grayscale pixels, most significant
-/// bit first, P-cells black (bit 0) and all other cells white (bit 1).
+/// The P-columns of one row of C(m,n), packed 64 columns to a word: the one
+/// kernel behind bilevel image rows ([`write_bilevel_row`]) and the automaton
+/// check (`automaton::check`).
 ///
 /// No search: the P-columns of a row with signature s are the columns j whose
 /// a = j-1 and b = n-j satisfy a + b = n-1 and a ^ b = s. Since
 /// a + b = (a ^ b) + 2(a & b), that fixes c = a & b = (n-1-s)/2 (which must be a
 /// whole number disjoint from s), and the solutions are exactly a = c | t for every
-/// subset t of s's bits. The low three bits of s pick bits inside a byte, the rest
-/// pick bytes, so a row costs one byte write per P-byte, not one per P-cell.
+/// subset t of s's bits (each is a column, as c + s <= n-1). The low six bits of s
+/// pick bits inside a 64-column word, the rest pick words, so a row costs one word
+/// per P-word, not one step per P-cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PRow {
+    /// The bits free to be 0 or 1: the row's signature s.
+    free: u64,
+    /// The bits fixed to 1: c = (n-1-s)/2.
+    fixed: u64,
+    /// The P-bits of every non-empty word (bit k = column 64w + k); 0 when the row
+    /// has no P-cell.
+    low: u64,
+}
+
+impl PRow {
+    /// Row `row` (0-based) of C(m,n).
+    pub fn new(m: u64, n: u64, row: u64) -> PRow {
+        let last = n - 1;
+        let sig = signature(m, row + 1);
+        if sig > last || (last - sig) % 2 == 1 || ((last - sig) / 2) & sig != 0 {
+            return PRow {
+                free: 0,
+                fixed: 0,
+                low: 0,
+            };
+        }
+        let fixed = (last - sig) / 2;
+        // All x < 64 with x & !s == c & 63: start at c's low bits and let each
+        // free bit of s below 64 double the set.
+        let mut low = 1u64 << (fixed & 63);
+        for k in 0..6 {
+            if sig >> k & 1 == 1 {
+                low |= low << (1 << k);
+            }
+        }
+        PRow {
+            free: sig,
+            fixed,
+            low,
+        }
+    }
+
+    /// The number of P-cells in the row.
+    pub fn count(&self) -> u64 {
+        if self.low == 0 {
+            0
+        } else {
+            1 << self.free.count_ones()
+        }
+    }
+
+    /// The P-bits of columns 64w..64w+63 (bit k = column 64w + k, 0-based).
+    pub fn word(&self, w: usize) -> u64 {
+        let base = (w as u64) << 6;
+        if (base ^ self.fixed) & !self.free & !63 == 0 {
+            self.low
+        } else {
+            0
+        }
+    }
+
+    /// Calls `f(w, bits)` for every non-empty word, in increasing `w`.
+    pub fn for_each_word(&self, mut f: impl FnMut(usize, u64)) {
+        if self.low == 0 {
+            return;
+        }
+        let (base, high) = (self.fixed & !63, self.free & !63);
+        // Every subset of the high signature bits names one word; this walk
+        // visits the subsets in increasing order.
+        let mut t = 0u64;
+        loop {
+            f(((base | t) >> 6) as usize, self.low);
+            if t == high {
+                break;
+            }
+            t = t.wrapping_sub(high) & high;
+        }
+    }
+}
+
+/// Writes row `row` (0-based) of C(m,n) as 1-bit grayscale pixels, most significant
+/// bit first, P-cells black (bit 0) and all other cells white (bit 1); `out` holds at
+/// least ceil(n/8) bytes. Only the bytes holding P-cells are touched after the fill.
 pub fn write_bilevel_row(m: u64, n: u64, row: usize, out: &mut [u8]) {
     out.fill(0xFF);
-    let last = n - 1;
-    let sig = signature(m, row as u64 + 1);
-    if sig > last || (last - sig) % 2 == 1 {
-        return;
-    }
-    let common = (last - sig) / 2;
-    if common & sig != 0 {
-        return;
-    }
-    let (sig_low, sig_high) = (sig & 7, sig & !7);
-    let (common_low, common_high) = (common & 7, common & !7);
-    // The P-bits inside one byte: every subset of the low signature bits.
-    let mut byte_mask = 0u8;
-    let mut low = 0u64;
-    loop {
-        byte_mask |= 0x80 >> (common_low | low);
-        if low == sig_low {
-            break;
+    PRow::new(m, n, row as u64).for_each_word(|w, bits| {
+        for (k, byte) in bits.to_le_bytes().into_iter().enumerate() {
+            if byte != 0 {
+                // Columns run from the most significant bit in an image row.
+                out[w * 8 + k] &= !byte.reverse_bits();
+            }
         }
-        low = (low.wrapping_sub(sig_low)) & sig_low;
-    }
-    // Every subset of the high signature bits names one byte.
-    let mut high = 0u64;
-    loop {
-        out[((common_high | high) >> 3) as usize] &= !byte_mask;
-        if high == sig_high {
-            break;
-        }
-        high = (high.wrapping_sub(sig_high)) & sig_high;
-    }
+    });
 }
 
 #[cfg(test)]
@@ -209,6 +264,75 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// The kernel, word by word, against the four-heap criterion cell by cell.
+    fn assert_row_matches_criterion(m: u64, n: u64, row: u64) {
+        let p = PRow::new(m, n, row);
+        let words = n.div_ceil(64) as usize;
+        let mut listed = Vec::new();
+        p.for_each_word(|w, bits| listed.push((w, bits)));
+        let mut expected = Vec::new();
+        let mut ones = 0;
+        // One word past the end too: it must be empty.
+        for w in 0..=words {
+            let bits = p.word(w);
+            for k in 0..64 {
+                let col = w as u64 * 64 + k;
+                let want = col < n && {
+                    let (i, j) = (row + 1, col + 1);
+                    (i - 1) ^ (j - 1) ^ (m - i) ^ (n - j) == 0
+                };
+                assert_eq!(
+                    bits >> k & 1 == 1,
+                    want,
+                    "C({m},{n}) cell ({i}, {j})",
+                    i = row + 1,
+                    j = col + 1
+                );
+            }
+            ones += u64::from(bits.count_ones());
+            if bits != 0 {
+                expected.push((w, bits));
+            }
+        }
+        assert_eq!(
+            listed, expected,
+            "C({m},{n}) row {row}: the non-empty words"
+        );
+        assert_eq!(p.count(), ones, "C({m},{n}) row {row}: the count");
+    }
+
+    #[test]
+    fn p_row_kernel_matches_the_criterion_cell_by_cell() {
+        for (m, n) in [
+            (1, 1),
+            (2, 1),
+            (1, 7),
+            (11, 11),
+            (7, 12),
+            (64, 64),
+            (65, 63),
+            (100, 37),
+            (37, 300),
+            (255, 256),
+            (513, 513),
+        ] {
+            for row in 0..m {
+                assert_row_matches_criterion(m, n, row);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn p_row_kernel_matches_the_criterion_on_large_boards(
+            m in 1u64..5000,
+            n in 1u64..5000,
+            row in 0u64..5000,
+        ) {
+            assert_row_matches_criterion(m, n, row % m);
         }
     }
 
