@@ -62,6 +62,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 }
                 // Bad input is refused before a folder is made.
                 figure.check(Format::Apng)?;
+                pattern.check_count(figure.frames()?.count)?;
                 make_parent(&pattern.frame_path(1))?;
                 figure::write_frame_sequence(figure, &pattern, &metadata, |p| announce(p, ctx))?;
                 return Ok(Some(pattern.tex_path()));

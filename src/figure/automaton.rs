@@ -922,6 +922,7 @@ mod tests {
                 columns: None,
                 palette: ResiduePalette::Viridis,
                 animation: Animation::default(),
+                common_scale: false,
             },
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };
