@@ -906,14 +906,11 @@ mod tests {
         assert!(p.check_count(999).is_ok() && p.check_count(1000).is_err());
         assert_eq!(FramePattern::parse(Path::new("a.png")).unwrap(), None);
         // Only the file name carries the pattern: a folder may have '%' in its name.
-        let folder = FramePattern::parse(Path::new("f%/g-%d.png")).unwrap().unwrap();
+        let folder = FramePattern::parse(Path::new("f%/g-%d.png"))
+            .unwrap()
+            .unwrap();
         assert_eq!(folder.frame_path(2), PathBuf::from("f%/g-2.png"));
-        for bad in [
-            "f-%03d-x.png",
-            "f-%3d.png",
-            "f-%03d.gif",
-            "%x.png",
-        ] {
+        for bad in ["f-%03d-x.png", "f-%3d.png", "f-%03d.gif", "%x.png"] {
             assert!(FramePattern::parse(Path::new(bad)).is_err(), "{bad}");
         }
     }
