@@ -49,6 +49,25 @@ impl Color {
     /// Black.
     pub const BLACK: Color = Color::rgb(0, 0, 0);
 
+    /// WCAG contrast ratio with `other` (1 to 21): how far apart two colours stay in greyscale print.
+    pub fn contrast(&self, other: Color) -> f64 {
+        let (a, b) = (self.luminance(), other.luminance());
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    /// WCAG relative luminance: the grey the colour prints as in greyscale.
+    pub fn luminance(&self) -> f64 {
+        let linear = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(self.r) + 0.7152 * linear(self.g) + 0.0722 * linear(self.b)
+    }
+
     /// `#rrggbb`, lower case (alpha is written separately where it matters).
     pub fn hex(&self) -> String {
         format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
