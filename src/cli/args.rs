@@ -249,6 +249,36 @@ fn shorten(text: &str) -> String {
 }
 
 /// Typeface of a figure's text.
+/// `--palette`: one set of colour maps for every command that colours values by
+/// class (Grundy tables, automaton frames mod p).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaletteArg {
+    /// The papers' colours: red, blue, then green, orange, purple, ... (p <= 8).
+    Paper,
+    /// Okabe–Ito: orange, sky blue, bluish green, ...: colour-blind safe (p <= 9).
+    OkabeIto,
+    /// Dark purple through blue and teal to green: ordered, colour-blind safe.
+    Viridis,
+    /// Evenly spaced hues at one lightness: categorical, not ordered.
+    Hues,
+    /// Dark to light grey, for print.
+    #[value(alias = "gray")]
+    Grey,
+}
+
+impl From<PaletteArg> for crate::scene::ramp::Palette {
+    fn from(arg: PaletteArg) -> Self {
+        use crate::scene::ramp::Palette;
+        match arg {
+            PaletteArg::Paper => Palette::Paper,
+            PaletteArg::OkabeIto => Palette::OkabeIto,
+            PaletteArg::Viridis => Palette::Viridis,
+            PaletteArg::Hues => Palette::Hues,
+            PaletteArg::Grey => Palette::Grey,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FontArg {
     /// DejaVu Sans.
