@@ -152,12 +152,18 @@ fn write_stdout(bytes: &[u8]) -> Result<()> {
 fn first_line(err: &clap::Error) -> String {
     use clap::error::{ContextKind, ContextValue};
     let text = err.to_string();
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid arguments")
-        .trim_end();
-    let mut line = shortened(line);
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments").trim_end();
+    let mut line = shortened(first);
+    // "the following required arguments were not provided:" lists them below.
+    if first.ends_with(':') {
+        let listed: Vec<&str> = lines
+            .take_while(|l| l.starts_with("  ") && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        line.push(' ');
+        line.push_str(&shortened(&listed.join(", ")));
+    }
     let listed = |kind: ContextKind| match err.get(kind) {
         Some(ContextValue::Strings(values)) if !values.is_empty() => Some(values.join(", ")),
         Some(ContextValue::String(value)) => Some(value.clone()),

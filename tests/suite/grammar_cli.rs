@@ -278,6 +278,10 @@ fn clap_detail_survives_on_the_one_error_line() {
             "possible values: paper, okabe-ito, viridis, hues, grey; did you mean 'grey'?",
         ),
         (&["square"][..], "--m"),
+        (
+            &["octahedron", "sweep", "--solid-color", "red"][..],
+            "not provided: --with-view",
+        ),
     ] {
         let output = nimscape(dir.path()).args(args).output().unwrap();
         assert_one_line_error(&output, needle);
@@ -337,4 +341,21 @@ fn one_palette_enum_colours_grundy_tables_and_automaton_frames_alike() {
             assert!(table.contains(&wanted(c)), "grundy --palette {name}: {c:?}");
         }
     }
+}
+
+#[test]
+fn colour_flags_are_named_by_their_role_and_old_names_still_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = |args: &[&str]| {
+        run_ok(dir.path(), args);
+        std::fs::read(dir.path().join(args.last().unwrap())).unwrap()
+    };
+    let section = ["octahedron", "section", "--n", "3", "--level", "3"];
+    let new = bytes(&[&section[..], &["--fill-color", "red", "-o", "a.svg"]].concat());
+    let old = bytes(&[&section[..], &["--fill", "red", "-o", "b.svg"]].concat());
+    assert_eq!(new, old, "--fill is an alias of --fill-color");
+    let view = ["octahedron", "view", "--n", "1", "--width", "120"];
+    let new = bytes(&[&view[..], &["--solid-color", "red", "-o", "a.svg"]].concat());
+    let old = bytes(&[&view[..], &["--color", "red", "-o", "b.svg"]].concat());
+    assert_eq!(new, old, "--color is an alias of --solid-color");
 }
