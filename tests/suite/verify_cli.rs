@@ -26,6 +26,16 @@ fn every_claim_holds_at_the_default_bounds() {
     ] {
         assert!(table.contains(source), "{source} missing:\n{table}");
     }
+    // Every column starts at the same character in every row, en dashes and all.
+    let column_of = |row: &str, needle: &str| {
+        let byte = row.find(needle).unwrap();
+        row[..byte].chars().count()
+    };
+    let header = table.lines().next().unwrap();
+    let result_column = column_of(header, "result");
+    for row in &rows {
+        assert_eq!(column_of(row, "holds"), result_column, "{row}");
+    }
 }
 
 #[test]
