@@ -292,22 +292,23 @@ fn check_figure(
 ) -> Result<(Vec<String>, String), String> {
     let words = figure_words(recipe, entry, quick)?;
     let params = entry.effective_params(quick);
-    // A semantic error names its flag: point at that key's line, not the header.
+    // A semantic error names its parameter: point at that key's line, not the header.
     let at = |message: String| {
-        let line = params
+        let named = super::names::named_parameters(&message);
+        let line = named
             .iter()
-            .find(|p| {
-                let flag = format!("--{}", p.key.replace('_', "-"));
-                message
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                    .any(|w| w == flag)
+            .find_map(|name| {
+                params
+                    .iter()
+                    .find(|p| p.key.replace('_', "-") == *name)
+                    .map(|p| p.line)
             })
-            .map(|p| p.line)
             .unwrap_or(entry.line);
         format!(
-            "{}:{line}: figure '{}': {message}",
+            "{}:{line}: figure '{}': {}",
             recipe.path.display(),
-            entry.name
+            entry.name,
+            super::names::as_keys(&message)
         )
     };
     let planned = super::plan(&words, memory_limit).map_err(|e| at(e.to_string()))?;
@@ -378,13 +379,17 @@ fn draw_in_process(
                             match result {
                                 Ok(()) => written += 1,
                                 Err(e) => {
-                                    error = Some(format!("{}: {e}", file_label(path)));
+                                    error = Some(format!(
+                                        "{}: {}",
+                                        file_label(path),
+                                        super::names::as_keys(&e.to_string())
+                                    ));
                                     break;
                                 }
                             }
                         }
                     }
-                    Err(e) => error = Some(e.to_string()),
+                    Err(e) => error = Some(super::names::as_keys(&e.to_string())),
                 }
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
@@ -495,8 +500,13 @@ fn draw_isolated(
 /// definition; errors name the recipe file, the line and the key.
 fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec<String>, String> {
     let file = recipe.path.display();
-    let at =
-        |line: usize, message: String| format!("{file}:{line}: figure '{}': {message}", entry.name);
+    let at = |line: usize, message: String| {
+        format!(
+            "{file}:{line}: figure '{}': {}",
+            entry.name,
+            super::names::as_keys(&message)
+        )
+    };
     let root = Cli::command();
     let mut command = &root;
     for word in &entry.model {
@@ -632,12 +642,9 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
     let mut argv = vec!["nimscape".to_string()];
     argv.extend(with_output(&words, &probe));
     if let Err(err) = Cli::try_parse_from(&argv) {
-        let text = err.to_string();
-        let first = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("invalid parameters");
-        let first = first.trim_start_matches("error: ").to_string();
+        let first = super::first_line(&err)
+            .trim_start_matches("error: ")
+            .to_string();
         let line = err
             .get(clap::error::ContextKind::InvalidArg)
             .map(|value| value.to_string())

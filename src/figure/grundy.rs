@@ -135,14 +135,14 @@ impl std::str::FromStr for Slice {
                 Some((name, v)) if !name.is_empty() => fixed.push((name.to_string(), v)),
                 _ => {
                     return Err(Error::invalid(format!(
-                        "--slice: '{part}' is not NAME=VALUE; write e.g. --slice z=5 or --slice x3=2,x4=1"
+                        "`slice`: '{part}' is not NAME=VALUE; write e.g. `slice` z=5 or `slice` x3=2,x4=1"
                     )))
                 }
             }
         }
         if fixed.is_empty() {
             return Err(Error::invalid(
-                "--slice: nothing given; write e.g. --slice z=5",
+                "`slice`: nothing given; write e.g. `slice` z=5",
             ));
         }
         Ok(Slice(fixed))
@@ -237,17 +237,17 @@ impl GrundyFigure {
         for (name, v) in &self.slice.0 {
             let Some(d) = names.iter().position(|n| n == name) else {
                 return Err(Error::invalid(format!(
-                    "--slice: {} has no coordinate '{name}'; its coordinates are {}",
+                    "`slice`: {} has no coordinate '{name}'; its coordinates are {}",
                     self.game.name(),
                     names.join(", ")
                 )));
             };
             if fixed[d].is_some() {
-                return Err(Error::invalid(format!("--slice: '{name}' is fixed twice")));
+                return Err(Error::invalid(format!("`slice`: '{name}' is fixed twice")));
             }
             if *v > bounds[d] {
                 return Err(Error::invalid(format!(
-                    "--slice: {name} = {v} is outside the box ({name} runs over 0..{})",
+                    "`slice`: {name} = {v} is outside the box ({name} runs over 0..{})",
                     bounds[d]
                 )));
             }
@@ -267,7 +267,7 @@ impl GrundyFigure {
         self.frame()?;
         if !(1..=8).contains(&self.table.modulus) {
             return Err(Error::invalid(format!(
-                "--color-classes {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
+                "`color-classes` {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
                 self.table.modulus
             )));
         }
@@ -275,13 +275,13 @@ impl GrundyFigure {
         if let Some(cell) = self.table.cell {
             if !(8..=200).contains(&cell) {
                 return Err(Error::invalid(format!(
-                    "--cell {cell} is out of range; give 8..200 px (or pt on paper)"
+                    "`cell` {cell} is out of range; give 8..200 px (or pt on paper)"
                 )));
             }
         }
         let v = &self.view;
         crate::scene::check_view_angles(v.azimuth, v.elevation)?;
-        for (what, px) in [("--width", v.width), ("--height", v.height)] {
+        for (what, px) in [("`width`", v.width), ("`height`", v.height)] {
             if !(120..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
                     "{what} {px} is out of range; give 120..8000 px (1.7 in to 111 in on paper)"
@@ -304,11 +304,11 @@ impl GrundyFigure {
                 let hint = match frame.free.first() {
                     Some(&d) if free > 3 => {
                         format!(
-                            "fix the others with --slice, e.g. --slice {}=0",
+                            "fix the others with `slice`, e.g. `slice` {}=0",
                             frame.names[d]
                         )
                     }
-                    _ => "fix fewer of them with --slice".to_string(),
+                    _ => "fix fewer of them with `slice`".to_string(),
                 };
                 return Err(Error::unsupported(format!(
                     "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: {hint}",
@@ -325,12 +325,12 @@ impl GrundyFigure {
         if free != needed {
             let hint = if free > needed {
                 format!(
-                    "fix {} of them with --slice, e.g. --slice {}=0",
+                    "fix {} of them with `slice`, e.g. `slice` {}=0",
                     free - needed,
                     frame.names[*frame.free.last().unwrap_or(&0)]
                 )
             } else {
-                "fix fewer with --slice".to_string()
+                "fix fewer with `slice`".to_string()
             };
             return Err(Error::unsupported(format!(
                 "{what} needs {needed} free coordinates; {} has {free} ({}) here: {hint}",
@@ -346,7 +346,7 @@ impl GrundyFigure {
             if rows > MAX_TABLE_SIDE || cols > MAX_TABLE_SIDE {
                 return Err(Error::unsupported(format!(
                     "a Grundy table of {rows} x {cols} cells is too large to read (at most \
-                     {MAX_TABLE_SIDE} per side); use a smaller --box, or write the values as .csv / .json"
+                     {MAX_TABLE_SIDE} per side); use a smaller `box`, or write the values as .csv / .json"
                 )));
             }
         }
@@ -359,7 +359,7 @@ impl GrundyFigure {
             let cells = (u64::from(b) + 1) * (u64::from(a) + u64::from(c) + 1);
             if cells > MAX_SIEVE_CELLS {
                 return Err(Error::unsupported(format!(
-                    "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller --box"
+                    "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller `box`"
                 )));
             }
         }
@@ -371,13 +371,13 @@ impl GrundyFigure {
         self.validate()?;
         if format == Format::Npy && self.p_only {
             return Err(Error::unsupported(
-                "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
+                "`p-only` selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
             ));
         }
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
-                    "--p-only selects rows of .csv / .json data; plots of P-positions are --plot points3d or sieve",
+                    "`p-only` selects rows of .csv / .json data; plots of P-positions are `plot` points3d or sieve",
                 ));
             }
             self.resolved_plot()?;
@@ -617,12 +617,12 @@ impl GrundyFigure {
         if cell < min_cell {
             let need = min_cell * (cols as u32 + 1) + 2 * margin;
             let (flag, have) = match (self.table.cell, self.table.width) {
-                (Some(c), _) => ("--cell", format!("{c}")),
-                (None, Some(w)) => ("--width", format!("{w} pt")),
-                _ => ("--cell", format!("{cell}")),
+                (Some(c), _) => ("`cell`", format!("{c}")),
+                (None, Some(w)) => ("`width`", format!("{w} pt")),
+                _ => ("`cell`", format!("{cell}")),
             };
             return Err(Error::invalid(format!(
-                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give --cell {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller --box",
+                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `cell` {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller `box`",
                 f64::from(need) / 72.0 * 25.4,
                 cols + 1
             )));
@@ -810,7 +810,7 @@ impl GrundyFigure {
             .collect();
         if points.len() > MAX_PLOT_POINTS {
             return Err(Error::unsupported(format!(
-                "{} P-positions are too many to plot (at most {MAX_PLOT_POINTS}); use a smaller --box",
+                "{} P-positions are too many to plot (at most {MAX_PLOT_POINTS}); use a smaller `box`",
                 points.len()
             )));
         }
@@ -818,7 +818,7 @@ impl GrundyFigure {
             || format!("a plot of {} points", points.len()),
             points.len() as u64 * 600,
             self.memory_limit,
-            "use a smaller --box",
+            "use a smaller `box`",
         )?;
         Ok(points)
     }
@@ -1196,7 +1196,7 @@ pub const PASS_COLOR: Color = okabe_ito::VERMILLION;
 pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
     if matches!(figure.mode, SquareMode::Raw { .. }) {
         return Err(Error::unsupported(
-            "--overlay draws styled boards; drop --raw",
+            "`overlay` draws styled boards; drop `raw`",
         ));
     }
     if figure
@@ -1204,7 +1204,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
         .is_some_and(|n| figure.boards.iter().any(|&m| m != n))
     {
         return Err(Error::unsupported(
-            "--overlay nim-pass needs square boards; drop --n",
+            "`overlay` nim-pass needs square boards; drop `n`",
         ));
     }
     let largest = figure.boards.iter().copied().max().unwrap_or(1);
@@ -1218,7 +1218,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
         },
         largest.saturating_pow(4),
         figure.memory_limit,
-        "use a smaller --m",
+        "use a smaller `m`",
     )
 }
 
@@ -1226,7 +1226,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
 /// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
 /// with a legend counting both.
 pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
-    let side = u32::try_from(m).map_err(|_| Error::invalid("--m is too large for --overlay"))?;
+    let side = u32::try_from(m).map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
     let (nim, pass) = square_board(side, limit)?;
     let mut panel = BoardPanel::from_bits(&nim, style);
     for (r, c) in pass.ones() {
@@ -1550,7 +1550,7 @@ mod tests {
         f.plot = Some(GrundyPlot::Table);
         let err = f.resolved_plot().unwrap_err().to_string();
         assert!(
-            err.contains("needs 2 free coordinates") && err.contains("--slice"),
+            err.contains("needs 2 free coordinates") && err.contains("`slice`"),
             "{err}"
         );
     }

@@ -46,7 +46,7 @@ pub trait Figure: Sync {
     /// sequences; still figures refuse.
     fn frames(&self) -> Result<Frames<'_>> {
         Err(crate::Error::unsupported(
-            "this figure is one picture, not an animation: a frame sequence (-o frames/f-%03d.png) or .apng needs frames (several --m, automaton frames, an octahedron sweep)",
+            "this figure is one picture, not an animation: a frame sequence (-o frames/f-%03d.png) or .apng needs frames (several `m`, automaton frames, an octahedron sweep)",
         ))
     }
 }
