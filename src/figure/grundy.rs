@@ -584,16 +584,28 @@ impl GrundyFigure {
     /// cell on the colour of its class mod the modulus.
     fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let (dr, dc) = (frame.free[0], frame.free[1]);
-        let (rows, cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
-        let values: Vec<Option<u16>> = (0..rows * cols)
-            .map(|i| solution.get(&frame.point(&[(i / cols) as u32, (i % cols) as u32])))
+        let (box_rows, box_cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
+        let box_values: Vec<Option<u16>> = (0..box_rows * box_cols)
+            .map(|i| solution.get(&frame.point(&[(i / box_cols) as u32, (i % box_cols) as u32])))
+            .collect();
+        // Rows and columns wholly outside the game say nothing: the table keeps the
+        // rectangle of the box that holds positions (all of it when none does).
+        let (row_span, col_span) = game_span(&box_values, box_cols);
+        let (first_row, first_col) = (*row_span.start(), *col_span.start());
+        let (rows, cols) = (row_span.clone().count(), col_span.clone().count());
+        let values: Vec<Option<u16>> = row_span
+            .flat_map(|r| col_span.clone().map(move |k| (r, k)))
+            .map(|(r, k)| box_values[r * box_cols + k])
             .collect();
         let digits = |n: u64| n.to_string().len();
         let widest = values
             .iter()
             .flatten()
             .map(|&v| digits(u64::from(v)))
-            .chain([digits(rows as u64 - 1), digits(cols as u64 - 1)])
+            .chain([
+                digits((first_row + rows) as u64 - 1),
+                digits((first_col + cols) as u64 - 1),
+            ])
             .max()
             .unwrap_or(1);
         let margin = 16u32;
@@ -727,11 +739,23 @@ impl GrundyFigure {
         let corner_size = text_size.min(c * 0.8 / font::text_width(&corner_text, 1.0));
         label(0, 0, corner_text, INK, corner_size);
         for k in 0..cols {
-            label(0, k + 1, k.to_string(), Color::BLACK, text_size);
+            label(
+                0,
+                k + 1,
+                (first_col + k).to_string(),
+                Color::BLACK,
+                text_size,
+            );
         }
         for r in 0..rows {
             indices[(r + 1) * (cols + 1)] = header;
-            label(r + 1, 0, r.to_string(), Color::BLACK, text_size);
+            label(
+                r + 1,
+                0,
+                (first_row + r).to_string(),
+                Color::BLACK,
+                text_size,
+            );
             for k in 0..cols {
                 let at = (r + 1) * (cols + 1) + k + 1;
                 match values[r * cols + k] {
@@ -1501,6 +1525,30 @@ impl GrundyPlan {
     }
 }
 
+/// The rows and columns of a `cols`-wide table of values that hold at least one
+/// position of the game (`Some`), as two ranges; the whole table when none does.
+fn game_span(
+    values: &[Option<u16>],
+    cols: usize,
+) -> (
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeInclusive<usize>,
+) {
+    let rows = values.len() / cols.max(1);
+    let inside = |r: usize, k: usize| values[r * cols + k].is_some();
+    let any_in_row = |r: usize| (0..cols).any(|k| inside(r, k));
+    let any_in_col = |k: usize| (0..rows).any(|r| inside(r, k));
+    match (
+        (0..rows).find(|&r| any_in_row(r)),
+        (0..rows).rev().find(|&r| any_in_row(r)),
+        (0..cols).find(|&k| any_in_col(k)),
+        (0..cols).rev().find(|&k| any_in_col(k)),
+    ) {
+        (Some(r0), Some(r1), Some(k0), Some(k1)) => (r0..=r1, k0..=k1),
+        _ => (0..=rows.saturating_sub(1), 0..=cols.saturating_sub(1)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1574,7 +1622,18 @@ mod tests {
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);
-        assert_eq!((layer.rows, layer.cols), (8, 8));
+        // Positions have y <= (x + 4) / 3 <= 3 in the box 0..6: columns y = 4..6 lie
+        // wholly outside the game and are dropped; every row keeps a position.
+        let last_y = (0..=6u32).map(|x| (x + 4) / 3).max().unwrap();
+        assert_eq!(last_y, 3);
+        for y in last_y + 1..=6 {
+            assert!(
+                (0..=6).all(|x| sol.get(&[x, y, 4]).is_none()),
+                "column y = {y}"
+            );
+        }
+        let cols = last_y as usize + 1;
+        assert_eq!((layer.rows, layer.cols), (8, cols + 1));
         let texts: Vec<String> = scene
             .items
             .iter()
@@ -1583,21 +1642,43 @@ mod tests {
                 _ => None,
             })
             .collect();
-        // Header labels 0..6 twice, the corner, then one label per position.
+        // The corner, header labels 0..6 and 0..3, then one label per position.
         let positions = (0..=6u32)
             .flat_map(|x| (0..=6u32).map(move |y| (x, y)))
             .filter(|&(x, y)| y <= (x + 4) / 3)
             .count();
-        assert_eq!(texts.len(), 1 + 7 + 7 + positions);
+        assert_eq!(texts.len(), 1 + cols + 7 + positions);
+        assert_eq!(texts[1..=cols], ["0", "1", "2", "3"]);
         for x in 0..=6u32 {
-            for y in 0..=6u32 {
-                let index = layer.indices[(x as usize + 1) * 8 + y as usize + 1];
+            for y in 0..=last_y {
+                let index = layer.indices[(x as usize + 1) * (cols + 1) + y as usize + 1];
                 match sol.get(&[x, y, 4]) {
                     Some(v) => assert_eq!(u32::from(index), u32::from(v) % 3),
                     None => assert_eq!(index, 4, "outside grey at {x},{y}"),
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_table_keeps_the_rectangle_that_holds_positions() {
+        let values = [
+            None,
+            None,
+            None,
+            None,
+            Some(1),
+            None,
+            None,
+            Some(2),
+            None,
+            None,
+            None,
+            None,
+        ];
+        // 4 rows of 3: positions at (1, 1) and (2, 1).
+        assert_eq!(game_span(&values, 3), (1..=2, 1..=1));
+        assert_eq!(game_span(&[None; 6], 3), (0..=1, 0..=2));
     }
 
     #[test]
