@@ -69,6 +69,9 @@ struct Job {
     words: Vec<String>,
     command_line: String,
     outputs: Vec<(Format, PathBuf)>,
+    /// The last frame of an animation as a PNG, for `figures.tex` (LaTeX cannot
+    /// play a GIF), when the recipe asks for no still format itself.
+    still: Option<PathBuf>,
 }
 
 /// What drawing a figure gave.
@@ -106,6 +109,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                         .iter()
                         .map(|&f| (f, folder.join(gallery::file_name(entry, f))))
                         .collect(),
+                    still: gallery::still_name(entry).map(|name| folder.join(name)),
                 }),
                 Err(message) => problems.push(message),
             }
@@ -119,7 +123,10 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
     }
 
-    let files: usize = jobs.iter().map(|j| j.outputs.len()).sum();
+    let files: usize = jobs
+        .iter()
+        .map(|j| j.outputs.len() + usize::from(j.still.is_some()))
+        .sum();
     let bar = if ctx.quiet || !std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::hidden())
     } else {
@@ -175,6 +182,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                             .formats
                             .iter()
                             .map(|&f| gallery::file_name(entry, f))
+                            .chain(gallery::still_name(entry))
                             .collect(),
                         command: job.command_line.clone(),
                     }
@@ -388,6 +396,12 @@ fn draw_in_process(
                                 }
                             }
                         }
+                        if let (None, Some(path)) = (&error, &job.still) {
+                            match write_still(planned.figure.as_ref(), path, &metadata, bar) {
+                                Ok(()) => written += 1,
+                                Err(message) => error = Some(message),
+                            }
+                        }
                     }
                     Err(e) => error = Some(super::names::as_keys(&e.to_string())),
                 }
@@ -404,6 +418,25 @@ fn draw_in_process(
             .collect()
     });
     Ok(results.drain(..).flatten().collect())
+}
+
+/// An animation's still for `figures.tex`; the error names the file.
+fn write_still(
+    figure: &dyn figure::Figure,
+    path: &Path,
+    metadata: &Metadata,
+    bar: &ProgressBar,
+) -> Result<(), String> {
+    let result = figure::write_last_frame(figure, path, metadata);
+    bar.inc(1);
+    bar.set_message(file_label(path));
+    result.map_err(|e| {
+        format!(
+            "{}: {}",
+            file_label(path),
+            super::names::as_keys(&e.to_string())
+        )
+    })
 }
 
 fn file_label(path: &Path) -> String {
@@ -474,6 +507,19 @@ fn draw_isolated(
                             error = Some(format!("cannot run nimscape: {e}"));
                             break;
                         }
+                    }
+                }
+                // The still is one frame, drawn here rather than in a child.
+                if let (None, Some(path)) = (&error, &job.still) {
+                    let drawn = super::plan(&job.words, memory_limit)
+                        .map_err(|e| super::names::as_keys(&e.to_string()))
+                        .and_then(|planned| {
+                            let metadata = Metadata::with_parameters(planned.command_line.clone());
+                            write_still(planned.figure.as_ref(), path, &metadata, bar)
+                        });
+                    match drawn {
+                        Ok(()) => written += 1,
+                        Err(message) => error = Some(message),
                     }
                 }
                 if error.is_some() && !keep_going {

@@ -68,6 +68,24 @@ pub fn write_frame_sequence(
     animation::write_frame_files(pattern, frames, metadata, wrote)
 }
 
+/// The last frame of an animated figure as a PNG at `path`: the still a LaTeX
+/// document shows of an animation, since a PDF cannot play a GIF.
+pub fn write_last_frame(figure: &dyn Figure, path: &Path, metadata: &Metadata) -> Result<()> {
+    figure.check(Format::Apng)?;
+    encode::check_output_path(path)?;
+    let frames = figure.frames()?;
+    let memory_limit = frames.memory_limit;
+    let mut last = None;
+    for scene in frames.scenes {
+        last = Some(scene?);
+    }
+    let scene = last.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
+    encode::write_atomic(path, |out| {
+        encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit)
+            .map_err(|e| e.at(path))
+    })
+}
+
 /// The format of `path` among the figure's formats (every figure that writes SVG
 /// writes PDF too), with the figure's own choices named when it is not one.
 pub fn format_of(figure: &dyn Figure, path: &Path) -> Result<Format> {
