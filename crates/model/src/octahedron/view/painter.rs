@@ -1,332 +1,15 @@
-//! Scene-agnostic 3D geometry: S_n (or operation T) as an ordered list of
-//! shaded 2D polygons, ready for any rasteriser or SVG writer.
-//!
-//! The one idea: every solid drawn is convex and no two overlap, so the
-//! picture is the painter's algorithm over whole solids — cull each solid's
-//! back faces (its front faces then never overlap each other) and draw solids
-//! far to near. For S_n the solids are equal octahedra and are ordered by the
-//! depth of their centres; the tests check that order against an independent
-//! per-point ray cast. For operation T (octahedra and tetrahedra of different
-//! shapes) the order is an exact topological sort of "in front of", decided
-//! pair by pair by casting a ray through the overlap of their outlines.
-//!
-//! Conventions: orthographic projection (no perspective: parallel edges stay
-//! parallel, and the frame does not depend on the camera distance). The
-//! output frame is [-1, 1]², **y up**, x right; the whole drawing's bounding
-//! sphere maps into the unit disc, so every camera angle uses the same frame
-//! (animations do not jitter). Shading is flat Lambert (faces are planar and
-//! the octahedra have only eight face directions, so smooth shading would
-//! only blur the facets; it is not offered).
+//! Painter's order and clipping: the solids, back faces culled and ordered
+//! far to near (by centre depth for S_n, exactly for operation T), clipped at
+//! the section plane, as the polygons a scene draws.
 
-use super::level::Level;
-use super::section::Section;
+use super::camera::{dot, Basis};
+use super::solids::{
+    centres, cut_polygon, operation_solids, plane_square, shade, world_light, Solid,
+};
+use super::{OperationOptions, PolygonKind, ViewOptions, ViewPolygon};
 use crate::error::check_memory;
+use crate::octahedron::section::Section;
 use crate::Result;
-
-/// Which part of the figure a polygon belongs to, so a scene can restyle it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PolygonKind {
-    /// A face of an octahedron of S_n (or a child octahedron of operation T).
-    Face,
-    /// The translucent section plane.
-    Plane,
-    /// A diamond of the section, drawn on the plane.
-    Cut,
-    /// A face of a tetrahedron removed by operation T.
-    Removed,
-}
-
-/// One polygon of the picture, in draw order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ViewPolygon {
-    /// Vertices in the frame [-1, 1]², y up.
-    pub points: Vec<[f64; 2]>,
-    /// sRGB fill colour, shading applied.
-    pub fill: [u8; 3],
-    /// Opacity in [0, 1].
-    pub opacity: f32,
-    /// What this polygon shows.
-    pub kind: PolygonKind,
-}
-
-/// An orthographic camera on the unit sphere around the origin.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Camera {
-    /// Degrees around the z axis, from +x towards +y.
-    pub azimuth_deg: f64,
-    /// Degrees above the xy plane (negative: from below).
-    pub elevation_deg: f64,
-}
-
-impl Default for Camera {
-    fn default() -> Self {
-        Camera {
-            azimuth_deg: 30.0,
-            elevation_deg: 35.0,
-        }
-    }
-}
-
-/// The camera's orthonormal frame in world coordinates.
-#[derive(Clone, Copy, Debug)]
-struct Basis {
-    right: [f64; 3],
-    up: [f64; 3],
-    toward: [f64; 3],
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn normalise(a: [f64; 3]) -> [f64; 3] {
-    let len = dot(a, a).sqrt();
-    if len > 0.0 {
-        [a[0] / len, a[1] / len, a[2] / len]
-    } else {
-        a
-    }
-}
-
-impl Camera {
-    fn basis(&self) -> Basis {
-        let (az, el) = (
-            self.azimuth_deg.to_radians(),
-            self.elevation_deg.to_radians(),
-        );
-        Basis {
-            right: [-az.sin(), az.cos(), 0.0],
-            up: [-el.sin() * az.cos(), -el.sin() * az.sin(), el.cos()],
-            toward: [el.cos() * az.cos(), el.cos() * az.sin(), el.sin()],
-        }
-    }
-
-    /// The unit vector from the scene towards the camera.
-    pub fn toward(&self) -> [f64; 3] {
-        self.basis().toward
-    }
-
-    /// A world point projected to the screen (before the frame's scaling), y up.
-    pub fn project(&self, p: [f64; 3]) -> [f64; 2] {
-        let b = self.basis();
-        [dot(p, b.right), dot(p, b.up)]
-    }
-
-    /// A world point's depth: larger is nearer the camera.
-    pub fn depth(&self, p: [f64; 3]) -> f64 {
-        dot(p, self.basis().toward)
-    }
-}
-
-/// The translucent section plane of a view (seed 003, Figure 4).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PlaneOptions {
-    /// The level r of the plane z = 1 - r.
-    pub level: Level,
-    /// The plane's colour.
-    pub colour: [u8; 3],
-    /// The plane's opacity.
-    pub opacity: f32,
-    /// The colour of the section's diamonds drawn on the plane.
-    pub cut: [u8; 3],
-    /// Opacity of the solid above the plane (1: opaque, 0: cut away).
-    pub above_opacity: f32,
-}
-
-impl PlaneOptions {
-    /// Pale blue glass.
-    pub const DEFAULT_COLOUR: [u8; 3] = [150, 190, 230];
-    /// Faint, so the cut on it reads first.
-    pub const DEFAULT_OPACITY: f32 = 0.18;
-    /// The section's colour: Okabe–Ito blue, as the section figures draw it.
-    pub const DEFAULT_CUT: [u8; 3] = [0, 114, 178];
-    /// The solid above the plane cut away, so the section is the first thing seen.
-    pub const DEFAULT_ABOVE_OPACITY: f32 = 0.0;
-
-    /// The plane at `level` with the default colours (every front end's defaults).
-    pub fn at(level: Level) -> PlaneOptions {
-        PlaneOptions {
-            level,
-            colour: Self::DEFAULT_COLOUR,
-            opacity: Self::DEFAULT_OPACITY,
-            cut: Self::DEFAULT_CUT,
-            above_opacity: Self::DEFAULT_ABOVE_OPACITY,
-        }
-    }
-}
-
-/// How to look at S_n.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ViewOptions {
-    /// The camera.
-    pub camera: Camera,
-    /// Direction towards the light in camera coordinates (x right, y up,
-    /// z towards the viewer), so the lighting follows the camera.
-    pub light: [f64; 3],
-    /// Share of the colour a face gets with no direct light, in [0, 1].
-    pub ambient: f64,
-    /// The octahedra's base colour.
-    pub base: [u8; 3],
-    /// An optional section plane with the cut drawn on it.
-    pub plane: Option<PlaneOptions>,
-    /// Refuse if the polygons would need more than this many bytes.
-    pub memory_limit: u64,
-}
-
-impl Default for ViewOptions {
-    fn default() -> Self {
-        ViewOptions {
-            camera: Camera::default(),
-            light: [-0.4, 0.6, 0.7],
-            ambient: 0.4,
-            // Okabe–Ito orange.
-            base: [230, 159, 0],
-            plane: None,
-            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
-        }
-    }
-}
-
-/// How to draw operation T on one octahedron (seed 003, Figure 3).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OperationOptions {
-    /// Camera, light, ambient share and base colour (of the six kept octahedra);
-    /// `plane` and `memory_limit` are ignored.
-    pub view: ViewOptions,
-    /// The colour of the eight removed tetrahedra.
-    pub removed: [u8; 3],
-    /// Their opacity.
-    pub removed_opacity: f32,
-    /// How far each removed tetrahedron is pushed out along its face's normal,
-    /// in units of the octahedron's radius (0: in place).
-    pub explode: f64,
-}
-
-impl Default for OperationOptions {
-    fn default() -> Self {
-        OperationOptions {
-            view: ViewOptions::default(),
-            removed: [70, 120, 200],
-            removed_opacity: 0.55,
-            explode: 0.35,
-        }
-    }
-}
-
-/// A convex solid: vertices and triangular faces (outward normals precomputed).
-#[derive(Clone, Debug)]
-struct Solid {
-    vertices: Vec<[f64; 3]>,
-    faces: Vec<[usize; 3]>,
-    normals: Vec<[f64; 3]>,
-    centre: [f64; 3],
-    colour: [u8; 3],
-    opacity: f32,
-    kind: PolygonKind,
-}
-
-impl Solid {
-    fn new(
-        vertices: Vec<[f64; 3]>,
-        faces: Vec<[usize; 3]>,
-        colour: [u8; 3],
-        opacity: f32,
-        kind: PolygonKind,
-    ) -> Solid {
-        let k = vertices.len() as f64;
-        let centre = vertices.iter().fold([0.0; 3], |acc, v| {
-            [acc[0] + v[0] / k, acc[1] + v[1] / k, acc[2] + v[2] / k]
-        });
-        let normals = faces
-            .iter()
-            .map(|f| {
-                let n = normalise(cross(
-                    sub(vertices[f[1]], vertices[f[0]]),
-                    sub(vertices[f[2]], vertices[f[0]]),
-                ));
-                // Orient outwards: away from the centre.
-                if dot(n, sub(vertices[f[0]], centre)) < 0.0 {
-                    [-n[0], -n[1], -n[2]]
-                } else {
-                    n
-                }
-            })
-            .collect();
-        Solid {
-            vertices,
-            faces,
-            normals,
-            centre,
-            colour,
-            opacity,
-            kind,
-        }
-    }
-
-    fn octahedron(c: [f64; 3], rho: f64, colour: [u8; 3], kind: PolygonKind) -> Solid {
-        let vertices = vec![
-            [c[0] + rho, c[1], c[2]],
-            [c[0] - rho, c[1], c[2]],
-            [c[0], c[1] + rho, c[2]],
-            [c[0], c[1] - rho, c[2]],
-            [c[0], c[1], c[2] + rho],
-            [c[0], c[1], c[2] - rho],
-        ];
-        let mut faces = Vec::with_capacity(8);
-        for x in [0, 1] {
-            for y in [2, 3] {
-                for z in [4, 5] {
-                    faces.push([x, y, z]);
-                }
-            }
-        }
-        Solid::new(vertices, faces, colour, 1.0, kind)
-    }
-
-    /// The depth of the solid's front surface along the ray through screen
-    /// point `p`, or None if the ray misses it.
-    fn front_depth(&self, basis: &Basis, p: [f64; 2]) -> Option<f64> {
-        let origin = [
-            p[0] * basis.right[0] + p[1] * basis.up[0],
-            p[0] * basis.right[1] + p[1] * basis.up[1],
-            p[0] * basis.right[2] + p[1] * basis.up[2],
-        ];
-        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-        for (f, n) in self.faces.iter().zip(&self.normals) {
-            // Inside: n·(origin + t·toward) <= n·v0.
-            let k = dot(*n, self.vertices[f[0]]) - dot(*n, origin);
-            let s = dot(*n, basis.toward);
-            if s.abs() < 1e-15 {
-                if k < 0.0 {
-                    return None;
-                }
-            } else if s > 0.0 {
-                hi = hi.min(k / s);
-            } else {
-                lo = lo.max(k / s);
-            }
-        }
-        (lo < hi).then_some(hi)
-    }
-}
-
-fn shade(colour: [u8; 3], normal: [f64; 3], light: [f64; 3], ambient: f64) -> [u8; 3] {
-    let lambert = dot(normal, light).max(0.0);
-    let k = ambient + (1.0 - ambient) * lambert;
-    colour.map(|c| (f64::from(c) * k).round().clamp(0.0, 255.0) as u8)
-}
 
 /// Drawing context: camera basis, light in world coordinates, frame scale.
 struct Painter {
@@ -342,16 +25,11 @@ struct Painter {
 impl Painter {
     fn new(options: &ViewOptions, frame_radius: f64) -> Painter {
         let basis = options.camera.basis();
-        let l = options.light;
-        let light = normalise([
-            l[0] * basis.right[0] + l[1] * basis.up[0] + l[2] * basis.toward[0],
-            l[0] * basis.right[1] + l[1] * basis.up[1] + l[2] * basis.toward[1],
-            l[0] * basis.right[2] + l[1] * basis.up[2] + l[2] * basis.toward[2],
-        ]);
+        let (light, ambient) = world_light(options, &basis);
         Painter {
             basis,
             light,
-            ambient: options.ambient.clamp(0.0, 1.0),
+            ambient,
             scale: 1.0 / frame_radius,
             out: Vec::new(),
             owners: Vec::new(),
@@ -437,49 +115,8 @@ impl Clip {
     }
 }
 
-/// The colours flat shading gives `colour` on the eight face directions of an
-/// octahedron, (±1, ±1, ±1)/√3, under `options`' camera, light and ambient
-/// share, whether or not the camera sees them: every face of S_n and of
-/// operation T's octahedra has one of these colours. A fixed GIF palette
-/// starts from them.
-pub fn face_shades(options: &ViewOptions, colour: [u8; 3]) -> Vec<[u8; 3]> {
-    let painter = Painter::new(options, 1.0);
-    let k = 1.0 / 3f64.sqrt();
-    let mut out = Vec::with_capacity(8);
-    for sx in [k, -k] {
-        for sy in [k, -k] {
-            for sz in [k, -k] {
-                out.push(shade(colour, [sx, sy, sz], painter.light, painter.ambient));
-            }
-        }
-    }
-    out
-}
-
 /// Estimated bytes per octahedron of the view (solid plus up to four polygons).
 const BYTES_PER_OCTAHEDRON: u64 = 1024;
-
-/// The centres of S_n's octahedra, depth first (+x, -x, +y, -y, +z, -z).
-fn centres(n: u32) -> Vec<[f64; 3]> {
-    fn walk(c: [f64; 3], rho: f64, depth: u32, n: u32, out: &mut Vec<[f64; 3]>) {
-        if depth == n {
-            out.push(c);
-            return;
-        }
-        let h = rho / 2.0;
-        for e in super::brute::DIRECTIONS {
-            let child = [
-                c[0] + h * e[0] as f64,
-                c[1] + h * e[1] as f64,
-                c[2] + h * e[2] as f64,
-            ];
-            walk(child, h, depth + 1, n, out);
-        }
-    }
-    let mut out = Vec::with_capacity(6usize.pow(n));
-    walk([0.0; 3], 1.0, 0, n, &mut out);
-    out
-}
 
 /// S_n as shaded, back-face culled polygons in painter's order (far to near),
 /// with an optional translucent section plane and its cut.
@@ -551,17 +188,15 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
                     painter.solid(*i, s, first, opacity(first));
                 }
             }
-            let corners = [[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]];
-            let square: Vec<[f64; 3]> = corners.iter().map(|c| [c[0], c[1], z0]).collect();
-            painter.flat(&square, plane.colour, plane.opacity, PolygonKind::Plane);
+            painter.flat(
+                &plane_square(z0),
+                plane.colour,
+                plane.opacity,
+                PolygonKind::Plane,
+            );
             let cut = section.cut();
             for d in section.diamonds() {
-                let pts: Vec<[f64; 3]> = d
-                    .corners()
-                    .iter()
-                    .map(|c| [cut.to_f64(c[0]), cut.to_f64(c[1]), z0])
-                    .collect();
-                painter.flat(&pts, plane.cut, 1.0, PolygonKind::Cut);
+                painter.flat(&cut_polygon(cut, d, z0), plane.cut, 1.0, PolygonKind::Cut);
             }
             for (_, i, s) in &solids {
                 if touches(s, second) {
@@ -576,43 +211,6 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         }
     }
     Ok(painter)
-}
-
-/// The solids of operation T on the unit octahedron: the six kept octahedra
-/// of radius 1/2, then the eight removed tetrahedra (one per face: the centre
-/// and the face's three edge midpoints), pushed out by `explode`.
-fn operation_solids(options: &OperationOptions) -> Vec<Solid> {
-    let mut solids: Vec<Solid> = super::brute::DIRECTIONS
-        .iter()
-        .map(|e| {
-            let c = [e[0] as f64 / 2.0, e[1] as f64 / 2.0, e[2] as f64 / 2.0];
-            Solid::octahedron(c, 0.5, options.view.base, PolygonKind::Face)
-        })
-        .collect();
-    let push = options.explode / 3f64.sqrt();
-    for sx in [1.0, -1.0] {
-        for sy in [1.0, -1.0] {
-            for sz in [1.0, -1.0] {
-                let shift = [sx * push, sy * push, sz * push];
-                let at = |p: [f64; 3]| [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]];
-                let vertices = vec![
-                    at([0.0, 0.0, 0.0]),
-                    at([sx / 2.0, sy / 2.0, 0.0]),
-                    at([0.0, sy / 2.0, sz / 2.0]),
-                    at([sx / 2.0, 0.0, sz / 2.0]),
-                ];
-                let faces = vec![[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 2, 3]];
-                solids.push(Solid::new(
-                    vertices,
-                    faces,
-                    options.removed,
-                    options.removed_opacity,
-                    PolygonKind::Removed,
-                ));
-            }
-        }
-    }
-    solids
 }
 
 /// The convex hull of points (monotone chain), counter-clockwise.
@@ -772,6 +370,7 @@ fn operation_painter(solids: &[Solid], options: &OperationOptions) -> Painter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::octahedron::{Camera, Level, PlaneOptions};
 
     fn inside_convex(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
         let mut sign = 0.0;
@@ -902,54 +501,6 @@ mod tests {
                 let painter = operation_painter(&solids, &options);
                 let frame = 1.0 / painter.scale;
                 assert!(check_painter(&painter, &solids, frame, 120) > 2000);
-            }
-        }
-    }
-
-    #[test]
-    fn operation_t_removes_eight_tetrahedra_and_keeps_the_volume() {
-        let options = OperationOptions {
-            explode: 0.0,
-            ..OperationOptions::default()
-        };
-        let solids = operation_solids(&options);
-        let volume = |s: &Solid| {
-            // Divergence theorem over the outward-oriented triangles.
-            s.faces
-                .iter()
-                .zip(&s.normals)
-                .map(|(f, n)| {
-                    let (a, b, c) = (s.vertices[f[0]], s.vertices[f[1]], s.vertices[f[2]]);
-                    let area2 = cross(sub(b, a), sub(c, a));
-                    dot(a, *n) * dot(area2, area2).sqrt() / 6.0
-                })
-                .sum::<f64>()
-        };
-        let kept: f64 = solids
-            .iter()
-            .filter(|s| s.kind == PolygonKind::Face)
-            .map(volume)
-            .sum();
-        let removed: Vec<f64> = solids
-            .iter()
-            .filter(|s| s.kind == PolygonKind::Removed)
-            .map(volume)
-            .collect();
-        assert_eq!(removed.len(), 8);
-        let total = kept + removed.iter().sum::<f64>();
-        assert!((kept - 1.0).abs() < 1e-12 && (total - 4.0 / 3.0).abs() < 1e-12);
-        // Every removed tetrahedron lies in the parent and meets no kept
-        // octahedron's interior: its centroid is outside all six children.
-        for s in solids.iter().filter(|s| s.kind == PolygonKind::Removed) {
-            let c = s.centre;
-            assert!(c.iter().map(|v| v.abs()).sum::<f64>() < 1.0);
-            for e in super::super::brute::DIRECTIONS {
-                let d = [
-                    c[0] - e[0] as f64 / 2.0,
-                    c[1] - e[1] as f64 / 2.0,
-                    c[2] - e[2] as f64 / 2.0,
-                ];
-                assert!(d.iter().map(|v| v.abs()).sum::<f64>() > 0.5);
             }
         }
     }
