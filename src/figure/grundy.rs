@@ -23,7 +23,8 @@ use crate::games::nim_pass::square_board;
 use crate::games::{GameBox, GameSpec, Solution};
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::chart::{chart_error, SceneBackend};
-use crate::scene::color::{okabe_ito, INK};
+use crate::scene::color::{ink_on, okabe_ito, INK};
+use crate::scene::legend::{draw_key, key_rows};
 use crate::scene::ramp::Palette;
 use crate::scene::units::MIN_TEXT_PT;
 use crate::scene::{CellLayer, Color, HAlign, Item, PathItem, PixelRect, Scene, TextItem, VAlign};
@@ -1280,74 +1281,6 @@ fn free_names(frame: &Frame) -> String {
         .join(", ")
 }
 
-/// Black on light cells, white on dark ones: whichever contrasts more.
-fn ink_on(background: Color) -> Color {
-    let linear = |v: u8| {
-        let c = f64::from(v) / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let luminance = 0.2126 * linear(background.r)
-        + 0.7152 * linear(background.g)
-        + 0.0722 * linear(background.b);
-    if luminance > 0.179 {
-        Color::BLACK
-    } else {
-        Color::WHITE
-    }
-}
-
-/// Key entries in rows no wider than `room` (at least one entry a row).
-fn key_rows(entries: &[(Color, String)], size: f64, room: f64) -> Vec<Vec<(Color, String)>> {
-    let mut rows: Vec<Vec<(Color, String)>> = Vec::new();
-    for entry in entries {
-        let fits = rows.last().is_some_and(|row| {
-            let mut trial = row.clone();
-            trial.push(entry.clone());
-            key_width(&trial, size) <= room
-        });
-        match rows.last_mut() {
-            Some(row) if fits => row.push(entry.clone()),
-            _ => rows.push(vec![entry.clone()]),
-        }
-    }
-    rows
-}
-
-fn key_width(entries: &[(Color, String)], size: f64) -> f64 {
-    entries
-        .iter()
-        .map(|(_, text)| size * 1.5 + font::text_width(text, size) + size * 1.5)
-        .sum()
-}
-
-fn draw_key(scene: &mut Scene, entries: &[(Color, String)], centre: f64, baseline: f64, size: f64) {
-    let mut x = centre - key_width(entries, size) / 2.0;
-    for (color, text) in entries {
-        let swatch = size;
-        scene.push(
-            PathItem::rect(x, baseline - swatch, swatch, swatch)
-                .filled(*color)
-                .stroked(Color::gray(0.45), 1.0),
-        );
-        x += size * 1.5;
-        scene.push(TextItem {
-            x,
-            y: baseline,
-            text: text.clone(),
-            size,
-            color: INK,
-            halign: HAlign::Left,
-            valign: VAlign::Baseline,
-            rotation: 0.0,
-        });
-        x += font::text_width(text, size) + size * 1.5;
-    }
-}
-
 /// Removes text items (from `first` on) that would overlap an earlier one, such as
 /// two axes' "0" where they meet, which read as "00" or "200".
 fn drop_overlapping_texts(scene: &mut Scene, first: usize) {
@@ -1715,17 +1648,6 @@ mod tests {
         }
         got.sort_unstable();
         assert_eq!(got, expected);
-    }
-
-    #[test]
-    fn ink_contrasts_with_the_cell() {
-        assert_eq!(ink_on(Color::WHITE), Color::BLACK);
-        assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
-        // The numbers on every class colour read at 4.5:1 or better (WCAG text).
-        for c in &Palette::Paper.class_colors(8).unwrap() {
-            let ratio = contrast(ink_on(*c), *c);
-            assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
-        }
     }
 
     fn contrast(a: Color, b: Color) -> f64 {

@@ -6,6 +6,7 @@
 //! reads as refinement; cell edges stay on whole pixels.
 
 use super::layout::SheetLayout;
+use super::legend;
 use super::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
 use crate::font;
 use crate::scene::color::{okabe_ito, GRID_GREY, INK};
@@ -32,8 +33,7 @@ pub enum PanelSize {
     Panel(u32),
 }
 
-/// The thin edge of every legend swatch (so a white swatch shows).
-pub const SWATCH_EDGE: Color = Color::rgb(0x73, 0x73, 0x73);
+pub use super::legend::SWATCH_EDGE;
 
 /// Colours and spacing of board figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -274,13 +274,13 @@ pub fn sheet(
             let text_width = font::text_width(&entry.text, legend_size);
             let swatch = legend_size * 0.8;
             let start = centre_x - (text_width + swatch * 1.5) / 2.0;
-            // Swatches are drawn one way in every figure (see the Grundy table's key):
-            // filled with the colour, a thin grey edge so white shows.
-            scene.push(
-                PathItem::rect(start, baseline - swatch, swatch, swatch)
-                    .filled(entry.color)
-                    .stroked(SWATCH_EDGE, 1.0),
-            );
+            // Swatches are drawn one way in every figure (as the Grundy table's key).
+            scene.push(legend::swatch(
+                start,
+                baseline - swatch,
+                swatch,
+                entry.color,
+            ));
             scene.push(TextItem {
                 x: start + swatch * 1.5,
                 y: baseline,

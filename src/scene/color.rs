@@ -123,6 +123,15 @@ pub mod okabe_ito {
     pub const REDDISH_PURPLE: Color = Color::rgb(0xCC, 0x79, 0xA7);
 }
 
+/// Black on light cells, white on dark ones: whichever contrasts more.
+pub fn ink_on(background: Color) -> Color {
+    if background.luminance() > 0.179 {
+        Color::BLACK
+    } else {
+        Color::WHITE
+    }
+}
+
 /// Light grey for grid lines and frames.
 pub const GRID_GREY: Color = Color::rgb(0xD0, 0xD0, 0xD0);
 /// Dark grey for captions and labels.
@@ -152,5 +161,16 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("`p-color`: 'blurple'"), "{err}");
+    }
+
+    #[test]
+    fn ink_contrasts_with_the_cell() {
+        assert_eq!(ink_on(Color::WHITE), Color::BLACK);
+        assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
+        // The numbers on every class colour read at 4.5:1 or better (WCAG text).
+        for c in &crate::scene::ramp::Palette::Paper.class_colors(8).unwrap() {
+            let ratio = ink_on(*c).contrast(*c);
+            assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
+        }
     }
 }

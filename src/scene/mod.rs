@@ -12,6 +12,7 @@ pub mod chart;
 pub mod color;
 pub mod font;
 pub mod layout;
+pub mod legend;
 pub mod markup;
 pub mod ramp;
 pub mod units;
