@@ -214,9 +214,47 @@ fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
 
 /// Solves a capped game whose clamped caps are already tabled.
 ///
-/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`; nothing assumes
-/// the cap is monotone ([`solve_capped_fn`] feeds arbitrary tables in tests).
+/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`. Monotone caps (the
+/// triangular bar, min-half, most expressions) take the fast tiled solver
+/// [`solve_monotone`]; any other table the general one, which is also its
+/// independent cross-check in the tests.
 fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
+    if is_monotone(&caps, bounds[2] as usize + 1) {
+        super::monotone::solve_monotone(name, bounds, caps, limit)
+    } else {
+        solve_general(name, bounds, caps, limit)
+    }
+}
+
+/// True when `caps` (row-major in `x`, `nz` per row) never decreases along `x` nor along `z`.
+fn is_monotone(caps: &[u32], nz: usize) -> bool {
+    caps.chunks_exact(nz)
+        .all(|row| row.windows(2).all(|w| w[0] <= w[1]))
+        && caps
+            .chunks_exact(nz)
+            .zip(caps.chunks_exact(nz).skip(1))
+            .all(|(a, b)| a.iter().zip(b).all(|(u, v)| u <= v))
+}
+
+/// [`is_monotone`] for the tiled solver's tests.
+#[cfg(test)]
+pub(super) fn is_monotone_for_tests(caps: &[u32], nz: usize) -> bool {
+    is_monotone(caps, nz)
+}
+
+/// The general solver, the tiled solver's cross-check.
+#[cfg(test)]
+pub(super) fn solve_general_for_tests(
+    name: &str,
+    bounds: [u32; 3],
+    caps: Vec<u32>,
+    limit: u64,
+) -> Result<CappedGrundy> {
+    solve_general(name, bounds, caps, limit)
+}
+
+/// The general solver: any cap table (see the module notes).
+fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
     debug_assert_eq!(caps.len(), nx * nz);
@@ -325,13 +363,9 @@ fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Resu
         }
     }
 
-    Ok(CappedGrundy {
-        name: name.to_string(),
-        bounds,
-        caps,
-        offsets,
-        values,
-    })
+    Ok(CappedGrundy::from_parts(
+        name, bounds, caps, offsets, values,
+    ))
 }
 
 struct Column {
@@ -418,6 +452,23 @@ pub fn solve_capped_fn(
 }
 
 impl CappedGrundy {
+    /// A solution from its parts (the solvers' common result).
+    pub(super) fn from_parts(
+        name: &str,
+        bounds: [u32; 3],
+        caps: Vec<u32>,
+        offsets: Vec<usize>,
+        values: Vec<u16>,
+    ) -> CappedGrundy {
+        CappedGrundy {
+            name: name.to_string(),
+            bounds,
+            caps,
+            offsets,
+            values,
+        }
+    }
+
     /// The game's name, e.g. `triangular k=3`.
     pub fn name(&self) -> &str {
         &self.name
