@@ -496,8 +496,10 @@ impl GrundyFigure {
         npy::write_header(out, "<u2", &shape).map_err(Error::write_failed)?;
         let mut le = npy::LeWriter::new();
         if frame.free.len() == frame.names.len() {
-            // The whole box: slabs straight from the solution.
-            return solution.for_each_slab(|slab| le.u16s(out, slab).map_err(Error::write_failed));
+            // The whole box: little-endian slabs straight from the solution, built in
+            // parallel while the previous ones are written.
+            return solution
+                .for_each_le_slab(|bytes| out.write_all(bytes).map_err(Error::write_failed));
         }
         // A slice: walk the free coordinates, the fixed ones set, last fastest.
         let mut p: Vec<u32> = frame.fixed.iter().map(|f| f.unwrap_or(0)).collect();

@@ -527,6 +527,73 @@ impl CappedGrundy {
         Ok(())
     }
 
+    /// [`CappedGrundy::for_each_slab`] as little-endian bytes. Slabs are built a few
+    /// at a time in parallel (rayon), on a helper thread while `f` writes the previous
+    /// ones; each slab is filled 64 columns at a time, so reads go down 64 columns and
+    /// writes along rows of the slab. Memory: two groups of slabs.
+    pub(crate) fn for_each_le_slab<E>(
+        &self,
+        outside: u16,
+        mut f: impl FnMut(&[u8]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let nx = self.bounds[0] as usize + 1;
+        let group = rayon::current_num_threads().clamp(1, 8);
+        let build = |first: usize, bufs: &mut Vec<Vec<u8>>| {
+            let count = group.min(nx.saturating_sub(first));
+            bufs.resize_with(count.max(bufs.len()), Vec::new);
+            bufs.truncate(count);
+            bufs.par_iter_mut()
+                .enumerate()
+                .for_each(|(i, buf)| self.le_slab(first + i, outside, buf));
+        };
+        let (mut ready, mut spare) = (Vec::new(), Vec::new());
+        build(0, &mut ready);
+        let mut first = 0;
+        while first < nx {
+            let next = first + group;
+            let written = std::thread::scope(|s| {
+                let builder = (next < nx).then(|| s.spawn(|| build(next, &mut spare)));
+                let written = ready.iter().try_for_each(|slab| f(slab));
+                if let Some(builder) = builder {
+                    // A panic while building is a bug: pass it on.
+                    if let Err(panic) = builder.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                }
+                written
+            });
+            written?;
+            std::mem::swap(&mut ready, &mut spare);
+            first = next;
+        }
+        Ok(())
+    }
+
+    /// Slab `x` (all `(y, z)`, z fastest) as little-endian bytes into `buf`.
+    fn le_slab(&self, x: usize, outside: u16, buf: &mut Vec<u8>) {
+        const BLOCK: usize = 64;
+        let [_, by, bz] = self.bounds;
+        let (ny, nz) = (by as usize + 1, bz as usize + 1);
+        buf.clear();
+        buf.resize(ny * nz * 2, 0);
+        let out = outside.to_le_bytes();
+        let mut columns: Vec<&[u16]> = Vec::with_capacity(BLOCK);
+        for z0 in (0..nz).step_by(BLOCK) {
+            let z1 = (z0 + BLOCK).min(nz);
+            columns.clear();
+            columns.extend((z0..z1).map(|z| {
+                let i = x * nz + z;
+                &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
+            }));
+            for (y, row) in buf.chunks_exact_mut(nz * 2).enumerate() {
+                let row = &mut row[z0 * 2..z1 * 2];
+                for (cell, column) in row.chunks_exact_mut(2).zip(&columns) {
+                    cell.copy_from_slice(&column.get(y).map_or(out, |v| v.to_le_bytes()));
+                }
+            }
+        }
+    }
+
     /// True when the box holds no position (never: (0,0,0) is always one).
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()

@@ -631,6 +631,44 @@ mod tests {
     }
 
     #[test]
+    fn byte_slabs_equal_value_slabs_whatever_the_thread_count() {
+        let game = CappedGame::triangular(3).unwrap();
+        let solution = crate::games::Solution::Capped(game.solve([70, 50, 65], LIMIT).unwrap());
+        let mut expect = Vec::new();
+        solution
+            .for_each_slab(|s| {
+                expect.extend(s.iter().flat_map(|v| v.to_le_bytes()));
+                Ok::<(), crate::Error>(())
+            })
+            .unwrap();
+        assert_eq!(expect.len(), 71 * 51 * 66 * 2);
+        for threads in [1, 2, 3] {
+            let bytes = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    let mut bytes = Vec::new();
+                    solution
+                        .for_each_le_slab(|s| {
+                            bytes.extend_from_slice(s);
+                            Ok::<(), crate::Error>(())
+                        })
+                        .unwrap();
+                    bytes
+                });
+            assert!(bytes == expect, "{threads} threads");
+        }
+        // A failing writer stops the stream at its first error.
+        let mut calls = 0;
+        let err = solution.for_each_le_slab(|_| {
+            calls += 1;
+            Err(crate::Error::invalid("disk full"))
+        });
+        assert!(err.is_err() && calls == 1);
+    }
+
+    #[test]
     fn the_estimate_counts_every_allocation() {
         // Lines of a flat box are empty; the estimate still covers values and columns.
         let b = [300, 100, 0];
