@@ -432,13 +432,18 @@ fn draw_isolated(
                 let mut written = 0;
                 let mut error = None;
                 for (_, path) in &job.outputs {
-                    let output = std::process::Command::new(&exe)
+                    let mut command = std::process::Command::new(&exe);
+                    command
                         .arg(format!("--max-memory={memory_limit}"))
                         .arg(format!("--threads={threads}"))
                         .arg("--quiet")
                         .args(with_output(&job.words, &path.to_string_lossy()))
                         .stdin(std::process::Stdio::null())
-                        .output();
+                        .stdout(std::process::Stdio::piped())
+                        .stderr(std::process::Stdio::piped());
+                    // Registered, so a SIGINT / SIGTERM to render stops the child too.
+                    let output = crate::encode::interrupt::spawn_child(&mut command)
+                        .and_then(|(child, _registered)| child.wait_with_output());
                     bar.inc(1);
                     bar.set_message(file_label(path));
                     match output {
