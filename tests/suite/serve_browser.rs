@@ -86,6 +86,17 @@ const SAMPLE_CELLS: &str = r#"
 /// Checks sampled pixels against the P-criterion: black exactly on P-cells,
 /// white on the others (one cell per pixel or larger).
 fn check_cells_against_model(tab: &Tab, want_m: u64) -> usize {
+    check_cells(tab, want_m, |m, row, col| {
+        if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
+            [0, 0, 0]
+        } else {
+            [255, 255, 255]
+        }
+    })
+}
+
+/// Checks sampled pixels of cells (0-based row, col) against `want`.
+fn check_cells(tab: &Tab, want_m: u64, want: impl Fn(u64, u64, u64) -> [u64; 3]) -> usize {
     let text = eval(tab, SAMPLE_CELLS);
     let sample: serde_json::Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
     let m: u64 = sample["m"].as_str().unwrap().parse().unwrap();
@@ -100,18 +111,104 @@ fn check_cells_against_model(tab: &Tab, want_m: u64) -> usize {
         let row: u64 = cell[0].as_str().unwrap().parse().unwrap();
         let col: u64 = cell[1].as_str().unwrap().parse().unwrap();
         let rgb: Vec<u64> = (2..5).map(|k| cell[k].as_u64().unwrap()).collect();
-        let p = nimscape::pattern::is_p(m, m, row + 1, col + 1);
-        let want = if p { [0, 0, 0] } else { [255, 255, 255] };
         assert_eq!(
             rgb,
-            want,
-            "R({m},{m}) cell ({}, {}) is {}",
+            want(m, row, col),
+            "R({m},{m}) cell ({}, {})",
             row + 1,
             col + 1,
-            if p { "P" } else { "N" }
         );
     }
     cells.len()
+}
+
+/// Drags the m slider over 60 values on a 1024 x 1024 canvas, one input
+/// event per animation frame as a real drag delivers them, and reports the
+/// frames per second (every frame complete: no tile missing); then the same
+/// near 2^62 through the same code path.
+const DRAG: &str = r#"
+(async () => {
+  const c = document.getElementById('sq-a'), s = document.getElementById('sq-slider');
+  c.width = c.height = 1024;
+  s.max = '5000';
+  const frame = () => new Promise((r) => requestAnimationFrame((t) => r(t)));
+  const run = async (values, step) => {
+    let incomplete = 0;
+    await frame();
+    const t0 = await frame();
+    let t = t0;
+    for (const v of values) { step(v); t = await frame(); if (document.body.dataset.squareReady !== '1') incomplete++; }
+    return { fps: Math.round(10 * values.length * 1000 / (t - t0)) / 10, incomplete };
+  };
+  const slider = await run(Array.from({ length: 60 }, (_, k) => 3000 + 7 * k),
+    (m) => { s.value = String(m); s.dispatchEvent(new Event('input')); });
+  const huge = await run(Array.from({ length: 60 }, (_, k) => (1n << 62n) - 1n - 3n * BigInt(k)),
+    (m) => window.nimscape.setM(m, { dragging: true }));
+  c.width = c.height = 640;
+  s.max = '64'; s.value = '23'; s.dispatchEvent(new Event('change'));
+  return JSON.stringify({ frames_per_second_m_3000_to_3413: slider, frames_per_second_m_near_2_62: huge });
+})()
+"#;
+
+/// Compares tiles computed in the page with the server's for a spread of
+/// boards, levels and tile positions; returns (tiles compared, mismatches).
+fn page_tiles_against_server(tab: &Tab) -> (usize, Vec<String>) {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut cases = Vec::new();
+    let boards = [
+        1u64,
+        2,
+        11,
+        300,
+        1 << 20,
+        (1 << 32) + 5,
+        (1 << 62) - 1,
+        1 << 62,
+        (1 << 61) + 12345,
+    ];
+    for k in 0..48usize {
+        let m = if k < boards.len() * 4 {
+            boards[k % boards.len()]
+        } else {
+            1 + next() % (1 << 62)
+        };
+        let bits = 64 - (m - 1).leading_zeros();
+        let level = match k % 4 {
+            0 => 0,
+            1 => bits.saturating_sub(8),
+            _ => (next() % u64::from(bits + 1)) as u32,
+        };
+        let last = ((m - 1) >> level) / 256;
+        for (x, y) in [(last, last / 2), (next() % (last + 1), next() % (last + 1))] {
+            for mode in ["density", "nimsum"] {
+                cases.push(format!("['{m}', {level}, '{x}', '{y}', '{mode}']"));
+            }
+        }
+    }
+    let js = format!(
+        r#"(async () => {{
+  const bad = [];
+  for (const [m, level, x, y, mode] of [{}]) {{
+    const q = `m=${{m}}&level=${{level}}&x=${{x}}&y=${{y}}&mode=${{mode}}`;
+    const response = await fetch('/api/tiles/square.bin?' + q);
+    const server = new Uint8Array(await response.arrayBuffer());
+    const local = window.nimscape.localTile(BigInt(m), BigInt(m), level, BigInt(x), BigInt(y), mode);
+    let i = 0;
+    while (i < 65536 && server[i] === local[i]) i++;
+    if (!response.ok || server.length !== 65536 || i < 65536) bad.push(`${{q}}: first difference at byte ${{i}} (${{response.status}})`);
+  }}
+  return JSON.stringify(bad);
+}})()"#,
+        cases.join(", ")
+    );
+    let bad: Vec<String> = serde_json::from_str(eval(tab, &js).as_str().unwrap()).unwrap();
+    (cases.len(), bad)
 }
 
 #[test]
@@ -184,32 +281,31 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .unwrap()
         .contains("m=23"));
 
-    // Dragging the m slider on a 1024 x 1024 canvas: coarse frames while it
-    // moves. Measured (printed), not asserted: the machine may be busy.
-    const DRAG: &str = r#"
-(async () => {
-  const c = document.getElementById('sq-a'), s = document.getElementById('sq-slider');
-  c.width = c.height = 1024;
-  s.max = '5000';
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  const ready = async () => { for (let k = 0; k < 2000 && document.body.dataset.squareReady !== '1'; k++) await frame(); };
-  const t0 = performance.now();
-  let frames = 0;
-  for (let m = 3000; m < 3120; m++) {
-    s.value = String(m); s.dispatchEvent(new Event('input'));
-    await frame(); await ready(); frames++;
-  }
-  const coarse = frames * 1000 / (performance.now() - t0);
-  const t1 = performance.now();
-  for (let m = 3200; m < 3230; m++) { s.value = String(m); s.dispatchEvent(new Event('change')); await frame(); await ready(); }
-  const full = 30 * 1000 / (performance.now() - t1);
-  c.width = c.height = 640;
-  s.value = '23'; s.dispatchEvent(new Event('change'));
-  await frame(); await ready();
-  return JSON.stringify({ coarse, full });
-})()
-"#;
-    println!("speed: m slider on a 1024 x 1024 view (frames per second, coarse while dragging and full): {}", eval(&tab, DRAG));
+    // While the slider moves, tiles are computed in the page: the pixels of
+    // a frame drawn mid-drag are the model's cells too.
+    eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.value = '29'; s.dispatchEvent(new Event('input')); return true; })()");
+    wait_for(&tab, "a frame while dragging", "window.nimscape.sq.dragging && document.body.dataset.squareReady === '1' && document.getElementById('sq-m').value === '29'");
+    std::thread::sleep(Duration::from_millis(60));
+    check_cells_against_model(&tab, 29);
+    eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
+
+    // The page's tiles are the server's bytes: boards up to 2^62, every level,
+    // first, middle and last tiles, both modes.
+    let compare = page_tiles_against_server(&tab);
+    assert!(compare.0 >= 80, "only {} tiles compared", compare.0);
+    assert!(
+        compare.1.is_empty(),
+        "page tiles differ from the server's: {:#?}",
+        compare.1
+    );
+
+    // Dragging the m slider on a 1024 x 1024 canvas, timed by animation
+    // frames. Printed, not asserted: the machine may be busy.
+    println!(
+        "speed: m slider on a 1024 x 1024 view: {}",
+        eval(&tab, DRAG)
+    );
     wait_square(&tab);
 
     // Toggle the Theorem 3.4 overlay: its colours appear on the canvas.
@@ -223,14 +319,35 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     );
     eval(&tab, "(() => { const d = document.getElementById('sq-depth'); d.value = '0'; d.dispatchEvent(new Event('change')); return true; })()");
 
-    // Nim with a pass: the CLI's overlay figure appears under the board.
+    // Nim with a pass: its P-cells are drawn over the board in vermillion,
+    // exactly where the model's solve puts them (R(27,27) has 40 of them).
+    eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.value = '27'; s.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
-    wait_for(&tab, "the Nim-with-a-pass figure", "document.getElementById('sq-pass-img').dataset.state === 'ready' && !document.getElementById('sq-pass-box').hidden");
+    wait_square(&tab);
+    let (_, pass) = nimscape::games::nim_pass::square_board(27, 1 << 30).unwrap();
+    assert_eq!(pass.ones().count(), 40);
+    let drawn = eval(&tab, "(() => { const c = document.getElementById('sq-a'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] === 213 && d[i + 1] === 94 && d[i + 2] === 0) n++; return n; })()");
+    assert!(
+        drawn.as_u64().unwrap() > 40 * 100,
+        "{drawn} vermillion pixels"
+    );
+    check_cells(&tab, 27, |m, row, col| {
+        if pass.get(row as usize, col as usize) {
+            [213, 94, 0]
+        } else if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
+            [0, 0, 0]
+        } else {
+            [255, 255, 255]
+        }
+    });
     assert!(eval(&tab, "document.getElementById('command').textContent")
         .as_str()
         .unwrap()
         .contains("--overlay nim-pass"));
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = false; p.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
+    check_cells_against_model(&tab, 27);
 
     // Deep zoom into the largest board: type m, zoom to 4 pixels per cell somewhere far inside.
     let big = (1u64 << 62) - 1;
