@@ -289,32 +289,52 @@ function localTile(m, n, level, tx, ty, mode, out = new Uint8Array(TILE * TILE))
   }
   const r = highHalves(plan.mh, plan.rowClass, q0, rows, -1);
   const c = highHalves(plan.nh, plan.colClass, p0, cols, -2);
-  // Most pixels match no class pair: fill each line with the shade of "no
-  // match", then visit only the columns whose high half equals one of the
-  // row's two (found through a map from the low word).
-  const table = plan.table, ch = c.hi, cl = c.lo, ck = c.kind;
-  const byLow = new Map();
-  for (let k = 0; k < 2 * cols; k++) {
-    if (ch[k] < 0) continue;
-    const list = byLow.get(cl[k]);
-    if (list) list.push(k >> 1); else byLow.set(cl[k], [k >> 1]);
+  // Each distinct column high half gets a small id, so a pixel costs four
+  // integer comparisons; a row whose halves no column has (most rows at
+  // fine levels) is one fill, and a row matched by a few columns visits
+  // only those.
+  const table = plan.table, ck = c.kind;
+  const ids = new Map(), members = [];
+  const c0 = new Int32Array(cols), c1 = new Int32Array(cols);
+  const idOf = (h, l, make) => {
+    let list = ids.get(l);
+    if (list) for (let k = 0; k < list.length; k += 2) if (list[k] === h) return list[k + 1];
+    if (!make) return -1;
+    if (!list) { list = []; ids.set(l, list); }
+    list.push(h, members.length);
+    members.push([]);
+    return members.length - 1;
+  };
+  for (let dx = 0; dx < cols; dx++) {
+    for (let b = 0; b < 2; b++) {
+      const h = c.hi[2 * dx + b], id = h < 0 ? -2 : idOf(h, c.lo[2 * dx + b], true);
+      if (b === 0) c0[dx] = id; else c1[dx] = id;
+      if (id >= 0) members[id].push(dx);
+    }
   }
-  const lastKind = ck[cols - 1];
+  const lastKind = ck[cols - 1], seen = new Map();
   for (let dy = 0; dy < rows; dy++) {
-    const h0 = r.hi[2 * dy], l0 = r.lo[2 * dy], h1 = r.hi[2 * dy + 1], l1 = r.lo[2 * dy + 1];
+    const h0 = r.hi[2 * dy], h1 = r.hi[2 * dy + 1];
+    const r0 = h0 < 0 ? -1 : idOf(h0, r.lo[2 * dy], false), r1 = h1 < 0 ? -1 : idOf(h1, r.lo[2 * dy + 1], false);
     const rk = r.kind[dy] * 32, base = dy * TILE;
+    // A line depends only on the row's ids and kind: copy an equal one.
+    const key = ((r0 + 2) * 1024 + (r1 + 2)) * 2 + (rk ? 1 : 0), same = seen.get(key);
+    if (same !== undefined) { out.copyWithin(base, same * TILE, same * TILE + cols); continue; }
+    seen.set(key, dy);
+    const n0 = r0 < 0 ? 0 : members[r0].length, n1 = r1 < 0 ? 0 : members[r1].length;
+    if (n0 + n1 > 32) {
+      for (let dx = 0; dx < cols; dx++) {
+        const a = c0[dx], b = c1[dx];
+        out[base + dx] = table[rk + ck[dx] * 16 + ((r0 === a ? 1 : 0) | (r0 === b ? 2 : 0) | (r1 === a ? 4 : 0) | (r1 === b ? 8 : 0))];
+      }
+      continue;
+    }
     out.fill(table[rk], base, base + cols);
     if (lastKind) out[base + cols - 1] = table[rk + 16];
-    for (const [h, l] of [[h0, l0], [h1, l1]]) {
-      if (h < 0) continue;
-      const list = byLow.get(l);
-      if (!list) continue;
-      for (const dx of list) {
-        const a0 = ch[2 * dx], b0 = cl[2 * dx], a1 = ch[2 * dx + 1], b1 = cl[2 * dx + 1];
-        const bits = (h0 === a0 && l0 === b0 ? 1 : 0) | (h0 === a1 && l0 === b1 ? 2 : 0)
-          | (h1 === a0 && l1 === b0 ? 4 : 0) | (h1 === a1 && l1 === b1 ? 8 : 0);
-        out[base + dx] = table[rk + ck[dx] * 16 + bits];
-      }
+    for (let k = 0; k < n0 + n1; k++) {
+      const dx = k < n0 ? members[r0][k] : members[r1][k - n0];
+      const a = c0[dx], b = c1[dx];
+      out[base + dx] = table[rk + ck[dx] * 16 + ((r0 === a ? 1 : 0) | (r0 === b ? 2 : 0) | (r1 === a ? 4 : 0) | (r1 === b ? 8 : 0))];
     }
   }
   return out;
