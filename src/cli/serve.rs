@@ -130,3 +130,44 @@ pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
     );
     Ok(())
 }
+
+/// Where the cells of a Grundy figure are, for the explorer's hover readout:
+/// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
+/// in pixels of the scene the same flags draw (the PNG at its default size).
+/// A table is one grid whose first row and column are the headers.
+pub fn grundy_layout(flags: &[(String, String)], memory_limit: u64) -> crate::Result<Vec<u8>> {
+    use clap::{CommandFactory, FromArgMatches};
+    let words = super::words_for(&["grundy"], flags)?;
+    let argv = std::iter::once("nimscape".to_string()).chain(words);
+    let matches = super::Cli::command()
+        .try_get_matches_from(argv)
+        .map_err(|err| {
+            crate::Error::invalid(super::first_line(&err).trim_start_matches("error: "))
+        })?;
+    let cli = super::Cli::from_arg_matches(&matches).map_err(|err| {
+        crate::Error::invalid(super::first_line(&err).trim_start_matches("error: "))
+    })?;
+    let super::Command::Grundy(args) = cli.command else {
+        return Err(crate::Error::invalid("a Grundy layout needs grundy flags"));
+    };
+    let plan = super::grundy::plan(args, memory_limit)?;
+    let scene = plan.figure.scene(plan.solution()?)?;
+    let grids: Vec<serde_json::Value> = scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
+                "x": layer.rect.x,
+                "y": layer.rect.y,
+                "width": layer.rect.width,
+                "height": layer.rect.height,
+                "rows": layer.rows,
+                "cols": layer.cols,
+            })),
+            _ => None,
+        })
+        .collect();
+    let layout =
+        serde_json::json!({ "width": scene.width, "height": scene.height, "grids": grids });
+    Ok(layout.to_string().into_bytes())
+}

@@ -96,3 +96,23 @@ pub async fn figure(
     );
     Ok(response)
 }
+
+/// `GET /api/layout/grundy.json?<grundy flags>`: where the cells of that
+/// Grundy figure are in its PNG, for the page's hover readout.
+pub async fn grundy_layout(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let flags = parse_query(query.as_deref())?;
+    let job = Job::GrundyLayout {
+        flags,
+        memory_limit: state.memory_limit,
+    };
+    let bytes = run_job(&state, job).await?;
+    let mut response = bytes.into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Ok(response)
+}

@@ -290,6 +290,7 @@ pub fn router_with(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/api/tiles/square.bin", get(tiles::square_tile))
         .route("/api/tiles/count", get(tiles::count))
+        .route("/api/layout/grundy.json", get(api::grundy_layout))
         .route("/api/{*path}", get(api::figure))
         .fallback(get(assets::asset))
         .with_state(state)

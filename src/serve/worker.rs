@@ -36,6 +36,14 @@ pub enum Job {
         /// The `--max-memory` limit.
         memory_limit: u64,
     },
+    /// Where the cells of the Grundy figure of `flags` are (JSON), for the
+    /// hover readout: [`crate::cli::grundy_layout`].
+    GrundyLayout {
+        /// `(flag, value)` pairs of `grundy`, as for the figure.
+        flags: Vec<(String, String)>,
+        /// The `--max-memory` limit.
+        memory_limit: u64,
+    },
     /// The P-positions of Nim with a pass on the m x m board, one byte per
     /// cell (1 = P), row-major.
     PassBoard {
@@ -60,6 +68,10 @@ impl Job {
                 crate::cli::render_bytes(&words, flags, extension, *memory_limit)
                     .map_err(ApiError::from)
             }
+            Job::GrundyLayout {
+                flags,
+                memory_limit,
+            } => crate::cli::grundy_layout(flags, *memory_limit).map_err(ApiError::from),
             Job::PassBoard { m, memory_limit } => {
                 let (_, pass) = crate::games::nim_pass::square_board(*m, *memory_limit)?;
                 let side = *m as usize;

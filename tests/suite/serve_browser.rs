@@ -133,12 +133,17 @@ const DRAG: &str = r#"
   s.max = '5000';
   const frame = () => new Promise((r) => requestAnimationFrame((t) => r(t)));
   const run = async (values, step) => {
-    let incomplete = 0;
+    let incomplete = 0, drawing = 0;
     await frame();
     const t0 = await frame();
     let t = t0;
-    for (const v of values) { step(v); t = await frame(); if (document.body.dataset.squareReady !== '1') incomplete++; }
-    return { fps: Math.round(10 * values.length * 1000 / (t - t0)) / 10, incomplete };
+    for (const v of values) {
+      step(v); t = await frame();
+      if (document.body.dataset.squareReady !== '1') incomplete++;
+      drawing += parseFloat(/drawn in ([0-9.]+) ms/.exec(document.getElementById('sq-status').textContent)[1]);
+    }
+    const round = (x) => Math.round(10 * x) / 10;
+    return { fps: round(values.length * 1000 / (t - t0)), draw_ms: round(drawing / values.length), incomplete };
   };
   const slider = await run(Array.from({ length: 60 }, (_, k) => 3000 + 7 * k),
     (m) => { s.value = String(m); s.dispatchEvent(new Event('input')); });
@@ -379,6 +384,59 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         );
         wait_for(&tab, view, &format!("document.getElementById('{image}').dataset.state === 'ready' && document.getElementById('{image}').naturalWidth > 0"));
     }
+    // Hovering the Grundy table reads out the position and its value: the
+    // cell of x = 2, y = 1 in the default slice z = 5 of triangular k = 3.
+    wait_for(
+        &tab,
+        "the Grundy hover map",
+        "document.body.dataset.grundyHover === '1'",
+    );
+    const HOVER: &str = r#"
+(() => {
+  const img = document.getElementById('gr-img'), h = window.nimscape.grundyHover(), g = h.grid;
+  const box = img.getBoundingClientRect(), scale = h.width / img.clientWidth;
+  const edge = (k, n, span) => Math.floor(k * span / n);
+  const at = (row, col) => {
+    const x = g.x + (edge(col, g.cols, g.width) + edge(col + 1, g.cols, g.width)) / 2;
+    const y = g.y + (edge(row, g.rows, g.height) + edge(row + 1, g.rows, g.height)) / 2;
+    img.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + img.clientLeft + x / scale, clientY: box.top + img.clientTop + y / scale, bubbles: true }));
+    return document.getElementById('gr-readout').textContent;
+  };
+  return JSON.stringify([at(3, 2), at(0, 4), at(1, 1)]);
+})()
+"#;
+    let read: Vec<String> = serde_json::from_str(eval(&tab, HOVER).as_str().unwrap()).unwrap();
+    let flags: Vec<(String, String)> = [
+        ("game", "triangular"),
+        ("k", "3"),
+        ("box", "10"),
+        ("plot", "table"),
+        ("slice", "z=5"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let csv = String::from_utf8(
+        nimscape::cli::render_bytes(&["grundy"], &flags, "csv", 1 << 30).unwrap(),
+    )
+    .unwrap();
+    let value_of = |x: u32, y: u32| {
+        csv.lines().find_map(|line| {
+            line.strip_prefix(&format!("{x},{y},5,"))
+                .map(str::to_string)
+        })
+    };
+    let want = |x: u32, y: u32| match value_of(x, y) {
+        Some(v) => format!(
+            "(x, y, z) = ({x}, {y}, 5): Grundy value {v} ({})",
+            if v == "0" { "P" } else { "N" }
+        ),
+        None => format!("(x, y, z) = ({x}, {y}, 5): not a position of this game"),
+    };
+    assert_eq!(read[0], want(2, 1));
+    assert_eq!(read[1], "y = 3");
+    assert_eq!(read[2], want(0, 0));
+
     // A cap expression error is shown, not thrown.
     eval(&tab, "(() => { document.getElementById('gr-game').value = 'cap'; document.getElementById('gr-game').dispatchEvent(new Event('change')); const c = document.getElementById('gr-cap'); c.value = 'floor((x+z)/'; c.dispatchEvent(new Event('change')); return true; })()");
     wait_for(

@@ -149,9 +149,10 @@ function palette32(mode, m) {
   return pal;
 }
 
+let scratchImage = null;
 function paintTile(canvas, bytes, mode, m) {
   const ctx = canvas.getContext('2d');
-  const image = ctx.createImageData(TILE, TILE);
+  const image = scratchImage || (scratchImage = ctx.createImageData(TILE, TILE));
   const words = new Uint32Array(image.data.buffer), pal = palette32(mode, m);
   for (let i = 0; i < bytes.length; i++) words[i] = pal[bytes[i]];
   ctx.putImageData(image, 0, 0);
@@ -799,13 +800,52 @@ async function renderGrundy() {
   setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], `grundy-${gr.game}`);
   writeHash({ view: 'grundy', ...params });
   const ok = await showFigure($('gr-img'), `grundy.png?${query(params)}`, $('gr-error'));
+  if (ok === true) await loadGrundyHover(params);
   if (ok === false) {
     // Point at the column a cap expression error names.
     const col = /column (\d+)/.exec($('gr-error').textContent);
     if (col && gr.game === 'cap') $('gr-error').textContent += `\n${gr.cap}\n${' '.repeat(Math.max(0, parseInt(col[1], 10) - 1))}^`;
   }
 }
+// Hover readout: where the table's cells are in the PNG (from the figure's
+// own scene, /api/layout/grundy.json) and the values (the figure's data,
+// /api/grundy.json), both for exactly the flags of the picture on screen.
+let grHover = null;
+async function loadGrundyHover(params) {
+  grHover = null;
+  document.body.dataset.grundyHover = '0';
+  const token = ($('gr-img').nimscapeHover = ($('gr-img').nimscapeHover || 0) + 1);
+  if (EMBED || params.plot !== 'table') { $('gr-readout').textContent = params.plot === 'table' ? '' : 'switch to the table to read values by hovering'; return; }
+  const get = async (path) => { const r = await fetch(path); return r.ok ? r.json() : null; };
+  const [layout, data] = await Promise.all([get(`/api/layout/grundy.json?${query(params)}`), get(`/api/grundy.json?${query(params)}`)]);
+  if (token !== $('gr-img').nimscapeHover || !layout || !data || !layout.grids.length) return;
+  const fixed = data.slice || {};
+  const values = new Map(data.positions.map((p) => [p.slice(0, -1).join(','), p[p.length - 1]]));
+  grHover = { grid: layout.grids[0], width: layout.width, coords: data.coordinates, fixed, free: data.coordinates.filter((c) => !(c in fixed)), values };
+  $('gr-readout').textContent = 'hover a cell of the table';
+  document.body.dataset.grundyHover = '1';
+}
+
+function grundyReadout(ev) {
+  if (!grHover) return;
+  const img = $('gr-img'), box = img.getBoundingClientRect();
+  const inner = img.clientWidth || box.width, scale = grHover.width / inner;
+  const px = (ev.clientX - box.left - img.clientLeft) * scale, py = (ev.clientY - box.top - img.clientTop) * scale;
+  const g = grHover.grid, ox = px - g.x, oy = py - g.y;
+  if (ox < 0 || oy < 0 || ox >= g.width || oy >= g.height) { $('gr-readout').textContent = 'hover a cell of the table'; return; }
+  // The scene's cell edges: edge k of n over a span s is floor(k·s/n).
+  const index = (off, n, span) => { let k = Math.floor(off * n / span); while (k > 0 && Math.floor(k * span / n) > off) k--; while (k + 1 < n && Math.floor((k + 1) * span / n) <= off) k++; return k; };
+  const row = index(oy, g.rows, g.height), col = index(ox, g.cols, g.width);
+  const [fr, fc] = grHover.free;
+  if (row === 0 || col === 0) { $('gr-readout').textContent = row === 0 && col === 0 ? '' : row === 0 ? `${fc} = ${col - 1}` : `${fr} = ${row - 1}`; return; }
+  const point = grHover.coords.map((c) => (c in grHover.fixed ? grHover.fixed[c] : c === fr ? row - 1 : c === fc ? col - 1 : 0));
+  const value = grHover.values.get(point.join(','));
+  const where = `(${grHover.coords.join(', ')}) = (${point.join(', ')})`;
+  $('gr-readout').textContent = value === undefined ? `${where}: not a position of this game` : `${where}: Grundy value ${value} (${value === 0 ? 'P' : 'N'})`;
+}
+
 function initGrundy(state) {
+  $('gr-img').addEventListener('mousemove', grundyReadout);
   if (state.cap) { gr.game = 'cap'; gr.cap = state.cap; } else if (state.game) gr.game = state.game;
   if (state.k) gr.k = parseInt(state.k, 10) || 3;
   if (state.box) gr.box = parseInt(state.box, 10) || 10;
@@ -846,5 +886,5 @@ function start() {
 }
 
 // For tests and scripts: the model's answer for a cell, and the view state.
-window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles, localTile };
+window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles, localTile, grundyHover: () => grHover };
 start();
