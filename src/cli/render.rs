@@ -356,15 +356,25 @@ fn draw_in_process(
                 match super::plan(&job.words, memory_limit) {
                     Ok(planned) => {
                         let metadata = Metadata::with_parameters(planned.command_line.clone());
-                        for (format, path) in &job.outputs {
-                            let result = figure::write_file(
-                                planned.figure.as_ref(),
-                                *format,
-                                path,
-                                &metadata,
-                            );
-                            bar.inc(1);
-                            bar.set_message(file_label(path));
+                        // A figure's formats are drawn side by side (the PNG of a 3D view
+                        // need not wait for its PDF); the first failure in recipe order is
+                        // the one reported.
+                        let results: Vec<crate::Result<()>> = job
+                            .outputs
+                            .par_iter()
+                            .map(|(format, path)| {
+                                let result = figure::write_file(
+                                    planned.figure.as_ref(),
+                                    *format,
+                                    path,
+                                    &metadata,
+                                );
+                                bar.inc(1);
+                                bar.set_message(file_label(path));
+                                result
+                            })
+                            .collect();
+                        for ((_, path), result) in job.outputs.iter().zip(results) {
                             match result {
                                 Ok(()) => written += 1,
                                 Err(e) => {

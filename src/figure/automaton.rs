@@ -15,7 +15,7 @@ use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
-use crate::scene::ramp::{ResidueColours, ResiduePalette};
+use crate::scene::ramp::{Palette, ResidueColours};
 use crate::scene::{Color, Scene};
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
@@ -89,7 +89,7 @@ pub enum AutomatonMode {
         /// Panels per row of a sheet; `None` picks one.
         columns: Option<usize>,
         /// Colours of residues 1..p-1 for p >= 3.
-        palette: ResiduePalette,
+        palette: Palette,
         /// Timing and looping of a `.gif`.
         animation: Animation,
         /// Animations: one cell size for every frame (`--scale common`), so the
@@ -102,7 +102,7 @@ pub enum AutomatonMode {
         /// PNG compression of 1-bit output.
         compression: png_enc::Compression,
         /// Colours of residues 1..p-1 for p >= 3.
-        palette: ResiduePalette,
+        palette: Palette,
     },
 }
 
@@ -201,7 +201,7 @@ impl AutomatonFigure {
         self.frames.last().copied().unwrap_or(0)
     }
 
-    fn palette(&self) -> ResiduePalette {
+    fn palette(&self) -> Palette {
         match &self.mode {
             AutomatonMode::Styled { palette, .. } | AutomatonMode::Raw { palette, .. } => *palette,
         }
@@ -920,7 +920,7 @@ mod tests {
                 style: BoardStyle::default(),
                 size: None,
                 columns: None,
-                palette: ResiduePalette::Viridis,
+                palette: Palette::Viridis,
                 animation: Animation::default(),
                 common_scale: false,
             },
@@ -941,7 +941,7 @@ mod tests {
                 style: BoardStyle::default(),
                 size: None,
                 columns: None,
-                palette: ResiduePalette::Viridis,
+                palette: Palette::Viridis,
                 animation: Animation::default(),
                 common_scale: false,
             },

@@ -24,6 +24,7 @@ use crate::games::{GameBox, GameSpec, Solution};
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::chart::{chart_error, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
+use crate::scene::ramp::Palette;
 use crate::scene::units::MIN_TEXT_PT;
 use crate::scene::{CellLayer, Color, HAlign, Item, PathItem, PixelRect, Scene, TextItem, VAlign};
 use crate::{Error, Result};
@@ -48,55 +49,13 @@ pub enum GrundyPlot {
     Sieve,
 }
 
-/// Colours of a table's value classes (value mod the modulus).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TablePalette {
-    /// The papers': 0 white, 1 red, 2 blue (then green, orange, purple, ...).
-    #[default]
-    Paper,
-    /// Okabe–Ito: 0 white, 1 orange, 2 sky blue, ...; safe for colour-blind readers.
-    OkabeIto,
-}
-
-impl TablePalette {
-    /// The class colours; class `v mod m` takes entry `v mod m`.
-    pub fn colors(self) -> &'static [Color] {
-        const PAPER: [Color; 8] = [
-            // Red and blue as the papers, the blue dark enough that the two classes
-            // stay 3:1 apart, and each 3:1 on white, when printed in grey.
-            Color::WHITE,
-            Color::rgb(0xE4, 0x6C, 0x6C),
-            Color::rgb(0x14, 0x3B, 0x91),
-            Color::rgb(0x6B, 0xC7, 0x6B),
-            Color::rgb(0xF5, 0xB0, 0x4A),
-            Color::rgb(0xB0, 0x7F, 0xD8),
-            Color::rgb(0x5F, 0xCF, 0xCF),
-            Color::rgb(0xEE, 0xE0, 0x5A),
-        ];
-        const OKABE_ITO: [Color; 8] = [
-            Color::WHITE,
-            okabe_ito::ORANGE,
-            okabe_ito::SKY_BLUE,
-            okabe_ito::BLUISH_GREEN,
-            okabe_ito::YELLOW,
-            okabe_ito::REDDISH_PURPLE,
-            okabe_ito::VERMILLION,
-            okabe_ito::BLUE,
-        ];
-        match self {
-            TablePalette::Paper => &PAPER,
-            TablePalette::OkabeIto => &OKABE_ITO,
-        }
-    }
-}
-
 /// How a Grundy table looks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableStyle {
     /// Cells are coloured by value mod this (the papers: 3); 1..=8.
     pub modulus: u32,
     /// The class colours.
-    pub palette: TablePalette,
+    pub palette: Palette,
     /// Pixels per cell; `None` fits the widest number.
     pub cell: Option<u32>,
     /// A title line above and a colour key below the table.
@@ -113,7 +72,7 @@ impl Default for TableStyle {
     fn default() -> Self {
         TableStyle {
             modulus: 3,
-            palette: TablePalette::Paper,
+            palette: Palette::Paper,
             cell: None,
             title: true,
             caption: None,
@@ -312,6 +271,7 @@ impl GrundyFigure {
                 self.table.modulus
             )));
         }
+        self.table.palette.check(u64::from(self.table.modulus))?;
         if let Some(cell) = self.table.cell {
             if !(8..=200).contains(&cell) {
                 return Err(Error::invalid(format!(
@@ -671,7 +631,7 @@ impl GrundyFigure {
         let text_size = number_size(c);
 
         let classes = self.table.modulus as usize;
-        let mut palette: Vec<Color> = self.table.palette.colors()[..classes].to_vec();
+        let mut palette: Vec<Color> = self.table.palette.class_colors(self.table.modulus)?;
         let header = palette.len() as u8;
         palette.push(Color::gray(0.75));
         let outside = palette.len() as u8;
@@ -711,7 +671,7 @@ impl GrundyFigure {
         } else {
             0
         };
-        let key = self.key_entries();
+        let key = self.key_entries()?;
         let key_size = (text_size * 1.2).clamp(7.0, 13.0);
         let key_rows = if self.table.title {
             key_rows(&key, key_size, room)
@@ -823,9 +783,12 @@ impl GrundyFigure {
     }
 
     /// The colour key under a table: a swatch per class.
-    fn key_entries(&self) -> Vec<(Color, String)> {
+    fn key_entries(&self) -> Result<Vec<(Color, String)>> {
         let m = self.table.modulus;
-        self.table.palette.colors()[..m as usize]
+        Ok(self
+            .table
+            .palette
+            .class_colors(m)?
             .iter()
             .enumerate()
             .map(|(class, &color)| {
@@ -836,7 +799,7 @@ impl GrundyFigure {
                 };
                 (color, text)
             })
-            .collect()
+            .collect())
     }
 
     fn points(&self, solution: &Solution, frame: &Frame) -> Result<Vec<[u32; 3]>> {
@@ -1678,7 +1641,7 @@ mod tests {
         assert_eq!(ink_on(Color::WHITE), Color::BLACK);
         assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
         // The numbers on every class colour read at 4.5:1 or better (WCAG text).
-        for c in TablePalette::Paper.colors() {
+        for c in &Palette::Paper.class_colors(8).unwrap() {
             let ratio = contrast(ink_on(*c), *c);
             assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
         }
@@ -1690,7 +1653,7 @@ mod tests {
 
     #[test]
     fn paper_mod_3_classes_survive_greyscale_print() {
-        let c = TablePalette::Paper.colors();
+        let c = Palette::Paper.class_colors(3).unwrap();
         for (k, &colour) in c.iter().enumerate().take(3).skip(1) {
             let r = contrast(colour, Color::WHITE);
             assert!(r >= 3.0, "class {k}: {r:.2}:1 on white");
