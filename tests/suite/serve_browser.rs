@@ -216,17 +216,13 @@ fn page_tiles_against_server(tab: &Tab) -> (usize, Vec<String>) {
     (cases.len(), bad)
 }
 
-#[test]
-fn explorer_views_draw_the_models_cells_in_headless_chromium() {
-    let Some(path) = chromium() else { return };
-    let server = server();
-    let profile = tempfile::tempdir().unwrap();
+fn launch(path: PathBuf, profile: &std::path::Path, window: (u32, u32)) -> Browser {
     let options = LaunchOptions {
         headless: true,
         sandbox: false,
         path: Some(path),
-        user_data_dir: Some(profile.path().to_path_buf()),
-        window_size: Some((1400, 1100)),
+        user_data_dir: Some(profile.to_path_buf()),
+        window_size: Some(window),
         idle_browser_timeout: Duration::from_secs(120),
         args: [
             "--disable-gpu",
@@ -240,7 +236,60 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .collect(),
         ..LaunchOptions::default()
     };
-    let browser = Browser::new(options).expect("Chromium starts");
+    Browser::new(options).expect("Chromium starts")
+}
+
+/// `NIMSCAPE_GALLERY=docs/gallery cargo test gallery_screenshots -- --ignored`:
+/// the README gallery's screenshots of each view.
+#[test]
+#[ignore = "writes the gallery screenshots: run on demand with NIMSCAPE_GALLERY set"]
+fn gallery_screenshots() {
+    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+    let Some(path) = chromium() else { return };
+    let out = PathBuf::from(
+        std::env::var_os("NIMSCAPE_GALLERY").expect("set NIMSCAPE_GALLERY to a folder"),
+    );
+    let server = server();
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(path, profile.path(), (1320, 900));
+    let tab = browser.new_tab().unwrap();
+    let shots: [(&str, &str, &str); 6] = [
+        ("serve-square.png", "view=square&m=11&depth=2&pair=1", "document.body.dataset.squareReady === '1'"),
+        ("serve-pass.png", "view=square&m=27&pass=1", "document.body.dataset.squareReady === '1'"),
+        ("serve-deep-zoom.png", "view=square&m=4611686018427387903&mode=nimsum&z=-3&cx=316049379871604938112&cy=768000000000000000384", "document.body.dataset.squareReady === '1'"),
+        ("serve-automaton.png", "view=automaton&n=40&p=3&palette=viridis", "document.getElementById('au-img').dataset.state === 'ready'"),
+        ("serve-octahedron.png", "view=octahedron&n=4&k=1408", "document.getElementById('oc-view').dataset.state === 'ready' && document.getElementById('oc-section').dataset.state === 'ready'"),
+        ("serve-grundy.png", "view=grundy&game=triangular&k=3&box=10&plot=table&slice=z%3D5", "document.body.dataset.grundyHover === '1'"),
+    ];
+    for (file, hash, ready) in shots {
+        tab.navigate_to("about:blank")
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        tab.navigate_to(&format!("{}#{hash}", server.url()))
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        wait_for(&tab, file, ready);
+        if file == "serve-grundy.png" {
+            // A hover readout on screen: the centre of the cell x = 4, y = 2.
+            eval(&tab, "(() => { const img = document.getElementById('gr-img'), h = window.nimscape.grundyHover(), g = h.grid, b = img.getBoundingClientRect(), s = h.width / img.clientWidth; img.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + img.clientLeft + (g.x + g.width * 3.5 / g.cols) / s, clientY: b.top + img.clientTop + (g.y + g.height * 5.5 / g.rows) / s })); return true; })()");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let png = tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .unwrap();
+        std::fs::write(out.join(file), png).unwrap();
+        println!("wrote {}", out.join(file).display());
+    }
+}
+
+#[test]
+fn explorer_views_draw_the_models_cells_in_headless_chromium() {
+    let Some(path) = chromium() else { return };
+    let server = server();
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(path, profile.path(), (1400, 1100));
     let tab = browser.new_tab().unwrap();
     let problems = Arc::new(Mutex::new(Vec::<String>::new()));
     let seen = problems.clone();
