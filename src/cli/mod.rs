@@ -7,9 +7,10 @@ mod count;
 #[cfg(test)]
 mod fuzz;
 mod grundy;
+pub(crate) mod names;
 mod octahedron;
 pub(crate) mod out;
-pub mod output;
+mod output;
 mod provenance;
 mod render;
 mod serve;
@@ -18,6 +19,7 @@ mod verify;
 
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+pub use names::as_flags;
 use std::path::PathBuf;
 
 /// Exact, publication-ready figures of chocolate-bar games.

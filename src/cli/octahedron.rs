@@ -515,8 +515,8 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
     };
     let figure = SweepFigure {
         n: args.n,
-        from: named_r(&args.from, "--from")?,
-        to: named_r(&args.to, "--to")?,
+        from: named_r(&args.from, "from")?,
+        to: named_r(&args.to, "to")?,
         frames: args.frames,
         size: args.panel,
         scale: args.scale.into(),
@@ -530,11 +530,11 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
     Ok(figure)
 }
 
-/// A sweep end as a real level; errors name the flag.
-fn named_r(text: &str, flag: &str) -> crate::Result<NamedLevel> {
+/// A sweep end as a real level; errors name its parameter.
+fn named_r(text: &str, parameter: &str) -> crate::Result<NamedLevel> {
     NamedLevel::parse_r(text).map_err(|e| match e {
         crate::Error::InvalidParameter(msg) => {
-            crate::Error::InvalidParameter(msg.replace("--r", flag))
+            crate::Error::InvalidParameter(msg.replace("`r`", &format!("`{parameter}`")))
         }
         other => other,
     })

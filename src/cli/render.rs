@@ -69,6 +69,9 @@ struct Job {
     words: Vec<String>,
     command_line: String,
     outputs: Vec<(Format, PathBuf)>,
+    /// The last frame of an animation as a PNG, for `figures.tex` (LaTeX cannot
+    /// play a GIF), when the recipe asks for no still format itself.
+    still: Option<PathBuf>,
 }
 
 /// What drawing a figure gave.
@@ -106,6 +109,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                         .iter()
                         .map(|&f| (f, folder.join(gallery::file_name(entry, f))))
                         .collect(),
+                    still: gallery::still_name(entry).map(|name| folder.join(name)),
                 }),
                 Err(message) => problems.push(message),
             }
@@ -119,7 +123,10 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
     }
 
-    let files: usize = jobs.iter().map(|j| j.outputs.len()).sum();
+    let files: usize = jobs
+        .iter()
+        .map(|j| j.outputs.len() + usize::from(j.still.is_some()))
+        .sum();
     let bar = if ctx.quiet || !std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::hidden())
     } else {
@@ -175,6 +182,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                             .formats
                             .iter()
                             .map(|&f| gallery::file_name(entry, f))
+                            .chain(gallery::still_name(entry))
                             .collect(),
                         command: job.command_line.clone(),
                     }
@@ -292,22 +300,23 @@ fn check_figure(
 ) -> Result<(Vec<String>, String), String> {
     let words = figure_words(recipe, entry, quick)?;
     let params = entry.effective_params(quick);
-    // A semantic error names its flag: point at that key's line, not the header.
+    // A semantic error names its parameter: point at that key's line, not the header.
     let at = |message: String| {
-        let line = params
+        let named = super::names::named_parameters(&message);
+        let line = named
             .iter()
-            .find(|p| {
-                let flag = format!("--{}", p.key.replace('_', "-"));
-                message
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                    .any(|w| w == flag)
+            .find_map(|name| {
+                params
+                    .iter()
+                    .find(|p| p.key.replace('_', "-") == *name)
+                    .map(|p| p.line)
             })
-            .map(|p| p.line)
             .unwrap_or(entry.line);
         format!(
-            "{}:{line}: figure '{}': {message}",
+            "{}:{line}: figure '{}': {}",
             recipe.path.display(),
-            entry.name
+            entry.name,
+            super::names::as_keys(&message)
         )
     };
     let planned = super::plan(&words, memory_limit).map_err(|e| at(e.to_string()))?;
@@ -378,13 +387,23 @@ fn draw_in_process(
                             match result {
                                 Ok(()) => written += 1,
                                 Err(e) => {
-                                    error = Some(format!("{}: {e}", file_label(path)));
+                                    error = Some(format!(
+                                        "{}: {}",
+                                        file_label(path),
+                                        super::names::as_keys(&e.to_string())
+                                    ));
                                     break;
                                 }
                             }
                         }
+                        if let (None, Some(path)) = (&error, &job.still) {
+                            match write_still(planned.figure.as_ref(), path, &metadata, bar) {
+                                Ok(()) => written += 1,
+                                Err(message) => error = Some(message),
+                            }
+                        }
                     }
-                    Err(e) => error = Some(e.to_string()),
+                    Err(e) => error = Some(super::names::as_keys(&e.to_string())),
                 }
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
@@ -399,6 +418,25 @@ fn draw_in_process(
             .collect()
     });
     Ok(results.drain(..).flatten().collect())
+}
+
+/// An animation's still for `figures.tex`; the error names the file.
+fn write_still(
+    figure: &dyn figure::Figure,
+    path: &Path,
+    metadata: &Metadata,
+    bar: &ProgressBar,
+) -> Result<(), String> {
+    let result = figure::write_last_frame(figure, path, metadata);
+    bar.inc(1);
+    bar.set_message(file_label(path));
+    result.map_err(|e| {
+        format!(
+            "{}: {}",
+            file_label(path),
+            super::names::as_keys(&e.to_string())
+        )
+    })
 }
 
 fn file_label(path: &Path) -> String {
@@ -471,6 +509,19 @@ fn draw_isolated(
                         }
                     }
                 }
+                // The still is one frame, drawn here rather than in a child.
+                if let (None, Some(path)) = (&error, &job.still) {
+                    let drawn = super::plan(&job.words, memory_limit)
+                        .map_err(|e| super::names::as_keys(&e.to_string()))
+                        .and_then(|planned| {
+                            let metadata = Metadata::with_parameters(planned.command_line.clone());
+                            write_still(planned.figure.as_ref(), path, &metadata, bar)
+                        });
+                    match drawn {
+                        Ok(()) => written += 1,
+                        Err(message) => error = Some(message),
+                    }
+                }
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -495,8 +546,13 @@ fn draw_isolated(
 /// definition; errors name the recipe file, the line and the key.
 fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec<String>, String> {
     let file = recipe.path.display();
-    let at =
-        |line: usize, message: String| format!("{file}:{line}: figure '{}': {message}", entry.name);
+    let at = |line: usize, message: String| {
+        format!(
+            "{file}:{line}: figure '{}': {}",
+            entry.name,
+            super::names::as_keys(&message)
+        )
+    };
     let root = Cli::command();
     let mut command = &root;
     for word in &entry.model {
@@ -632,12 +688,9 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
     let mut argv = vec!["nimscape".to_string()];
     argv.extend(with_output(&words, &probe));
     if let Err(err) = Cli::try_parse_from(&argv) {
-        let text = err.to_string();
-        let first = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("invalid parameters");
-        let first = first.trim_start_matches("error: ").to_string();
+        let first = super::first_line(&err)
+            .trim_start_matches("error: ")
+            .to_string();
         let line = err
             .get(clap::error::ContextKind::InvalidArg)
             .map(|value| value.to_string())

@@ -33,7 +33,7 @@ pub fn run(args: VerifyArgs, memory_limit: u64) -> Result<()> {
             .unwrap_or(least)
     };
     let width = widest(|o| &o.claim, 5);
-    let source_width = widest(|o| &o.source, 6);
+    let source_width = widest(|o| o.source, 6);
     let range_width = widest(|o| &o.range, 5);
     let mut out = out::stdout();
     report!(

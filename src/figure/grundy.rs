@@ -135,14 +135,14 @@ impl std::str::FromStr for Slice {
                 Some((name, v)) if !name.is_empty() => fixed.push((name.to_string(), v)),
                 _ => {
                     return Err(Error::invalid(format!(
-                        "--slice: '{part}' is not NAME=VALUE; write e.g. --slice z=5 or --slice x3=2,x4=1"
+                        "`slice`: '{part}' is not NAME=VALUE; write e.g. `slice` z=5 or `slice` x3=2,x4=1"
                     )))
                 }
             }
         }
         if fixed.is_empty() {
             return Err(Error::invalid(
-                "--slice: nothing given; write e.g. --slice z=5",
+                "`slice`: nothing given; write e.g. `slice` z=5",
             ));
         }
         Ok(Slice(fixed))
@@ -237,17 +237,17 @@ impl GrundyFigure {
         for (name, v) in &self.slice.0 {
             let Some(d) = names.iter().position(|n| n == name) else {
                 return Err(Error::invalid(format!(
-                    "--slice: {} has no coordinate '{name}'; its coordinates are {}",
+                    "`slice`: {} has no coordinate '{name}'; its coordinates are {}",
                     self.game.name(),
                     names.join(", ")
                 )));
             };
             if fixed[d].is_some() {
-                return Err(Error::invalid(format!("--slice: '{name}' is fixed twice")));
+                return Err(Error::invalid(format!("`slice`: '{name}' is fixed twice")));
             }
             if *v > bounds[d] {
                 return Err(Error::invalid(format!(
-                    "--slice: {name} = {v} is outside the box ({name} runs over 0..{})",
+                    "`slice`: {name} = {v} is outside the box ({name} runs over 0..{})",
                     bounds[d]
                 )));
             }
@@ -267,7 +267,7 @@ impl GrundyFigure {
         self.frame()?;
         if !(1..=8).contains(&self.table.modulus) {
             return Err(Error::invalid(format!(
-                "--color-classes {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
+                "`color-classes` {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
                 self.table.modulus
             )));
         }
@@ -275,13 +275,13 @@ impl GrundyFigure {
         if let Some(cell) = self.table.cell {
             if !(8..=200).contains(&cell) {
                 return Err(Error::invalid(format!(
-                    "--cell {cell} is out of range; give 8..200 px (or pt on paper)"
+                    "`cell` {cell} is out of range; give 8..200 px (or pt on paper)"
                 )));
             }
         }
         let v = &self.view;
         crate::scene::check_view_angles(v.azimuth, v.elevation)?;
-        for (what, px) in [("--width", v.width), ("--height", v.height)] {
+        for (what, px) in [("`width`", v.width), ("`height`", v.height)] {
             if !(120..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
                     "{what} {px} is out of range; give 120..8000 px (1.7 in to 111 in on paper)"
@@ -304,11 +304,11 @@ impl GrundyFigure {
                 let hint = match frame.free.first() {
                     Some(&d) if free > 3 => {
                         format!(
-                            "fix the others with --slice, e.g. --slice {}=0",
+                            "fix the others with `slice`, e.g. `slice` {}=0",
                             frame.names[d]
                         )
                     }
-                    _ => "fix fewer of them with --slice".to_string(),
+                    _ => "fix fewer of them with `slice`".to_string(),
                 };
                 return Err(Error::unsupported(format!(
                     "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: {hint}",
@@ -325,12 +325,12 @@ impl GrundyFigure {
         if free != needed {
             let hint = if free > needed {
                 format!(
-                    "fix {} of them with --slice, e.g. --slice {}=0",
+                    "fix {} of them with `slice`, e.g. `slice` {}=0",
                     free - needed,
                     frame.names[*frame.free.last().unwrap_or(&0)]
                 )
             } else {
-                "fix fewer with --slice".to_string()
+                "fix fewer with `slice`".to_string()
             };
             return Err(Error::unsupported(format!(
                 "{what} needs {needed} free coordinates; {} has {free} ({}) here: {hint}",
@@ -346,7 +346,7 @@ impl GrundyFigure {
             if rows > MAX_TABLE_SIDE || cols > MAX_TABLE_SIDE {
                 return Err(Error::unsupported(format!(
                     "a Grundy table of {rows} x {cols} cells is too large to read (at most \
-                     {MAX_TABLE_SIDE} per side); use a smaller --box, or write the values as .csv / .json"
+                     {MAX_TABLE_SIDE} per side); use a smaller `box`, or write the values as .csv / .json"
                 )));
             }
         }
@@ -359,7 +359,7 @@ impl GrundyFigure {
             let cells = (u64::from(b) + 1) * (u64::from(a) + u64::from(c) + 1);
             if cells > MAX_SIEVE_CELLS {
                 return Err(Error::unsupported(format!(
-                    "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller --box"
+                    "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller `box`"
                 )));
             }
         }
@@ -371,13 +371,13 @@ impl GrundyFigure {
         self.validate()?;
         if format == Format::Npy && self.p_only {
             return Err(Error::unsupported(
-                "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
+                "`p-only` selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
             ));
         }
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
-                    "--p-only selects rows of .csv / .json data; plots of P-positions are --plot points3d or sieve",
+                    "`p-only` selects rows of .csv / .json data; plots of P-positions are `plot` points3d or sieve",
                 ));
             }
             self.resolved_plot()?;
@@ -584,16 +584,28 @@ impl GrundyFigure {
     /// cell on the colour of its class mod the modulus.
     fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let (dr, dc) = (frame.free[0], frame.free[1]);
-        let (rows, cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
-        let values: Vec<Option<u16>> = (0..rows * cols)
-            .map(|i| solution.get(&frame.point(&[(i / cols) as u32, (i % cols) as u32])))
+        let (box_rows, box_cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
+        let box_values: Vec<Option<u16>> = (0..box_rows * box_cols)
+            .map(|i| solution.get(&frame.point(&[(i / box_cols) as u32, (i % box_cols) as u32])))
+            .collect();
+        // Rows and columns wholly outside the game say nothing: the table keeps the
+        // rectangle of the box that holds positions (all of it when none does).
+        let (row_span, col_span) = game_span(&box_values, box_cols);
+        let (first_row, first_col) = (*row_span.start(), *col_span.start());
+        let (rows, cols) = (row_span.clone().count(), col_span.clone().count());
+        let values: Vec<Option<u16>> = row_span
+            .flat_map(|r| col_span.clone().map(move |k| (r, k)))
+            .map(|(r, k)| box_values[r * box_cols + k])
             .collect();
         let digits = |n: u64| n.to_string().len();
         let widest = values
             .iter()
             .flatten()
             .map(|&v| digits(u64::from(v)))
-            .chain([digits(rows as u64 - 1), digits(cols as u64 - 1)])
+            .chain([
+                digits((first_row + rows) as u64 - 1),
+                digits((first_col + cols) as u64 - 1),
+            ])
             .max()
             .unwrap_or(1);
         let margin = 16u32;
@@ -617,12 +629,12 @@ impl GrundyFigure {
         if cell < min_cell {
             let need = min_cell * (cols as u32 + 1) + 2 * margin;
             let (flag, have) = match (self.table.cell, self.table.width) {
-                (Some(c), _) => ("--cell", format!("{c}")),
-                (None, Some(w)) => ("--width", format!("{w} pt")),
-                _ => ("--cell", format!("{cell}")),
+                (Some(c), _) => ("`cell`", format!("{c}")),
+                (None, Some(w)) => ("`width`", format!("{w} pt")),
+                _ => ("`cell`", format!("{cell}")),
             };
             return Err(Error::invalid(format!(
-                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give --cell {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller --box",
+                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `cell` {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller `box`",
                 f64::from(need) / 72.0 * 25.4,
                 cols + 1
             )));
@@ -727,11 +739,23 @@ impl GrundyFigure {
         let corner_size = text_size.min(c * 0.8 / font::text_width(&corner_text, 1.0));
         label(0, 0, corner_text, INK, corner_size);
         for k in 0..cols {
-            label(0, k + 1, k.to_string(), Color::BLACK, text_size);
+            label(
+                0,
+                k + 1,
+                (first_col + k).to_string(),
+                Color::BLACK,
+                text_size,
+            );
         }
         for r in 0..rows {
             indices[(r + 1) * (cols + 1)] = header;
-            label(r + 1, 0, r.to_string(), Color::BLACK, text_size);
+            label(
+                r + 1,
+                0,
+                (first_row + r).to_string(),
+                Color::BLACK,
+                text_size,
+            );
             for k in 0..cols {
                 let at = (r + 1) * (cols + 1) + k + 1;
                 match values[r * cols + k] {
@@ -810,7 +834,7 @@ impl GrundyFigure {
             .collect();
         if points.len() > MAX_PLOT_POINTS {
             return Err(Error::unsupported(format!(
-                "{} P-positions are too many to plot (at most {MAX_PLOT_POINTS}); use a smaller --box",
+                "{} P-positions are too many to plot (at most {MAX_PLOT_POINTS}); use a smaller `box`",
                 points.len()
             )));
         }
@@ -818,7 +842,7 @@ impl GrundyFigure {
             || format!("a plot of {} points", points.len()),
             points.len() as u64 * 600,
             self.memory_limit,
-            "use a smaller --box",
+            "use a smaller `box`",
         )?;
         Ok(points)
     }
@@ -1196,7 +1220,7 @@ pub const PASS_COLOR: Color = okabe_ito::VERMILLION;
 pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
     if matches!(figure.mode, SquareMode::Raw { .. }) {
         return Err(Error::unsupported(
-            "--overlay draws styled boards; drop --raw",
+            "`overlay` draws styled boards; drop `raw`",
         ));
     }
     if figure
@@ -1204,7 +1228,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
         .is_some_and(|n| figure.boards.iter().any(|&m| m != n))
     {
         return Err(Error::unsupported(
-            "--overlay nim-pass needs square boards; drop --n",
+            "`overlay` nim-pass needs square boards; drop `n`",
         ));
     }
     let largest = figure.boards.iter().copied().max().unwrap_or(1);
@@ -1218,7 +1242,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
         },
         largest.saturating_pow(4),
         figure.memory_limit,
-        "use a smaller --m",
+        "use a smaller `m`",
     )
 }
 
@@ -1226,7 +1250,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
 /// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
 /// with a legend counting both.
 pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
-    let side = u32::try_from(m).map_err(|_| Error::invalid("--m is too large for --overlay"))?;
+    let side = u32::try_from(m).map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
     let (nim, pass) = square_board(side, limit)?;
     let mut panel = BoardPanel::from_bits(&nim, style);
     for (r, c) in pass.ones() {
@@ -1501,6 +1525,30 @@ impl GrundyPlan {
     }
 }
 
+/// The rows and columns of a `cols`-wide table of values that hold at least one
+/// position of the game (`Some`), as two ranges; the whole table when none does.
+fn game_span(
+    values: &[Option<u16>],
+    cols: usize,
+) -> (
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeInclusive<usize>,
+) {
+    let rows = values.len() / cols.max(1);
+    let inside = |r: usize, k: usize| values[r * cols + k].is_some();
+    let any_in_row = |r: usize| (0..cols).any(|k| inside(r, k));
+    let any_in_col = |k: usize| (0..rows).any(|r| inside(r, k));
+    match (
+        (0..rows).find(|&r| any_in_row(r)),
+        (0..rows).rev().find(|&r| any_in_row(r)),
+        (0..cols).find(|&k| any_in_col(k)),
+        (0..cols).rev().find(|&k| any_in_col(k)),
+    ) {
+        (Some(r0), Some(r1), Some(k0), Some(k1)) => (r0..=r1, k0..=k1),
+        _ => (0..=rows.saturating_sub(1), 0..=cols.saturating_sub(1)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1550,7 +1598,7 @@ mod tests {
         f.plot = Some(GrundyPlot::Table);
         let err = f.resolved_plot().unwrap_err().to_string();
         assert!(
-            err.contains("needs 2 free coordinates") && err.contains("--slice"),
+            err.contains("needs 2 free coordinates") && err.contains("`slice`"),
             "{err}"
         );
     }
@@ -1574,7 +1622,18 @@ mod tests {
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);
-        assert_eq!((layer.rows, layer.cols), (8, 8));
+        // Positions have y <= (x + 4) / 3 <= 3 in the box 0..6: columns y = 4..6 lie
+        // wholly outside the game and are dropped; every row keeps a position.
+        let last_y = (0..=6u32).map(|x| (x + 4) / 3).max().unwrap();
+        assert_eq!(last_y, 3);
+        for y in last_y + 1..=6 {
+            assert!(
+                (0..=6).all(|x| sol.get(&[x, y, 4]).is_none()),
+                "column y = {y}"
+            );
+        }
+        let cols = last_y as usize + 1;
+        assert_eq!((layer.rows, layer.cols), (8, cols + 1));
         let texts: Vec<String> = scene
             .items
             .iter()
@@ -1583,21 +1642,43 @@ mod tests {
                 _ => None,
             })
             .collect();
-        // Header labels 0..6 twice, the corner, then one label per position.
+        // The corner, header labels 0..6 and 0..3, then one label per position.
         let positions = (0..=6u32)
             .flat_map(|x| (0..=6u32).map(move |y| (x, y)))
             .filter(|&(x, y)| y <= (x + 4) / 3)
             .count();
-        assert_eq!(texts.len(), 1 + 7 + 7 + positions);
+        assert_eq!(texts.len(), 1 + cols + 7 + positions);
+        assert_eq!(texts[1..=cols], ["0", "1", "2", "3"]);
         for x in 0..=6u32 {
-            for y in 0..=6u32 {
-                let index = layer.indices[(x as usize + 1) * 8 + y as usize + 1];
+            for y in 0..=last_y {
+                let index = layer.indices[(x as usize + 1) * (cols + 1) + y as usize + 1];
                 match sol.get(&[x, y, 4]) {
                     Some(v) => assert_eq!(u32::from(index), u32::from(v) % 3),
                     None => assert_eq!(index, 4, "outside grey at {x},{y}"),
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_table_keeps_the_rectangle_that_holds_positions() {
+        let values = [
+            None,
+            None,
+            None,
+            None,
+            Some(1),
+            None,
+            None,
+            Some(2),
+            None,
+            None,
+            None,
+            None,
+        ];
+        // 4 rows of 3: positions at (1, 1) and (2, 1).
+        assert_eq!(game_span(&values, 3), (1..=2, 1..=1));
+        assert_eq!(game_span(&[None; 6], 3), (0..=1, 0..=2));
     }
 
     #[test]

@@ -23,12 +23,12 @@ pub use color::Color;
 pub fn check_view_angles(azimuth: f64, elevation: f64) -> crate::Result<()> {
     if !azimuth.is_finite() {
         return Err(crate::Error::invalid(format!(
-            "--azimuth must be a number of degrees; got {azimuth}"
+            "`azimuth` must be a number of degrees; got {azimuth}"
         )));
     }
     if !(-90.0..=90.0).contains(&elevation) {
         return Err(crate::Error::invalid(format!(
-            "--elevation must be between -90 and 90 degrees; got {elevation}"
+            "`elevation` must be between -90 and 90 degrees; got {elevation}"
         )));
     }
     Ok(())

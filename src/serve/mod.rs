@@ -137,7 +137,8 @@ impl From<crate::Error> for ApiError {
         };
         ApiError {
             status,
-            message: err.to_string(),
+            // The CLI's own line: parameters shown as its flags.
+            message: crate::cli::as_flags(&err.to_string()),
         }
     }
 }

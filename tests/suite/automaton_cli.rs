@@ -556,7 +556,7 @@ fn bad_input_is_one_line_and_leaves_no_file() {
                 "-o",
                 "x.png",
             ],
-            "unknown palette",
+            "possible values: paper, okabe-ito",
         ),
         (
             &[
@@ -569,7 +569,7 @@ fn bad_input_is_one_line_and_leaves_no_file() {
                 "-o",
                 "x.png",
             ],
-            "up to 9",
+            "mod 9 at most",
         ),
         (
             &["--frames", "5", "--modulus", "exact", "-o", "x.png"],

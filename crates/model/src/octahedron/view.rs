@@ -502,7 +502,7 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         || format!("the 3D view of S_{n} ({count} octahedra)"),
         u64::try_from(count.saturating_mul(u128::from(BYTES_PER_OCTAHEDRON))).unwrap_or(u64::MAX),
         options.memory_limit,
-        "choose a smaller --n for the 3D view (n <= 5 draws in under a second, 6 in a few)",
+        "choose a smaller `n` for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
     let section = match &options.plane {
         Some(plane) => Some(Section::compute(n, plane.level, options.memory_limit)?),
@@ -867,7 +867,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "slow: S_4 at many angles (run with --ignored)"]
+    #[ignore = "slow: S_4 at many angles (run with `ignored`)"]
     fn painter_order_of_s_4_matches_ray_casting_at_many_angles() {
         let solids = octahedra(4);
         for az in [0.0, 17.0, 30.0, 45.0, 60.0, 90.0, 133.0] {

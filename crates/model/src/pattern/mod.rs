@@ -27,7 +27,7 @@ pub fn is_p(m: u64, n: u64, i: u64, j: u64) -> bool {
 pub fn check_board(m: u64, n: u64) -> Result<()> {
     if m == 0 || n == 0 {
         return Err(Error::invalid(format!(
-            "board {m} x {n} is empty: --m and --n must be at least 1"
+            "board {m} x {n} is empty: `m` and `n` must be at least 1"
         )));
     }
     const MAX_SIDE: u64 = 1 << 31;
@@ -369,6 +369,6 @@ mod tests {
     #[test]
     fn empty_boards_are_refused_with_the_flag_named() {
         let err = check_board(0, 3).unwrap_err().to_string();
-        assert!(err.contains("--m"), "{err}");
+        assert!(err.contains("`m`"), "{err}");
     }
 }
