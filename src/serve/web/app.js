@@ -821,7 +821,12 @@ async function loadGrundyHover(params) {
   if (token !== $('gr-img').nimscapeHover || !layout || !data || !layout.grids.length) return;
   const fixed = data.slice || {};
   const values = new Map(data.positions.map((p) => [p.slice(0, -1).join(','), p[p.length - 1]]));
-  grHover = { grid: layout.grids[0], width: layout.width, coords: data.coordinates, fixed, free: data.coordinates.filter((c) => !(c in fixed)), values };
+  const free = data.coordinates.filter((c) => !(c in fixed));
+  // The table keeps only the rows and columns that hold positions of the
+  // game (all of the box when none does): it starts at their smallest values.
+  const first = (c) => { const i = data.coordinates.indexOf(c); return data.positions.reduce((lo, p) => Math.min(lo, p[i]), Infinity); };
+  const start = free.map((c) => (data.positions.length ? first(c) : 0));
+  grHover = { grid: layout.grids[0], width: layout.width, coords: data.coordinates, fixed, free, start, values };
   $('gr-readout').textContent = 'hover a cell of the table';
   document.body.dataset.grundyHover = '1';
 }
@@ -836,9 +841,9 @@ function grundyReadout(ev) {
   // The scene's cell edges: edge k of n over a span s is floor(k·s/n).
   const index = (off, n, span) => { let k = Math.floor(off * n / span); while (k > 0 && Math.floor(k * span / n) > off) k--; while (k + 1 < n && Math.floor((k + 1) * span / n) <= off) k++; return k; };
   const row = index(oy, g.rows, g.height), col = index(ox, g.cols, g.width);
-  const [fr, fc] = grHover.free;
-  if (row === 0 || col === 0) { $('gr-readout').textContent = row === 0 && col === 0 ? '' : row === 0 ? `${fc} = ${col - 1}` : `${fr} = ${row - 1}`; return; }
-  const point = grHover.coords.map((c) => (c in grHover.fixed ? grHover.fixed[c] : c === fr ? row - 1 : c === fc ? col - 1 : 0));
+  const [fr, fc] = grHover.free, r = grHover.start[0] + row - 1, k = grHover.start[1] + col - 1;
+  if (row === 0 || col === 0) { $('gr-readout').textContent = row === 0 && col === 0 ? '' : row === 0 ? `${fc} = ${k}` : `${fr} = ${r}`; return; }
+  const point = grHover.coords.map((c) => (c in grHover.fixed ? grHover.fixed[c] : c === fr ? r : c === fc ? k : 0));
   const value = grHover.values.get(point.join(','));
   const where = `(${grHover.coords.join(', ')}) = (${point.join(', ')})`;
   $('gr-readout').textContent = value === undefined ? `${where}: not a position of this game` : `${where}: Grundy value ${value} (${value === 0 ? 'P' : 'N'})`;
