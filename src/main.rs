@@ -29,7 +29,8 @@ fn run() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {err:#}");
+            // The library names parameters (`cell`); here they are flags (--cell).
+            eprintln!("error: {}", nimscape::cli::as_flags(&format!("{err:#}")));
             ExitCode::FAILURE
         }
     }

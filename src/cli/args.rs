@@ -249,6 +249,50 @@ fn shorten(text: &str) -> String {
 }
 
 /// Typeface of a figure's text.
+/// `#rrggbb`: how a default colour is shown in `--help` and parsed back.
+pub fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// `x,y,z`: a default vector as `--light` takes it.
+pub fn joined(values: &[f64]) -> String {
+    values
+        .iter()
+        .map(f64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `--palette`: one set of colour maps for every command that colours values by
+/// class (Grundy tables, automaton frames mod p).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaletteArg {
+    /// The papers' colours: red, blue, then green, orange, purple, ... (p <= 8).
+    Paper,
+    /// Okabe–Ito: orange, sky blue, bluish green, ...: colour-blind safe (p <= 9).
+    OkabeIto,
+    /// Dark purple through blue and teal to green: ordered, colour-blind safe.
+    Viridis,
+    /// Evenly spaced hues at one lightness: categorical, not ordered.
+    Hues,
+    /// Dark to light grey, for print.
+    #[value(alias = "gray")]
+    Grey,
+}
+
+impl From<PaletteArg> for crate::scene::ramp::Palette {
+    fn from(arg: PaletteArg) -> Self {
+        use crate::scene::ramp::Palette;
+        match arg {
+            PaletteArg::Paper => Palette::Paper,
+            PaletteArg::OkabeIto => Palette::OkabeIto,
+            PaletteArg::Viridis => Palette::Viridis,
+            PaletteArg::Hues => Palette::Hues,
+            PaletteArg::Grey => Palette::Grey,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FontArg {
     /// DejaVu Sans.

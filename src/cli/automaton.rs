@@ -5,7 +5,6 @@ use super::out::{self, report};
 use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
-use crate::scene::ramp::ResiduePalette;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -20,9 +19,9 @@ pub struct AutomatonArgs {
     /// Values mod p (2 to 65535; 2 colours odd cells like P cells) or `exact` (data output only).
     #[arg(long, value_name = "P|exact", default_value = "2")]
     modulus: String,
-    /// Colours of residues 1..p-1 for p >= 3: viridis (default), hues, okabe-ito (p <= 9), grey.
-    #[arg(long, value_name = "NAME", default_value = "viridis")]
-    palette: String,
+    /// Colours of residues 1..p-1 for p >= 3 (residue 0 is the background).
+    #[arg(long, value_enum, default_value = "viridis")]
+    palette: args::PaletteArg,
     /// Draw the 1D Rule 60 space-time diagram for generations 1..N instead (row n = generation n).
     #[arg(long)]
     rule60: bool,
@@ -70,7 +69,7 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFi
     let ranges = args.frames.map(|f| f.0).unwrap_or_default();
     let frames = frame_list(&ranges)?;
     let values = Values::parse(&args.modulus)?;
-    let palette = ResiduePalette::from_name(&args.palette)?;
+    let palette = args.palette.into();
     let mode = if args.raw {
         AutomatonMode::Raw {
             compression: match args.compression {

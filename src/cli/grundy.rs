@@ -4,9 +4,7 @@
 use super::args;
 use super::out::{self, report};
 use super::output::{self, Context};
-use crate::figure::grundy::{
-    GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TablePalette, TableStyle,
-};
+use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
 use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
@@ -53,9 +51,9 @@ pub struct GrundyArgs {
     /// Colour table cells by their value's class mod this (1..8; the papers use 3).
     #[arg(long, alias = "modulus", value_name = "M", default_value_t = 3)]
     color_classes: u32,
-    /// Table colours: the papers' red/blue, or Okabe–Ito (colour-blind safe).
+    /// Colours of the value classes 1.. (class 0 is white).
     #[arg(long, value_enum, default_value = "paper")]
-    palette: PaletteArg,
+    palette: args::PaletteArg,
     /// Table cell size: px, or mm / in / pt [default: fitted to the widest number;
     /// with --width, the width shared out].
     #[arg(long, value_name = "LEN", value_parser = args::parse_size, conflicts_with = "width")]
@@ -106,14 +104,6 @@ enum PlotArg {
     Points3d,
     /// P-positions projected to (y, x - z).
     Sieve,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum PaletteArg {
-    /// 0 white, 1 red, 2 blue, as the papers.
-    Paper,
-    /// 0 white, 1 orange, 2 sky blue, ...: colour-blind safe.
-    OkabeIto,
 }
 
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
@@ -197,10 +187,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         p_only: args.p_only,
         table: TableStyle {
             modulus: args.color_classes,
-            palette: match args.palette {
-                PaletteArg::Paper => TablePalette::Paper,
-                PaletteArg::OkabeIto => TablePalette::OkabeIto,
-            },
+            palette: args.palette.into(),
             cell: cell_units,
             title: !args.labels.no_caption,
             caption: args.labels.caption.clone(),

@@ -7,9 +7,10 @@ mod count;
 #[cfg(test)]
 mod fuzz;
 mod grundy;
+pub(crate) mod names;
 mod octahedron;
 pub(crate) mod out;
-pub mod output;
+mod output;
 mod provenance;
 mod render;
 mod serve;
@@ -18,6 +19,7 @@ mod verify;
 
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+pub use names::as_flags;
 use std::path::PathBuf;
 
 /// Exact, publication-ready figures of chocolate-bar games.
@@ -146,15 +148,46 @@ fn write_stdout(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The first line of a clap error, without its `error: ` prefix.
+/// A clap error on one line, without its `error: ` prefix: what was wrong, then
+/// clap's own help with it (the possible values of an enum, "a similar argument
+/// exists: '--m'"), which it prints on lines of their own.
 fn first_line(err: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
     let text = err.to_string();
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid arguments")
-        .trim_end();
-    // clap quotes the whole value; a 200,000-value list must not make a 1 MB line.
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments").trim_end();
+    let mut line = shortened(first);
+    // "the following required arguments were not provided:" lists them below.
+    if first.ends_with(':') {
+        let listed: Vec<&str> = lines
+            .take_while(|l| l.starts_with("  ") && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        line.push(' ');
+        line.push_str(&shortened(&listed.join(", ")));
+    }
+    let listed = |kind: ContextKind| match err.get(kind) {
+        Some(ContextValue::Strings(values)) if !values.is_empty() => Some(values.join(", ")),
+        Some(ContextValue::String(value)) => Some(value.clone()),
+        _ => None,
+    };
+    if let Some(values) = listed(ContextKind::ValidValue) {
+        line.push_str(&format!("; possible values: {values}"));
+    }
+    for kind in [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+        ContextKind::SuggestedSubcommand,
+    ] {
+        if let Some(suggestion) = listed(kind) {
+            line.push_str(&format!("; did you mean '{suggestion}'?"));
+        }
+    }
+    line
+}
+
+/// clap quotes the whole value; a 200,000-value list must not make a 1 MB line.
+fn shortened(line: &str) -> String {
     const LONGEST: usize = 300;
     if line.len() <= LONGEST {
         return line.to_string();
@@ -226,6 +259,9 @@ pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
         command_line,
     })
 }
+
+/// The explorer's hover map of a Grundy figure (see [`serve::grundy_layout`]).
+pub use serve::grundy_layout;
 
 /// The bytes `nimscape <command> --<flag> <value> ... -o x.<extension>` writes, made
 /// in process: the same definitions, the same validation, the same bytes. `flags`

@@ -51,9 +51,9 @@ impl From<ScaleArg> for Scale {
 /// Colours and captions of section panels.
 #[derive(Debug, Args)]
 struct SectionStyleArgs {
-    /// Colour of the section (default Okabe–Ito blue, colour-blind safe).
-    #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
-    fill: String,
+    /// Colour of the section (Okabe–Ito blue, colour-blind safe, as the cut in `view --plane`).
+    #[arg(long, alias = "fill", value_name = "COLOR", default_value_t = args::hex(PlaneOptions::DEFAULT_CUT))]
+    fill_color: String,
     /// Colour around the section (`none` for transparent PNG/SVG).
     #[arg(long, value_name = "COLOR", default_value = "white")]
     background: String,
@@ -81,7 +81,7 @@ impl SectionStyleArgs {
     fn style(&self) -> crate::Result<SectionStyle> {
         let frame = Color::parse(&self.frame_color, "--frame-color")?;
         Ok(SectionStyle {
-            fill: Color::parse(&self.fill, "--fill")?,
+            fill: Color::parse(&self.fill_color, "--fill-color")?,
             background: Color::parse(&self.background, "--background")?,
             frame: (frame.a > 0).then_some(frame),
             captions: !self.no_caption,
@@ -150,31 +150,31 @@ pub struct ViewArgs {
     #[arg(
         long,
         value_name = "X,Y,Z",
-        default_value = "-0.4,0.6,0.7",
+        default_value_t = args::joined(&ViewOptions::default().light),
         allow_hyphen_values = true
     )]
     light: String,
     /// Share of the colour a face keeps with no direct light, 0..1.
-    #[arg(long, value_name = "K", default_value_t = 0.4)]
+    #[arg(long, value_name = "K", default_value_t = ViewOptions::default().ambient)]
     ambient: f64,
-    /// Colour of the octahedra (default Okabe–Ito orange).
-    #[arg(long, value_name = "COLOR", default_value = "#e69f00")]
-    color: String,
+    /// Colour of the octahedra (Okabe–Ito orange).
+    #[arg(long, alias = "color", value_name = "COLOR", default_value_t = args::hex(ViewOptions::default().base))]
+    solid_color: String,
     /// Add the translucent section plane at this level of S_n (e.g. 11 or 5.5) with the cut drawn on it.
     #[arg(long, value_name = "M", conflicts_with = "operation")]
     plane: Option<String>,
     /// Colour of the plane.
-    #[arg(long, value_name = "COLOR", default_value = "#96bee6")]
+    #[arg(long, value_name = "COLOR", default_value_t = args::hex(PlaneOptions::DEFAULT_COLOUR))]
     plane_color: String,
     /// Opacity of the plane, 0..1.
-    #[arg(long, value_name = "A", default_value_t = 0.18)]
+    #[arg(long, value_name = "A", default_value_t = PlaneOptions::DEFAULT_OPACITY)]
     plane_opacity: f32,
-    /// Colour of the section drawn on the plane (default Okabe–Ito blue, as the section figures).
-    #[arg(long, value_name = "COLOR", default_value = "#0072b2")]
+    /// Colour of the section drawn on the plane (Okabe–Ito blue, as the section figures).
+    #[arg(long, value_name = "COLOR", default_value_t = args::hex(PlaneOptions::DEFAULT_CUT))]
     cut_color: String,
     /// Opacity of the solid above the plane, 0..1 (0, the default, cuts it away so the
     /// section is the first thing seen; above 0 it is drawn without edges, as a ghost).
-    #[arg(long, value_name = "A", default_value_t = 0.0)]
+    #[arg(long, value_name = "A", default_value_t = PlaneOptions::DEFAULT_ABOVE_OPACITY)]
     above_opacity: f32,
     /// Draw operation T on one octahedron: the six kept octahedra and the eight removed tetrahedra.
     #[arg(long, conflicts_with = "n")]
@@ -263,9 +263,9 @@ pub struct SweepArgs {
     view_n: u32,
     #[command(flatten)]
     camera: CameraArgs,
-    /// Colour of the octahedra in the 3D view.
-    #[arg(long, value_name = "COLOR", default_value = "#e69f00")]
-    color: String,
+    /// Colour of the octahedra in the 3D view (Okabe–Ito orange, as `view`).
+    #[arg(long, alias = "color", value_name = "COLOR", default_value_t = args::hex(ViewOptions::default().base), requires = "with_view")]
+    solid_color: String,
     #[command(flatten)]
     style: SectionStyleArgs,
     #[command(flatten)]
@@ -383,7 +383,7 @@ struct CameraArgs {
     #[arg(
         long,
         value_name = "DEG",
-        default_value_t = 30.0,
+        default_value_t = Camera::default().azimuth_deg,
         allow_hyphen_values = true
     )]
     azimuth: f64,
@@ -391,7 +391,7 @@ struct CameraArgs {
     #[arg(
         long,
         value_name = "DEG",
-        default_value_t = 35.0,
+        default_value_t = Camera::default().elevation_deg,
         allow_hyphen_values = true
     )]
     elevation: f64,
@@ -428,7 +428,7 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
         camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
         ambient: unit(args.ambient, "--ambient")?,
-        base: rgb(&args.color, "--color")?,
+        base: rgb(&args.solid_color, "--solid-color")?,
         plane: None,
         memory_limit,
     };
@@ -497,24 +497,26 @@ fn view(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
 fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
     // Checked with or without --with-view: a NaN angle is a mistake either way.
     let camera = args.camera.camera()?;
+    let base = rgb(&args.solid_color, "--solid-color")?;
+    // The plan's defaults (light, ambient, plane glass) are `view`'s: one place.
     let view = if args.with_view {
         Some(SweepView {
             n: args.view_n,
             options: ViewOptions {
                 camera,
-                base: rgb(&args.color, "--color")?,
+                base,
                 ..ViewOptions::default()
             },
-            plane: [150, 190, 230],
-            plane_opacity: 0.3,
+            plane: PlaneOptions::DEFAULT_COLOUR,
+            plane_opacity: PlaneOptions::DEFAULT_OPACITY,
         })
     } else {
         None
     };
     let figure = SweepFigure {
         n: args.n,
-        from: named_r(&args.from, "--from")?,
-        to: named_r(&args.to, "--to")?,
+        from: named_r(&args.from, "from")?,
+        to: named_r(&args.to, "to")?,
         frames: args.frames,
         size: args.panel,
         scale: args.scale.into(),
@@ -528,11 +530,11 @@ fn sweep(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
     Ok(figure)
 }
 
-/// A sweep end as a real level; errors name the flag.
-fn named_r(text: &str, flag: &str) -> crate::Result<NamedLevel> {
+/// A sweep end as a real level; errors name its parameter.
+fn named_r(text: &str, parameter: &str) -> crate::Result<NamedLevel> {
     NamedLevel::parse_r(text).map_err(|e| match e {
         crate::Error::InvalidParameter(msg) => {
-            crate::Error::InvalidParameter(msg.replace("--r", flag))
+            crate::Error::InvalidParameter(msg.replace("`r`", &format!("`{parameter}`")))
         }
         other => other,
     })

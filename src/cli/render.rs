@@ -69,6 +69,9 @@ struct Job {
     words: Vec<String>,
     command_line: String,
     outputs: Vec<(Format, PathBuf)>,
+    /// The last frame of an animation as a PNG, for `figures.tex` (LaTeX cannot
+    /// play a GIF), when the recipe asks for no still format itself.
+    still: Option<PathBuf>,
 }
 
 /// What drawing a figure gave.
@@ -106,6 +109,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                         .iter()
                         .map(|&f| (f, folder.join(gallery::file_name(entry, f))))
                         .collect(),
+                    still: gallery::still_name(entry).map(|name| folder.join(name)),
                 }),
                 Err(message) => problems.push(message),
             }
@@ -119,7 +123,10 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
     }
 
-    let files: usize = jobs.iter().map(|j| j.outputs.len()).sum();
+    let files: usize = jobs
+        .iter()
+        .map(|j| j.outputs.len() + usize::from(j.still.is_some()))
+        .sum();
     let bar = if ctx.quiet || !std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::hidden())
     } else {
@@ -175,6 +182,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                             .formats
                             .iter()
                             .map(|&f| gallery::file_name(entry, f))
+                            .chain(gallery::still_name(entry))
                             .collect(),
                         command: job.command_line.clone(),
                     }
@@ -292,22 +300,23 @@ fn check_figure(
 ) -> Result<(Vec<String>, String), String> {
     let words = figure_words(recipe, entry, quick)?;
     let params = entry.effective_params(quick);
-    // A semantic error names its flag: point at that key's line, not the header.
+    // A semantic error names its parameter: point at that key's line, not the header.
     let at = |message: String| {
-        let line = params
+        let named = super::names::named_parameters(&message);
+        let line = named
             .iter()
-            .find(|p| {
-                let flag = format!("--{}", p.key.replace('_', "-"));
-                message
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                    .any(|w| w == flag)
+            .find_map(|name| {
+                params
+                    .iter()
+                    .find(|p| p.key.replace('_', "-") == *name)
+                    .map(|p| p.line)
             })
-            .map(|p| p.line)
             .unwrap_or(entry.line);
         format!(
-            "{}:{line}: figure '{}': {message}",
+            "{}:{line}: figure '{}': {}",
             recipe.path.display(),
-            entry.name
+            entry.name,
+            super::names::as_keys(&message)
         )
     };
     let planned = super::plan(&words, memory_limit).map_err(|e| at(e.to_string()))?;
@@ -343,12 +352,18 @@ fn draw_in_process(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers.max(1))
         .build()?;
-    let mut results: Vec<Option<Done>> = pool.install(|| {
-        jobs.par_iter()
-            .enumerate()
-            .map(|(index, job)| {
+    // The figures that take longest (3D views, animations) start first, so the
+    // pool does not end waiting on one of them: the order figures are drawn in
+    // never changes a byte.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&index| std::cmp::Reverse(expected_work(&jobs[index])));
+    let results = Mutex::new(Vec::with_capacity(jobs.len()));
+    pool.scope_fifo(|scope| {
+        for &index in &order {
+            let (job, stop, results) = (&jobs[index], &stop, &results);
+            scope.spawn_fifo(move |_| {
                 if stop.load(Ordering::SeqCst) {
-                    return None;
+                    return;
                 }
                 let start = Instant::now();
                 let mut written = 0;
@@ -356,39 +371,96 @@ fn draw_in_process(
                 match super::plan(&job.words, memory_limit) {
                     Ok(planned) => {
                         let metadata = Metadata::with_parameters(planned.command_line.clone());
-                        for (format, path) in &job.outputs {
-                            let result = figure::write_file(
-                                planned.figure.as_ref(),
-                                *format,
-                                path,
-                                &metadata,
-                            );
-                            bar.inc(1);
-                            bar.set_message(file_label(path));
+                        // A figure's formats are drawn side by side (the PNG of a 3D view
+                        // need not wait for its PDF); the first failure in recipe order is
+                        // the one reported.
+                        let results: Vec<crate::Result<()>> = job
+                            .outputs
+                            .par_iter()
+                            .map(|(format, path)| {
+                                let result = figure::write_file(
+                                    planned.figure.as_ref(),
+                                    *format,
+                                    path,
+                                    &metadata,
+                                );
+                                bar.inc(1);
+                                bar.set_message(file_label(path));
+                                result
+                            })
+                            .collect();
+                        for ((_, path), result) in job.outputs.iter().zip(results) {
                             match result {
                                 Ok(()) => written += 1,
                                 Err(e) => {
-                                    error = Some(format!("{}: {e}", file_label(path)));
+                                    error = Some(format!(
+                                        "{}: {}",
+                                        file_label(path),
+                                        super::names::as_keys(&e.to_string())
+                                    ));
                                     break;
                                 }
                             }
                         }
+                        if let (None, Some(path)) = (&error, &job.still) {
+                            match write_still(planned.figure.as_ref(), path, &metadata, bar) {
+                                Ok(()) => written += 1,
+                                Err(message) => error = Some(message),
+                            }
+                        }
                     }
-                    Err(e) => error = Some(e.to_string()),
+                    Err(e) => error = Some(super::names::as_keys(&e.to_string())),
                 }
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
                 }
-                Some(Done {
-                    job: index,
-                    elapsed: start.elapsed(),
-                    error,
-                    written,
-                })
-            })
-            .collect()
+                results
+                    .lock()
+                    .expect("no job panics holding the lock")
+                    .push(Done {
+                        job: index,
+                        elapsed: start.elapsed(),
+                        error,
+                        written,
+                    });
+            });
+        }
     });
-    Ok(results.drain(..).flatten().collect())
+    let mut results = results.into_inner().expect("every job finished");
+    results.sort_by_key(|d| d.job);
+    Ok(results)
+}
+
+/// A rough rank of how long a figure takes, to start the long ones first: 3D views
+/// and animations draw many pictures, data and 2D figures one.
+fn expected_work(job: &Job) -> u8 {
+    let model: Vec<&str> = job.words.iter().map(String::as_str).take(2).collect();
+    let animated = job.outputs.iter().any(|(format, _)| format.is_animation());
+    match (model.as_slice(), animated) {
+        (_, true) | (["octahedron", "sweep"], _) => 2,
+        (["octahedron", "view"], _) => 2,
+        (["grundy", ..], _) => 1,
+        _ => 0,
+    }
+}
+
+/// An animation's still for `figures.tex`; the error names the file.
+fn write_still(
+    figure: &dyn figure::Figure,
+    path: &Path,
+    metadata: &Metadata,
+    bar: &ProgressBar,
+) -> Result<(), String> {
+    let result = figure::write_last_frame(figure, path, metadata);
+    bar.inc(1);
+    bar.set_message(file_label(path));
+    result.map_err(|e| {
+        format!(
+            "{}: {}",
+            file_label(path),
+            super::names::as_keys(&e.to_string())
+        )
+    })
 }
 
 fn file_label(path: &Path) -> String {
@@ -466,6 +538,19 @@ fn draw_isolated(
                         }
                     }
                 }
+                // The still is one frame, drawn here rather than in a child.
+                if let (None, Some(path)) = (&error, &job.still) {
+                    let drawn = super::plan(&job.words, memory_limit)
+                        .map_err(|e| super::names::as_keys(&e.to_string()))
+                        .and_then(|planned| {
+                            let metadata = Metadata::with_parameters(planned.command_line.clone());
+                            write_still(planned.figure.as_ref(), path, &metadata, bar)
+                        });
+                    match drawn {
+                        Ok(()) => written += 1,
+                        Err(message) => error = Some(message),
+                    }
+                }
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -490,8 +575,13 @@ fn draw_isolated(
 /// definition; errors name the recipe file, the line and the key.
 fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec<String>, String> {
     let file = recipe.path.display();
-    let at =
-        |line: usize, message: String| format!("{file}:{line}: figure '{}': {message}", entry.name);
+    let at = |line: usize, message: String| {
+        format!(
+            "{file}:{line}: figure '{}': {}",
+            entry.name,
+            super::names::as_keys(&message)
+        )
+    };
     let root = Cli::command();
     let mut command = &root;
     for word in &entry.model {
@@ -627,12 +717,9 @@ fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec
     let mut argv = vec!["nimscape".to_string()];
     argv.extend(with_output(&words, &probe));
     if let Err(err) = Cli::try_parse_from(&argv) {
-        let text = err.to_string();
-        let first = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("invalid parameters");
-        let first = first.trim_start_matches("error: ").to_string();
+        let first = super::first_line(&err)
+            .trim_start_matches("error: ")
+            .to_string();
         let line = err
             .get(clap::error::ContextKind::InvalidArg)
             .map(|value| value.to_string())

@@ -23,13 +23,18 @@ pub fn run(args: VerifyArgs, memory_limit: u64) -> Result<()> {
         claims.push(verify::deliberately_false_claim());
     }
     let outcomes = verify::run(&claims, args.up_to, memory_limit)?;
-    let width = outcomes
-        .iter()
-        .map(|o| o.claim.chars().count())
-        .max()
-        .unwrap_or(5);
-    let source_width = outcomes.iter().map(|o| o.source.len()).max().unwrap_or(6);
-    let range_width = outcomes.iter().map(|o| o.range.len()).max().unwrap_or(5);
+    // Columns are padded by characters, as `{:<w$}` pads: the sources' en dashes
+    // are three bytes but one column.
+    let widest = |text: fn(&verify::Outcome) -> &str, least: usize| {
+        outcomes
+            .iter()
+            .map(|o| text(o).chars().count())
+            .max()
+            .unwrap_or(least)
+    };
+    let width = widest(|o| &o.claim, 5);
+    let source_width = widest(|o| o.source, 6);
+    let range_width = widest(|o| &o.range, 5);
     let mut out = out::stdout();
     report!(
         out,

@@ -55,14 +55,14 @@ impl Animation {
     pub fn validate(&self) -> Result<()> {
         if self.delay_cs < 2 {
             return Err(Error::invalid(format!(
-                "--delay {} cs is too short: viewers show delays under 2 cs as 10 cs; use --delay 2 (50 fps) or more",
+                "`delay` {} cs is too short: viewers show delays under 2 cs as 10 cs; use `delay` 2 (50 fps) or more",
                 self.delay_cs
             )));
         }
         if let Some(hold) = self.hold_last_cs {
             if hold < 2 {
                 return Err(Error::invalid(format!(
-                    "--hold-last {hold} cs is too short: viewers show delays under 2 cs as 10 cs; use 2 or more"
+                    "`hold-last` {hold} cs is too short: viewers show delays under 2 cs as 10 cs; use 2 or more"
                 )));
             }
         }
@@ -99,7 +99,7 @@ impl FramePalette {
         for &c in solid.iter().chain(text) {
             if c.a != 255 {
                 return Err(Error::unsupported(format!(
-                    "GIF frames here are opaque, but colour {} is {}transparent; choose an opaque --background and colours",
+                    "GIF frames here are opaque, but colour {} is {}transparent; choose an opaque `background` and colours",
                     c.hex(),
                     if c.a == 0 { "" } else { "partly " }
                 )));
@@ -234,7 +234,7 @@ pub fn write_gif(
         || format!("{batch} GIF frames of {width} x {height} px drawn at once"),
         frame_bytes * batch as u64,
         memory_limit,
-        "draw smaller frames (--panel) or run with fewer --threads",
+        "draw smaller frames (`panel`) or run with fewer `threads`",
     )?;
     write_frames(
         out,
@@ -333,7 +333,7 @@ impl Frames<'_> {
             || format!("{batch} frames of {width} x {height} px drawn at once"),
             u64::from(width) * u64::from(height) * 8 * batch as u64,
             self.memory_limit,
-            "draw smaller frames (--panel) or run with fewer --threads",
+            "draw smaller frames (`panel`) or run with fewer `threads`",
         )?;
         Ok(batch)
     }
@@ -650,7 +650,7 @@ pub fn write_frame_files(
 pub fn check_opaque_background(background: Color) -> Result<()> {
     if background.a != 255 {
         return Err(Error::unsupported(
-            "a GIF needs an opaque --background (its palette has no partial transparency)",
+            "a GIF needs an opaque `background` (its palette has no partial transparency)",
         ));
     }
     Ok(())
@@ -660,7 +660,7 @@ pub fn check_opaque_background(background: Color) -> Result<()> {
 pub fn check_frame_size(width: u32, height: u32) -> Result<()> {
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
         return Err(Error::invalid(format!(
-            "animation frames of {width} x {height} px exceed the GIF format's limit of {MAX_SIDE} px per side; use a smaller --panel or --cell"
+            "animation frames of {width} x {height} px exceed the GIF format's limit of {MAX_SIDE} px per side; use a smaller `panel` or `cell`"
         )));
     }
     Ok(())
@@ -781,7 +781,7 @@ impl BoardAnimation {
             || format!("{batch} boards of up to {side} x {side} cells drawn at once"),
             side * side * 3 * batch,
             memory_limit,
-            "animate smaller boards, or run with fewer --threads",
+            "animate smaller boards, or run with fewer `threads`",
         )?;
         let (width, height) = self.frame_size();
         let style = self.frame_style();

@@ -92,7 +92,7 @@ impl<W: Write> GifWriter<W> {
         }
         if repeat == Repeat::Times(0) {
             return Err(Error::invalid(
-                "an animation plays at least once: Times(0) is not a play count; --loop 0 (Repeat::Forever) loops forever",
+                "an animation plays at least once: Times(0) is not a play count; `loop` 0 (Repeat::Forever) loops forever",
             ));
         }
         let path = PathBuf::from("GIF stream");
@@ -437,7 +437,7 @@ mod tests {
             new(10, 10, &[[0; 3]; 257], Repeat::Forever),
             &["palette", "got 257"],
         );
-        invalid_one_line(new(10, 10, &PALETTE, Repeat::Times(0)), &["--loop"]);
+        invalid_one_line(new(10, 10, &PALETTE, Repeat::Times(0)), &["`loop`"]);
         assert!(new(MAX_SIDE, 1, &PALETTE, Repeat::Forever).is_ok());
 
         let mut gif = new(4, 2, &PALETTE, Repeat::Forever).unwrap();

@@ -230,7 +230,7 @@ impl Write for LazyTemp {
                 crate::error::human_bytes(self.budget.bytes),
                 self.budget.why,
                 if self.budget.from_flag {
-                    "; raise --max-output if you mean it"
+                    "; raise `max-output` if you mean it"
                 } else {
                     ""
                 }
@@ -302,7 +302,7 @@ fn output_budget(path: &Path) -> OutputBudget {
         },
         _ => OutputBudget {
             bytes: limit,
-            why: "the --max-output limit",
+            why: "the `max-output` limit",
             from_flag: true,
         },
     }
@@ -320,7 +320,7 @@ pub fn check_output_size(path: &Path, estimate: u64, what: &str, hint: &str) -> 
             crate::error::human_bytes(budget.bytes),
             budget.why,
             if budget.from_flag {
-                ", or raise --max-output"
+                ", or raise `max-output`"
             } else {
                 ""
             }

@@ -15,7 +15,7 @@ use crate::encode::animation::{Animation, BoardAnimation};
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
-use crate::scene::ramp::{ResidueColours, ResiduePalette};
+use crate::scene::ramp::{Palette, ResidueColours};
 use crate::scene::{Color, Scene};
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
@@ -45,7 +45,7 @@ impl Values {
         }
         let p: u64 = text.parse().map_err(|_| {
             Error::invalid(format!(
-                "--modulus '{text}' is neither a number nor 'exact'; write e.g. --modulus 2, --modulus 3 or --modulus exact"
+                "`modulus` '{text}' is neither a number nor 'exact'; write e.g. `modulus` 2, `modulus` 3 or `modulus` exact"
             ))
         })?;
         Ok(Values::Modulus(check_modulus(p)?))
@@ -62,14 +62,14 @@ pub fn frame_list(ranges: &[(u64, u64)]) -> Result<Vec<usize>> {
         )?;
         if b - a >= MAX_FRAMES as u64 || frames.len() as u64 + (b - a) >= MAX_FRAMES as u64 {
             return Err(Error::invalid(format!(
-                "--frames names more than {MAX_FRAMES} frames; ask for fewer"
+                "`frames` names more than {MAX_FRAMES} frames; ask for fewer"
             )));
         }
         frames.extend(a as usize..=b as usize);
     }
     if frames.is_empty() {
         return Err(Error::invalid(
-            "--frames: no frame given; write e.g. --frames 32 or --frames 1..32",
+            "`frames`: no frame given; write e.g. `frames` 32 or `frames` 1..32",
         ));
     }
     frames.sort_unstable();
@@ -89,7 +89,7 @@ pub enum AutomatonMode {
         /// Panels per row of a sheet; `None` picks one.
         columns: Option<usize>,
         /// Colours of residues 1..p-1 for p >= 3.
-        palette: ResiduePalette,
+        palette: Palette,
         /// Timing and looping of a `.gif`.
         animation: Animation,
         /// Animations: one cell size for every frame (`--scale common`), so the
@@ -102,7 +102,7 @@ pub enum AutomatonMode {
         /// PNG compression of 1-bit output.
         compression: png_enc::Compression,
         /// Colours of residues 1..p-1 for p >= 3.
-        palette: ResiduePalette,
+        palette: Palette,
     },
 }
 
@@ -201,7 +201,7 @@ impl AutomatonFigure {
         self.frames.last().copied().unwrap_or(0)
     }
 
-    fn palette(&self) -> ResiduePalette {
+    fn palette(&self) -> Palette {
         match &self.mode {
             AutomatonMode::Styled { palette, .. } | AutomatonMode::Raw { palette, .. } => *palette,
         }
@@ -211,7 +211,7 @@ impl AutomatonFigure {
     pub fn validate(&self) -> Result<()> {
         if self.frames.is_empty() {
             return Err(Error::invalid(
-                "--frames: no frame given; write e.g. --frames 32 or --frames 1..32",
+                "`frames`: no frame given; write e.g. `frames` 32 or `frames` 1..32",
             ));
         }
         if self.frames.windows(2).any(|w| w[0] >= w[1]) {
@@ -228,27 +228,27 @@ impl AutomatonFigure {
             let last = self.last();
             if self.frames.len() > 1 && self.frames != (1..=last).collect::<Vec<_>>() {
                 return Err(Error::invalid(format!(
-                    "--rule60 draws generations 1..N as one diagram; give --frames {last} or --frames 1..{last}"
+                    "`rule60` draws generations 1..N as one diagram; give `frames` {last} or `frames` 1..{last}"
                 )));
             }
             if self.values != Values::Modulus(2) {
                 return Err(Error::unsupported(
-                    "--rule60 is a 0/1 automaton; drop --modulus",
+                    "`rule60` is a 0/1 automaton; drop `modulus`",
                 ));
             }
         }
         match &self.mode {
             AutomatonMode::Raw { .. } if self.values == Values::Exact => Err(Error::unsupported(
-                "--raw draws pixels and exact values have no colours; write them to .csv or .json, or use --modulus p",
+                "`raw` draws pixels and exact values have no colours; write them to .csv or .json, or use `modulus` p",
             )),
             AutomatonMode::Raw { .. } if self.frames.len() > 1 && !self.rule60 => {
                 Err(Error::unsupported(
-                    "--raw draws one frame; give a single --frames N (a sheet or animation is the styled mode)",
+                    "`raw` draws one frame; give a single `frames` N (a sheet or animation is the styled mode)",
                 ))
             }
             AutomatonMode::Styled {
                 columns: Some(0), ..
-            } => Err(Error::invalid("--columns must be at least 1")),
+            } => Err(Error::invalid("`columns` must be at least 1")),
             _ => Ok(()),
         }
     }
@@ -318,7 +318,7 @@ impl AutomatonFigure {
         self.validate()?;
         if self.rule60 {
             return Err(Error::unsupported(
-                "--check compares the 2D automaton with P(n,n); drop --rule60",
+                "`check` compares the 2D automaton with P(n,n); drop `rule60`",
             ));
         }
         let last = self.last();
@@ -327,7 +327,7 @@ impl AutomatonFigure {
             Values::Modulus(p) if p % 2 == 0 => format!("residues mod {p}, taken mod 2"),
             Values::Modulus(p) => {
                 return Err(Error::unsupported(format!(
-                    "--check compares parity, which residues mod the odd {p} do not determine; use --modulus 2 (the default), an even modulus or exact"
+                    "`check` compares parity, which residues mod the odd {p} do not determine; use `modulus` 2 (the default), an even modulus or exact"
                 )))
             }
             Values::Exact => "exact values".to_string(),
@@ -382,7 +382,7 @@ impl AutomatonFigure {
                 Ok(residue_panel(grid, style.other_color, ramp).with_caption(caption))
             }
             _ => Err(Error::unsupported(
-                "exact values have no colours; write them to .csv or .json, or draw --modulus p",
+                "exact values have no colours; write them to .csv or .json, or draw `modulus` p",
             )),
         }
     }
@@ -410,7 +410,7 @@ impl AutomatonFigure {
         };
         if self.values == Values::Exact {
             return Err(Error::unsupported(
-                "exact values have no colours: write them to .csv or .json, or draw --modulus p",
+                "exact values have no colours: write them to .csv or .json, or draw `modulus` p",
             ));
         }
         let size = size.unwrap_or_else(|| self.default_size());
@@ -432,7 +432,7 @@ impl AutomatonFigure {
             },
             pixels.saturating_mul(11).saturating_add(cells) + self.stepper_bytes(),
             self.memory_limit,
-            "draw fewer or smaller frames, use --raw for one pixel per cell, or -o .gif which is streamed",
+            "draw fewer or smaller frames, use `raw` for one pixel per cell, or -o .gif which is streamed",
         )?;
         if self.rule60 {
             let grid = rule60(self.last(), self.memory_limit)?;
@@ -469,7 +469,7 @@ impl AutomatonFigure {
             || format!("a raw {n} x {n} frame as an image scene"),
             (n as u64) * (n as u64) * 5 + self.stepper_bytes(),
             self.memory_limit,
-            "write --raw with --modulus 2 as .png, which is streamed 1 bit per cell",
+            "write `raw` with `modulus` 2 as .png, which is streamed 1 bit per cell",
         )?;
         if self.rule60 {
             return Ok(Scene::raw_bits(&rule60(n, self.memory_limit)?));
@@ -484,7 +484,7 @@ impl AutomatonFigure {
                 Ok(Scene::pixel_cells(n, n, panel.indices, panel.palette))
             }
             _ => Err(Error::unsupported(
-                "--raw needs --modulus p, not exact values",
+                "`raw` needs `modulus` p, not exact values",
             )),
         }
     }
@@ -495,30 +495,30 @@ impl AutomatonFigure {
         if format == Format::Npy {
             if self.rule60 {
                 return Err(Error::unsupported(
-                    "--rule60 draws one diagram: write .png or .svg",
+                    "`rule60` draws one diagram: write .png or .svg",
                 ));
             }
             if self.values == Values::Exact {
                 return Err(Error::unsupported(
-                    "exact values outgrow 64 bits by frame 40: write them as .csv or .json, or a .npy of residues with --modulus p",
+                    "exact values outgrow 64 bits by frame 40: write them as .csv or .json, or a .npy of residues with `modulus` p",
                 ));
             }
             return Ok(());
         }
         if self.values == Values::Exact && (format.is_image() || format.is_animation()) {
             return Err(Error::unsupported(
-                "--modulus exact writes data: use -o .csv or .json (images colour residues: use --modulus p)",
+                "`modulus` exact writes data: use -o .csv or .json (images colour residues: use `modulus` p)",
             ));
         }
         match (format, &self.mode) {
             (Format::Csv | Format::Json | Format::Gif | Format::Apng, _) if self.rule60 => Err(
-                Error::unsupported("--rule60 draws one diagram: write .png or .svg"),
+                Error::unsupported("`rule60` draws one diagram: write .png or .svg"),
             ),
             (
                 Format::Csv | Format::Json | Format::Gif | Format::Apng,
                 AutomatonMode::Raw { .. },
             ) => Err(Error::unsupported(
-                "--raw draws one image; write .png or .svg, or drop --raw",
+                "`raw` draws one image; write .png or .svg, or drop `raw`",
             )),
             _ => Ok(()),
         }
@@ -558,7 +558,7 @@ impl AutomatonFigure {
         } else {
             match self.computed_frames()?.next() {
                 Some(Frame::Parity(_, grid)) => grid,
-                _ => return Err(Error::invalid("raw 1-bit output needs --modulus 2")),
+                _ => return Err(Error::invalid("raw 1-bit output needs `modulus` 2")),
             }
         };
         // Odd cells black.
@@ -576,7 +576,7 @@ impl AutomatonFigure {
         } = &self.mode
         else {
             return Err(Error::unsupported(
-                "--raw draws one image; drop --raw for a .gif",
+                "`raw` draws one image; drop `raw` for a .gif",
             ));
         };
         let last = self.last();
@@ -588,7 +588,7 @@ impl AutomatonFigure {
         };
         if panel_px > crate::encode::gif::MAX_SIDE as u64 {
             return Err(Error::invalid(format!(
-                "animation frames of {panel_px} px (frame {last} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller --panel or --cell",
+                "animation frames of {panel_px} px (frame {last} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",
                 crate::encode::gif::MAX_SIDE
             )));
         }
@@ -612,7 +612,7 @@ impl AutomatonFigure {
     fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
         let AutomatonMode::Styled { style, .. } = &self.mode else {
             return Err(Error::unsupported(
-                "--raw draws one image; drop --raw for a .gif",
+                "`raw` draws one image; drop `raw` for a .gif",
             ));
         };
         let animation = self.board_animation()?;
@@ -627,7 +627,7 @@ impl AutomatonFigure {
     fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
         let AutomatonMode::Styled { style, .. } = &self.mode else {
             return Err(Error::unsupported(
-                "--raw draws one image; drop --raw for an animation",
+                "`raw` draws one image; drop `raw` for an animation",
             ));
         };
         let animation = self.board_animation()?;
@@ -920,7 +920,7 @@ mod tests {
                 style: BoardStyle::default(),
                 size: None,
                 columns: None,
-                palette: ResiduePalette::Viridis,
+                palette: Palette::Viridis,
                 animation: Animation::default(),
                 common_scale: false,
             },
@@ -941,7 +941,7 @@ mod tests {
                 style: BoardStyle::default(),
                 size: None,
                 columns: None,
-                palette: ResiduePalette::Viridis,
+                palette: Palette::Viridis,
                 animation: Animation::default(),
                 common_scale: false,
             },

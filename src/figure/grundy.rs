@@ -24,6 +24,7 @@ use crate::games::{GameBox, GameSpec, Solution};
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::chart::{chart_error, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
+use crate::scene::ramp::Palette;
 use crate::scene::units::MIN_TEXT_PT;
 use crate::scene::{CellLayer, Color, HAlign, Item, PathItem, PixelRect, Scene, TextItem, VAlign};
 use crate::{Error, Result};
@@ -48,55 +49,13 @@ pub enum GrundyPlot {
     Sieve,
 }
 
-/// Colours of a table's value classes (value mod the modulus).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TablePalette {
-    /// The papers': 0 white, 1 red, 2 blue (then green, orange, purple, ...).
-    #[default]
-    Paper,
-    /// Okabe–Ito: 0 white, 1 orange, 2 sky blue, ...; safe for colour-blind readers.
-    OkabeIto,
-}
-
-impl TablePalette {
-    /// The class colours; class `v mod m` takes entry `v mod m`.
-    pub fn colors(self) -> &'static [Color] {
-        const PAPER: [Color; 8] = [
-            // Red and blue as the papers, the blue dark enough that the two classes
-            // stay 3:1 apart, and each 3:1 on white, when printed in grey.
-            Color::WHITE,
-            Color::rgb(0xE4, 0x6C, 0x6C),
-            Color::rgb(0x14, 0x3B, 0x91),
-            Color::rgb(0x6B, 0xC7, 0x6B),
-            Color::rgb(0xF5, 0xB0, 0x4A),
-            Color::rgb(0xB0, 0x7F, 0xD8),
-            Color::rgb(0x5F, 0xCF, 0xCF),
-            Color::rgb(0xEE, 0xE0, 0x5A),
-        ];
-        const OKABE_ITO: [Color; 8] = [
-            Color::WHITE,
-            okabe_ito::ORANGE,
-            okabe_ito::SKY_BLUE,
-            okabe_ito::BLUISH_GREEN,
-            okabe_ito::YELLOW,
-            okabe_ito::REDDISH_PURPLE,
-            okabe_ito::VERMILLION,
-            okabe_ito::BLUE,
-        ];
-        match self {
-            TablePalette::Paper => &PAPER,
-            TablePalette::OkabeIto => &OKABE_ITO,
-        }
-    }
-}
-
 /// How a Grundy table looks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableStyle {
     /// Cells are coloured by value mod this (the papers: 3); 1..=8.
     pub modulus: u32,
     /// The class colours.
-    pub palette: TablePalette,
+    pub palette: Palette,
     /// Pixels per cell; `None` fits the widest number.
     pub cell: Option<u32>,
     /// A title line above and a colour key below the table.
@@ -113,7 +72,7 @@ impl Default for TableStyle {
     fn default() -> Self {
         TableStyle {
             modulus: 3,
-            palette: TablePalette::Paper,
+            palette: Palette::Paper,
             cell: None,
             title: true,
             caption: None,
@@ -176,14 +135,14 @@ impl std::str::FromStr for Slice {
                 Some((name, v)) if !name.is_empty() => fixed.push((name.to_string(), v)),
                 _ => {
                     return Err(Error::invalid(format!(
-                        "--slice: '{part}' is not NAME=VALUE; write e.g. --slice z=5 or --slice x3=2,x4=1"
+                        "`slice`: '{part}' is not NAME=VALUE; write e.g. `slice` z=5 or `slice` x3=2,x4=1"
                     )))
                 }
             }
         }
         if fixed.is_empty() {
             return Err(Error::invalid(
-                "--slice: nothing given; write e.g. --slice z=5",
+                "`slice`: nothing given; write e.g. `slice` z=5",
             ));
         }
         Ok(Slice(fixed))
@@ -278,17 +237,17 @@ impl GrundyFigure {
         for (name, v) in &self.slice.0 {
             let Some(d) = names.iter().position(|n| n == name) else {
                 return Err(Error::invalid(format!(
-                    "--slice: {} has no coordinate '{name}'; its coordinates are {}",
+                    "`slice`: {} has no coordinate '{name}'; its coordinates are {}",
                     self.game.name(),
                     names.join(", ")
                 )));
             };
             if fixed[d].is_some() {
-                return Err(Error::invalid(format!("--slice: '{name}' is fixed twice")));
+                return Err(Error::invalid(format!("`slice`: '{name}' is fixed twice")));
             }
             if *v > bounds[d] {
                 return Err(Error::invalid(format!(
-                    "--slice: {name} = {v} is outside the box ({name} runs over 0..{})",
+                    "`slice`: {name} = {v} is outside the box ({name} runs over 0..{})",
                     bounds[d]
                 )));
             }
@@ -308,20 +267,21 @@ impl GrundyFigure {
         self.frame()?;
         if !(1..=8).contains(&self.table.modulus) {
             return Err(Error::invalid(format!(
-                "--color-classes {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
+                "`color-classes` {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
                 self.table.modulus
             )));
         }
+        self.table.palette.check(u64::from(self.table.modulus))?;
         if let Some(cell) = self.table.cell {
             if !(8..=200).contains(&cell) {
                 return Err(Error::invalid(format!(
-                    "--cell {cell} is out of range; give 8..200 px (or pt on paper)"
+                    "`cell` {cell} is out of range; give 8..200 px (or pt on paper)"
                 )));
             }
         }
         let v = &self.view;
         crate::scene::check_view_angles(v.azimuth, v.elevation)?;
-        for (what, px) in [("--width", v.width), ("--height", v.height)] {
+        for (what, px) in [("`width`", v.width), ("`height`", v.height)] {
             if !(120..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
                     "{what} {px} is out of range; give 120..8000 px (1.7 in to 111 in on paper)"
@@ -344,11 +304,11 @@ impl GrundyFigure {
                 let hint = match frame.free.first() {
                     Some(&d) if free > 3 => {
                         format!(
-                            "fix the others with --slice, e.g. --slice {}=0",
+                            "fix the others with `slice`, e.g. `slice` {}=0",
                             frame.names[d]
                         )
                     }
-                    _ => "fix fewer of them with --slice".to_string(),
+                    _ => "fix fewer of them with `slice`".to_string(),
                 };
                 return Err(Error::unsupported(format!(
                     "{} has {free} free coordinates ({}); a table needs 2 and a point plot 3: {hint}",
@@ -365,12 +325,12 @@ impl GrundyFigure {
         if free != needed {
             let hint = if free > needed {
                 format!(
-                    "fix {} of them with --slice, e.g. --slice {}=0",
+                    "fix {} of them with `slice`, e.g. `slice` {}=0",
                     free - needed,
                     frame.names[*frame.free.last().unwrap_or(&0)]
                 )
             } else {
-                "fix fewer with --slice".to_string()
+                "fix fewer with `slice`".to_string()
             };
             return Err(Error::unsupported(format!(
                 "{what} needs {needed} free coordinates; {} has {free} ({}) here: {hint}",
@@ -386,7 +346,7 @@ impl GrundyFigure {
             if rows > MAX_TABLE_SIDE || cols > MAX_TABLE_SIDE {
                 return Err(Error::unsupported(format!(
                     "a Grundy table of {rows} x {cols} cells is too large to read (at most \
-                     {MAX_TABLE_SIDE} per side); use a smaller --box, or write the values as .csv / .json"
+                     {MAX_TABLE_SIDE} per side); use a smaller `box`, or write the values as .csv / .json"
                 )));
             }
         }
@@ -399,7 +359,7 @@ impl GrundyFigure {
             let cells = (u64::from(b) + 1) * (u64::from(a) + u64::from(c) + 1);
             if cells > MAX_SIEVE_CELLS {
                 return Err(Error::unsupported(format!(
-                    "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller --box"
+                    "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller `box`"
                 )));
             }
         }
@@ -411,13 +371,13 @@ impl GrundyFigure {
         self.validate()?;
         if format == Format::Npy && self.p_only {
             return Err(Error::unsupported(
-                "--p-only selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
+                "`p-only` selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
             ));
         }
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(
-                    "--p-only selects rows of .csv / .json data; plots of P-positions are --plot points3d or sieve",
+                    "`p-only` selects rows of .csv / .json data; plots of P-positions are `plot` points3d or sieve",
                 ));
             }
             self.resolved_plot()?;
@@ -626,16 +586,28 @@ impl GrundyFigure {
     /// cell on the colour of its class mod the modulus.
     fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let (dr, dc) = (frame.free[0], frame.free[1]);
-        let (rows, cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
-        let values: Vec<Option<u16>> = (0..rows * cols)
-            .map(|i| solution.get(&frame.point(&[(i / cols) as u32, (i % cols) as u32])))
+        let (box_rows, box_cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
+        let box_values: Vec<Option<u16>> = (0..box_rows * box_cols)
+            .map(|i| solution.get(&frame.point(&[(i / box_cols) as u32, (i % box_cols) as u32])))
+            .collect();
+        // Rows and columns wholly outside the game say nothing: the table keeps the
+        // rectangle of the box that holds positions (all of it when none does).
+        let (row_span, col_span) = game_span(&box_values, box_cols);
+        let (first_row, first_col) = (*row_span.start(), *col_span.start());
+        let (rows, cols) = (row_span.clone().count(), col_span.clone().count());
+        let values: Vec<Option<u16>> = row_span
+            .flat_map(|r| col_span.clone().map(move |k| (r, k)))
+            .map(|(r, k)| box_values[r * box_cols + k])
             .collect();
         let digits = |n: u64| n.to_string().len();
         let widest = values
             .iter()
             .flatten()
             .map(|&v| digits(u64::from(v)))
-            .chain([digits(rows as u64 - 1), digits(cols as u64 - 1)])
+            .chain([
+                digits((first_row + rows) as u64 - 1),
+                digits((first_col + cols) as u64 - 1),
+            ])
             .max()
             .unwrap_or(1);
         let margin = 16u32;
@@ -659,12 +631,12 @@ impl GrundyFigure {
         if cell < min_cell {
             let need = min_cell * (cols as u32 + 1) + 2 * margin;
             let (flag, have) = match (self.table.cell, self.table.width) {
-                (Some(c), _) => ("--cell", format!("{c}")),
-                (None, Some(w)) => ("--width", format!("{w} pt")),
-                _ => ("--cell", format!("{cell}")),
+                (Some(c), _) => ("`cell`", format!("{c}")),
+                (None, Some(w)) => ("`width`", format!("{w} pt")),
+                _ => ("`cell`", format!("{cell}")),
             };
             return Err(Error::invalid(format!(
-                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give --cell {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller --box",
+                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `cell` {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller `box`",
                 f64::from(need) / 72.0 * 25.4,
                 cols + 1
             )));
@@ -673,7 +645,7 @@ impl GrundyFigure {
         let text_size = number_size(c);
 
         let classes = self.table.modulus as usize;
-        let mut palette: Vec<Color> = self.table.palette.colors()[..classes].to_vec();
+        let mut palette: Vec<Color> = self.table.palette.class_colors(self.table.modulus)?;
         let header = palette.len() as u8;
         palette.push(Color::gray(0.75));
         let outside = palette.len() as u8;
@@ -713,7 +685,7 @@ impl GrundyFigure {
         } else {
             0
         };
-        let key = self.key_entries();
+        let key = self.key_entries()?;
         let key_size = (text_size * 1.2).clamp(7.0, 13.0);
         let key_rows = if self.table.title {
             key_rows(&key, key_size, room)
@@ -769,11 +741,23 @@ impl GrundyFigure {
         let corner_size = text_size.min(c * 0.8 / font::text_width(&corner_text, 1.0));
         label(0, 0, corner_text, INK, corner_size);
         for k in 0..cols {
-            label(0, k + 1, k.to_string(), Color::BLACK, text_size);
+            label(
+                0,
+                k + 1,
+                (first_col + k).to_string(),
+                Color::BLACK,
+                text_size,
+            );
         }
         for r in 0..rows {
             indices[(r + 1) * (cols + 1)] = header;
-            label(r + 1, 0, r.to_string(), Color::BLACK, text_size);
+            label(
+                r + 1,
+                0,
+                (first_row + r).to_string(),
+                Color::BLACK,
+                text_size,
+            );
             for k in 0..cols {
                 let at = (r + 1) * (cols + 1) + k + 1;
                 match values[r * cols + k] {
@@ -825,9 +809,12 @@ impl GrundyFigure {
     }
 
     /// The colour key under a table: a swatch per class.
-    fn key_entries(&self) -> Vec<(Color, String)> {
+    fn key_entries(&self) -> Result<Vec<(Color, String)>> {
         let m = self.table.modulus;
-        self.table.palette.colors()[..m as usize]
+        Ok(self
+            .table
+            .palette
+            .class_colors(m)?
             .iter()
             .enumerate()
             .map(|(class, &color)| {
@@ -838,7 +825,7 @@ impl GrundyFigure {
                 };
                 (color, text)
             })
-            .collect()
+            .collect())
     }
 
     fn points(&self, solution: &Solution, frame: &Frame) -> Result<Vec<[u32; 3]>> {
@@ -849,7 +836,7 @@ impl GrundyFigure {
             .collect();
         if points.len() > MAX_PLOT_POINTS {
             return Err(Error::unsupported(format!(
-                "{} P-positions are too many to plot (at most {MAX_PLOT_POINTS}); use a smaller --box",
+                "{} P-positions are too many to plot (at most {MAX_PLOT_POINTS}); use a smaller `box`",
                 points.len()
             )));
         }
@@ -857,7 +844,7 @@ impl GrundyFigure {
             || format!("a plot of {} points", points.len()),
             points.len() as u64 * 600,
             self.memory_limit,
-            "use a smaller --box",
+            "use a smaller `box`",
         )?;
         Ok(points)
     }
@@ -991,6 +978,35 @@ impl GrundyFigure {
         }
         scene.scale_down(K);
         let corners = corners.map(|(x, y)| (x / kf, y / kf));
+        // plotters centres the middle of the box, not its picture, and keeps a margin
+        // for any turn of it: fit the drawing to its room (below the title, left of the
+        // colour bar, with space for the axis names), so a plot made small is not
+        // mostly margin. Positions move; text keeps its size.
+        let reach = label_size * 1.3 + name_size * 1.2;
+        let room = (
+            reach,
+            title_h + label_size * 0.5,
+            w - bar_w - reach,
+            f64::from(height) - reach,
+        );
+        let fit = scene.bounds_from(first_tick).and_then(|(x0, y0, x1, y1)| {
+            let s = ((room.2 - room.0) / (x1 - x0).max(1.0))
+                .min((room.3 - room.1) / (y1 - y0).max(1.0))
+                .clamp(0.8, 1.5);
+            // The drawing and its colour bar are centred together: a plot that the
+            // height limits leaves no gap between itself and its bar.
+            let group = s * (x1 - x0) + 2.0 * reach + bar_w;
+            let dx = ((w - group) / 2.0).max(0.0) + reach - s * x0;
+            let dy = room.1 + ((room.3 - room.1) - s * (y1 - y0)) / 2.0 - s * y0;
+            s.is_finite().then_some((s, dx, dy, dx + s * x1 + reach))
+        });
+        let bar_x = fit.map_or(w - bar_w, |f| f.3);
+        let place = |(x, y): (f64, f64)| match fit {
+            Some((s, dx, dy, _)) => (x * s + dx, y * s + dy),
+            None => (x, y),
+        };
+        scene.map_points_from(first_tick, |x, y| place((x, y)));
+        let corners = corners.map(place);
         // The tick labels of plotters' x (game a), y (up: game c) and z (game b)
         // axes, in that order. Each axis name sits beside the middle of its tick
         // labels, on the side away from the box, so it names the right axis.
@@ -1058,7 +1074,7 @@ impl GrundyFigure {
         if bar {
             let top = title_h + label_size * 2.0;
             let bar_h = (f64::from(height) - top - label_size * 3.0).min(f64::from(height) * 0.5);
-            let x = w - bar_w + label_size * 0.6;
+            let x = bar_x + label_size * 0.6;
             colour_bar(
                 &mut scene,
                 (x, top + label_size * 1.2),
@@ -1235,7 +1251,7 @@ pub const PASS_COLOR: Color = okabe_ito::VERMILLION;
 pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
     if matches!(figure.mode, SquareMode::Raw { .. }) {
         return Err(Error::unsupported(
-            "--overlay draws styled boards; drop --raw",
+            "`overlay` draws styled boards; drop `raw`",
         ));
     }
     if figure
@@ -1243,7 +1259,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
         .is_some_and(|n| figure.boards.iter().any(|&m| m != n))
     {
         return Err(Error::unsupported(
-            "--overlay nim-pass needs square boards; drop --n",
+            "`overlay` nim-pass needs square boards; drop `n`",
         ));
     }
     let largest = figure.boards.iter().copied().max().unwrap_or(1);
@@ -1257,7 +1273,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
         },
         largest.saturating_pow(4),
         figure.memory_limit,
-        "use a smaller --m",
+        "use a smaller `m`",
     )
 }
 
@@ -1265,7 +1281,7 @@ pub fn check_overlay(figure: &SquareFigure) -> Result<()> {
 /// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
 /// with a legend counting both.
 pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
-    let side = u32::try_from(m).map_err(|_| Error::invalid("--m is too large for --overlay"))?;
+    let side = u32::try_from(m).map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
     let (nim, pass) = square_board(side, limit)?;
     let mut panel = BoardPanel::from_bits(&nim, style);
     for (r, c) in pass.ones() {
@@ -1540,6 +1556,30 @@ impl GrundyPlan {
     }
 }
 
+/// The rows and columns of a `cols`-wide table of values that hold at least one
+/// position of the game (`Some`), as two ranges; the whole table when none does.
+fn game_span(
+    values: &[Option<u16>],
+    cols: usize,
+) -> (
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeInclusive<usize>,
+) {
+    let rows = values.len() / cols.max(1);
+    let inside = |r: usize, k: usize| values[r * cols + k].is_some();
+    let any_in_row = |r: usize| (0..cols).any(|k| inside(r, k));
+    let any_in_col = |k: usize| (0..rows).any(|r| inside(r, k));
+    match (
+        (0..rows).find(|&r| any_in_row(r)),
+        (0..rows).rev().find(|&r| any_in_row(r)),
+        (0..cols).find(|&k| any_in_col(k)),
+        (0..cols).rev().find(|&k| any_in_col(k)),
+    ) {
+        (Some(r0), Some(r1), Some(k0), Some(k1)) => (r0..=r1, k0..=k1),
+        _ => (0..=rows.saturating_sub(1), 0..=cols.saturating_sub(1)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1589,7 +1629,7 @@ mod tests {
         f.plot = Some(GrundyPlot::Table);
         let err = f.resolved_plot().unwrap_err().to_string();
         assert!(
-            err.contains("needs 2 free coordinates") && err.contains("--slice"),
+            err.contains("needs 2 free coordinates") && err.contains("`slice`"),
             "{err}"
         );
     }
@@ -1613,7 +1653,18 @@ mod tests {
         let sol = f.solve().unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);
-        assert_eq!((layer.rows, layer.cols), (8, 8));
+        // Positions have y <= (x + 4) / 3 <= 3 in the box 0..6: columns y = 4..6 lie
+        // wholly outside the game and are dropped; every row keeps a position.
+        let last_y = (0..=6u32).map(|x| (x + 4) / 3).max().unwrap();
+        assert_eq!(last_y, 3);
+        for y in last_y + 1..=6 {
+            assert!(
+                (0..=6).all(|x| sol.get(&[x, y, 4]).is_none()),
+                "column y = {y}"
+            );
+        }
+        let cols = last_y as usize + 1;
+        assert_eq!((layer.rows, layer.cols), (8, cols + 1));
         let texts: Vec<String> = scene
             .items
             .iter()
@@ -1622,21 +1673,43 @@ mod tests {
                 _ => None,
             })
             .collect();
-        // Header labels 0..6 twice, the corner, then one label per position.
+        // The corner, header labels 0..6 and 0..3, then one label per position.
         let positions = (0..=6u32)
             .flat_map(|x| (0..=6u32).map(move |y| (x, y)))
             .filter(|&(x, y)| y <= (x + 4) / 3)
             .count();
-        assert_eq!(texts.len(), 1 + 7 + 7 + positions);
+        assert_eq!(texts.len(), 1 + cols + 7 + positions);
+        assert_eq!(texts[1..=cols], ["0", "1", "2", "3"]);
         for x in 0..=6u32 {
-            for y in 0..=6u32 {
-                let index = layer.indices[(x as usize + 1) * 8 + y as usize + 1];
+            for y in 0..=last_y {
+                let index = layer.indices[(x as usize + 1) * (cols + 1) + y as usize + 1];
                 match sol.get(&[x, y, 4]) {
                     Some(v) => assert_eq!(u32::from(index), u32::from(v) % 3),
                     None => assert_eq!(index, 4, "outside grey at {x},{y}"),
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_table_keeps_the_rectangle_that_holds_positions() {
+        let values = [
+            None,
+            None,
+            None,
+            None,
+            Some(1),
+            None,
+            None,
+            Some(2),
+            None,
+            None,
+            None,
+            None,
+        ];
+        // 4 rows of 3: positions at (1, 1) and (2, 1).
+        assert_eq!(game_span(&values, 3), (1..=2, 1..=1));
+        assert_eq!(game_span(&[None; 6], 3), (0..=1, 0..=2));
     }
 
     #[test]
@@ -1680,7 +1753,7 @@ mod tests {
         assert_eq!(ink_on(Color::WHITE), Color::BLACK);
         assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
         // The numbers on every class colour read at 4.5:1 or better (WCAG text).
-        for c in TablePalette::Paper.colors() {
+        for c in &Palette::Paper.class_colors(8).unwrap() {
             let ratio = contrast(ink_on(*c), *c);
             assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
         }
@@ -1692,7 +1765,7 @@ mod tests {
 
     #[test]
     fn paper_mod_3_classes_survive_greyscale_print() {
-        let c = TablePalette::Paper.colors();
+        let c = Palette::Paper.class_colors(3).unwrap();
         for (k, &colour) in c.iter().enumerate().take(3).skip(1) {
             let r = contrast(colour, Color::WHITE);
             assert!(r >= 3.0, "class {k}: {r:.2}:1 on white");

@@ -46,7 +46,7 @@ pub trait Figure: Sync {
     /// sequences; still figures refuse.
     fn frames(&self) -> Result<Frames<'_>> {
         Err(crate::Error::unsupported(
-            "this figure is one picture, not an animation: a frame sequence (-o frames/f-%03d.png) or .apng needs frames (several --m, automaton frames, an octahedron sweep)",
+            "this figure is one picture, not an animation: a frame sequence (-o frames/f-%03d.png) or .apng needs frames (several `m`, automaton frames, an octahedron sweep)",
         ))
     }
 }
@@ -66,6 +66,24 @@ pub fn write_frame_sequence(
     let frames = figure.frames()?;
     pattern.check_count(frames.count)?;
     animation::write_frame_files(pattern, frames, metadata, wrote)
+}
+
+/// The last frame of an animated figure as a PNG at `path`: the still a LaTeX
+/// document shows of an animation, since a PDF cannot play a GIF.
+pub fn write_last_frame(figure: &dyn Figure, path: &Path, metadata: &Metadata) -> Result<()> {
+    figure.check(Format::Apng)?;
+    encode::check_output_path(path)?;
+    let frames = figure.frames()?;
+    let memory_limit = frames.memory_limit;
+    let mut last = None;
+    for scene in frames.scenes {
+        last = Some(scene?);
+    }
+    let scene = last.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
+    encode::write_atomic(path, |out| {
+        encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit)
+            .map_err(|e| e.at(path))
+    })
 }
 
 /// The format of `path` among the figure's formats (every figure that writes SVG

@@ -107,7 +107,7 @@ impl SquareFigure {
     pub fn validate(&self) -> Result<()> {
         if self.boards.is_empty() {
             return Err(Error::invalid(
-                "--m: no board given; write e.g. --m 11 or --m 1..24",
+                "`m`: no board given; write e.g. `m` 11 or `m` 1..24",
             ));
         }
         for &m in &self.boards {
@@ -116,12 +116,12 @@ impl SquareFigure {
         }
         match &self.mode {
             SquareMode::Raw { .. } if self.boards.len() > 1 => Err(Error::unsupported(
-                "--raw draws one board; give a single --m (a sheet of several boards is the styled mode)",
+                "`raw` draws one board; give a single `m` (a sheet of several boards is the styled mode)",
             )),
             SquareMode::Styled { decompose: true, .. } if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) => {
-                Err(Error::unsupported("--decompose needs square boards; drop --n"))
+                Err(Error::unsupported("`decompose` needs square boards; drop `n`"))
             }
-            SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("--columns must be at least 1")),
+            SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("`columns` must be at least 1")),
             _ if self.overlay.is_some() => crate::figure::grundy::check_overlay(self),
             _ => Ok(()),
         }
@@ -187,7 +187,7 @@ impl SquareFigure {
             || describe(&self.boards, self.n, size),
             peak,
             self.memory_limit,
-            "use --raw for one pixel per cell (streamed, a few MiB), or a smaller --cell / --panel",
+            "use `raw` for one pixel per cell (streamed, a few MiB), or a smaller `cell` / `panel`",
         )?;
         let panels: Vec<BoardPanel> = self
             .boards
@@ -226,23 +226,23 @@ impl SquareFigure {
         if format == Format::Npy {
             if self.boards.len() != 1 {
                 return Err(Error::unsupported(
-                    "a .npy array holds one board: give one --m (a sheet is an image)",
+                    "a .npy array holds one board: give one `m` (a sheet is an image)",
                 ));
             }
             if self.overlay.is_some() {
                 return Err(Error::unsupported(
-                    "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+                    "`overlay` draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass `heaps` 4",
                 ));
             }
             return Ok(());
         }
         match (format, &self.mode) {
             (Format::Csv | Format::Json | Format::Gif | Format::Apng, _) if self.overlay.is_some() => Err(Error::unsupported(
-                "--overlay draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass --heaps 4",
+                "`overlay` draws still images (.png, .svg); for the P-positions as data use nimscape grundy nim-pass `heaps` 4",
             )),
             (Format::Csv | Format::Json | Format::Gif | Format::Apng, SquareMode::Raw { .. }) => {
                 Err(Error::unsupported(
-                    "--raw draws one image; write .png or .svg, or drop --raw for .gif, .csv or .json",
+                    "`raw` draws one image; write .png or .svg, or drop `raw` for .gif, .csv or .json",
                 ))
             }
             _ => Ok(()),
@@ -257,7 +257,7 @@ impl SquareFigure {
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
-                    return Err(Error::invalid("--raw PNG sides must fit in 32 bits"));
+                    return Err(Error::invalid("`raw` PNG sides must fit in 32 bits"));
                 }
                 png_enc::write_bilevel(
                     out,
@@ -294,12 +294,12 @@ impl SquareFigure {
         } = &self.mode
         else {
             return Err(Error::unsupported(
-                "--raw draws one image; drop --raw for an animation",
+                "`raw` draws one image; drop `raw` for an animation",
             ));
         };
         if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) {
             return Err(Error::unsupported(
-                "an animation shows square boards over m, every frame the same size; drop --n",
+                "an animation shows square boards over m, every frame the same size; drop `n`",
             ));
         }
         let largest = self.boards.iter().copied().max().unwrap_or(1);
@@ -310,13 +310,13 @@ impl SquareFigure {
         };
         if panel_px > crate::encode::gif::MAX_SIDE as u64 {
             return Err(Error::invalid(format!(
-                "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller --panel or --cell",
+                "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",
                 crate::encode::gif::MAX_SIDE
             )));
         }
         if self.common_scale && panel_px < largest {
             return Err(Error::invalid(format!(
-                "--scale common draws board {largest} at a whole number of pixels per cell: give --panel {largest} or more (or --cell 1)"
+                "`scale` common draws board {largest} at a whole number of pixels per cell: give `panel` {largest} or more (or `cell` 1)"
             )));
         }
         let legend_lines = if *decompose {

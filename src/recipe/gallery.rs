@@ -78,14 +78,17 @@ pub fn figures_tex(recipe: &Recipe, figures: &[Rendered]) -> String {
     for figure in figures {
         let pick = |ext: &str| figure.files.iter().find(|f| f.ends_with(ext));
         let Some(file) = pick(".pdf").or_else(|| pick(".png")) else {
-            if let Some(gif) = pick(".gif") {
-                tex += &format!(
-                    "% {}: an animation ({gif}), which LaTeX cannot show. Add \"png\" or \"pdf\"\n% to its formats for a still, or render numbered frames for the animate\n% package's \\animategraphics (see docs/print.md).\n\n",
-                    figure.entry.name
-                );
-            }
             continue;
         };
+        if let (Some(still), Some(animation)) = (
+            still_name(figure.entry),
+            pick(".gif").or_else(|| pick(".apng")),
+        ) {
+            tex += &format!(
+                "% {}: an animation ({animation}), which a PDF cannot play: shown here as its\n% last frame ({still}). For the animation in a beamer PDF, render numbered\n% frames for the animate package's \\animategraphics (see docs/print.md).\n",
+                figure.entry.name
+            );
+        }
         let caption = figure
             .entry
             .tex_caption
@@ -361,6 +364,17 @@ fn symbol(c: char) -> Option<&'static str> {
 /// File name of a figure's output in a format.
 pub fn file_name(entry: &FigureEntry, format: Format) -> String {
     format!("{}.{}", entry.name, format.extension())
+}
+
+/// The still PNG (the last frame) drawn beside an animation that has no still
+/// format of its own, so `figures.tex` has something to show.
+pub fn still_name(entry: &FigureEntry) -> Option<String> {
+    let animated = entry.formats.iter().any(|f| f.is_animation());
+    let still = entry
+        .formats
+        .iter()
+        .any(|f| matches!(f, Format::Png | Format::Pdf | Format::Svg));
+    (animated && !still).then(|| format!("{}-last-frame.png", entry.name))
 }
 
 #[cfg(test)]

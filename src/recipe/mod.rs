@@ -121,13 +121,15 @@ pub const RESERVED_KEYS: [&str; 6] = [
 ];
 
 /// The formats a recipe may ask for.
-const FORMATS: [Format; 6] = [
+const FORMATS: [Format; 8] = [
     Format::Png,
     Format::Svg,
     Format::Pdf,
     Format::Gif,
+    Format::Apng,
     Format::Csv,
     Format::Json,
+    Format::Npy,
 ];
 
 type Table = BTreeMap<Spanned<String>, Spanned<toml::Value>>;

@@ -135,22 +135,22 @@ mod tests {
     #[test]
     fn parses_hex_short_hex_alpha_and_names() {
         assert_eq!(
-            Color::parse("#0072b2", "--x").unwrap(),
+            Color::parse("#0072b2", "`x`").unwrap(),
             Color::rgb(0, 0x72, 0xB2)
         );
-        assert_eq!(Color::parse("#fff", "--x").unwrap(), Color::WHITE);
+        assert_eq!(Color::parse("#fff", "`x`").unwrap(), Color::WHITE);
         assert_eq!(
-            Color::parse("#00000080", "--x").unwrap(),
+            Color::parse("#00000080", "`x`").unwrap(),
             Color::BLACK.with_alpha(0x80)
         );
-        assert_eq!(Color::parse("Navy", "--x").unwrap(), Color::rgb(0, 0, 128));
+        assert_eq!(Color::parse("Navy", "`x`").unwrap(), Color::rgb(0, 0, 128));
     }
 
     #[test]
     fn bad_colours_name_the_option() {
-        let err = Color::parse("blurple", "--p-color")
+        let err = Color::parse("blurple", "`p-color`")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("--p-color: 'blurple'"), "{err}");
+        assert!(err.starts_with("`p-color`: 'blurple'"), "{err}");
     }
 }

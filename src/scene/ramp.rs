@@ -22,44 +22,33 @@ use palette::{Clamp, FromColor, Oklch, Srgb};
 /// colour per residue.
 pub const MAX_RAMP_COLOURS: usize = 239;
 
-/// A named way to colour residues 1..p-1.
+/// The colour maps every command shares (`--palette`): how classes 1..p-1 of values
+/// mod p are coloured. Class 0 is not on a palette: figures give it the background
+/// or "other" colour so the pattern reads as in the mod 2 pictures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ResiduePalette {
+pub enum Palette {
+    /// The papers' colours: red, blue, then green, orange, purple, ...; for p up to 8.
+    Paper,
+    /// The Okabe–Ito colours: colour-blind safe and very distinct, for p up to 9.
+    OkabeIto,
     /// Dark purple through blue and teal to green, like viridis: ordered, colour-blind safe.
     #[default]
     Viridis,
     /// Evenly spaced hues at one lightness: categorical, best for small p, not ordered.
     Hues,
-    /// The Okabe–Ito colours: colour-blind safe and very distinct, for p up to 8.
-    OkabeIto,
     /// Dark to light grey: for print.
     Grey,
 }
 
-impl ResiduePalette {
+impl Palette {
     /// Every palette with its name, as `--palette` takes it.
-    pub const ALL: [(&'static str, ResiduePalette); 4] = [
-        ("viridis", ResiduePalette::Viridis),
-        ("hues", ResiduePalette::Hues),
-        ("okabe-ito", ResiduePalette::OkabeIto),
-        ("grey", ResiduePalette::Grey),
+    pub const ALL: [(&'static str, Palette); 5] = [
+        ("paper", Palette::Paper),
+        ("okabe-ito", Palette::OkabeIto),
+        ("viridis", Palette::Viridis),
+        ("hues", Palette::Hues),
+        ("grey", Palette::Grey),
     ];
-
-    /// The palette called `name` (case-insensitive).
-    pub fn from_name(name: &str) -> Result<Self> {
-        let wanted = name.trim().to_ascii_lowercase();
-        Self::ALL
-            .iter()
-            .find(|(n, _)| *n == wanted || (wanted == "gray" && *n == "grey"))
-            .map(|&(_, p)| p)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
-                Error::invalid(format!(
-                    "--palette: unknown palette '{name}'; choose one of {}",
-                    names.join(", ")
-                ))
-            })
-    }
 
     /// The name `--palette` takes.
     pub fn name(self) -> &'static str {
@@ -70,24 +59,34 @@ impl ResiduePalette {
             .unwrap_or("viridis")
     }
 
-    /// The most residues this palette can colour apart, if it is limited.
+    /// The most classes this palette can colour apart, if it is limited.
     fn limit(self) -> Option<usize> {
         match self {
-            ResiduePalette::OkabeIto => Some(OKABE_ITO.len()),
+            Palette::Paper => Some(PAPER.len()),
+            Palette::OkabeIto => Some(OKABE_ITO.len()),
             _ => None,
         }
     }
 
-    /// Checks that the palette can colour residues mod `modulus`.
+    /// Checks that the palette can colour the classes of values mod `modulus`.
     pub fn check(self, modulus: u64) -> Result<()> {
         match self.limit() {
             Some(limit) if modulus > limit as u64 + 1 => Err(Error::invalid(format!(
-                "--palette {} has {limit} colours, enough for --modulus up to {}; use --palette viridis for mod {modulus}",
+                "palette: {} has {limit} colours, enough for values mod {} at most; choose viridis, hues or grey for mod {modulus}",
                 self.name(),
                 limit + 1
             ))),
             _ => Ok(()),
         }
+    }
+
+    /// White for class 0, then the palette's colours for classes 1..classes-1: the
+    /// colours of a table whose cells are coloured by value mod `classes`.
+    pub fn class_colors(self, classes: u32) -> Result<Vec<Color>> {
+        let ramp = self.colours(u64::from(classes.max(1)))?;
+        let mut colors = vec![Color::WHITE];
+        colors.extend_from_slice(&ramp.colours()[..classes.saturating_sub(1) as usize]);
+        Ok(colors)
     }
 
     /// The colours of residues 1..p-1 (fewer when p - 1 exceeds
@@ -104,15 +103,16 @@ impl ResiduePalette {
         };
         let colours = (0..count)
             .map(|k| match self {
-                ResiduePalette::Viridis => {
+                Palette::Paper => PAPER[k],
+                Palette::Viridis => {
                     let t = at(k);
                     // Lightness 0.30..0.62 keeps the lightest class at 3:1 against
                     // white and, for two classes (mod 3), the two 3:1 apart in grey.
                     oklch(0.30 + 0.32 * t, 0.12 + 0.05 * t, 300.0 - 165.0 * t)
                 }
-                ResiduePalette::Hues => oklch(0.66, 0.14, 30.0 + 360.0 * k as f64 / count as f64),
-                ResiduePalette::OkabeIto => OKABE_ITO[k],
-                ResiduePalette::Grey => oklch(0.25 + 0.37 * at(k), 0.0, 0.0),
+                Palette::Hues => oklch(0.66, 0.14, 30.0 + 360.0 * k as f64 / count as f64),
+                Palette::OkabeIto => OKABE_ITO[k],
+                Palette::Grey => oklch(0.25 + 0.37 * at(k), 0.0, 0.0),
             })
             .collect();
         Ok(ResidueColours {
@@ -142,15 +142,29 @@ fn distinct(colours: Vec<Color>) -> Vec<Color> {
         .collect()
 }
 
-/// Okabe–Ito, the order that keeps the first few far apart; black last.
+/// The papers' class colours after white: red and blue as the papers, the blue dark
+/// enough that the two classes stay 3:1 apart, and each 3:1 on white, when printed
+/// in grey; then green, orange, purple, cyan and yellow.
+const PAPER: [Color; 7] = [
+    Color::rgb(0xE4, 0x6C, 0x6C),
+    Color::rgb(0x14, 0x3B, 0x91),
+    Color::rgb(0x6B, 0xC7, 0x6B),
+    Color::rgb(0xF5, 0xB0, 0x4A),
+    Color::rgb(0xB0, 0x7F, 0xD8),
+    Color::rgb(0x5F, 0xCF, 0xCF),
+    Color::rgb(0xEE, 0xE0, 0x5A),
+];
+
+/// Okabe–Ito, orange and sky blue first as the colour-blind tables were first
+/// drawn; black last.
 const OKABE_ITO: [Color; 8] = [
-    super::color::okabe_ito::BLUE,
     super::color::okabe_ito::ORANGE,
-    super::color::okabe_ito::BLUISH_GREEN,
-    super::color::okabe_ito::VERMILLION,
     super::color::okabe_ito::SKY_BLUE,
-    super::color::okabe_ito::REDDISH_PURPLE,
+    super::color::okabe_ito::BLUISH_GREEN,
     super::color::okabe_ito::YELLOW,
+    super::color::okabe_ito::REDDISH_PURPLE,
+    super::color::okabe_ito::VERMILLION,
+    super::color::okabe_ito::BLUE,
     Color::rgb(0, 0, 0),
 ];
 
@@ -197,7 +211,7 @@ mod tests {
 
     #[test]
     fn default_mod_3_classes_survive_greyscale_print() {
-        for palette in [ResiduePalette::Viridis, ResiduePalette::Grey] {
+        for palette in [Palette::Viridis, Palette::Grey] {
             let colours = palette.colours(3).unwrap();
             let c = colours.colours();
             assert_eq!(c.len(), 2);
@@ -210,7 +224,7 @@ mod tests {
         }
         // Every ramp colour stays 3:1 on white, whatever the modulus.
         for p in [2, 5, 17, 300] {
-            for &colour in ResiduePalette::Viridis.colours(p).unwrap().colours() {
+            for &colour in Palette::Viridis.colours(p).unwrap().colours() {
                 assert!(contrast(colour, Color::WHITE) >= 3.0, "mod {p}: {colour:?}");
             }
         }
@@ -219,10 +233,10 @@ mod tests {
 
     #[test]
     fn every_residue_gets_its_own_colour_up_to_the_limit() {
-        for (_, palette) in ResiduePalette::ALL {
+        for (_, palette) in Palette::ALL {
             for p in 2..=(MAX_RAMP_COLOURS as u64 + 1) {
                 let Ok(ramp) = palette.colours(p) else {
-                    assert!(p > 9, "{palette:?} refused p = {p}");
+                    assert!(p > 8, "{palette:?} refused p = {p}");
                     continue;
                 };
                 assert!(ramp.one_per_residue());
@@ -237,7 +251,7 @@ mod tests {
 
     #[test]
     fn large_moduli_share_colours_in_runs_of_residues() {
-        let ramp = ResiduePalette::Viridis.colours(65535).unwrap();
+        let ramp = Palette::Viridis.colours(65535).unwrap();
         assert!(!ramp.one_per_residue());
         assert_eq!(ramp.colours().len(), MAX_RAMP_COLOURS);
         let indices: Vec<usize> = (1..65535).map(|r| ramp.index(r)).collect();
@@ -251,26 +265,37 @@ mod tests {
     #[test]
     fn the_default_ramp_darkens_towards_residue_one() {
         // Ordered in lightness, so it reads in greyscale and without hue vision.
-        let ramp = ResiduePalette::Viridis.colours(12).unwrap();
+        let ramp = Palette::Viridis.colours(12).unwrap();
         let luma =
             |c: &Color| 0.2126 * f64::from(c.r) + 0.7152 * f64::from(c.g) + 0.0722 * f64::from(c.b);
         assert!(ramp.colours().windows(2).all(|w| luma(&w[0]) < luma(&w[1])));
     }
 
     #[test]
-    fn names_round_trip_and_unknown_names_list_the_choices() {
-        for (name, palette) in ResiduePalette::ALL {
-            assert_eq!(ResiduePalette::from_name(name).unwrap(), palette);
+    fn names_round_trip_and_limited_palettes_say_what_to_choose() {
+        for (name, palette) in Palette::ALL {
             assert_eq!(palette.name(), name);
         }
-        let err = ResiduePalette::from_name("rainbow")
-            .unwrap_err()
-            .to_string();
+        let err = Palette::OkabeIto.check(11).unwrap_err().to_string();
         assert!(
-            err.contains("'rainbow'") && err.contains("viridis, hues"),
+            err.contains("mod 9 at most") && err.contains("viridis"),
             "{err}"
         );
-        let err = ResiduePalette::OkabeIto.check(11).unwrap_err().to_string();
-        assert!(err.contains("up to 9"), "{err}");
+        assert!(Palette::Paper.check(8).is_ok() && Palette::Paper.check(9).is_err());
+    }
+
+    #[test]
+    fn class_colors_start_white_and_follow_the_palette() {
+        for (_, palette) in Palette::ALL {
+            for classes in 1..=8 {
+                let colors = palette.class_colors(classes).unwrap();
+                assert_eq!(colors.len(), classes as usize);
+                assert_eq!(colors[0], Color::WHITE);
+                assert_eq!(
+                    &colors[1..],
+                    &palette.colours(u64::from(classes)).unwrap().colours()[..classes as usize - 1]
+                );
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ use super::support::{
 };
 use nimscape::automaton::naive;
 use nimscape::pattern::p_grid;
-use nimscape::scene::ramp::ResiduePalette;
+use nimscape::scene::ramp::Palette;
 use num_bigint::BigUint;
 use std::collections::HashSet;
 use std::path::Path;
@@ -137,7 +137,7 @@ fn mod_3_gif_colours_each_cell_by_its_exact_residue() {
     let gif = decode_gif(&std::fs::read(dir.path().join("m3.gif")).unwrap());
     assert_eq!(gif.repeat, gif::Repeat::Finite(2), "--loop 3 plays 3 times");
     assert_eq!((gif.width, gif.height, gif.rgb.len()), (128, 128, 12));
-    let ramp: Vec<[u8; 3]> = ResiduePalette::Viridis
+    let ramp: Vec<[u8; 3]> = Palette::Viridis
         .colours(3)
         .unwrap()
         .colours()
@@ -289,7 +289,7 @@ fn raw_mod_5_png_is_one_palette_pixel_per_residue() {
     );
     let (w, h, color, _, pixels) = decode_png(&std::fs::read(dir.path().join("r.png")).unwrap());
     assert_eq!((w, h, color), (20, 20, png::ColorType::Rgb));
-    let ramp = ResiduePalette::Viridis.colours(5).unwrap();
+    let ramp = Palette::Viridis.colours(5).unwrap();
     let exact = naive_exact(20);
     for r in 0..20 {
         for c in 0..20 {
@@ -556,7 +556,7 @@ fn bad_input_is_one_line_and_leaves_no_file() {
                 "-o",
                 "x.png",
             ],
-            "unknown palette",
+            "possible values: paper, okabe-ito",
         ),
         (
             &[
@@ -569,7 +569,7 @@ fn bad_input_is_one_line_and_leaves_no_file() {
                 "-o",
                 "x.png",
             ],
-            "up to 9",
+            "mod 9 at most",
         ),
         (
             &["--frames", "5", "--modulus", "exact", "-o", "x.png"],

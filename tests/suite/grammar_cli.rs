@@ -266,3 +266,96 @@ fn completions_and_man_page_print_and_survive_a_closed_pipe() {
     assert!(out.status.success(), "{out:?}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn clap_detail_survives_on_the_one_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (&["square", "--mm", "3"][..], "did you mean '--m'?"),
+        (&["squar"][..], "did you mean 'square'?"),
+        (
+            &["automaton", "--frames", "5", "--palette", "gre"][..],
+            "possible values: paper, okabe-ito, viridis, hues, grey; did you mean 'grey'?",
+        ),
+        (&["square"][..], "--m"),
+        (
+            &["octahedron", "sweep", "--solid-color", "red"][..],
+            "not provided: --with-view",
+        ),
+    ] {
+        let output = nimscape(dir.path()).args(args).output().unwrap();
+        assert_one_line_error(&output, needle);
+    }
+}
+
+/// The distinct RGB colours of a PNG.
+fn colours_of(bytes: &[u8]) -> std::collections::HashSet<[u8; 3]> {
+    let (_, _, color, _, data) = super::support::decode_png(bytes);
+    let step = if color == png::ColorType::Rgba { 4 } else { 3 };
+    data.chunks(step).map(|p| [p[0], p[1], p[2]]).collect()
+}
+
+#[test]
+fn one_palette_enum_colours_grundy_tables_and_automaton_frames_alike() {
+    use nimscape::scene::ramp::Palette;
+    let dir = tempfile::tempdir().unwrap();
+    for (name, palette) in Palette::ALL {
+        let classes = palette.class_colors(3).unwrap();
+        let wanted = |c: nimscape::scene::Color| [c.r, c.g, c.b];
+        // A Grundy table coloured by value mod 3 shows classes 1 and 2 in the palette's colours.
+        run_ok(
+            dir.path(),
+            &[
+                "grundy",
+                "band-7-1",
+                "--box",
+                "12",
+                "--palette",
+                name,
+                "-o",
+                "t.png",
+            ],
+        );
+        let table = colours_of(&std::fs::read(dir.path().join("t.png")).unwrap());
+        // An automaton frame mod 3, one pixel per cell: exactly white and the same two colours.
+        run_ok(
+            dir.path(),
+            &[
+                "automaton",
+                "--frames",
+                "24",
+                "--modulus",
+                "3",
+                "--raw",
+                "--palette",
+                name,
+                "-o",
+                "a.png",
+            ],
+        );
+        let frame = colours_of(&std::fs::read(dir.path().join("a.png")).unwrap());
+        let expected: std::collections::HashSet<[u8; 3]> =
+            classes.iter().map(|&c| wanted(c)).collect();
+        assert_eq!(frame, expected, "automaton --palette {name}");
+        for &c in &classes[1..] {
+            assert!(table.contains(&wanted(c)), "grundy --palette {name}: {c:?}");
+        }
+    }
+}
+
+#[test]
+fn colour_flags_are_named_by_their_role_and_old_names_still_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = |args: &[&str]| {
+        run_ok(dir.path(), args);
+        std::fs::read(dir.path().join(args.last().unwrap())).unwrap()
+    };
+    let section = ["octahedron", "section", "--n", "3", "--level", "3"];
+    let new = bytes(&[&section[..], &["--fill-color", "red", "-o", "a.svg"]].concat());
+    let old = bytes(&[&section[..], &["--fill", "red", "-o", "b.svg"]].concat());
+    assert_eq!(new, old, "--fill is an alias of --fill-color");
+    let view = ["octahedron", "view", "--n", "1", "--width", "120"];
+    let new = bytes(&[&view[..], &["--solid-color", "red", "-o", "a.svg"]].concat());
+    let old = bytes(&[&view[..], &["--color", "red", "-o", "b.svg"]].concat());
+    assert_eq!(new, old, "--color is an alias of --solid-color");
+}

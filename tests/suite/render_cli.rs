@@ -57,10 +57,11 @@ fn every_template_renders_quickly_with_gallery_and_latex() {
                 "{} not in the gallery",
                 figure.name
             );
+            // Pictures are in figures.tex, animations by their last frame; data is not.
             let drawn = figure
                 .formats
                 .iter()
-                .any(|f| matches!(f.extension(), "pdf" | "png"));
+                .any(|f| matches!(f.extension(), "pdf" | "png" | "gif" | "apng"));
             assert_eq!(
                 tex.contains(&format!("fig:{}:{}", recipe.name, figure.name)),
                 drawn
@@ -139,7 +140,7 @@ fn bad_recipes_name_file_line_and_key_and_write_nothing() {
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"square\"\n\nm = 0\n",
-            "bad.toml:5: figure 'a': invalid value '0' for '--m <M>'",
+            "bad.toml:5: figure 'a': invalid value '0' for 'm'",
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"square\"\nm = 5\ndecompose = \"yes\"\n",
@@ -147,7 +148,7 @@ fn bad_recipes_name_file_line_and_key_and_write_nothing() {
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"octahedron section\"\nn = 4\nlevel = 17\n",
-            "bad.toml:5: figure 'a': --level must be at most 2^n = 16",
+            "bad.toml:5: figure 'a': level must be at most 2^n = 16",
         ),
     ];
     for (text, needle) in cases {
@@ -201,7 +202,12 @@ fn keep_going_renders_the_good_figures() {
         .output()
         .unwrap();
     assert_one_line_error(&output, "r.toml:7: figure 'huge': huge.png: ");
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--raw"));
+    // A recipe names the key to change, not the flag.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(" raw") && !stderr.contains("--raw"),
+        "{stderr}"
+    );
     assert!(dir.path().join("out/r/ok.png").is_file());
     assert!(!dir.path().join("out/r/huge.png").exists());
 }
@@ -227,6 +233,11 @@ fn the_latex_snippet_compiles_where_a_tex_engine_is_present() {
         return;
     };
     if !which.status.success() {
+        // CI installs TeX (.ci/run): there a missing engine is a failure, not a skip.
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "pdflatex is missing; CI must install it (texlive-latex-base, see .ci/run)"
+        );
         eprintln!("skipped: no pdflatex on this machine");
         return;
     }
@@ -252,4 +263,39 @@ fn the_latex_snippet_compiles_where_a_tex_engine_is_present() {
         "{}",
         String::from_utf8_lossy(&status.stdout)
     );
+}
+
+#[test]
+fn an_animation_in_a_recipe_gets_a_still_for_latex_and_apng_is_a_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = "[[figure]]\nname = \"growth\"\nmodel = \"square\"\nformats = [\"gif\", \"apng\"]\nm = \"3,5,11\"\npanel = 96\n\n[[figure]]\nname = \"still\"\nmodel = \"square\"\nformats = [\"gif\", \"png\"]\nm = \"3,5\"\npanel = 64\n";
+    std::fs::write(dir.path().join("anim.toml"), recipe).unwrap();
+    nimscape(dir.path())
+        .args(["render", "--quiet", "-o", "out", "anim.toml"])
+        .assert()
+        .success();
+    let folder = dir.path().join("out/anim");
+    let apng = std::fs::read(folder.join("growth.apng")).unwrap();
+    assert!(apng.windows(4).any(|w| w == b"acTL"), "an animated PNG");
+    // The still is the last frame: R(11,11), as the last frame of the APNG.
+    let still = std::fs::read(folder.join("growth-last-frame.png")).unwrap();
+    let mut direct = nimscape(dir.path());
+    direct.args(["square", "--m", "11", "--panel", "96", "-o", "eleven.png"]);
+    direct.assert().success();
+    let eleven = std::fs::read(dir.path().join("eleven.png")).unwrap();
+    let pixels = |bytes: &[u8]| super::support::decode_png(bytes).4;
+    assert_eq!(
+        pixels(&still),
+        pixels(&eleven),
+        "the still is the last board"
+    );
+    // A figure with a still format of its own gets no extra file.
+    assert!(!folder.join("still-last-frame.png").exists());
+    let tex = std::fs::read_to_string(folder.join("figures.tex")).unwrap();
+    assert!(
+        tex.contains("\\includegraphics{growth-last-frame.png}"),
+        "{tex}"
+    );
+    assert!(tex.contains("shown here as its\n% last frame"), "{tex}");
+    assert!(tex.contains("\\includegraphics{still.png}"), "{tex}");
 }

@@ -12,7 +12,13 @@ pub fn nimscape(dir: &Path) -> Command {
 
 /// Decodes a PNG into (width, height, colour type, bit depth, raw rows).
 pub fn decode_png(bytes: &[u8]) -> (u32, u32, png::ColorType, png::BitDepth, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    // Figures with few colours are written indexed: compare them as the RGB(A) they
+    // decode to (1-bit boards stay packed, as their tests read them).
+    const COLOR_TYPE_AT: usize = 25;
+    if bytes.get(COLOR_TYPE_AT) == Some(&(png::ColorType::Indexed as u8)) {
+        decoder.set_transformations(png::Transformations::EXPAND);
+    }
     let mut reader = decoder.read_info().expect("a valid PNG");
     let mut buffer = vec![0; reader.output_buffer_size().expect("a sane size")];
     let info = reader.next_frame(&mut buffer).expect("one frame");

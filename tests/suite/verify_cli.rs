@@ -26,6 +26,31 @@ fn every_claim_holds_at_the_default_bounds() {
     ] {
         assert!(table.contains(source), "{source} missing:\n{table}");
     }
+    // Every column starts at the same character in every row, en dashes and all.
+    let column_of = |row: &str, needle: &str| {
+        let byte = row.find(needle).unwrap();
+        row[..byte].chars().count()
+    };
+    let header = table.lines().next().unwrap();
+    let result_column = column_of(header, "result");
+    for row in &rows {
+        assert_eq!(column_of(row, "holds"), result_column, "{row}");
+    }
+    // And no column is wider than its widest entry plus the two-space gap.
+    let (source_at, range_at) = (column_of(header, "source"), column_of(header, "checked on"));
+    let widest_source = rows
+        .iter()
+        .map(|row| {
+            let cells: String = row
+                .chars()
+                .skip(source_at)
+                .take(range_at - source_at)
+                .collect();
+            cells.trim_end().chars().count()
+        })
+        .max()
+        .unwrap();
+    assert_eq!(range_at - source_at, widest_source + 2, "{table}");
 }
 
 #[test]

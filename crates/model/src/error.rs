@@ -31,7 +31,8 @@ pub enum Error {
     #[error("{0}")]
     Unsupported(String),
 
-    /// Reading or writing a file failed.
+    /// Writing a file failed: the library only writes (the recipe loader reports
+    /// its reads as "cannot read ...").
     #[error("cannot write '{}': {source}", path.display())]
     Io {
         /// The file or folder involved.
@@ -150,9 +151,9 @@ mod tests {
 
     #[test]
     fn too_large_is_one_line_with_the_estimate() {
-        let err = check_memory(|| "a big board".into(), 5 << 30, 2 << 30, "use --raw").unwrap_err();
+        let err = check_memory(|| "a big board".into(), 5 << 30, 2 << 30, "use `raw`").unwrap_err();
         let text = err.to_string();
         assert!(!text.contains('\n'));
-        assert!(text.contains("5.0 GiB") && text.contains("2.0 GiB") && text.contains("--raw"));
+        assert!(text.contains("5.0 GiB") && text.contains("2.0 GiB") && text.contains("`raw`"));
     }
 }

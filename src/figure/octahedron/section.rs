@@ -245,7 +245,7 @@ impl SectionPanel {
             u64::try_from(count.saturating_mul(u128::from(SCENE_BYTES_PER_DIAMOND)))
                 .unwrap_or(u64::MAX),
             memory_limit,
-            "write .png (drawn with level of detail), or choose a smaller --n or a level nearer the apex",
+            "write .png (drawn with level of detail), or choose a smaller `n` or a level nearer the apex",
         )?;
         let mut squares: Vec<(i64, i64, i64)> = Vec::with_capacity(count as usize);
         cut.for_each(|d: Diamond| {
@@ -332,30 +332,30 @@ impl SectionFigure {
     pub fn validate(&self) -> Result<()> {
         if self.levels.is_empty() {
             return Err(Error::invalid(
-                "no level given; use --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37",
+                "no level given; use `level` 11, `level` 5.5, `levels` 5,5.5,6 or `r` 0.37",
             ));
         }
         if self.levels.len() > MAX_PANELS {
             return Err(Error::invalid(format!(
-                "--levels names {} levels; at most {MAX_PANELS} at once",
+                "`levels` names {} levels; at most {MAX_PANELS} at once",
                 self.levels.len()
             )));
         }
         if self.raw {
             if !self.align {
                 return Err(Error::unsupported(
-                    "--raw draws the section turned onto the board; add --align",
+                    "`raw` draws the section turned onto the board; add `align`",
                 ));
             }
             if self.compare || self.levels.len() > 1 {
                 return Err(Error::unsupported(
-                    "--raw draws one section; give one --level and drop --compare / --levels",
+                    "`raw` draws one section; give one `level` and drop `compare` / `levels`",
                 ));
             }
             let named = &self.levels[0];
             if named.real || !matches!(named.level.at_order(self.n), GridLevel::Integer(_)) {
                 return Err(Error::unsupported(format!(
-                    "--raw needs an integer --level (one pixel per diamond of one size); got {}",
+                    "`raw` needs an integer `level` (one pixel per diamond of one size); got {}",
                     named.text
                 )));
             }
@@ -363,13 +363,13 @@ impl SectionFigure {
         if self.compare {
             if self.levels.len() > 1 {
                 return Err(Error::unsupported(
-                    "--compare draws one section beside its board; give one --level, not --levels",
+                    "`compare` draws one section beside its board; give one `level`, not `levels`",
                 ));
             }
             self.board_side()?;
         }
         if let Some(0) = self.panel {
-            return Err(Error::invalid("--size must be at least 1 px"));
+            return Err(Error::invalid("`panel` must be at least 1 px"));
         }
         Ok(())
     }
@@ -382,8 +382,8 @@ impl SectionFigure {
             GridLevel::Integer(m) if !named.real => Ok(m),
             GridLevel::Half(m) if !named.real => Ok(2 * m + 1),
             _ => Err(Error::unsupported(format!(
-                "--compare needs an integer or half --level (its section is similar to a board); got {}",
-                if named.real { format!("--r {}", named.text) } else { named.text.clone() }
+                "`compare` needs an integer or half `level` (its section is similar to a board); got {}",
+                if named.real { format!("`r` {}", named.text) } else { named.text.clone() }
             ))),
         }
     }
@@ -421,7 +421,7 @@ impl SectionFigure {
             // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
             u64::from(width) * u64::from(height) * 11,
             self.memory_limit,
-            "choose a smaller --size",
+            "choose a smaller `panel` or `width`",
         )?;
         let mut scene = Scene::new(width, height, style.background);
         let largest = self
@@ -518,10 +518,10 @@ impl SectionFigure {
 
     fn raw_grid(&self) -> Result<crate::BitGrid> {
         let GridLevel::Integer(m) = self.levels[0].level.at_order(self.n) else {
-            return Err(Error::unsupported("--raw needs an integer --level"));
+            return Err(Error::unsupported("`raw` needs an integer `level`"));
         };
         if m > u64::from(u32::MAX) {
-            return Err(Error::invalid("--raw images must have sides under 2^32"));
+            return Err(Error::invalid("`raw` images must have sides under 2^32"));
         }
         aligned_cells(self.n, m, self.memory_limit)
     }
@@ -531,7 +531,7 @@ impl SectionFigure {
     fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
         match format {
             Format::Json | Format::Csv if self.raw => Err(Error::unsupported(
-                "--raw draws images; write .png or .svg, or drop --raw for .json / .csv",
+                "`raw` draws images; write .png or .svg, or drop `raw` for .json / .csv",
             )),
             Format::Json | Format::Csv => {
                 for named in &self.levels {
@@ -546,7 +546,7 @@ impl SectionFigure {
                         u64::try_from(count.saturating_mul(u128::from(TEXT_BYTES_PER_DIAMOND)))
                             .unwrap_or(u64::MAX),
                         self.memory_limit,
-                        "data is always exact, so choose a smaller --n or a level nearer the apex (or draw it as .png)",
+                        "data is always exact, so choose a smaller `n` or a level nearer the apex (or draw it as .png)",
                     )?;
                 }
                 let result = if format == Format::Json {
@@ -713,7 +713,7 @@ impl crate::figure::Figure for SectionFigure {
         self.validate()?;
         if self.raw && matches!(format, Format::Json | Format::Csv) {
             return Err(Error::unsupported(
-                "--raw draws images; write .png or .svg, or drop --raw for .json / .csv",
+                "`raw` draws images; write .png or .svg, or drop `raw` for .json / .csv",
             ));
         }
         Ok(())
@@ -815,7 +815,7 @@ mod tests {
     fn compare_needs_a_grid_level_and_raw_needs_align() {
         let mut f = figure(&["11"]);
         f.raw = true;
-        assert!(f.validate().unwrap_err().to_string().contains("--align"));
+        assert!(f.validate().unwrap_err().to_string().contains("`align`"));
         f.align = true;
         f.validate().unwrap();
         let mut g = figure(&["5.5"]);

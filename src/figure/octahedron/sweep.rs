@@ -105,13 +105,13 @@ impl SweepFigure {
     pub fn validate(&self) -> Result<()> {
         if !(1..=MAX_FRAMES).contains(&self.frames) {
             return Err(Error::invalid(format!(
-                "--frames must be between 1 and {MAX_FRAMES}; got {}",
+                "`frames` must be between 1 and {MAX_FRAMES}; got {}",
                 self.frames
             )));
         }
         if !(16..=4096).contains(&self.size) {
             return Err(Error::invalid(format!(
-                "--size must be between 16 and 4096 px; got {}",
+                "`panel` must be between 16 and 4096 px; got {}",
                 self.size
             )));
         }
@@ -146,7 +146,7 @@ impl SweepFigure {
                 match (u64::try_from(num), u64::try_from(den)) {
                     (Ok(num), Ok(den)) => Level::ratio(num, den),
                     _ => Err(Error::invalid(
-                        "--from / --to / --frames give frame levels with denominators over 2^60; use fewer digits",
+                        "`from` / `to` / `frames` give frame levels with denominators over 2^60; use fewer digits",
                     )),
                 }
             })
@@ -380,7 +380,7 @@ impl SweepFigure {
             || format!("a {width} x {height} px sweep"),
             u64::from(width) * u64::from(height) * (4 + BATCH as u64) * 2,
             self.memory_limit,
-            "choose a smaller --size",
+            "choose a smaller `panel`",
         )?;
         // Fail before writing anything if a frame cannot be drawn (e.g. too many diamonds).
         let fit = match &self.view {

@@ -75,13 +75,13 @@ impl ViewFigure {
     pub fn validate(&self) -> Result<()> {
         if !(16..=16384).contains(&self.size) {
             return Err(Error::invalid(format!(
-                "--size must be between 16 and 16384 px; got {}",
+                "`width` must be between 16 and 16384 px; got {}",
                 self.size
             )));
         }
         if let Some(edges) = self.edges {
             if !(edges.width >= 0.0 && edges.width <= 64.0) {
-                return Err(Error::invalid("--edge-width must be between 0 and 64 px"));
+                return Err(Error::invalid("`edge-width` must be between 0 and 64 px"));
             }
         }
         Ok(())
@@ -140,14 +140,14 @@ impl ViewFigure {
             // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
             u64::from(width) * u64::from(height) * 11,
             self.memory_limit,
-            "choose a smaller --size",
+            "choose a smaller `width`",
         )?;
         let polygons = self.polygons()?;
         check_memory(
             || format!("a 3D view of {} polygons", polygons.len()),
             polygons.len() as u64 * BYTES_PER_POLYGON,
             self.memory_limit,
-            "choose a smaller --n",
+            "choose a smaller `n`",
         )?;
         let mut scene = Scene::new(width, height, self.background);
         let edges = self.edges.filter(|e| e.width > 0.0);

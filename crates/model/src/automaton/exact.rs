@@ -18,7 +18,7 @@ use crate::error::check_memory;
 use crate::{BitGrid, Result};
 
 const HINT: &str =
-    "exact values are for frames a reader can still read; use --modulus p for larger frames";
+    "exact values are for frames a reader can still read; use `modulus` p for larger frames";
 
 /// An upper bound on the bit length of any value of frame `n`.
 pub fn value_bits_bound(n: usize) -> u64 {

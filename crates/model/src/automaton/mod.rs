@@ -54,12 +54,12 @@ pub const MAX_MODULUS: u64 = 65535;
 pub fn check_modulus(modulus: u64) -> Result<u16> {
     if modulus < 2 {
         return Err(Error::invalid(format!(
-            "--modulus must be at least 2 (got {modulus}); --modulus 2 colours odd cells"
+            "`modulus` must be at least 2 (got {modulus}); `modulus` 2 colours odd cells"
         )));
     }
     if modulus > MAX_MODULUS {
         return Err(Error::invalid(format!(
-            "--modulus must be at most {MAX_MODULUS} (got {modulus}); residues are stored in 16 bits"
+            "`modulus` must be at most {MAX_MODULUS} (got {modulus}); residues are stored in 16 bits"
         )));
     }
     Ok(modulus as u16)
@@ -69,12 +69,12 @@ pub fn check_modulus(modulus: u64) -> Result<u16> {
 pub fn check_frames(first: usize, last: usize) -> Result<()> {
     if first == 0 || last == 0 {
         return Err(Error::invalid(
-            "--frames starts at 1 (frame 0 is empty); use e.g. --frames 1..32",
+            "`frames` starts at 1 (frame 0 is empty); use e.g. `frames` 1..32",
         ));
     }
     if first > last {
         return Err(Error::invalid(format!(
-            "--frames {first}..{last} is empty; write the smaller frame first, e.g. --frames {last}..{first}"
+            "`frames` {first}..{last} is empty; write the smaller frame first, e.g. `frames` {last}..{first}"
         )));
     }
     Ok(())

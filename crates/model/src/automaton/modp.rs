@@ -118,7 +118,7 @@ impl ResidueStepper {
             || format!("the automaton mod {p} up to frame {last}"),
             Self::memory_estimate(last),
             memory_limit,
-            "ask for fewer frames, or use --modulus 2 which packs 64 cells per word",
+            "ask for fewer frames, or use `modulus` 2 which packs 64 cells per word",
         )?;
         Ok(ResidueStepper {
             dense: Dense::new(ModP(u32::from(p)), last),

@@ -270,15 +270,15 @@ fn one_line_naming(err: Error, flag: &str) {
 #[test]
 fn bad_parameters_are_one_line_errors_naming_the_flag() {
     for p in [0u64, 1, 65536, 70000] {
-        one_line_naming(check_modulus(p).unwrap_err(), "--modulus");
-        one_line_naming(ResidueStepper::new(p, 4, LIMIT).err().unwrap(), "--modulus");
+        one_line_naming(check_modulus(p).unwrap_err(), "`modulus`");
+        one_line_naming(ResidueStepper::new(p, 4, LIMIT).err().unwrap(), "`modulus`");
     }
     assert_eq!(check_modulus(65535).unwrap(), 65535);
-    one_line_naming(check_frames(0, 5).unwrap_err(), "--frames");
-    one_line_naming(check_frames(6, 5).unwrap_err(), "--frames");
-    one_line_naming(ParityStepper::new(0, LIMIT).unwrap_err(), "--frames");
-    one_line_naming(exact_frames(0, 3, LIMIT).unwrap_err(), "--frames");
-    one_line_naming(rule60(0, LIMIT).unwrap_err(), "--frames");
+    one_line_naming(check_frames(0, 5).unwrap_err(), "`frames`");
+    one_line_naming(check_frames(6, 5).unwrap_err(), "`frames`");
+    one_line_naming(ParityStepper::new(0, LIMIT).unwrap_err(), "`frames`");
+    one_line_naming(exact_frames(0, 3, LIMIT).unwrap_err(), "`frames`");
+    one_line_naming(rule60(0, LIMIT).unwrap_err(), "`frames`");
     let residues = ResidueGrid::from_values(1, 3, vec![3]);
     assert!(matches!(residues, Err(Error::InvalidParameter(_))));
 }

@@ -51,7 +51,7 @@ impl Band {
     pub fn example72(k: u32, h: u32) -> Result<Band> {
         if k == 0 {
             return Err(Error::invalid(
-                "band-7-2: --k must be at least 1 (the band is (x-h)/k <= y <= x/k)",
+                "band-7-2: `k` must be at least 1 (the band is (x-h)/k <= y <= x/k)",
             ));
         }
         Ok(Band::Example72 { k, h })
@@ -282,7 +282,7 @@ mod tests {
         assert!(Band::example72(0, 3)
             .unwrap_err()
             .to_string()
-            .contains("--k must be at least 1"));
+            .contains("`k` must be at least 1"));
         let b = Band::example72(2, 3).unwrap();
         assert!(b.in_band(4, 2) && b.in_band(7, 2) && !b.in_band(8, 2) && !b.in_band(3, 2));
         assert_eq!(b.y_max(30), 15);

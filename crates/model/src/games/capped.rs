@@ -45,7 +45,7 @@ impl Cap {
     pub fn triangular(k: u32) -> Result<Cap> {
         if k == 0 {
             return Err(Error::invalid(
-                "triangular: --k must be at least 1 (the cap is floor((x+z)/k))",
+                "triangular: `k` must be at least 1 (the cap is floor((x+z)/k))",
             ));
         }
         Ok(Cap::Triangular { k })
@@ -205,7 +205,7 @@ fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
         },
         needed,
         limit,
-        "use a smaller --box",
+        "use a smaller `box`",
     )?;
     usize::try_from(columns)
         .map(|_| ())
@@ -299,7 +299,7 @@ fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Re
         },
         needed,
         limit,
-        "use a smaller --box",
+        "use a smaller `box`",
     )?;
 
     // Columns ordered by level s = x + z, then by x, so that a level's
@@ -358,7 +358,7 @@ fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Re
         if let Some([x, y, z]) = overflow {
             return Err(Error::unsupported(format!(
                 "{name}: the Grundy value at (x, y, z) = ({x}, {y}, {z}) exceeds 65535, \
-                 the most values are stored in; use a smaller --box"
+                 the most values are stored in; use a smaller `box`"
             )));
         }
     }
@@ -719,7 +719,7 @@ mod tests {
         assert!(CappedGame::triangular(0)
             .unwrap_err()
             .to_string()
-            .contains("--k must be at least 1"));
+            .contains("`k` must be at least 1"));
         let err = CappedGame::with_expr("x - z")
             .unwrap()
             .solve([5, 5, 5], LIMIT)
@@ -734,7 +734,7 @@ mod tests {
             .unwrap_err();
         let text = err.to_string();
         assert!(
-            text.contains("GiB") && text.contains("--box") && text.contains("positions"),
+            text.contains("GiB") && text.contains("`box`") && text.contains("positions"),
             "{text}"
         );
     }

@@ -113,7 +113,7 @@ impl GameSpec {
             for (flag, set) in given {
                 if set && !allowed.contains(&flag) {
                     return Err(Error::invalid(format!(
-                        "--{flag} does not apply to the game '{name}'"
+                        "`{flag}` does not apply to the game '{name}'"
                     )));
                 }
             }
@@ -121,14 +121,14 @@ impl GameSpec {
         Ok(match name {
             "triangular" => {
                 let k = params.k.ok_or_else(|| {
-                    Error::invalid("triangular needs --k K (the cap is floor((x+z)/K), K >= 1)")
+                    Error::invalid("triangular needs `k` K (the cap is floor((x+z)/K), K >= 1)")
                 })?;
                 GameSpec::Capped(CappedGame::triangular(k)?)
             }
             "min-half" => GameSpec::Capped(CappedGame::min_half()),
             "cap" => {
                 let src = params.cap.as_deref().ok_or_else(|| {
-                    Error::invalid("cap needs --cap EXPR, e.g. --cap \"floor((x+z)^2/5)\"")
+                    Error::invalid("cap needs `cap` EXPR, e.g. `cap` \"floor((x+z)^2/5)\"")
                 })?;
                 GameSpec::Capped(CappedGame::with_expr(src)?)
             }
@@ -244,7 +244,7 @@ impl Solution {
             };
             if max == OUTSIDE {
                 return Err(Error::unsupported(format!(
-                    "a Grundy value of this box is {OUTSIDE}, the value .npy arrays keep for \"not a position\"; use .csv, or a smaller --box"
+                    "a Grundy value of this box is {OUTSIDE}, the value .npy arrays keep for \"not a position\"; use .csv, or a smaller `box`"
                 )));
             }
         }

@@ -454,7 +454,7 @@ pub(super) fn solve_monotone(
         },
         needed,
         limit,
-        "use a smaller --box",
+        "use a smaller `box`",
     )?;
     let cap = |x: usize, z: usize| caps[x * nz + z] as usize;
     let shape = Shape::new(bounds, &caps);
@@ -528,7 +528,7 @@ pub(super) fn solve_monotone(
         if let Some([x, y, z]) = overflow {
             return Err(Error::unsupported(format!(
                 "{name}: the Grundy value at (x, y, z) = ({x}, {y}, {z}) exceeds 65535, \
-                 the most values are stored in; use a smaller --box"
+                 the most values are stored in; use a smaller `box`"
             )));
         }
     }
@@ -680,7 +680,7 @@ mod tests {
         );
         assert!(bytes >= 2 * positions + 12 * caps.len() as u64);
         let err = solve_monotone("t", b, caps, bytes - 1).unwrap_err();
-        assert!(err.to_string().contains("--box"), "{err}");
+        assert!(err.to_string().contains("smaller `box`"), "{err}");
     }
 
     proptest! {

@@ -39,7 +39,7 @@ impl Nim {
         // The nim-sum of heaps below 2^16 stays below 2^16; a larger heap may not.
         if let Some(&b) = bounds.iter().find(|&&b| b > 0xFFFF) {
             return Err(Error::unsupported(format!(
-                "nim: a heap of {b} gives nim-sums over the 65535 that values are stored in; use a smaller --box"
+                "nim: a heap of {b} gives nim-sums over the 65535 that values are stored in; use a smaller `box`"
             )));
         }
         let total = box_tuples("Grundy values of nim", bounds, 3, limit)?;
@@ -74,12 +74,12 @@ pub const MAX_HEAPS: usize = 32;
 pub(crate) fn check_heaps(game: &str, heaps: usize) -> Result<()> {
     if heaps == 0 {
         return Err(Error::invalid(format!(
-            "{game}: --heaps must be at least 1"
+            "{game}: `heaps` must be at least 1"
         )));
     }
     if heaps > MAX_HEAPS {
         return Err(Error::invalid(format!(
-            "{game}: --heaps {heaps} is more than {MAX_HEAPS}; even a box of 0..1 per heap would hold 2^{heaps} positions"
+            "{game}: `heaps` {heaps} is more than {MAX_HEAPS}; even a box of 0..1 per heap would hold 2^{heaps} positions"
         )));
     }
     Ok(())

@@ -213,7 +213,7 @@ impl Game for NimPassTree {
 pub fn square_board(m: u32, limit: u64) -> Result<(BitGrid, BitGrid)> {
     if m == 0 {
         return Err(Error::invalid(
-            "nim-pass square board: --m must be at least 1",
+            "nim-pass square board: `m` must be at least 1",
         ));
     }
     let b = m - 1;

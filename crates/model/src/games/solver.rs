@@ -292,7 +292,7 @@ pub(crate) fn box_tuples(
         },
         total.saturating_mul(bytes_per_tuple),
         limit,
-        "use a smaller --box",
+        "use a smaller `box`",
     )?;
     usize::try_from(total).map_err(|_| Error::invalid(format!("box too large: {total} tuples")))
 }
@@ -477,6 +477,6 @@ mod tests {
         let err = solve_dense(&nim(3), &[5000, 5000, 5000], 1 << 30)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("GiB") && err.contains("--box"), "{err}");
+        assert!(err.contains("GiB") && err.contains("`box`"), "{err}");
     }
 }

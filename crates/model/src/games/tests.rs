@@ -131,7 +131,7 @@ fn game_spec_names_parameters_and_errors() {
     let err = GameSpec::from_name("triangular", &p)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("needs --k"), "{err}");
+    assert!(err.contains("needs `k`"), "{err}");
     let k0 = GameParams {
         k: Some(0),
         ..Default::default()
@@ -148,7 +148,7 @@ fn game_spec_names_parameters_and_errors() {
     let err = GameSpec::from_name("six-sided", &h)
         .unwrap_err()
         .to_string();
-    assert_eq!(err, "--h does not apply to the game 'six-sided'");
+    assert_eq!(err, "`h` does not apply to the game 'six-sided'");
     let bad = GameParams {
         cap: Some("floor()".into()),
         ..Default::default()
@@ -158,7 +158,7 @@ fn game_spec_names_parameters_and_errors() {
     assert!(GameSpec::from_name("cap", &p)
         .unwrap_err()
         .to_string()
-        .contains("needs --cap"));
+        .contains("needs `cap`"));
     assert!(GameSpec::from_name(
         "nim-pass",
         &GameParams {

@@ -45,7 +45,7 @@ pub enum GridLevel {
 fn check_order(n: u32, flag: &str) -> Result<()> {
     if n > MAX_ORDER {
         return Err(Error::invalid(format!(
-            "--n must be at most {MAX_ORDER} for exact arithmetic (got {n}) when giving {flag}"
+            "`n` must be at most {MAX_ORDER} for exact arithmetic (got {n}) when giving {flag}"
         )));
     }
     Ok(())
@@ -79,41 +79,41 @@ impl Level {
         Level::ratio_for(
             u128::from(num),
             u128::from(den),
-            "--r",
+            "`r`",
             &format!("{num}/{den}"),
         )
     }
 
     /// The integer level m at order n: r = m / 2^n, 1 <= m <= 2^n (`--level`).
     pub fn integer(n: u32, m: u64) -> Result<Level> {
-        check_order(n, "--level")?;
+        check_order(n, "`level`")?;
         let top = 1u64 << n;
         if m == 0 {
             return Err(Error::invalid(
-                "--level must be at least 1 (level 0 is the apex, a single point); got 0",
+                "`level` must be at least 1 (level 0 is the apex, a single point); got 0",
             ));
         }
         if m > top {
             return Err(Error::invalid(format!(
-                "--level must be at most 2^n = {top} for --n {n}; got {m}"
+                "`level` must be at most 2^n = {top} for `n` {n}; got {m}"
             )));
         }
-        Level::ratio_for(u128::from(m), u128::from(top), "--level", &m.to_string())
+        Level::ratio_for(u128::from(m), u128::from(top), "`level`", &m.to_string())
     }
 
     /// The half level m + 1/2 at order n: r = (2m + 1) / 2^(n+1), 0 <= m < 2^n (`--level`).
     pub fn half(n: u32, m: u64) -> Result<Level> {
-        check_order(n + 1, "a half --level")?;
+        check_order(n + 1, "a half `level`")?;
         let top = 1u64 << n;
         if m >= top {
             return Err(Error::invalid(format!(
-                "--level must be at most 2^n = {top} for --n {n}; got {m}.5"
+                "`level` must be at most 2^n = {top} for `n` {n}; got {m}.5"
             )));
         }
         Level::ratio_for(
             u128::from(2 * m + 1),
             u128::from(2 * top),
-            "--level",
+            "`level`",
             &format!("{m}.5"),
         )
     }
@@ -123,7 +123,7 @@ impl Level {
         let t = text.trim();
         let bad = || {
             Error::invalid(format!(
-                "--level must be an integer or a half-integer such as 11 or 5.5; got '{text}'"
+                "`level` must be an integer or a half-integer such as 11 or 5.5; got '{text}'"
             ))
         };
         let (int, frac) = match t.split_once('.') {
@@ -157,18 +157,18 @@ impl Level {
         let t = text.trim();
         let bad = || {
             Error::invalid(format!(
-                "--r must be a number in [0, 1] such as 0.37, 3e-6 or 3/8; got '{text}'"
+                "`r` must be a number in [0, 1] such as 0.37, 3e-6 or 3/8; got '{text}'"
             ))
         };
         if t.starts_with('-') && t.len() > 1 {
             return Err(Error::invalid(format!(
-                "--r must not be negative (r = 0 is the apex); got {t}"
+                "`r` must not be negative (r = 0 is the apex); got {t}"
             )));
         }
         if let Some((p, q)) = t.split_once('/') {
             let p: u128 = p.trim().parse().map_err(|_| bad())?;
             let q: u128 = q.trim().parse().map_err(|_| bad())?;
-            return Level::ratio_for(p, q, "--r", t);
+            return Level::ratio_for(p, q, "`r`", t);
         }
         let t = t.strip_prefix('+').unwrap_or(t);
         let (mantissa, exponent) = match t.find(['e', 'E']) {
@@ -193,7 +193,7 @@ impl Level {
         }
         let too_long = || {
             Error::invalid(format!(
-                "--r {t} has too many digits for exact arithmetic; give at most 17 significant digits"
+                "`r` {t} has too many digits for exact arithmetic; give at most 17 significant digits"
             ))
         };
         if digits.len() > 36 {
@@ -208,7 +208,7 @@ impl Level {
                     .map_or(true, |v| v > 1)
             {
                 return Err(Error::invalid(format!(
-                    "--r must be at most 1 (the bottom vertex z = -1); got {t}"
+                    "`r` must be at most 1 (the bottom vertex z = -1); got {t}"
                 )));
             }
             return Ok(Level(Rational::ONE));
@@ -217,7 +217,7 @@ impl Level {
             return Err(too_long());
         }
         let den = 10u128.pow((-power) as u32);
-        Level::ratio_for(num, den, "--r", t).map_err(|e| match e {
+        Level::ratio_for(num, den, "`r`", t).map_err(|e| match e {
             Error::InvalidParameter(ref msg) if msg.contains("2^60") => too_long(),
             other => other,
         })
@@ -227,16 +227,16 @@ impl Level {
     /// (`0.37_f64` becomes exactly 37/100), for callers that hold an `f64`.
     pub fn from_f64(r: f64) -> Result<Level> {
         if r.is_nan() {
-            return Err(Error::invalid("--r must be a number in [0, 1]; got NaN"));
+            return Err(Error::invalid("`r` must be a number in [0, 1]; got NaN"));
         }
         if r < 0.0 {
             return Err(Error::invalid(format!(
-                "--r must not be negative (r = 0 is the apex); got {r}"
+                "`r` must not be negative (r = 0 is the apex); got {r}"
             )));
         }
         if r > 1.0 {
             return Err(Error::invalid(format!(
-                "--r must be at most 1 (the bottom vertex z = -1); got {r}"
+                "`r` must be at most 1 (the bottom vertex z = -1); got {r}"
             )));
         }
         Level::parse_r(&format!("{r:e}"))
@@ -356,20 +356,20 @@ mod tests {
     #[test]
     fn bad_levels_are_one_line_errors_naming_the_flag() {
         let cases: Vec<(Result<Level>, &str)> = vec![
-            (Level::parse_level(4, "0"), "--level"),
-            (Level::parse_level(4, "17"), "--level"),
-            (Level::parse_level(4, "16.5"), "--level"),
-            (Level::parse_level(4, "5.25"), "--level"),
-            (Level::parse_level(4, "x"), "--level"),
-            (Level::parse_level(61, "3"), "--n"),
-            (Level::parse_r("-0.1"), "--r"),
-            (Level::parse_r("NaN"), "--r"),
-            (Level::parse_r("1.01"), "--r"),
-            (Level::parse_r("2"), "--r"),
-            (Level::parse_r("abc"), "--r"),
-            (Level::parse_r("0.1234567890123456789012345"), "--r"),
-            (Level::from_f64(f64::NAN), "--r"),
-            (Level::from_f64(-1.0), "--r"),
+            (Level::parse_level(4, "0"), "`level`"),
+            (Level::parse_level(4, "17"), "`level`"),
+            (Level::parse_level(4, "16.5"), "`level`"),
+            (Level::parse_level(4, "5.25"), "`level`"),
+            (Level::parse_level(4, "x"), "`level`"),
+            (Level::parse_level(61, "3"), "`n`"),
+            (Level::parse_r("-0.1"), "`r`"),
+            (Level::parse_r("NaN"), "`r`"),
+            (Level::parse_r("1.01"), "`r`"),
+            (Level::parse_r("2"), "`r`"),
+            (Level::parse_r("abc"), "`r`"),
+            (Level::parse_r("0.1234567890123456789012345"), "`r`"),
+            (Level::from_f64(f64::NAN), "`r`"),
+            (Level::from_f64(-1.0), "`r`"),
         ];
         for (result, flag) in cases {
             let msg = result.unwrap_err().to_string();

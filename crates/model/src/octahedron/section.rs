@@ -97,8 +97,8 @@ impl Cut {
                 // Largest n that would still fit, to say how to fix it.
                 let room = (MAX_DENOMINATOR / odd).ilog2();
                 return Err(Error::invalid(format!(
-                    "--n {n} is too large for exact arithmetic at level r = {level}: \
-                     the common denominator would exceed 2^60; use --n at most {room}"
+                    "`n` {n} is too large for exact arithmetic at level r = {level}: \
+                     the common denominator would exceed 2^60; use `n` at most {room}"
                 )));
             }
         };
@@ -451,7 +451,7 @@ impl Section {
             || format!("the section of S_{n} at r = {level} ({count} diamonds)"),
             needed,
             memory_limit,
-            "choose a level nearer the apex (small r), a smaller --n, or draw with level of detail",
+            "choose a level nearer the apex (small r), a smaller `n`, or draw with level of detail",
         )?;
         let mut diamonds = Vec::with_capacity(count as usize);
         cut.for_each(|d| diamonds.push(d));
@@ -532,7 +532,7 @@ pub fn aligned_cells(n: u32, m: u64, memory_limit: u64) -> Result<BitGrid> {
         || format!("the {m} x {m} aligned section of S_{n}"),
         u64::try_from(side * side.div_ceil(64) * 8).unwrap_or(u64::MAX),
         memory_limit,
-        "choose a smaller --level",
+        "choose a smaller `level`",
     )?;
     let extent = cut.scale - cut.plane;
     let h = cut.radius(n);

@@ -272,7 +272,7 @@ fn huge_sections_are_refused_before_work_and_apex_sections_are_cheap() {
 fn orders_too_fine_for_the_arithmetic_are_refused_with_a_fix() {
     let level = Level::parse_r("0.37").unwrap();
     let err = Cut::new(60, level).unwrap_err().to_string();
-    assert!(err.contains("--n") && err.contains("at most"), "{err}");
+    assert!(err.contains("`n`") && err.contains("at most"), "{err}");
     assert!(Cut::new(50, level).is_ok());
 }
 

@@ -62,7 +62,7 @@ impl Default for Camera {
     fn default() -> Self {
         Camera {
             azimuth_deg: 30.0,
-            elevation_deg: 25.0,
+            elevation_deg: 35.0,
         }
     }
 }
@@ -146,15 +146,23 @@ pub struct PlaneOptions {
 }
 
 impl PlaneOptions {
-    /// The plane at `level` with the default colours: pale blue glass, red cut,
-    /// the solid above shown at 35% so the cut reads through it.
+    /// Pale blue glass.
+    pub const DEFAULT_COLOUR: [u8; 3] = [150, 190, 230];
+    /// Faint, so the cut on it reads first.
+    pub const DEFAULT_OPACITY: f32 = 0.18;
+    /// The section's colour: Okabe–Ito blue, as the section figures draw it.
+    pub const DEFAULT_CUT: [u8; 3] = [0, 114, 178];
+    /// The solid above the plane cut away, so the section is the first thing seen.
+    pub const DEFAULT_ABOVE_OPACITY: f32 = 0.0;
+
+    /// The plane at `level` with the default colours (every front end's defaults).
     pub fn at(level: Level) -> PlaneOptions {
         PlaneOptions {
             level,
-            colour: [150, 190, 235],
-            opacity: 0.45,
-            cut: [200, 40, 40],
-            above_opacity: 0.35,
+            colour: Self::DEFAULT_COLOUR,
+            opacity: Self::DEFAULT_OPACITY,
+            cut: Self::DEFAULT_CUT,
+            above_opacity: Self::DEFAULT_ABOVE_OPACITY,
         }
     }
 }
@@ -182,8 +190,9 @@ impl Default for ViewOptions {
         ViewOptions {
             camera: Camera::default(),
             light: [-0.4, 0.6, 0.7],
-            ambient: 0.3,
-            base: [225, 170, 60],
+            ambient: 0.4,
+            // Okabe–Ito orange.
+            base: [230, 159, 0],
             plane: None,
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         }
@@ -493,7 +502,7 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         || format!("the 3D view of S_{n} ({count} octahedra)"),
         u64::try_from(count.saturating_mul(u128::from(BYTES_PER_OCTAHEDRON))).unwrap_or(u64::MAX),
         options.memory_limit,
-        "choose a smaller --n for the 3D view (n <= 5 draws in under a second, 6 in a few)",
+        "choose a smaller `n` for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
     let section = match &options.plane {
         Some(plane) => Some(Section::compute(n, plane.level, options.memory_limit)?),
@@ -858,7 +867,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "slow: S_4 at many angles (run with --ignored)"]
+    #[ignore = "slow: S_4 at many angles (run with `ignored`)"]
     fn painter_order_of_s_4_matches_ray_casting_at_many_angles() {
         let solids = octahedra(4);
         for az in [0.0, 17.0, 30.0, 45.0, 60.0, 90.0, 133.0] {
