@@ -574,9 +574,17 @@ impl CappedGrundy {
         const BLOCK: usize = 64;
         let [_, by, bz] = self.bounds;
         let (ny, nz) = (by as usize + 1, bz as usize + 1);
-        buf.clear();
-        buf.resize(ny * nz * 2, 0);
+        // Everything `outside` first (one fill), then the columns over it: rows above
+        // a block's tallest column are never visited.
         let out = outside.to_le_bytes();
+        buf.clear();
+        if out[0] == out[1] {
+            buf.resize(ny * nz * 2, out[0]);
+        } else {
+            buf.resize(ny * nz * 2, 0);
+            buf.chunks_exact_mut(2)
+                .for_each(|c| c.copy_from_slice(&out));
+        }
         let mut columns: Vec<&[u16]> = Vec::with_capacity(BLOCK);
         for z0 in (0..nz).step_by(BLOCK) {
             let z1 = (z0 + BLOCK).min(nz);
@@ -585,10 +593,13 @@ impl CappedGrundy {
                 let i = x * nz + z;
                 &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
             }));
-            for (y, row) in buf.chunks_exact_mut(nz * 2).enumerate() {
+            let top = columns.iter().map(|c| c.len()).max().unwrap_or(0);
+            for (y, row) in buf.chunks_exact_mut(nz * 2).take(top).enumerate() {
                 let row = &mut row[z0 * 2..z1 * 2];
                 for (cell, column) in row.chunks_exact_mut(2).zip(&columns) {
-                    cell.copy_from_slice(&column.get(y).map_or(out, |v| v.to_le_bytes()));
+                    if let Some(v) = column.get(y) {
+                        cell.copy_from_slice(&v.to_le_bytes());
+                    }
                 }
             }
         }
