@@ -2,13 +2,20 @@
 //! every pixel shaded by its exact P-cell count.
 //!
 //! `cargo bench --bench tiles`. Target: under 2 ms per tile for any
-//! m <= 2^62, at every zoom level.
+//! m <= 2^62, at every zoom level. Small samples and short measurements keep
+//! the whole run to well under a minute; a tile takes about a millisecond,
+//! so a second of measurement still times hundreds of them.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::pattern::tiles::{TileMode, TilePlan, TILE};
+use std::time::Duration;
 
 fn bench_tiles(c: &mut Criterion) {
     let mut group = c.benchmark_group("tile_256");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
     let mut out = vec![0u8; TILE * TILE];
     // (m, level): single cells of a mid board, the whole of a huge board in one
     // tile, and a deep zoom into the largest board.

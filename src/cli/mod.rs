@@ -260,6 +260,9 @@ pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
     })
 }
 
+/// The explorer's hover map of a Grundy figure (see [`serve::grundy_layout`]).
+pub use serve::grundy_layout;
+
 /// The bytes `nimscape <command> --<flag> <value> ... -o x.<extension>` writes, made
 /// in process: the same definitions, the same validation, the same bytes. `flags`
 /// are long flag names without dashes (a positional argument by its value name,

@@ -352,12 +352,18 @@ fn draw_in_process(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers.max(1))
         .build()?;
-    let mut results: Vec<Option<Done>> = pool.install(|| {
-        jobs.par_iter()
-            .enumerate()
-            .map(|(index, job)| {
+    // The figures that take longest (3D views, animations) start first, so the
+    // pool does not end waiting on one of them: the order figures are drawn in
+    // never changes a byte.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&index| std::cmp::Reverse(expected_work(&jobs[index])));
+    let results = Mutex::new(Vec::with_capacity(jobs.len()));
+    pool.scope_fifo(|scope| {
+        for &index in &order {
+            let (job, stop, results) = (&jobs[index], &stop, &results);
+            scope.spawn_fifo(move |_| {
                 if stop.load(Ordering::SeqCst) {
-                    return None;
+                    return;
                 }
                 let start = Instant::now();
                 let mut written = 0;
@@ -408,16 +414,34 @@ fn draw_in_process(
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
                 }
-                Some(Done {
-                    job: index,
-                    elapsed: start.elapsed(),
-                    error,
-                    written,
-                })
-            })
-            .collect()
+                results
+                    .lock()
+                    .expect("no job panics holding the lock")
+                    .push(Done {
+                        job: index,
+                        elapsed: start.elapsed(),
+                        error,
+                        written,
+                    });
+            });
+        }
     });
-    Ok(results.drain(..).flatten().collect())
+    let mut results = results.into_inner().expect("every job finished");
+    results.sort_by_key(|d| d.job);
+    Ok(results)
+}
+
+/// A rough rank of how long a figure takes, to start the long ones first: 3D views
+/// and animations draw many pictures, data and 2D figures one.
+fn expected_work(job: &Job) -> u8 {
+    let model: Vec<&str> = job.words.iter().map(String::as_str).take(2).collect();
+    let animated = job.outputs.iter().any(|(format, _)| format.is_animation());
+    match (model.as_slice(), animated) {
+        (_, true) | (["octahedron", "sweep"], _) => 2,
+        (["octahedron", "view"], _) => 2,
+        (["grundy", ..], _) => 1,
+        _ => 0,
+    }
 }
 
 /// An animation's still for `figures.tex`; the error names the file.
@@ -480,13 +504,18 @@ fn draw_isolated(
                 let mut written = 0;
                 let mut error = None;
                 for (_, path) in &job.outputs {
-                    let output = std::process::Command::new(&exe)
+                    let mut command = std::process::Command::new(&exe);
+                    command
                         .arg(format!("--max-memory={memory_limit}"))
                         .arg(format!("--threads={threads}"))
                         .arg("--quiet")
                         .args(with_output(&job.words, &path.to_string_lossy()))
                         .stdin(std::process::Stdio::null())
-                        .output();
+                        .stdout(std::process::Stdio::piped())
+                        .stderr(std::process::Stdio::piped());
+                    // Registered, so a SIGINT / SIGTERM to render stops the child too.
+                    let output = crate::encode::interrupt::spawn_child(&mut command)
+                        .and_then(|(child, _registered)| child.wait_with_output());
                     bar.inc(1);
                     bar.set_message(file_label(path));
                     match output {

@@ -22,10 +22,19 @@ pub struct ServeArgs {
     /// Longest time one request may compute, seconds.
     #[arg(long, value_name = "S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     time_limit: u64,
+    /// Internal: answer figure jobs on stdin (the server starts its workers so).
+    #[arg(long, hide = true)]
+    worker: bool,
 }
 
 pub fn run(args: ServeArgs, memory_limit: u64) -> Result<()> {
+    if args.worker {
+        return serve::worker::worker_main().context("the worker process failed");
+    }
     let mut options = ServeOptions::local(memory_limit);
+    // Figures run in worker processes of this very binary, so that a request
+    // whose client goes away can be stopped; without it, in process.
+    options.worker_exe = std::env::current_exe().ok();
     options.host = args.host;
     options.port = args.port;
     options.time_limit = std::time::Duration::from_secs(args.time_limit);
@@ -120,4 +129,45 @@ pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
         page.len()
     );
     Ok(())
+}
+
+/// Where the cells of a Grundy figure are, for the explorer's hover readout:
+/// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
+/// in pixels of the scene the same flags draw (the PNG at its default size).
+/// A table is one grid whose first row and column are the headers.
+pub fn grundy_layout(flags: &[(String, String)], memory_limit: u64) -> crate::Result<Vec<u8>> {
+    use clap::{CommandFactory, FromArgMatches};
+    let words = super::words_for(&["grundy"], flags)?;
+    let argv = std::iter::once("nimscape".to_string()).chain(words);
+    let matches = super::Cli::command()
+        .try_get_matches_from(argv)
+        .map_err(|err| {
+            crate::Error::invalid(super::first_line(&err).trim_start_matches("error: "))
+        })?;
+    let cli = super::Cli::from_arg_matches(&matches).map_err(|err| {
+        crate::Error::invalid(super::first_line(&err).trim_start_matches("error: "))
+    })?;
+    let super::Command::Grundy(args) = cli.command else {
+        return Err(crate::Error::invalid("a Grundy layout needs grundy flags"));
+    };
+    let plan = super::grundy::plan(args, memory_limit)?;
+    let scene = plan.figure.scene(plan.solution()?)?;
+    let grids: Vec<serde_json::Value> = scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
+                "x": layer.rect.x,
+                "y": layer.rect.y,
+                "width": layer.rect.width,
+                "height": layer.rect.height,
+                "rows": layer.rows,
+                "cols": layer.cols,
+            })),
+            _ => None,
+        })
+        .collect();
+    let layout =
+        serde_json::json!({ "width": scene.width, "height": scene.height, "grids": grids });
+    Ok(layout.to_string().into_bytes())
 }

@@ -457,8 +457,10 @@ impl GrundyFigure {
         npy::write_header(out, "<u2", &shape).map_err(Error::write_failed)?;
         let mut le = npy::LeWriter::new();
         if frame.free.len() == frame.names.len() {
-            // The whole box: slabs straight from the solution.
-            return solution.for_each_slab(|slab| le.u16s(out, slab).map_err(Error::write_failed));
+            // The whole box: little-endian slabs straight from the solution, built in
+            // parallel while the previous ones are written.
+            return solution
+                .for_each_le_slab(|bytes| out.write_all(bytes).map_err(Error::write_failed));
         }
         // A slice: walk the free coordinates, the fixed ones set, last fastest.
         let mut p: Vec<u32> = frame.fixed.iter().map(|f| f.unwrap_or(0)).collect();
@@ -977,6 +979,35 @@ impl GrundyFigure {
         }
         scene.scale_down(K);
         let corners = corners.map(|(x, y)| (x / kf, y / kf));
+        // plotters centres the middle of the box, not its picture, and keeps a margin
+        // for any turn of it: fit the drawing to its room (below the title, left of the
+        // colour bar, with space for the axis names), so a plot made small is not
+        // mostly margin. Positions move; text keeps its size.
+        let reach = label_size * 1.3 + name_size * 1.2;
+        let room = (
+            reach,
+            title_h + label_size * 0.5,
+            w - bar_w - reach,
+            f64::from(height) - reach,
+        );
+        let fit = scene.bounds_from(first_tick).and_then(|(x0, y0, x1, y1)| {
+            let s = ((room.2 - room.0) / (x1 - x0).max(1.0))
+                .min((room.3 - room.1) / (y1 - y0).max(1.0))
+                .clamp(0.8, 1.5);
+            // The drawing and its colour bar are centred together: a plot that the
+            // height limits leaves no gap between itself and its bar.
+            let group = s * (x1 - x0) + 2.0 * reach + bar_w;
+            let dx = ((w - group) / 2.0).max(0.0) + reach - s * x0;
+            let dy = room.1 + ((room.3 - room.1) - s * (y1 - y0)) / 2.0 - s * y0;
+            s.is_finite().then_some((s, dx, dy, dx + s * x1 + reach))
+        });
+        let bar_x = fit.map_or(w - bar_w, |f| f.3);
+        let place = |(x, y): (f64, f64)| match fit {
+            Some((s, dx, dy, _)) => (x * s + dx, y * s + dy),
+            None => (x, y),
+        };
+        scene.map_points_from(first_tick, |x, y| place((x, y)));
+        let corners = corners.map(place);
         // The tick labels of plotters' x (game a), y (up: game c) and z (game b)
         // axes, in that order. Each axis name sits beside the middle of its tick
         // labels, on the side away from the box, so it names the right axis.
@@ -1044,7 +1075,7 @@ impl GrundyFigure {
         if bar {
             let top = title_h + label_size * 2.0;
             let bar_h = (f64::from(height) - top - label_size * 3.0).min(f64::from(height) * 0.5);
-            let x = w - bar_w + label_size * 0.6;
+            let x = bar_x + label_size * 0.6;
             colour_bar(
                 &mut scene,
                 (x, top + label_size * 1.2),

@@ -144,6 +144,93 @@ impl Scene {
         self
     }
 
+    /// The box holding the items from index `from` on: every path point and the
+    /// extent of every text (its width from the font, its height from its size).
+    pub fn bounds_from(&self, from: usize) -> Option<(f64, f64, f64, f64)> {
+        let mut bounds: Option<(f64, f64, f64, f64)> = None;
+        let mut include = |x: f64, y: f64| {
+            let b = bounds.get_or_insert((x, y, x, y));
+            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        };
+        for item in self.items.iter().skip(from) {
+            match item {
+                Item::Path(path) => {
+                    for cmd in &path.commands {
+                        match *cmd {
+                            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => include(x, y),
+                            PathCmd::QuadTo(a, b, x, y) => {
+                                include(a, b);
+                                include(x, y);
+                            }
+                            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                                include(a, b);
+                                include(c, d);
+                                include(x, y);
+                            }
+                            PathCmd::Close => {}
+                        }
+                    }
+                }
+                Item::Text(text) => {
+                    let width = font::text_width_in(self.font, &text.text, text.size);
+                    let left = match text.halign {
+                        HAlign::Left => text.x,
+                        HAlign::Center => text.x - width / 2.0,
+                        HAlign::Right => text.x - width,
+                    };
+                    let top = match text.valign {
+                        VAlign::Top => text.y,
+                        VAlign::Middle => text.y - text.size / 2.0,
+                        VAlign::Baseline | VAlign::Bottom => text.y - text.size,
+                    };
+                    include(left, top);
+                    include(left + width, top + text.size);
+                }
+                Item::Cells(cells) => {
+                    let r = cells.rect;
+                    include(f64::from(r.x), f64::from(r.y));
+                    include(f64::from(r.x + r.width), f64::from(r.y + r.height));
+                }
+            }
+        }
+        bounds
+    }
+
+    /// Moves the items from index `from` on by `map`: path points and text anchors
+    /// (text sizes and stroke widths stay), so a drawing can be fitted to its room.
+    /// Cell layers are left where they are.
+    pub fn map_points_from(&mut self, from: usize, map: impl Fn(f64, f64) -> (f64, f64)) {
+        for item in self.items.iter_mut().skip(from) {
+            match item {
+                Item::Path(path) => {
+                    for cmd in &mut path.commands {
+                        *cmd = match *cmd {
+                            PathCmd::MoveTo(x, y) => {
+                                let (x, y) = map(x, y);
+                                PathCmd::MoveTo(x, y)
+                            }
+                            PathCmd::LineTo(x, y) => {
+                                let (x, y) = map(x, y);
+                                PathCmd::LineTo(x, y)
+                            }
+                            PathCmd::QuadTo(a, b, x, y) => {
+                                let ((a, b), (x, y)) = (map(a, b), map(x, y));
+                                PathCmd::QuadTo(a, b, x, y)
+                            }
+                            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                                let ((a, b), (c, d), (x, y)) = (map(a, b), map(c, d), map(x, y));
+                                PathCmd::CubicTo(a, b, c, d, x, y)
+                            }
+                            PathCmd::Close => PathCmd::Close,
+                        };
+                    }
+                }
+                Item::Text(text) => (text.x, text.y) = map(text.x, text.y),
+                Item::Cells(_) => {}
+            }
+        }
+    }
+
     /// Divides every coordinate, size and line width by `k` (cell layers' rectangles
     /// rounded to whole units). Charts are drawn `k` times larger and scaled down:
     /// plotters places everything on whole units, which on a 240 pt chart makes

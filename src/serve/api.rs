@@ -6,7 +6,8 @@
 //! Everything is parsed and drawn by [`crate::cli::render_bytes`], so the
 //! bytes are those `nimscape <command> ... -o x.<ext>` writes.
 
-use super::{compute, ApiError, AppState, MAX_PARAMS};
+use super::worker::Job;
+use super::{run_job, ApiError, AppState, MAX_PARAMS};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -81,17 +82,37 @@ pub async fn figure(
 ) -> Result<Response, ApiError> {
     let (words, ext) = parse_path(&path)?;
     let flags = parse_query(query.as_deref())?;
-    let limit = state.memory_limit;
-    let ext_for_work = ext.clone();
-    let bytes = compute(&state, move || {
-        let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        crate::cli::render_bytes(&words, &flags, &ext_for_work, limit).map_err(ApiError::from)
-    })
-    .await?;
+    let job = Job::Figure {
+        command: words,
+        flags,
+        extension: ext.clone(),
+        memory_limit: state.memory_limit,
+    };
+    let bytes = run_job(&state, job).await?;
     let mut response = bytes.into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static(content_type(&ext)),
+    );
+    Ok(response)
+}
+
+/// `GET /api/layout/grundy.json?<grundy flags>`: where the cells of that
+/// Grundy figure are in its PNG, for the page's hover readout.
+pub async fn grundy_layout(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let flags = parse_query(query.as_deref())?;
+    let job = Job::GrundyLayout {
+        flags,
+        memory_limit: state.memory_limit,
+    };
+    let bytes = run_job(&state, job).await?;
+    let mut response = bytes.into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
     );
     Ok(response)
 }

@@ -7,14 +7,17 @@
 //!   [`crate::cli::render_bytes`]: same names, same validation, same bytes;
 //! * computes exact tiles of R(m,n) for the deep-zoom view ([`tiles`]).
 //!
-//! Heavy work runs on blocking threads behind a semaphore sized to the cores,
-//! each request bounded in time; a request still waiting for its turn when
-//! the client goes away is dropped without being started.
+//! Heavy work runs behind a semaphore sized to the cores, each request
+//! bounded in time. Figures and Nim-with-a-pass boards run in worker
+//! processes ([`worker`]): when the client goes away or the time limit
+//! passes, the worker is killed, so the work really stops and its slot is
+//! free at once. Tiles, which take a couple of milliseconds, run in process.
 
 pub mod api;
 pub mod assets;
 pub mod explore;
 pub mod tiles;
+pub mod worker;
 
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -23,7 +26,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -45,6 +50,10 @@ pub struct ServeOptions {
     pub time_limit: Duration,
     /// Requests computing at once (default: one per core).
     pub workers: usize,
+    /// The `nimscape` executable that runs figures as `serve --worker`
+    /// processes, which can be killed when their client goes away. `None`
+    /// computes in process (work that has started then runs to its end).
+    pub worker_exe: Option<PathBuf>,
 }
 
 impl ServeOptions {
@@ -56,6 +65,7 @@ impl ServeOptions {
             memory_limit,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            worker_exe: None,
         }
     }
 }
@@ -69,6 +79,31 @@ pub struct AppState {
     pub memory_limit: u64,
     /// See [`ServeOptions::time_limit`].
     pub time_limit: Duration,
+    /// Worker processes, when the server has an executable to start them.
+    pub pool: Option<worker::Pool>,
+    /// Requests computing right now (work started, not yet ended or stopped).
+    pub in_flight: Arc<AtomicUsize>,
+    /// The last few Nim-with-a-pass boards (side, one byte per cell).
+    pub pass_boards: Mutex<Vec<(u32, Arc<Vec<u8>>)>>,
+    /// Held while a Nim-with-a-pass board is solved, so that the tiles of
+    /// one board asked for at once share one solve.
+    pub pass_solving: tokio::sync::Mutex<()>,
+}
+
+/// Counts one piece of work in [`AppState::in_flight`] while it lives.
+struct Busy(Arc<AtomicUsize>);
+
+impl Busy {
+    fn new(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Busy(count.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// An error as the API answers it: a status and the CLI's one-line message.
@@ -138,10 +173,12 @@ where
                 status: StatusCode::SERVICE_UNAVAILABLE,
                 message: "the server is shutting down".into(),
             })?;
+        let busy = Busy::new(&state.in_flight);
         let result = tokio::task::spawn_blocking(move || {
             // The permit lives as long as the work, even past a timeout,
             // so a slow request keeps its core and cannot pile up more.
             let _permit = permit;
+            let _busy = busy;
             work()
         })
         .await;
@@ -155,13 +192,40 @@ where
     };
     match tokio::time::timeout(limit, run).await {
         Ok(answer) => answer,
-        Err(_) => Err(ApiError {
+        Err(_) => Err(too_slow(limit)),
+    }
+}
+
+fn too_slow(limit: Duration) -> ApiError {
+    ApiError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: format!(
+            "the request took longer than {} s: ask for a smaller figure",
+            limit.as_secs()
+        ),
+    }
+}
+
+/// Runs `job` in a worker process once a permit is free, within the time
+/// limit (in process when the server has no worker executable). Dropping
+/// this future (the client went away) or passing the time limit kills the
+/// worker: the work stops and the permit is free again at once.
+pub async fn run_job(state: &AppState, job: worker::Job) -> Result<Vec<u8>, ApiError> {
+    let Some(pool) = &state.pool else {
+        return compute(state, move || job.run()).await;
+    };
+    let limit = state.time_limit;
+    let run = async {
+        let _permit = state.permits.acquire().await.map_err(|_| ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!(
-                "the request took longer than {} s: ask for a smaller figure",
-                limit.as_secs()
-            ),
-        }),
+            message: "the server is shutting down".into(),
+        })?;
+        let _busy = Busy::new(&state.in_flight);
+        pool.run(&job).await
+    };
+    match tokio::time::timeout(limit, run).await {
+        Ok(answer) => answer,
+        Err(_) => Err(too_slow(limit)),
     }
 }
 
@@ -203,14 +267,31 @@ async fn guard(request: Request, next: Next) -> Response {
 
 /// The application: routes, state and the request guard.
 pub fn router(options: &ServeOptions) -> Router {
-    let state = Arc::new(AppState {
+    router_with(state_for(options))
+}
+
+/// The shared state of a server set up by `options`.
+pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
+    Arc::new(AppState {
         permits: Arc::new(Semaphore::new(options.workers.max(1))),
         memory_limit: options.memory_limit,
         time_limit: options.time_limit,
-    });
+        pool: options
+            .worker_exe
+            .clone()
+            .map(|exe| worker::Pool::new(exe, options.workers.max(1))),
+        in_flight: Arc::new(AtomicUsize::new(0)),
+        pass_boards: Mutex::new(Vec::new()),
+        pass_solving: tokio::sync::Mutex::new(()),
+    })
+}
+
+/// The application on a given state.
+pub fn router_with(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/api/tiles/square.bin", get(tiles::square_tile))
         .route("/api/tiles/count", get(tiles::count))
+        .route("/api/layout/grundy.json", get(api::grundy_layout))
         .route("/api/{*path}", get(api::figure))
         .fallback(get(assets::asset))
         .with_state(state)
@@ -222,6 +303,7 @@ pub fn router(options: &ServeOptions) -> Router {
 pub struct RunningServer {
     /// The address it listens on.
     pub addr: SocketAddr,
+    state: Arc<AppState>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
@@ -230,6 +312,20 @@ impl RunningServer {
     /// `http://addr/`.
     pub fn url(&self) -> String {
         format!("http://{}/", self.addr)
+    }
+
+    /// Requests computing right now: work started and neither ended nor
+    /// stopped (a request whose client went away leaves this count).
+    pub fn in_flight(&self) -> usize {
+        self.state.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// The process ids of every worker this server has started.
+    pub fn worker_pids(&self) -> Vec<u32> {
+        self.state
+            .pool
+            .as_ref()
+            .map_or_else(Vec::new, worker::Pool::pids)
     }
 
     /// Waits until the server stops (it runs until the process ends).
@@ -263,7 +359,13 @@ pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
         .build()?;
     let listener = runtime.block_on(tokio::net::TcpListener::bind((options.host, options.port)))?;
     let addr = listener.local_addr()?;
-    let app = router(options);
+    let state = state_for(options);
+    let app = router_with(state.clone());
+    if let Some(pool) = &state.pool {
+        // One warm worker, so the first figure does not wait for a process.
+        let _guard = runtime.enter();
+        pool.warm();
+    }
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("nimscape-serve".into())
@@ -278,6 +380,7 @@ pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
         })?;
     Ok(RunningServer {
         addr,
+        state,
         shutdown: Some(stop),
         thread: Some(thread),
     })

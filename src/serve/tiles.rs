@@ -10,7 +10,8 @@
 //! P-cells in rows r0..r1 and columns c0..c1 (0-based, half-open) as text.
 
 use super::api::parse_query;
-use super::{compute, ApiError, AppState};
+use super::worker::Job;
+use super::{compute, run_job, ApiError, AppState};
 use crate::pattern::tiles::{check_side, count_p, TileMode, TilePlan, TILE};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue};
@@ -48,27 +49,134 @@ fn number(
     }
 }
 
-/// The tile the query names, as bytes.
-pub fn tile_bytes(query: Option<&str>) -> Result<Vec<u8>, ApiError> {
+/// What a tile query asks for.
+#[derive(Debug, Clone, Copy)]
+pub struct TileQuery {
+    m: u64,
+    n: u64,
+    level: u32,
+    x: u64,
+    y: u64,
+    /// `None` for the Nim-with-a-pass overlay.
+    mode: Option<TileMode>,
+}
+
+/// Parses and checks a tile query.
+pub fn tile_query(query: Option<&str>) -> Result<TileQuery, ApiError> {
     let map = params(query, &["m", "n", "level", "x", "y", "mode"])?;
     let m = number(&map, "m", None)?;
     let n = number(&map, "n", Some(m))?;
     let level = number(&map, "level", Some(0))?;
     let (x, y) = (number(&map, "x", Some(0))?, number(&map, "y", Some(0))?);
     let mode = match map.get("mode").map(String::as_str) {
-        None | Some("density") => TileMode::Density,
-        Some("nimsum") => TileMode::NimSumBits,
+        None | Some("density") => Some(TileMode::Density),
+        Some("nimsum") => Some(TileMode::NimSumBits),
+        Some("pass") => None,
         Some(other) => {
             return Err(ApiError::bad(format!(
-                "mode = '{other}' is not a tile mode: use density or nimsum"
+                "mode = '{other}' is not a tile mode: use density, nimsum or pass"
             )))
         }
     };
     let level = u32::try_from(level).unwrap_or(u32::MAX);
-    let plan = TilePlan::new(m, n, level)?;
+    // Checks m, n and the level whatever the mode.
+    TilePlan::new(m, n, level)?;
+    if mode.is_none() && (m != n || u32::try_from(m).is_err()) {
+        return Err(ApiError::bad(format!(
+            "mode = pass draws square boards only: give n = m (here m = {m}, n = {n})"
+        )));
+    }
+    Ok(TileQuery {
+        m,
+        n,
+        level,
+        x,
+        y,
+        mode,
+    })
+}
+
+/// The tile the query names, as bytes.
+pub fn tile_bytes(query: Option<&str>) -> Result<Vec<u8>, ApiError> {
+    let q = tile_query(query)?;
+    let Some(mode) = q.mode else {
+        return Err(ApiError::bad("mode = pass needs the server"));
+    };
+    let plan = TilePlan::new(q.m, q.n, q.level)?;
     let mut out = vec![0u8; TILE * TILE];
-    plan.render(x, y, mode, &mut out);
+    plan.render(q.x, q.y, mode, &mut out);
     Ok(out)
+}
+
+/// A tile of the Nim-with-a-pass overlay of board `cells` (side m, one byte
+/// per cell, 1 = P): each pixel shaded as [`crate::pattern::tiles::shade`]
+/// by the exact number of pass-game P-cells in its block.
+pub fn pass_tile(cells: &[u8], m: u64, level: u32, x: u64, y: u64) -> Vec<u8> {
+    let mut out = vec![0u8; TILE * TILE];
+    let side = m as usize;
+    // Blocks on the board along a side; past them a pixel stays 0.
+    let blocks = u128::from(((m - 1) >> level) + 1);
+    let first = |tile: u64, d: usize| u128::from(tile) * TILE as u128 + d as u128;
+    let span = |b: u128| {
+        let start = (b << level) as usize;
+        start..(((b + 1) << level).min(u128::from(m))) as usize
+    };
+    for (dy, line) in out.chunks_exact_mut(TILE).enumerate() {
+        if first(y, dy) >= blocks {
+            break;
+        }
+        let rows = span(first(y, dy));
+        for (dx, px) in line.iter_mut().enumerate() {
+            if first(x, dx) >= blocks {
+                break;
+            }
+            let cols = span(first(x, dx));
+            let count: usize = rows
+                .clone()
+                .map(|r| {
+                    cells[r * side + cols.start..r * side + cols.end]
+                        .iter()
+                        .map(|&b| usize::from(b))
+                        .sum::<usize>()
+                })
+                .sum();
+            let area = rows.len() as u128 * cols.len() as u128;
+            *px = crate::pattern::tiles::shade(count as u128, area);
+        }
+    }
+    out
+}
+
+/// The Nim-with-a-pass board of side `m`: from the cache, or solved in a
+/// worker (the solve grows as m^4, so it is the one slow tile).
+async fn pass_board(state: &AppState, m: u32) -> Result<Arc<Vec<u8>>, ApiError> {
+    let cached = || {
+        state
+            .pass_boards
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(side, _)| *side == m)
+            .map(|(_, cells)| cells.clone())
+    };
+    if let Some(cells) = cached() {
+        return Ok(cells);
+    }
+    let _solving = state.pass_solving.lock().await;
+    if let Some(cells) = cached() {
+        return Ok(cells);
+    }
+    let job = Job::PassBoard {
+        m,
+        memory_limit: state.memory_limit,
+    };
+    let cells = Arc::new(run_job(state, job).await?);
+    let mut boards = state.pass_boards.lock().unwrap();
+    if boards.len() >= 4 {
+        boards.remove(0);
+    }
+    boards.push((m, cells.clone()));
+    Ok(cells)
 }
 
 /// `GET /api/tiles/square.bin`.
@@ -76,7 +184,14 @@ pub async fn square_tile(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let bytes = compute(&state, move || tile_bytes(query.as_deref())).await?;
+    let q = tile_query(query.as_deref())?;
+    let bytes = match q.mode {
+        Some(_) => compute(&state, move || tile_bytes(query.as_deref())).await?,
+        None => {
+            let cells = pass_board(&state, q.m as u32).await?;
+            pass_tile(&cells, q.m, q.level, q.x, q.y)
+        }
+    };
     let mut response = bytes.into_response();
     let headers = response.headers_mut();
     headers.insert(

@@ -2,6 +2,7 @@ mod animation_cli;
 mod automaton_cli;
 mod brute;
 mod count_cli;
+mod crash_corpus;
 mod golden;
 mod grammar_cli;
 mod grundy_cli;

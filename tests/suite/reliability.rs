@@ -466,3 +466,75 @@ fn recipe_values_are_never_read_as_flags() {
         assert_one_line_error(&out, needle);
     }
 }
+
+#[test]
+fn an_interrupted_isolated_render_stops_its_children() {
+    use std::time::{Duration, Instant};
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let dir = tempfile::tempdir().unwrap();
+        // One slow figure (a large CSV written by a child process).
+        std::fs::write(
+            dir.path().join("slow.toml"),
+            "name = \"slow\"\n[defaults]\nformats = [\"csv\"]\n\n[[figure]]\nname = \"big\"\nmodel = \"square\"\nm = 8192\n",
+        )
+        .unwrap();
+        let mut render = std::process::Command::new(assert_cmd::cargo::cargo_bin("nimscape"))
+            .current_dir(dir.path())
+            .args([
+                "--max-output",
+                "100G",
+                "render",
+                "slow.toml",
+                "--isolate",
+                "--quiet",
+                "--out",
+                "out",
+            ])
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        // Wait until the child writes its temporary file: it is running then.
+        let part = loop {
+            let found = std::fs::read_dir(dir.path().join("out/slow"))
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok())
+                .find(|e| e.file_name().to_string_lossy().ends_with(".part"));
+            if let Some(entry) = found {
+                break entry.path();
+            }
+            if let Some(status) = render.try_wait().unwrap() {
+                panic!("finished ({status}) before it could be interrupted");
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no child started writing"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // Only the parent gets the signal (as from `kill`, not a terminal's Ctrl-C).
+        let status = std::process::Command::new("kill")
+            .args([format!("-{signal}"), render.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let exit = render.wait().unwrap();
+        assert_eq!(exit.code(), Some(code), "SIG{signal}");
+        // The child was stopped (it removed its own temporary file) before render exited.
+        assert!(!part.exists(), "SIG{signal} left {}", part.display());
+        std::thread::sleep(Duration::from_millis(300));
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("out/slow"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name())
+            .filter(|n| {
+                n.to_string_lossy().ends_with(".part") || n.to_string_lossy().ends_with(".csv")
+            })
+            .collect();
+        assert!(
+            left.is_empty(),
+            "SIG{signal}: a child kept writing: {left:?}"
+        );
+    }
+}

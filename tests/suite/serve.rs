@@ -9,8 +9,16 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
+/// Options as `nimscape serve` sets them: figures in worker processes of the
+/// real binary.
+pub fn options() -> ServeOptions {
+    let mut options = ServeOptions::local(2 << 30);
+    options.worker_exe = Some(env!("CARGO_BIN_EXE_nimscape").into());
+    options
+}
+
 pub fn server() -> RunningServer {
-    start(&ServeOptions::local(2 << 30)).expect("the server starts on 127.0.0.1:0")
+    start(&options()).expect("the server starts on 127.0.0.1:0")
 }
 
 /// A response: status, lower-cased headers, body.
@@ -423,6 +431,87 @@ fn tiles_over_http_are_the_models_cells() {
 
 /// 10,000 tile and figure requests from 64 clients on loopback; zero errors,
 /// and the server still serves. Numbers go to docs/serve.md.
+/// The state letter of process `pid` (R running, S sleeping, Z exited but
+/// not yet reaped), or None when it is gone.
+fn process_state(pid: u32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(") ")?;
+    rest.split_whitespace().next().map(str::to_string)
+}
+
+/// Workers of `server` that are computing (running or in uninterruptible I/O).
+fn busy_workers(server: &RunningServer) -> Vec<u32> {
+    server
+        .worker_pids()
+        .into_iter()
+        .filter(|&pid| matches!(process_state(pid).as_deref(), Some("R" | "D")))
+        .collect()
+}
+
+fn wait_until(what: &str, seconds: u64, mut done: impl FnMut() -> bool) -> Duration {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(seconds),
+            "{what}: not within {seconds} s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    start.elapsed()
+}
+
+#[test]
+fn a_client_that_goes_away_stops_its_work() {
+    // One permit, so a slot left busy would block the next request.
+    let mut options = options();
+    options.workers = 1;
+    options.time_limit = Duration::from_secs(3);
+    let server = start(&options).unwrap();
+    // Nim with a pass on a 120 x 120 board: a solve over 120^4 positions,
+    // far longer than this test waits for anything.
+    let slow = "/api/square.png?m=120&overlay=nim-pass";
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    write!(
+        stream,
+        "GET {slow} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    wait_until("the slow request starts", 10, || server.in_flight() == 1);
+    wait_until("a worker computes", 10, || busy_workers(&server).len() == 1);
+    let pid = busy_workers(&server)[0];
+    drop(stream);
+    let stopped = wait_until("the work stops when its client goes away", 2, || {
+        server.in_flight() == 0
+    });
+    println!(
+        "work stopped {} ms after the client went away",
+        stopped.as_millis()
+    );
+    wait_until("the worker is killed", 2, || {
+        !matches!(process_state(pid).as_deref(), Some("R" | "D" | "S"))
+    });
+    // Its permit is free: a small figure is answered at once, byte for byte.
+    let started = std::time::Instant::now();
+    let reply = get(server.addr, "/api/square.png?m=11");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.body, cli_bytes(&["square", "--m", "11"], "png"));
+    assert!(started.elapsed() < Duration::from_secs(2));
+
+    // The time limit stops the work too, and frees the slot.
+    let started = std::time::Instant::now();
+    let reply = get(server.addr, slow);
+    assert_eq!(reply.status, 503, "{}", reply.text());
+    assert!(reply.text().contains("longer than 3 s"), "{}", reply.text());
+    assert!(started.elapsed() < Duration::from_secs(6));
+    wait_until("the timed-out work stops", 2, || {
+        server.in_flight() == 0 && busy_workers(&server).is_empty()
+    });
+    assert_eq!(
+        get(server.addr, "/api/tiles/count?m=11&r0=0&r1=11&c0=0&c1=11").text(),
+        "29\n"
+    );
+}
+
 /// `cargo test --release load_test -- --ignored --nocapture`
 #[test]
 #[ignore = "load test: run on demand, prints p50/p99 and peak RSS"]
@@ -508,4 +597,35 @@ fn load_test_ten_thousand_requests_from_64_clients() {
     assert_eq!(errors, 0);
     assert_eq!(get(addr, "/api/tiles/square.bin?m=11").status, 200);
     assert_eq!(get(addr, "/").status, 200);
+}
+
+/// `cargo test automaton_frame_speed -- --ignored --nocapture`: the server
+/// time of one automaton frame at n = 4096 mod 2 (target < 50 ms), measured
+/// at the client on loopback, median of 15 after one warm-up.
+#[test]
+#[ignore = "speed measurement: run on demand, prints the median"]
+fn automaton_frame_speed() {
+    let server = server();
+    let target = "/api/automaton.png?frames=4096&raw=true";
+    let first = get(server.addr, target);
+    assert_eq!(first.status, 200, "{}", first.text());
+    assert_eq!(
+        first.body,
+        cli_bytes(&["automaton", "--frames", "4096", "--raw"], "png")
+    );
+    let mut times: Vec<f64> = (0..15)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            assert_eq!(get(server.addr, target).status, 200);
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "speed: GET {target}: median {:.1} ms, min {:.1} ms, max {:.1} ms ({} bytes)",
+        times[7],
+        times[0],
+        times[14],
+        first.body.len()
+    );
 }

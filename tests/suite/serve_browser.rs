@@ -86,6 +86,17 @@ const SAMPLE_CELLS: &str = r#"
 /// Checks sampled pixels against the P-criterion: black exactly on P-cells,
 /// white on the others (one cell per pixel or larger).
 fn check_cells_against_model(tab: &Tab, want_m: u64) -> usize {
+    check_cells(tab, want_m, |m, row, col| {
+        if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
+            [0, 0, 0]
+        } else {
+            [255, 255, 255]
+        }
+    })
+}
+
+/// Checks sampled pixels of cells (0-based row, col) against `want`.
+fn check_cells(tab: &Tab, want_m: u64, want: impl Fn(u64, u64, u64) -> [u64; 3]) -> usize {
     let text = eval(tab, SAMPLE_CELLS);
     let sample: serde_json::Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
     let m: u64 = sample["m"].as_str().unwrap().parse().unwrap();
@@ -100,31 +111,118 @@ fn check_cells_against_model(tab: &Tab, want_m: u64) -> usize {
         let row: u64 = cell[0].as_str().unwrap().parse().unwrap();
         let col: u64 = cell[1].as_str().unwrap().parse().unwrap();
         let rgb: Vec<u64> = (2..5).map(|k| cell[k].as_u64().unwrap()).collect();
-        let p = nimscape::pattern::is_p(m, m, row + 1, col + 1);
-        let want = if p { [0, 0, 0] } else { [255, 255, 255] };
         assert_eq!(
             rgb,
-            want,
-            "R({m},{m}) cell ({}, {}) is {}",
+            want(m, row, col),
+            "R({m},{m}) cell ({}, {})",
             row + 1,
             col + 1,
-            if p { "P" } else { "N" }
         );
     }
     cells.len()
 }
 
-#[test]
-fn explorer_views_draw_the_models_cells_in_headless_chromium() {
-    let Some(path) = chromium() else { return };
-    let server = server();
-    let profile = tempfile::tempdir().unwrap();
+/// Drags the m slider over 60 values on a 1024 x 1024 canvas, one input
+/// event per animation frame as a real drag delivers them, and reports the
+/// frames per second (every frame complete: no tile missing); then the same
+/// near 2^62 through the same code path.
+const DRAG: &str = r#"
+(async () => {
+  const c = document.getElementById('sq-a'), s = document.getElementById('sq-slider');
+  c.width = c.height = 1024;
+  s.max = '5000';
+  const frame = () => new Promise((r) => requestAnimationFrame((t) => r(t)));
+  const run = async (values, step) => {
+    let incomplete = 0, drawing = 0;
+    await frame();
+    const t0 = await frame();
+    let t = t0;
+    for (const v of values) {
+      step(v); t = await frame();
+      if (document.body.dataset.squareReady !== '1') incomplete++;
+      drawing += parseFloat(/drawn in ([0-9.]+) ms/.exec(document.getElementById('sq-status').textContent)[1]);
+    }
+    const round = (x) => Math.round(10 * x) / 10;
+    return { fps: round(values.length * 1000 / (t - t0)), draw_ms: round(drawing / values.length), incomplete };
+  };
+  const slider = await run(Array.from({ length: 60 }, (_, k) => 3000 + 7 * k),
+    (m) => { s.value = String(m); s.dispatchEvent(new Event('input')); });
+  const huge = await run(Array.from({ length: 60 }, (_, k) => (1n << 62n) - 1n - 3n * BigInt(k)),
+    (m) => window.nimscape.setM(m, { dragging: true }));
+  c.width = c.height = 640;
+  s.max = '64'; s.value = '23'; s.dispatchEvent(new Event('change'));
+  return JSON.stringify({ frames_per_second_m_3000_to_3413: slider, frames_per_second_m_near_2_62: huge });
+})()
+"#;
+
+/// Compares tiles computed in the page with the server's for a spread of
+/// boards, levels and tile positions; returns (tiles compared, mismatches).
+fn page_tiles_against_server(tab: &Tab) -> (usize, Vec<String>) {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut cases = Vec::new();
+    let boards = [
+        1u64,
+        2,
+        11,
+        300,
+        1 << 20,
+        (1 << 32) + 5,
+        (1 << 62) - 1,
+        1 << 62,
+        (1 << 61) + 12345,
+    ];
+    for k in 0..48usize {
+        let m = if k < boards.len() * 4 {
+            boards[k % boards.len()]
+        } else {
+            1 + next() % (1 << 62)
+        };
+        let bits = 64 - (m - 1).leading_zeros();
+        let level = match k % 4 {
+            0 => 0,
+            1 => bits.saturating_sub(8),
+            _ => (next() % u64::from(bits + 1)) as u32,
+        };
+        let last = ((m - 1) >> level) / 256;
+        for (x, y) in [(last, last / 2), (next() % (last + 1), next() % (last + 1))] {
+            for mode in ["density", "nimsum"] {
+                cases.push(format!("['{m}', {level}, '{x}', '{y}', '{mode}']"));
+            }
+        }
+    }
+    let js = format!(
+        r#"(async () => {{
+  const bad = [];
+  for (const [m, level, x, y, mode] of [{}]) {{
+    const q = `m=${{m}}&level=${{level}}&x=${{x}}&y=${{y}}&mode=${{mode}}`;
+    const response = await fetch('/api/tiles/square.bin?' + q);
+    const server = new Uint8Array(await response.arrayBuffer());
+    const local = window.nimscape.localTile(BigInt(m), BigInt(m), level, BigInt(x), BigInt(y), mode);
+    let i = 0;
+    while (i < 65536 && server[i] === local[i]) i++;
+    if (!response.ok || server.length !== 65536 || i < 65536) bad.push(`${{q}}: first difference at byte ${{i}} (${{response.status}})`);
+  }}
+  return JSON.stringify(bad);
+}})()"#,
+        cases.join(", ")
+    );
+    let bad: Vec<String> = serde_json::from_str(eval(tab, &js).as_str().unwrap()).unwrap();
+    (cases.len(), bad)
+}
+
+fn launch(path: PathBuf, profile: &std::path::Path, window: (u32, u32)) -> Browser {
     let options = LaunchOptions {
         headless: true,
         sandbox: false,
         path: Some(path),
-        user_data_dir: Some(profile.path().to_path_buf()),
-        window_size: Some((1400, 1100)),
+        user_data_dir: Some(profile.to_path_buf()),
+        window_size: Some(window),
         idle_browser_timeout: Duration::from_secs(120),
         args: [
             "--disable-gpu",
@@ -138,7 +236,60 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .collect(),
         ..LaunchOptions::default()
     };
-    let browser = Browser::new(options).expect("Chromium starts");
+    Browser::new(options).expect("Chromium starts")
+}
+
+/// `NIMSCAPE_GALLERY=docs/gallery cargo test gallery_screenshots -- --ignored`:
+/// the README gallery's screenshots of each view.
+#[test]
+#[ignore = "writes the gallery screenshots: run on demand with NIMSCAPE_GALLERY set"]
+fn gallery_screenshots() {
+    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+    let Some(path) = chromium() else { return };
+    let out = PathBuf::from(
+        std::env::var_os("NIMSCAPE_GALLERY").expect("set NIMSCAPE_GALLERY to a folder"),
+    );
+    let server = server();
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(path, profile.path(), (1320, 900));
+    let tab = browser.new_tab().unwrap();
+    let shots: [(&str, &str, &str); 6] = [
+        ("serve-square.png", "view=square&m=11&depth=2&pair=1", "document.body.dataset.squareReady === '1'"),
+        ("serve-pass.png", "view=square&m=27&pass=1", "document.body.dataset.squareReady === '1'"),
+        ("serve-deep-zoom.png", "view=square&m=4611686018427387903&mode=nimsum&z=-3&cx=316049379871604938112&cy=768000000000000000384", "document.body.dataset.squareReady === '1'"),
+        ("serve-automaton.png", "view=automaton&n=40&p=3&palette=viridis", "document.getElementById('au-img').dataset.state === 'ready'"),
+        ("serve-octahedron.png", "view=octahedron&n=4&k=1408", "document.getElementById('oc-view').dataset.state === 'ready' && document.getElementById('oc-section').dataset.state === 'ready'"),
+        ("serve-grundy.png", "view=grundy&game=triangular&k=3&box=10&plot=table&slice=z%3D5", "document.body.dataset.grundyHover === '1'"),
+    ];
+    for (file, hash, ready) in shots {
+        tab.navigate_to("about:blank")
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        tab.navigate_to(&format!("{}#{hash}", server.url()))
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        wait_for(&tab, file, ready);
+        if file == "serve-grundy.png" {
+            // A hover readout on screen: the centre of the cell x = 4, y = 2.
+            eval(&tab, "(() => { const img = document.getElementById('gr-img'), h = window.nimscape.grundyHover(), g = h.grid, b = img.getBoundingClientRect(), s = h.width / img.clientWidth; img.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + img.clientLeft + (g.x + g.width * 3.5 / g.cols) / s, clientY: b.top + img.clientTop + (g.y + g.height * 5.5 / g.rows) / s })); return true; })()");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let png = tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .unwrap();
+        std::fs::write(out.join(file), png).unwrap();
+        println!("wrote {}", out.join(file).display());
+    }
+}
+
+#[test]
+fn explorer_views_draw_the_models_cells_in_headless_chromium() {
+    let Some(path) = chromium() else { return };
+    let server = server();
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(path, profile.path(), (1400, 1100));
     let tab = browser.new_tab().unwrap();
     let problems = Arc::new(Mutex::new(Vec::<String>::new()));
     let seen = problems.clone();
@@ -184,32 +335,31 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .unwrap()
         .contains("m=23"));
 
-    // Dragging the m slider on a 1024 x 1024 canvas: coarse frames while it
-    // moves. Measured (printed), not asserted: the machine may be busy.
-    const DRAG: &str = r#"
-(async () => {
-  const c = document.getElementById('sq-a'), s = document.getElementById('sq-slider');
-  c.width = c.height = 1024;
-  s.max = '5000';
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  const ready = async () => { for (let k = 0; k < 2000 && document.body.dataset.squareReady !== '1'; k++) await frame(); };
-  const t0 = performance.now();
-  let frames = 0;
-  for (let m = 3000; m < 3120; m++) {
-    s.value = String(m); s.dispatchEvent(new Event('input'));
-    await frame(); await ready(); frames++;
-  }
-  const coarse = frames * 1000 / (performance.now() - t0);
-  const t1 = performance.now();
-  for (let m = 3200; m < 3230; m++) { s.value = String(m); s.dispatchEvent(new Event('change')); await frame(); await ready(); }
-  const full = 30 * 1000 / (performance.now() - t1);
-  c.width = c.height = 640;
-  s.value = '23'; s.dispatchEvent(new Event('change'));
-  await frame(); await ready();
-  return JSON.stringify({ coarse, full });
-})()
-"#;
-    println!("speed: m slider on a 1024 x 1024 view (frames per second, coarse while dragging and full): {}", eval(&tab, DRAG));
+    // While the slider moves, tiles are computed in the page: the pixels of
+    // a frame drawn mid-drag are the model's cells too.
+    eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.value = '29'; s.dispatchEvent(new Event('input')); return true; })()");
+    wait_for(&tab, "a frame while dragging", "window.nimscape.sq.dragging && document.body.dataset.squareReady === '1' && document.getElementById('sq-m').value === '29'");
+    std::thread::sleep(Duration::from_millis(60));
+    check_cells_against_model(&tab, 29);
+    eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
+
+    // The page's tiles are the server's bytes: boards up to 2^62, every level,
+    // first, middle and last tiles, both modes.
+    let compare = page_tiles_against_server(&tab);
+    assert!(compare.0 >= 80, "only {} tiles compared", compare.0);
+    assert!(
+        compare.1.is_empty(),
+        "page tiles differ from the server's: {:#?}",
+        compare.1
+    );
+
+    // Dragging the m slider on a 1024 x 1024 canvas, timed by animation
+    // frames. Printed, not asserted: the machine may be busy.
+    println!(
+        "speed: m slider on a 1024 x 1024 view: {}",
+        eval(&tab, DRAG)
+    );
     wait_square(&tab);
 
     // Toggle the Theorem 3.4 overlay: its colours appear on the canvas.
@@ -223,14 +373,35 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     );
     eval(&tab, "(() => { const d = document.getElementById('sq-depth'); d.value = '0'; d.dispatchEvent(new Event('change')); return true; })()");
 
-    // Nim with a pass: the CLI's overlay figure appears under the board.
+    // Nim with a pass: its P-cells are drawn over the board in vermillion,
+    // exactly where the model's solve puts them (R(27,27) has 40 of them).
+    eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.value = '27'; s.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
-    wait_for(&tab, "the Nim-with-a-pass figure", "document.getElementById('sq-pass-img').dataset.state === 'ready' && !document.getElementById('sq-pass-box').hidden");
+    wait_square(&tab);
+    let (_, pass) = nimscape::games::nim_pass::square_board(27, 1 << 30).unwrap();
+    assert_eq!(pass.ones().count(), 40);
+    let drawn = eval(&tab, "(() => { const c = document.getElementById('sq-a'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] === 213 && d[i + 1] === 94 && d[i + 2] === 0) n++; return n; })()");
+    assert!(
+        drawn.as_u64().unwrap() > 40 * 100,
+        "{drawn} vermillion pixels"
+    );
+    check_cells(&tab, 27, |m, row, col| {
+        if pass.get(row as usize, col as usize) {
+            [213, 94, 0]
+        } else if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
+            [0, 0, 0]
+        } else {
+            [255, 255, 255]
+        }
+    });
     assert!(eval(&tab, "document.getElementById('command').textContent")
         .as_str()
         .unwrap()
         .contains("--overlay nim-pass"));
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = false; p.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
+    check_cells_against_model(&tab, 27);
 
     // Deep zoom into the largest board: type m, zoom to 4 pixels per cell somewhere far inside.
     let big = (1u64 << 62) - 1;
@@ -262,6 +433,59 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         );
         wait_for(&tab, view, &format!("document.getElementById('{image}').dataset.state === 'ready' && document.getElementById('{image}').naturalWidth > 0"));
     }
+    // Hovering the Grundy table reads out the position and its value: the
+    // cell of x = 2, y = 1 in the default slice z = 5 of triangular k = 3.
+    wait_for(
+        &tab,
+        "the Grundy hover map",
+        "document.body.dataset.grundyHover === '1'",
+    );
+    const HOVER: &str = r#"
+(() => {
+  const img = document.getElementById('gr-img'), h = window.nimscape.grundyHover(), g = h.grid;
+  const box = img.getBoundingClientRect(), scale = h.width / img.clientWidth;
+  const edge = (k, n, span) => Math.floor(k * span / n);
+  const at = (row, col) => {
+    const x = g.x + (edge(col, g.cols, g.width) + edge(col + 1, g.cols, g.width)) / 2;
+    const y = g.y + (edge(row, g.rows, g.height) + edge(row + 1, g.rows, g.height)) / 2;
+    img.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + img.clientLeft + x / scale, clientY: box.top + img.clientTop + y / scale, bubbles: true }));
+    return document.getElementById('gr-readout').textContent;
+  };
+  return JSON.stringify([at(3, 2), at(0, 4), at(1, 1)]);
+})()
+"#;
+    let read: Vec<String> = serde_json::from_str(eval(&tab, HOVER).as_str().unwrap()).unwrap();
+    let flags: Vec<(String, String)> = [
+        ("game", "triangular"),
+        ("k", "3"),
+        ("box", "10"),
+        ("plot", "table"),
+        ("slice", "z=5"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let csv = String::from_utf8(
+        nimscape::cli::render_bytes(&["grundy"], &flags, "csv", 1 << 30).unwrap(),
+    )
+    .unwrap();
+    let value_of = |x: u32, y: u32| {
+        csv.lines().find_map(|line| {
+            line.strip_prefix(&format!("{x},{y},5,"))
+                .map(str::to_string)
+        })
+    };
+    let want = |x: u32, y: u32| match value_of(x, y) {
+        Some(v) => format!(
+            "(x, y, z) = ({x}, {y}, 5): Grundy value {v} ({})",
+            if v == "0" { "P" } else { "N" }
+        ),
+        None => format!("(x, y, z) = ({x}, {y}, 5): not a position of this game"),
+    };
+    assert_eq!(read[0], want(2, 1));
+    assert_eq!(read[1], "y = 3");
+    assert_eq!(read[2], want(0, 0));
+
     // A cap expression error is shown, not thrown.
     eval(&tab, "(() => { document.getElementById('gr-game').value = 'cap'; document.getElementById('gr-game').dispatchEvent(new Event('change')); const c = document.getElementById('gr-cap'); c.value = 'floor((x+z)/'; c.dispatchEvent(new Event('change')); return true; })()");
     wait_for(

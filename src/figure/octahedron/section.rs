@@ -369,7 +369,7 @@ impl SectionFigure {
             self.board_side()?;
         }
         if let Some(0) = self.panel {
-            return Err(Error::invalid("`size` must be at least 1 px"));
+            return Err(Error::invalid("`panel` must be at least 1 px"));
         }
         Ok(())
     }
@@ -421,7 +421,7 @@ impl SectionFigure {
             // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
             u64::from(width) * u64::from(height) * 11,
             self.memory_limit,
-            "choose a smaller `size`",
+            "choose a smaller `panel` or `width`",
         )?;
         let mut scene = Scene::new(width, height, style.background);
         let largest = self

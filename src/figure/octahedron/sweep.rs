@@ -111,7 +111,7 @@ impl SweepFigure {
         }
         if !(16..=4096).contains(&self.size) {
             return Err(Error::invalid(format!(
-                "`size` must be between 16 and 4096 px; got {}",
+                "`panel` must be between 16 and 4096 px; got {}",
                 self.size
             )));
         }
@@ -380,7 +380,7 @@ impl SweepFigure {
             || format!("a {width} x {height} px sweep"),
             u64::from(width) * u64::from(height) * (4 + BATCH as u64) * 2,
             self.memory_limit,
-            "choose a smaller `size`",
+            "choose a smaller `panel`",
         )?;
         // Fail before writing anything if a frame cannot be drawn (e.g. too many diamonds).
         let fit = match &self.view {

@@ -75,7 +75,7 @@ impl ViewFigure {
     pub fn validate(&self) -> Result<()> {
         if !(16..=16384).contains(&self.size) {
             return Err(Error::invalid(format!(
-                "`size` must be between 16 and 16384 px; got {}",
+                "`width` must be between 16 and 16384 px; got {}",
                 self.size
             )));
         }
@@ -140,7 +140,7 @@ impl ViewFigure {
             // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
             u64::from(width) * u64::from(height) * 11,
             self.memory_limit,
-            "choose a smaller `size`",
+            "choose a smaller `width`",
         )?;
         let polygons = self.polygons()?;
         check_memory(

@@ -108,16 +108,25 @@ function writeHash(state) {
 // ---------- square boards ----------
 const sq = {
   m: 11n, z: 0, cx: 0n, cy: 0n, fitted: true,
-  mode: 'density', depth: 0, pass: false, pair: false, sync: 'fit', coarse: false,
+  mode: 'density', depth: 0, pass: false, pair: false, sync: 'fit', dragging: false,
 };
-const tiles = new Map();     // key -> canvas | 'pending' | 'failed'
+const tiles = new Map();     // key -> canvas | 'pending' | 'failed' (the server's tiles)
 let tileOrder = [];
+let tileError = '';           // the server's last refusal, shown in the status line
+const localTiles = new Map(); // key -> canvas (tiles computed in the page, a few only)
+const palettes = new Map();
 
 function paletteFor(mode, m) {
   const pal = new Uint8ClampedArray(256 * 4);
   const set = (i, r, g, b, a = 255) => { pal.set([r, g, b, a], i * 4); };
   set(0, 0, 0, 0, 0); // off the board: the canvas background shows
-  if (mode === 'density') {
+  if (mode === 'pass') {
+    // Over the board: clear where no pass-game P-cell is, vermillion (the
+    // CLI's --overlay nim-pass colour) with the share of P-cells as opacity.
+    set(1, 0, 0, 0, 0);
+    set(255, 213, 94, 0);
+    for (let b = 2; b < 255; b++) set(b, 213, 94, 0, Math.round(64 + 191 * (b - 2) / 252));
+  } else if (mode === 'density') {
     set(1, 255, 255, 255);
     set(255, 0, 0, 0);
     for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 252)); set(b, v, v, v); }
@@ -132,6 +141,24 @@ function paletteFor(mode, m) {
   return pal;
 }
 
+// The palette as one RGBA word per byte value, to fill ImageData a word at a time.
+function palette32(mode, m) {
+  const key = mode === 'nimsum' ? `${mode},${bitLength(m)}` : mode;
+  let pal = palettes.get(key);
+  if (!pal) { pal = new Uint32Array(paletteFor(mode, m).buffer); palettes.set(key, pal); }
+  return pal;
+}
+
+let scratchImage = null;
+function paintTile(canvas, bytes, mode, m) {
+  const ctx = canvas.getContext('2d');
+  const image = scratchImage || (scratchImage = ctx.createImageData(TILE, TILE));
+  const words = new Uint32Array(image.data.buffer), pal = palette32(mode, m);
+  for (let i = 0; i < bytes.length; i++) words[i] = pal[bytes[i]];
+  ctx.putImageData(image, 0, 0);
+  return canvas;
+}
+
 function hsl(h, s, l) {
   const c = (1 - Math.abs(2 * l - 1)) * s, x = c * (1 - Math.abs((h / 60) % 2 - 1)), m = l - c / 2;
   const [r, g, b] = h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
@@ -140,25 +167,216 @@ function hsl(h, s, l) {
 
 function tileKey(m, level, tx, ty, mode) { return query({ m: m.toString(), level, x: tx.toString(), y: ty.toString(), mode }); }
 
+// ---------- tiles computed in the page ----------
+// A port of the model's TilePlan (crates/model/src/pattern/tiles.rs), byte for
+// byte: the browser test compares it with the server's tiles for boards up to
+// 2^62 at every level. It lets the m slider redraw without a round trip per
+// frame. Everything that depends on m once per tile is done in BigInt; the
+// per-pixel work compares 62-bit signature halves split into two 32-bit ints.
+const MASK32 = 0xffffffffn;
+const plans = new Map();
+
+// I[βr][βc]: pairs of low offsets (x, y) in [0, 2^level)^2 whose low signature
+// halves agree, by the borrow classes of ml - x and nl - y (a digit recursion).
+function lowIntersections(ml, nl, level) {
+  let ways = [1n, 0n, 0n, 0n];
+  for (let bit = 0n; bit < BigInt(level); bit++) {
+    const mb = (ml >> bit) & 1n, nb = (nl >> bit) & 1n;
+    const next = [0n, 0n, 0n, 0n];
+    for (let state = 0; state < 4; state++) {
+      const w = ways[state];
+      if (w === 0n) continue;
+      const ba = BigInt(state & 1), bc = BigInt(state >> 1);
+      for (let xb = 0n; xb < 2n; xb++) {
+        const da = mb - xb - ba, oa = da & 1n;
+        for (let yb = 0n; yb < 2n; yb++) {
+          const dc = nb - yb - bc, oc = dc & 1n;
+          if ((xb ^ oa) === (yb ^ oc)) next[(da < 0n ? 1 : 0) | (dc < 0n ? 2 : 0)] += w;
+        }
+      }
+    }
+    ways = next;
+  }
+  return [[ways[0], ways[2]], [ways[1], ways[3]]];
+}
+
+// The model's shade(): 0 off the board, 1 no P-cell, 255 all, else 2 + ⌊256·count/area⌋ capped at 254.
+function shadeByte(count, area) {
+  if (area === 0n) return 0;
+  if (count === 0n) return 1;
+  if (count >= area) return 255;
+  const v = 2n + (256n * count) / area;
+  return Number(v > 254n ? 254n : v);
+}
+
+function tilePlan(m, n, level) {
+  const key = `${m},${n},${level}`;
+  let plan = plans.get(key);
+  if (plan) return plan;
+  const L = BigInt(level), side = 1n << L, mask = side - 1n;
+  const M = m - 1n, N = n - 1n, ml = M & mask, nl = N & mask;
+  plan = { m, n, level, L, side, M, N, mh: M >> L, nh: N >> L,
+    rowClass: [ml + 1n, side - ml - 1n], colClass: [nl + 1n, side - nl - 1n], inter: lowIntersections(ml, nl, level) };
+  // Shade of a pixel by (row block kind, column block kind, which of the four
+  // class pairs match): kind 1 is the board's last, possibly short, block.
+  const rowsOf = [side, m - plan.mh * side], colsOf = [side, n - plan.nh * side];
+  plan.table = new Uint8Array(64);
+  for (let rk = 0; rk < 2; rk++) for (let ck = 0; ck < 2; ck++) for (let bits = 0; bits < 16; bits++) {
+    let count = 0n;
+    for (let k = 0; k < 4; k++) if (bits & (1 << k)) count += plan.inter[k >> 1][k & 1];
+    plan.table[rk * 32 + ck * 16 + bits] = shadeByte(count, rowsOf[rk] * colsOf[ck]);
+  }
+  if (plans.size > 64) plans.delete(plans.keys().next().value);
+  plans.set(key, plan);
+  return plan;
+}
+
+const TWO32 = 4294967296;
+const split = (v) => [Number(v >> 32n), Number(v & MASK32)];
+
+// The high halves q ^ (h - q - β) of blocks first..first+count for β = 0, 1,
+// as (hi, lo) 32-bit pairs (exact: every value is below 2^62); `none` marks a
+// class the block does not have. kind 1 marks the board's last block.
+function highHalves(h, cls, first, count, none) {
+  const hi = new Int32Array(2 * count), lo = new Int32Array(2 * count), kind = new Uint8Array(count);
+  const [hH, hL] = split(h);
+  let [qH, qL] = split(first);
+  for (let d = 0; d < count; d++) {
+    kind[d] = qH === hH && qL === hL ? 1 : 0;
+    for (let b = 0; b < 2; b++) {
+      let dL = hL - qL - b, dH = hH - qH;
+      if (dL < 0) { dL += TWO32; dH -= 1; }
+      if (dH >= 0 && cls[b] !== 0n) { hi[2 * d + b] = qH ^ dH; lo[2 * d + b] = qL ^ dL; } else { hi[2 * d + b] = none; lo[2 * d + b] = 0; }
+    }
+    if (++qL === TWO32) { qL = 0; qH++; }
+  }
+  return { hi, lo, kind };
+}
+
+// The signature a ^ (S - a) of each block's first line a = q·2^level, split.
+function firstSignatures(S, L, first, count) {
+  const hi = new Int32Array(count), lo = new Int32Array(count);
+  const [sH, sL] = split(S), [stepH, stepL] = split(1n << L);
+  let [aH, aL] = split(first << L);
+  for (let d = 0; d < count; d++) {
+    let dL = sL - aL, dH = sH - aH;
+    if (dL < 0) { dL += TWO32; dH -= 1; }
+    hi[d] = aH ^ dH; lo[d] = aL ^ dL;
+    aL += stepL; aH += stepH;
+    if (aL >= TWO32) { aL -= TWO32; aH++; }
+  }
+  return { hi, lo };
+}
+
+// Tile (tx, ty) of board C(m,n) at `level` in `mode`, as the server's bytes.
+function localTile(m, n, level, tx, ty, mode, out = new Uint8Array(TILE * TILE)) {
+  const plan = tilePlan(m, n, level);
+  out.fill(0);
+  const q0 = ty * BigInt(TILE), p0 = tx * BigInt(TILE);
+  if (q0 > plan.mh || p0 > plan.nh) return out;
+  const rowsLeft = plan.mh - q0 + 1n, colsLeft = plan.nh - p0 + 1n;
+  const rows = rowsLeft < BigInt(TILE) ? Number(rowsLeft) : TILE;
+  const cols = colsLeft < BigInt(TILE) ? Number(colsLeft) : TILE;
+  if (mode === 'nimsum') {
+    const r = firstSignatures(plan.M, plan.L, q0, rows), c = firstSignatures(plan.N, plan.L, p0, cols);
+    for (let dy = 0; dy < rows; dy++) {
+      const rh = r.hi[dy], rl = r.lo[dy], base = dy * TILE;
+      for (let dx = 0; dx < cols; dx++) {
+        const hi = rh ^ c.hi[dx], lo = rl ^ c.lo[dx];
+        out[base + dx] = 1 + (hi !== 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(lo));
+      }
+    }
+    return out;
+  }
+  const r = highHalves(plan.mh, plan.rowClass, q0, rows, -1);
+  const c = highHalves(plan.nh, plan.colClass, p0, cols, -2);
+  // Each distinct column high half gets a small id, so a pixel costs four
+  // integer comparisons; a row whose halves no column has (most rows at
+  // fine levels) is one fill, and a row matched by a few columns visits
+  // only those.
+  const table = plan.table, ck = c.kind;
+  const ids = new Map(), members = [];
+  const c0 = new Int32Array(cols), c1 = new Int32Array(cols);
+  const idOf = (h, l, make) => {
+    let list = ids.get(l);
+    if (list) for (let k = 0; k < list.length; k += 2) if (list[k] === h) return list[k + 1];
+    if (!make) return -1;
+    if (!list) { list = []; ids.set(l, list); }
+    list.push(h, members.length);
+    members.push([]);
+    return members.length - 1;
+  };
+  for (let dx = 0; dx < cols; dx++) {
+    for (let b = 0; b < 2; b++) {
+      const h = c.hi[2 * dx + b], id = h < 0 ? -2 : idOf(h, c.lo[2 * dx + b], true);
+      if (b === 0) c0[dx] = id; else c1[dx] = id;
+      if (id >= 0) members[id].push(dx);
+    }
+  }
+  const lastKind = ck[cols - 1], seen = new Map();
+  for (let dy = 0; dy < rows; dy++) {
+    const h0 = r.hi[2 * dy], h1 = r.hi[2 * dy + 1];
+    const r0 = h0 < 0 ? -1 : idOf(h0, r.lo[2 * dy], false), r1 = h1 < 0 ? -1 : idOf(h1, r.lo[2 * dy + 1], false);
+    const rk = r.kind[dy] * 32, base = dy * TILE;
+    // A line depends only on the row's ids and kind: copy an equal one.
+    const key = ((r0 + 2) * 1024 + (r1 + 2)) * 2 + (rk ? 1 : 0), same = seen.get(key);
+    if (same !== undefined) { out.copyWithin(base, same * TILE, same * TILE + cols); continue; }
+    seen.set(key, dy);
+    const n0 = r0 < 0 ? 0 : members[r0].length, n1 = r1 < 0 ? 0 : members[r1].length;
+    if (n0 + n1 > 32) {
+      for (let dx = 0; dx < cols; dx++) {
+        const a = c0[dx], b = c1[dx];
+        out[base + dx] = table[rk + ck[dx] * 16 + ((r0 === a ? 1 : 0) | (r0 === b ? 2 : 0) | (r1 === a ? 4 : 0) | (r1 === b ? 8 : 0))];
+      }
+      continue;
+    }
+    out.fill(table[rk], base, base + cols);
+    if (lastKind) out[base + cols - 1] = table[rk + 16];
+    for (let k = 0; k < n0 + n1; k++) {
+      const dx = k < n0 ? members[r0][k] : members[r1][k - n0];
+      const a = c0[dx], b = c1[dx];
+      out[base + dx] = table[rk + ck[dx] * 16 + ((r0 === a ? 1 : 0) | (r0 === b ? 2 : 0) | (r1 === a ? 4 : 0) | (r1 === b ? 8 : 0))];
+    }
+  }
+  return out;
+}
+
+// A tile computed here, kept in a small cache (while the slider moves, each m
+// is seen once); the canvases of evicted tiles are reused.
+let scratchBytes = null;
+function localCanvas(m, level, tx, ty, mode) {
+  const key = tileKey(m, level, tx, ty, mode);
+  let canvas = localTiles.get(key);
+  if (canvas) return canvas;
+  if (localTiles.size >= 96) {
+    const oldest = localTiles.keys().next().value;
+    canvas = localTiles.get(oldest);
+    localTiles.delete(oldest);
+  } else {
+    canvas = document.createElement('canvas');
+    canvas.width = canvas.height = TILE;
+  }
+  scratchBytes = localTile(m, m, level, tx, ty, mode, scratchBytes || undefined);
+  paintTile(canvas, scratchBytes, mode, m);
+  localTiles.set(key, canvas);
+  return canvas;
+}
+
 function requestTile(m, level, tx, ty, mode) {
   const key = tileKey(m, level, tx, ty, mode);
   const have = tiles.get(key);
   if (have) return have;
   tiles.set(key, 'pending');
   fetchTile(key).then((bytes) => {
-    if (!bytes) { tiles.set(key, 'failed'); return; }
+    // An exported page holds only some tiles: the others are computed here.
+    if (!bytes) bytes = localTile(m, m, level, tx, ty, mode);
     const canvas = document.createElement('canvas');
     canvas.width = canvas.height = TILE;
-    const ctx = canvas.getContext('2d');
-    const image = ctx.createImageData(TILE, TILE);
-    const pal = paletteFor(mode, m);
-    for (let i = 0; i < bytes.length; i++) image.data.set(pal.subarray(bytes[i] * 4, bytes[i] * 4 + 4), i * 4);
-    ctx.putImageData(image, 0, 0);
-    tiles.set(key, canvas);
+    tiles.set(key, paintTile(canvas, bytes, mode, m));
     tileOrder.push(key);
     if (tileOrder.length > 1500) tiles.delete(tileOrder.shift());
     scheduleSquare();
-  }).catch((err) => { tiles.set(key, 'failed'); $('sq-status').textContent = err.message; });
+  }).catch((err) => { tiles.set(key, 'failed'); tileError = err.message; scheduleSquare(); });
   return 'pending';
 }
 
@@ -183,8 +401,7 @@ function drawPanel(canvas, cam) {
   ctx.imageSmoothingEnabled = false;
   ctx.clearRect(0, 0, W, H);
   const m = cam.m;
-  const coarse = sq.coarse ? 2 : 0;
-  const level = Math.min(Math.max(cam.z + coarse, 0), MAX_Z);
+  const level = Math.min(Math.max(cam.z, 0), MAX_Z);
   const U = 1n << BigInt(cam.z + 8);                    // camera units per screen pixel
   const left = cam.cx - BigInt(W >> 1) * U, top = cam.cy - BigInt(H >> 1) * U;
   const T = 1n << BigInt(level + 16);                   // camera units per tile
@@ -200,10 +417,15 @@ function drawPanel(canvas, cam) {
     for (let tx = tx0; tx <= tx1; tx++) {
       const dx = Number((tx * T - left) / U), dy = Number((ty * T - top) / U);
       const size = TILE * scale;
-      const tile = requestTile(m, level, tx, ty, sq.mode);
+      // While the m slider moves, tiles are computed here (no round trip per
+      // frame); at rest they come from the server's model.
+      const tile = sq.dragging ? localCanvas(m, level, tx, ty, sq.mode) : requestTile(m, level, tx, ty, sq.mode);
       if (tile instanceof HTMLCanvasElement) { ctx.drawImage(tile, dx, dy, size, size); continue; }
       missing++;
-      // Meanwhile, a coarser tile already loaded stands in.
+      // Meanwhile the same tile computed here (the same bytes), or a coarser
+      // tile already loaded, stands in.
+      const same = localTiles.get(tileKey(m, level, tx, ty, sq.mode));
+      if (same) { ctx.drawImage(same, dx, dy, size, size); continue; }
       for (let up = 1; up <= 4 && level + up <= MAX_Z; up++) {
         const parent = tiles.get(tileKey(m, level + up, tx >> BigInt(up), ty >> BigInt(up), sq.mode));
         if (parent instanceof HTMLCanvasElement) {
@@ -211,6 +433,18 @@ function drawPanel(canvas, cam) {
           ctx.drawImage(parent, ox, oy, part, part, dx, dy, size, size);
           break;
         }
+      }
+    }
+  }
+  // Nim with a pass, from the server's solve (no closed form to compute here;
+  // left out while the slider moves).
+  if (sq.pass && !sq.dragging && !EMBED) {
+    for (let ty = ty0; ty <= ty1; ty++) {
+      for (let tx = tx0; tx <= tx1; tx++) {
+        const tile = requestTile(m, level, tx, ty, 'pass');
+        const dx = Number((tx * T - left) / U), dy = Number((ty * T - top) / U), size = TILE * scale;
+        if (tile instanceof HTMLCanvasElement) ctx.drawImage(tile, dx, dy, size, size);
+        else if (tile === 'pending') missing++;
       }
     }
   }
@@ -282,40 +516,29 @@ function renderSquare() {
   drawColourBar();
   const level = Math.max(sq.z, 0);
   const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${sq.mode === 'density' ? ', shaded by the exact share of P-cells' : ', nim-sum of the block\'s first cell (sampled)'}` : `1 cell = ${2 ** -sq.z} pixels`;
-  $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms`;
+  $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms${tileError ? ` · ${tileError}` : ''}`;
   document.body.dataset.squareReady = missing === 0 ? '1' : '0';
   // Time from navigation to the first complete square view (the "first paint" speed target).
   if (missing === 0 && window.nimscapeFirstPaint === undefined) window.nimscapeFirstPaint = performance.now();
   const params = { m: sq.pair ? `${sq.m},${2n * sq.m + 1n}` : sq.m.toString(), decompose: sq.depth > 0, overlay: sq.pass ? 'nim-pass' : '' };
-  showPass();
-  if (currentView === 'square') setDownloads('square', params, [], ['png', 'svg', 'pdf', 'csv'], `square-${sq.m}`);
+  // The CLI draws --overlay nim-pass as PNG or SVG only.
+  if (currentView === 'square') setDownloads('square', params, [], sq.pass ? ['png', 'svg'] : ['png', 'svg', 'pdf', 'csv'], `square-${sq.m}`);
   if (currentView === 'square') writeHash({ view: 'square', pass: sq.pass ? 1 : '', m: sq.m.toString(), z: sq.z, cx: sq.cx.toString(), cy: sq.cy.toString(), mode: sq.mode, depth: sq.depth, pair: sq.pair ? 1 : '', sync: sq.sync, fit: sq.fitted ? 1 : '' });
 }
 
-// Nim with a pass has no closed form: the CLI's own overlay figure (Nim blue,
-// Nim with a pass red) is shown under the board, for the boards it can solve.
-let passShown = '';
-function showPass() {
-  $('sq-pass-box').hidden = !sq.pass;
-  if (!sq.pass) { passShown = ''; return; }
-  const path = `square.png?${query({ m: sq.m.toString(), overlay: 'nim-pass' })}`;
-  if (path === passShown) return;
-  passShown = path;
-  showFigure($('sq-pass-img'), path, $('sq-pass-error'));
-}
-
-function setM(m, { coarse = false } = {}) {
+function setM(m, { dragging = false } = {}) {
   if (m < 1n) m = 1n;
   if (m > MAX_SIDE) m = MAX_SIDE;
   const old = sq.m;
   sq.m = m;
+  tileError = '';
   if (sq.fitted) {
     Object.assign(sq, fitCamera($('sq-a'), m));
   } else {
     sq.cx = sq.cx * m / old;
     sq.cy = sq.cy * m / old;
   }
-  sq.coarse = coarse;
+  sq.dragging = dragging;
   $('sq-m').value = m.toString();
   if (m <= BigInt($('sq-slider').max)) $('sq-slider').value = m.toString();
   scheduleSquare();
@@ -391,7 +614,7 @@ function initSquare(state) {
   });
   $('sq-inc').onclick = () => setM(sq.m + 1n);
   $('sq-dec').onclick = () => setM(sq.m - 1n);
-  slider.addEventListener('input', () => setM(BigInt(slider.value), { coarse: true }));
+  slider.addEventListener('input', () => setM(BigInt(slider.value), { dragging: true }));
   slider.addEventListener('change', () => setM(BigInt(slider.value)));
   $('sq-slider-max').addEventListener('change', () => { slider.max = String(Math.max(2, parseInt($('sq-slider-max').value, 10) || 64)); });
   $('sq-2m1').onclick = () => setM(2n * sq.m + 1n);
@@ -577,13 +800,57 @@ async function renderGrundy() {
   setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], `grundy-${gr.game}`);
   writeHash({ view: 'grundy', ...params });
   const ok = await showFigure($('gr-img'), `grundy.png?${query(params)}`, $('gr-error'));
+  if (ok === true) await loadGrundyHover(params);
   if (ok === false) {
     // Point at the column a cap expression error names.
     const col = /column (\d+)/.exec($('gr-error').textContent);
     if (col && gr.game === 'cap') $('gr-error').textContent += `\n${gr.cap}\n${' '.repeat(Math.max(0, parseInt(col[1], 10) - 1))}^`;
   }
 }
+// Hover readout: where the table's cells are in the PNG (from the figure's
+// own scene, /api/layout/grundy.json) and the values (the figure's data,
+// /api/grundy.json), both for exactly the flags of the picture on screen.
+let grHover = null;
+async function loadGrundyHover(params) {
+  grHover = null;
+  document.body.dataset.grundyHover = '0';
+  const token = ($('gr-img').nimscapeHover = ($('gr-img').nimscapeHover || 0) + 1);
+  if (EMBED || params.plot !== 'table') { $('gr-readout').textContent = params.plot === 'table' ? '' : 'switch to the table to read values by hovering'; return; }
+  const get = async (path) => { const r = await fetch(path); return r.ok ? r.json() : null; };
+  const [layout, data] = await Promise.all([get(`/api/layout/grundy.json?${query(params)}`), get(`/api/grundy.json?${query(params)}`)]);
+  if (token !== $('gr-img').nimscapeHover || !layout || !data || !layout.grids.length) return;
+  const fixed = data.slice || {};
+  const values = new Map(data.positions.map((p) => [p.slice(0, -1).join(','), p[p.length - 1]]));
+  const free = data.coordinates.filter((c) => !(c in fixed));
+  // The table keeps only the rows and columns that hold positions of the
+  // game (all of the box when none does): it starts at their smallest values.
+  const first = (c) => { const i = data.coordinates.indexOf(c); return data.positions.reduce((lo, p) => Math.min(lo, p[i]), Infinity); };
+  const start = free.map((c) => (data.positions.length ? first(c) : 0));
+  grHover = { grid: layout.grids[0], width: layout.width, coords: data.coordinates, fixed, free, start, values };
+  $('gr-readout').textContent = 'hover a cell of the table';
+  document.body.dataset.grundyHover = '1';
+}
+
+function grundyReadout(ev) {
+  if (!grHover) return;
+  const img = $('gr-img'), box = img.getBoundingClientRect();
+  const inner = img.clientWidth || box.width, scale = grHover.width / inner;
+  const px = (ev.clientX - box.left - img.clientLeft) * scale, py = (ev.clientY - box.top - img.clientTop) * scale;
+  const g = grHover.grid, ox = px - g.x, oy = py - g.y;
+  if (ox < 0 || oy < 0 || ox >= g.width || oy >= g.height) { $('gr-readout').textContent = 'hover a cell of the table'; return; }
+  // The scene's cell edges: edge k of n over a span s is floor(k·s/n).
+  const index = (off, n, span) => { let k = Math.floor(off * n / span); while (k > 0 && Math.floor(k * span / n) > off) k--; while (k + 1 < n && Math.floor((k + 1) * span / n) <= off) k++; return k; };
+  const row = index(oy, g.rows, g.height), col = index(ox, g.cols, g.width);
+  const [fr, fc] = grHover.free, r = grHover.start[0] + row - 1, k = grHover.start[1] + col - 1;
+  if (row === 0 || col === 0) { $('gr-readout').textContent = row === 0 && col === 0 ? '' : row === 0 ? `${fc} = ${k}` : `${fr} = ${r}`; return; }
+  const point = grHover.coords.map((c) => (c in grHover.fixed ? grHover.fixed[c] : c === fr ? r : c === fc ? k : 0));
+  const value = grHover.values.get(point.join(','));
+  const where = `(${grHover.coords.join(', ')}) = (${point.join(', ')})`;
+  $('gr-readout').textContent = value === undefined ? `${where}: not a position of this game` : `${where}: Grundy value ${value} (${value === 0 ? 'P' : 'N'})`;
+}
+
 function initGrundy(state) {
+  $('gr-img').addEventListener('mousemove', grundyReadout);
   if (state.cap) { gr.game = 'cap'; gr.cap = state.cap; } else if (state.game) gr.game = state.game;
   if (state.k) gr.k = parseInt(state.k, 10) || 3;
   if (state.box) gr.box = parseInt(state.box, 10) || 10;
@@ -624,5 +891,5 @@ function start() {
 }
 
 // For tests and scripts: the model's answer for a cell, and the view state.
-window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles };
+window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles, localTile, grundyHover: () => grHover };
 start();

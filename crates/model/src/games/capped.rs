@@ -214,9 +214,47 @@ fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
 
 /// Solves a capped game whose clamped caps are already tabled.
 ///
-/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`; nothing assumes
-/// the cap is monotone ([`solve_capped_fn`] feeds arbitrary tables in tests).
+/// `caps[x * (bz + 1) + z]` must be `min(cap(x, z), by)`. Monotone caps (the
+/// triangular bar, min-half, most expressions) take the fast tiled solver
+/// [`solve_monotone`]; any other table the general one, which is also its
+/// independent cross-check in the tests.
 fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
+    if is_monotone(&caps, bounds[2] as usize + 1) {
+        super::monotone::solve_monotone(name, bounds, caps, limit)
+    } else {
+        solve_general(name, bounds, caps, limit)
+    }
+}
+
+/// True when `caps` (row-major in `x`, `nz` per row) never decreases along `x` nor along `z`.
+fn is_monotone(caps: &[u32], nz: usize) -> bool {
+    caps.chunks_exact(nz)
+        .all(|row| row.windows(2).all(|w| w[0] <= w[1]))
+        && caps
+            .chunks_exact(nz)
+            .zip(caps.chunks_exact(nz).skip(1))
+            .all(|(a, b)| a.iter().zip(b).all(|(u, v)| u <= v))
+}
+
+/// [`is_monotone`] for the tiled solver's tests.
+#[cfg(test)]
+pub(super) fn is_monotone_for_tests(caps: &[u32], nz: usize) -> bool {
+    is_monotone(caps, nz)
+}
+
+/// The general solver, the tiled solver's cross-check.
+#[cfg(test)]
+pub(super) fn solve_general_for_tests(
+    name: &str,
+    bounds: [u32; 3],
+    caps: Vec<u32>,
+    limit: u64,
+) -> Result<CappedGrundy> {
+    solve_general(name, bounds, caps, limit)
+}
+
+/// The general solver: any cap table (see the module notes).
+fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
     debug_assert_eq!(caps.len(), nx * nz);
@@ -325,13 +363,9 @@ fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Resu
         }
     }
 
-    Ok(CappedGrundy {
-        name: name.to_string(),
-        bounds,
-        caps,
-        offsets,
-        values,
-    })
+    Ok(CappedGrundy::from_parts(
+        name, bounds, caps, offsets, values,
+    ))
 }
 
 struct Column {
@@ -418,6 +452,23 @@ pub fn solve_capped_fn(
 }
 
 impl CappedGrundy {
+    /// A solution from its parts (the solvers' common result).
+    pub(super) fn from_parts(
+        name: &str,
+        bounds: [u32; 3],
+        caps: Vec<u32>,
+        offsets: Vec<usize>,
+        values: Vec<u16>,
+    ) -> CappedGrundy {
+        CappedGrundy {
+            name: name.to_string(),
+            bounds,
+            caps,
+            offsets,
+            values,
+        }
+    }
+
     /// The game's name, e.g. `triangular k=3`.
     pub fn name(&self) -> &str {
         &self.name
@@ -474,6 +525,84 @@ impl CappedGrundy {
             f(&slab)?;
         }
         Ok(())
+    }
+
+    /// [`CappedGrundy::for_each_slab`] as little-endian bytes. Slabs are built a few
+    /// at a time in parallel (rayon), on a helper thread while `f` writes the previous
+    /// ones; each slab is filled 64 columns at a time, so reads go down 64 columns and
+    /// writes along rows of the slab. Memory: two groups of slabs.
+    pub(crate) fn for_each_le_slab<E>(
+        &self,
+        outside: u16,
+        mut f: impl FnMut(&[u8]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let nx = self.bounds[0] as usize + 1;
+        let group = rayon::current_num_threads().clamp(1, 8);
+        let build = |first: usize, bufs: &mut Vec<Vec<u8>>| {
+            let count = group.min(nx.saturating_sub(first));
+            bufs.resize_with(count.max(bufs.len()), Vec::new);
+            bufs.truncate(count);
+            bufs.par_iter_mut()
+                .enumerate()
+                .for_each(|(i, buf)| self.le_slab(first + i, outside, buf));
+        };
+        let (mut ready, mut spare) = (Vec::new(), Vec::new());
+        build(0, &mut ready);
+        let mut first = 0;
+        while first < nx {
+            let next = first + group;
+            let written = std::thread::scope(|s| {
+                let builder = (next < nx).then(|| s.spawn(|| build(next, &mut spare)));
+                let written = ready.iter().try_for_each(|slab| f(slab));
+                if let Some(builder) = builder {
+                    // A panic while building is a bug: pass it on.
+                    if let Err(panic) = builder.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                }
+                written
+            });
+            written?;
+            std::mem::swap(&mut ready, &mut spare);
+            first = next;
+        }
+        Ok(())
+    }
+
+    /// Slab `x` (all `(y, z)`, z fastest) as little-endian bytes into `buf`.
+    fn le_slab(&self, x: usize, outside: u16, buf: &mut Vec<u8>) {
+        const BLOCK: usize = 64;
+        let [_, by, bz] = self.bounds;
+        let (ny, nz) = (by as usize + 1, bz as usize + 1);
+        // Everything `outside` first (one fill), then the columns over it: rows above
+        // a block's tallest column are never visited.
+        let out = outside.to_le_bytes();
+        buf.clear();
+        if out[0] == out[1] {
+            buf.resize(ny * nz * 2, out[0]);
+        } else {
+            buf.resize(ny * nz * 2, 0);
+            buf.chunks_exact_mut(2)
+                .for_each(|c| c.copy_from_slice(&out));
+        }
+        let mut columns: Vec<&[u16]> = Vec::with_capacity(BLOCK);
+        for z0 in (0..nz).step_by(BLOCK) {
+            let z1 = (z0 + BLOCK).min(nz);
+            columns.clear();
+            columns.extend((z0..z1).map(|z| {
+                let i = x * nz + z;
+                &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
+            }));
+            let top = columns.iter().map(|c| c.len()).max().unwrap_or(0);
+            for (y, row) in buf.chunks_exact_mut(nz * 2).take(top).enumerate() {
+                let row = &mut row[z0 * 2..z1 * 2];
+                for (cell, column) in row.chunks_exact_mut(2).zip(&columns) {
+                    if let Some(v) = column.get(y) {
+                        cell.copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+        }
     }
 
     /// True when the box holds no position (never: (0,0,0) is always one).

@@ -71,8 +71,27 @@ impl SignatureIndex {
 pub fn p_grid(m: usize, n: usize) -> BitGrid {
     let index = SignatureIndex::new(n as u64);
     let mut grid = BitGrid::new(m, n);
+    // A signature shared by many columns (by all of them when n is a power of
+    // two, where every cell is P) is cheaper as a ready row of words, copied,
+    // than as its bits set one by one. At most n / threshold such rows.
+    let threshold = grid.words_per_row().max(64);
+    let mut ready: Vec<(u32, Vec<u64>)> = Vec::new();
+    for run in index.sorted.chunk_by(|a, b| a.0 == b.0) {
+        if run.len() > threshold {
+            let mut words = vec![0u64; grid.words_per_row()];
+            for &(_, col) in run {
+                words[col as usize / 64] |= 1 << (col % 64);
+            }
+            ready.push((run[0].0, words));
+        }
+    }
     grid.fill_rows(|row, words| {
-        for col in index.columns_with(signature(m as u64, row as u64 + 1)) {
+        let sig = signature(m as u64, row as u64 + 1);
+        if let Some((_, row_words)) = ready.iter().find(|(s, _)| u64::from(*s) == sig) {
+            words.copy_from_slice(row_words);
+            return;
+        }
+        for col in index.columns_with(sig) {
             words[col / 64] |= 1 << (col % 64);
         }
     });
@@ -224,7 +243,18 @@ mod tests {
 
     #[test]
     fn grid_matches_the_criterion_cell_by_cell() {
-        for (m, n) in [(1, 1), (3, 3), (11, 11), (7, 12), (70, 65)] {
+        // The larger boards have signatures shared by more than 64 columns,
+        // whose rows are copied whole.
+        for (m, n) in [
+            (1, 1),
+            (3, 3),
+            (11, 11),
+            (7, 12),
+            (70, 65),
+            (256, 256),
+            (300, 255),
+            (520, 513),
+        ] {
             let grid = p_grid(m, n);
             for i in 1..=m {
                 for j in 1..=n {
