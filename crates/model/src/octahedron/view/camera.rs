@@ -54,7 +54,7 @@ pub(super) fn normalise(a: [f64; 3]) -> [f64; 3] {
 impl Basis {
     /// A direction given in camera coordinates (x right, y up, z towards the
     /// viewer) in world coordinates, not normalised.
-    pub(super) fn to_world(&self, l: [f64; 3]) -> [f64; 3] {
+    pub(super) fn world_direction(&self, l: [f64; 3]) -> [f64; 3] {
         [
             l[0] * self.right[0] + l[1] * self.up[0] + l[2] * self.toward[0],
             l[0] * self.right[1] + l[1] * self.up[1] + l[2] * self.toward[1],

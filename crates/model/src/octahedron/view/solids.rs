@@ -113,7 +113,7 @@ pub(super) fn shade(colour: [u8; 3], normal: [f64; 3], light: [f64; 3], ambient:
 /// ambient share clamped to [0, 1].
 pub(super) fn world_light(options: &ViewOptions, basis: &Basis) -> ([f64; 3], f64) {
     (
-        normalise(basis.to_world(options.light)),
+        normalise(basis.world_direction(options.light)),
         options.ambient.clamp(0.0, 1.0),
     )
 }
