@@ -203,6 +203,46 @@ fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
         .collect()
 }
 
+/// Every word of a PDF with its box (xMin, yMin, xMax, yMax) in points.
+fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
+    let out = Command::new("pdftotext")
+        .args(["-bbox".as_ref(), pdf.as_os_str(), "-".as_ref()])
+        .output()
+        .unwrap();
+    let html = String::from_utf8_lossy(&out.stdout);
+    html.lines()
+        .filter(|l| l.trim_start().starts_with("<word"))
+        .filter_map(|l| {
+            let attr = |name: &str| -> Option<f64> {
+                let at = l.find(&format!("{name}=\""))? + name.len() + 2;
+                l[at..].split('"').next()?.parse().ok()
+            };
+            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+            Some((
+                word,
+                [attr("xMin")?, attr("yMin")?, attr("xMax")?, attr("yMax")?],
+            ))
+        })
+        .collect()
+}
+
+/// Pairs of words whose boxes share more than a fifth of the smaller one: labels
+/// printed over each other ("0" over "4" reading as "04").
+fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
+    let area = |b: &[f64; 4]| (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0);
+    let mut found = Vec::new();
+    for (i, (a, ba)) in words.iter().enumerate() {
+        for (b, bb) in &words[i + 1..] {
+            let w = ba[2].min(bb[2]) - ba[0].max(bb[0]);
+            let h = ba[3].min(bb[3]) - ba[1].max(bb[1]);
+            if w > 0.0 && h > 0.0 && w * h > 0.2 * area(ba).min(area(bb)) {
+                found.push(format!("'{a}' and '{b}'"));
+            }
+        }
+    }
+    found
+}
+
 /// The type size of a word from its box: the box is the font's height across
 /// the line (`em` times `ratio`) and the advance along it. Rotated words (axis
 /// names) run up the page: a single character's box is then wider than tall, a
@@ -249,7 +289,8 @@ fn box_ratio(dir: &Path) -> f64 {
     ratio
 }
 
-/// Every template figure rendered as PDF at its natural size: no word under 6 pt.
+/// Every template figure rendered as PDF at its natural size: no word under 6 pt,
+/// no two words over each other.
 #[test]
 fn no_template_figure_has_type_under_6_pt() {
     if !have("pdftotext") {
@@ -270,11 +311,18 @@ fn no_template_figure_has_type_under_6_pt() {
     let ratio = box_ratio(dir.path());
     let mut checked = 0;
     let mut small = Vec::new();
+    let mut overlaps = Vec::new();
     for set in std::fs::read_dir(dir.path().join("sets")).unwrap() {
         for file in std::fs::read_dir(set.unwrap().path()).unwrap() {
             let path = file.unwrap().path();
             if path.extension().is_some_and(|e| e == "pdf") {
                 checked += 1;
+                for pair in overlapping_words(&placed_words(&path)) {
+                    overlaps.push(format!(
+                        "{}: {pair}",
+                        path.file_name().unwrap().to_string_lossy()
+                    ));
+                }
                 for (word, width, height) in word_boxes(&path) {
                     let size = type_size(&word, width, height, ratio);
                     // A hair of tolerance: sizes of exactly 6 pt come back as 5.999.
@@ -290,6 +338,11 @@ fn no_template_figure_has_type_under_6_pt() {
     }
     assert!(checked >= 10, "only {checked} PDFs rendered");
     assert!(small.is_empty(), "type under 6 pt:\n{}", small.join("\n"));
+    assert!(
+        overlaps.is_empty(),
+        "labels printed over each other:\n{}",
+        overlaps.join("\n")
+    );
 
     // figures.tex of every set compiles, with every figure at its natural size.
     if !have("pdflatex") {
@@ -319,4 +372,17 @@ fn no_template_figure_has_type_under_6_pt() {
             "{name}: a figure overflows the page"
         );
     }
+}
+
+#[test]
+fn the_overlap_check_sees_labels_over_each_other_and_not_neighbours() {
+    let word = |w: &str, x: f64| (w.to_string(), [x, 10.0, x + 6.0, 18.0]);
+    // "0" printed over "4" at the same corner: caught.
+    assert_eq!(
+        overlapping_words(&[word("0", 100.0), word("4", 101.0)]).len(),
+        1
+    );
+    // Neighbours that touch, or kern into each other by a hair: not overlaps.
+    assert!(overlapping_words(&[word("10", 100.0), word("15", 106.0)]).is_empty());
+    assert!(overlapping_words(&[word("10", 100.0), word("15", 105.5)]).is_empty());
 }
