@@ -88,6 +88,10 @@ impl Color {
             ))
         };
         if let Some(hex) = trimmed.strip_prefix('#') {
+            // palette's hex parser slices by bytes: "#®A" would panic inside it.
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad());
+            }
             if hex.len() == 8 {
                 let value = u32::from_str_radix(hex, 16).map_err(|_| bad())?;
                 let [r, g, b, a] = value.to_be_bytes();
@@ -153,6 +157,15 @@ mod tests {
             Color::BLACK.with_alpha(0x80)
         );
         assert_eq!(Color::parse("Navy", "`x`").unwrap(), Color::rgb(0, 0, 128));
+    }
+
+    #[test]
+    fn non_ascii_after_a_hash_is_a_bad_colour_not_a_panic() {
+        // Found by the fuzzer (proptest-regressions/cli/fuzz.txt): palette's hex
+        // parser sliced "#®A" inside the '®'.
+        for text in ["#®A", "#é", "#12345é", "#ÿÿÿÿ"] {
+            assert!(Color::parse(text, "`x`").is_err(), "{text}");
+        }
     }
 
     #[test]
