@@ -417,14 +417,7 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
         },
         |number, (rgba, dpi)| {
             if let Some(mut encoder) = header.take() {
-                if let Some(dpi) = dpi {
-                    let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
-                    encoder.set_pixel_dims(Some(png::PixelDimensions {
-                        xppu: per_metre,
-                        yppu: per_metre,
-                        unit: png::Unit::Meter,
-                    }));
-                }
+                super::png::set_dpi(&mut encoder, dpi);
                 writer = Some(encoder.write_header().map_err(fail)?);
             }
             let Some(w) = writer.as_mut() else {

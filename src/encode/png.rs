@@ -65,14 +65,7 @@ pub fn write_rgb_at(
     let rgba = super::raster::straight_rgba(pixmap);
     let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
     let mut encoder = encoder(out, path, width, height, metadata)?;
-    if let Some(dpi) = dpi {
-        let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
-        encoder.set_pixel_dims(Some(png::PixelDimensions {
-            xppu: per_metre,
-            yppu: per_metre,
-            unit: png::Unit::Meter,
-        }));
-    }
+    set_dpi(&mut encoder, dpi);
     encoder.set_depth(png::BitDepth::Eight);
     // zlib's default level: on these figures as small as its best level (smaller, with
     // adaptive filters) in well under half the time.
@@ -101,6 +94,19 @@ pub fn write_rgb_at(
     let mut writer = encoder.write_header().map_err(encode_error(path))?;
     writer.write_image_data(&data).map_err(encode_error(path))?;
     writer.finish().map_err(encode_error(path))
+}
+
+/// Stores `dpi` in a pHYs chunk (pixels per metre), so a page-layout program
+/// places the image at its physical size; nothing without one.
+pub fn set_dpi(encoder: &mut png::Encoder<'_, &mut dyn Write>, dpi: Option<f64>) {
+    if let Some(dpi) = dpi {
+        let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+    }
 }
 
 /// The colours of an image in order of first appearance, and each pixel's index.

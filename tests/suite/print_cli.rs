@@ -181,25 +181,9 @@ fn sizes_that_cannot_apply_are_refused_with_a_line() {
 
 /// The words of a PDF with their box sizes (width, height), from `pdftotext -bbox`.
 fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
-    let out = Command::new("pdftotext")
-        .args(["-bbox".as_ref(), pdf.as_os_str(), "-".as_ref()])
-        .output()
-        .unwrap();
-    let html = String::from_utf8_lossy(&out.stdout);
-    html.lines()
-        .filter(|l| l.trim_start().starts_with("<word"))
-        .filter_map(|l| {
-            let attr = |name: &str| -> Option<f64> {
-                let at = l.find(&format!("{name}=\""))? + name.len() + 2;
-                l[at..].split('"').next()?.parse().ok()
-            };
-            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
-            Some((
-                word,
-                attr("xMax")? - attr("xMin")?,
-                attr("yMax")? - attr("yMin")?,
-            ))
-        })
+    placed_words(pdf)
+        .into_iter()
+        .map(|(word, [x0, y0, x1, y1])| (word, x1 - x0, y1 - y0))
         .collect()
 }
 
