@@ -436,36 +436,66 @@ impl GrundyFigure {
             .filter(move |(p, v)| (!self.p_only || *v == 0) && frame.matches(p))
     }
 
-    /// The `.npy` array's size: two bytes per tuple of the free coordinates.
+    /// The `.npy` array's size, at most: two bytes per tuple of the free coordinates
+    /// (a capped game's `y` axis stops at its tallest column, see
+    /// [`Solution::data_shape`]).
     pub fn npy_bytes(&self) -> Result<u64> {
         let frame = self.frame()?;
-        let cells = frame.free.iter().fold(1u64, |n, &d| {
-            n.saturating_mul(u64::from(frame.bounds[d]) + 1)
-        });
+        let shape = self.game.data_shape_bound(&self.game_box)?;
+        let cells = frame
+            .free
+            .iter()
+            .fold(1u64, |n, &d| n.saturating_mul(shape[d]));
         Ok(npy::file_bytes(cells, 2))
     }
 
+    /// True when the figure is the whole box (no `slice`): its `.npy` array is the
+    /// solution's own, which can be streamed while solving.
+    fn is_whole_box(&self) -> Result<bool> {
+        let frame = self.frame()?;
+        Ok(frame.free.len() == frame.names.len())
+    }
+
+    /// Solves the game and writes the whole box as `.npy` on the way (see
+    /// [`GameSpec::solve_streamed`]): the first slabs reach the disk while the last
+    /// are still being solved.
+    fn solve_to_npy(&self, out: &mut dyn Write) -> Result<Solution> {
+        self.validate()?;
+        let out = std::cell::RefCell::new(out);
+        self.game.solve_streamed(
+            &self.game_box,
+            self.memory_limit,
+            |shape| {
+                npy::write_header(&mut **out.borrow_mut(), "<u2", shape)
+                    .map_err(Error::write_failed)
+            },
+            &mut |bytes| {
+                out.borrow_mut()
+                    .write_all(bytes)
+                    .map_err(Error::write_failed)
+            },
+        )
+    }
+
     /// The box as a `uint16` array, one axis per free coordinate (in the game's
-    /// order), [`crate::games::OUTSIDE`] (65535) where a tuple is not a position.
+    /// order, a capped game's `y` up to its tallest column), [`crate::games::OUTSIDE`]
+    /// (65535) where a tuple is not a position.
     fn write_npy(&self, solution: &Solution, out: &mut dyn Write) -> Result<()> {
         let frame = self.frame()?;
-        let shape: Vec<u64> = frame
-            .free
-            .iter()
-            .map(|&d| u64::from(frame.bounds[d]) + 1)
-            .collect();
+        let data = solution.data_shape();
+        let shape: Vec<u64> = frame.free.iter().map(|&d| data[d]).collect();
         npy::write_header(out, "<u2", &shape).map_err(Error::write_failed)?;
         let mut le = npy::LeWriter::new();
-        if frame.free.len() == frame.names.len() {
-            // The whole box: little-endian slabs straight from the solution, built in
-            // parallel while the previous ones are written.
+        if self.is_whole_box()? {
+            // Little-endian slabs straight from the solution, built in parallel while
+            // the previous ones are written.
             return solution
                 .for_each_le_slab(|bytes| out.write_all(bytes).map_err(Error::write_failed));
         }
         // A slice: walk the free coordinates, the fixed ones set, last fastest.
         let mut p: Vec<u32> = frame.fixed.iter().map(|f| f.unwrap_or(0)).collect();
         let last = frame.free.last().copied();
-        let row_len = last.map_or(1, |d| frame.bounds[d] as usize + 1);
+        let row_len = last.map_or(1, |d| data[d] as usize);
         let mut row = Vec::with_capacity(row_len);
         loop {
             row.clear();
@@ -479,7 +509,7 @@ impl GrundyFigure {
             // Odometer over the other free coordinates.
             let mut carried = true;
             for &d in frame.free.iter().rev().skip(1) {
-                if p[d] < frame.bounds[d] {
+                if u64::from(p[d]) + 1 < data[d] {
                     p[d] += 1;
                     carried = false;
                     break;
@@ -1443,6 +1473,12 @@ impl super::Figure for GrundyPlan {
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+        if format == Format::Npy && self.solution.get().is_none() && self.figure.is_whole_box()? {
+            // Solving and writing overlap; the solution is kept for other formats.
+            let solution = self.figure.solve_to_npy(out)?;
+            let _ = self.solution.set(solution);
+            return Ok(());
+        }
         self.figure
             .write_solved(self.solution()?, format, out, metadata)
     }

@@ -88,6 +88,9 @@ for r in rows:
     assert a[p] == int(r[-1]), (p, a[p], r)
     seen[p] = True
 assert (a[~seen] == 65535).all(), "a tuple outside the game is not 65535"
+if "{name}" in ("tri", "cap"):
+    # A capped game's y axis stops at its tallest column.
+    assert a.shape[1] == max(int(r[1]) for r in rows) + 1, a.shape
 print("ok")
 "#
             ),
@@ -109,13 +112,30 @@ print("ok")
             "s.npy",
         ],
     );
+    run_ok(
+        d,
+        &[
+            "grundy",
+            "triangular",
+            "--k",
+            "3",
+            "--box",
+            "20",
+            "--slice",
+            "z=20",
+            "-o",
+            "z.npy",
+        ],
+    );
     check(
         &python,
         d,
         r#"
 import numpy as np
-a, s = np.load("tri.npy"), np.load("s.npy")
+a, s, z = np.load("tri.npy"), np.load("s.npy"), np.load("z.npy")
+assert a.shape == (21, 14, 21), a.shape  # y <= floor((20 + 20) / 3)
 assert s.shape == (21, 21) and (s == a[:, 2, :]).all()
+assert z.shape == (21, 14) and (z == a[:, :, 20]).all()
 print("ok")
 "#,
     );

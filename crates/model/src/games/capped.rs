@@ -140,6 +140,42 @@ impl CappedGame {
         let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
         solve_table(&self.name(), bounds, table, limit)
     }
+
+    /// [`CappedGame::solve`], streaming the box as `.npy` data on the way: `shape`
+    /// hears the array's shape `(x, y, z)` (with `y` up to the tallest column, see
+    /// [`CappedGrundy::y_reach`]) once the cap table is known, then `write` gets the
+    /// little-endian slabs, `outside` above each column. Monotone caps are written
+    /// while the tiled solver still works on larger `x`; other caps after solving.
+    pub fn solve_streamed(
+        &self,
+        bounds: [u32; 3],
+        limit: u64,
+        outside: u16,
+        shape: impl FnOnce([u64; 3]) -> Result<()>,
+        write: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<CappedGrundy> {
+        precheck(&self.name(), bounds, limit)?;
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
+        let reach = table.iter().copied().max().unwrap_or(0);
+        shape([
+            u64::from(bounds[0]) + 1,
+            u64::from(reach) + 1,
+            u64::from(bounds[2]) + 1,
+        ])?;
+        if is_monotone(&table, bounds[2] as usize + 1) {
+            super::monotone::solve_monotone_streamed(
+                &self.name(),
+                bounds,
+                table,
+                limit,
+                Some((outside, write)),
+            )
+        } else {
+            let solution = solve_general(&self.name(), bounds, table, limit)?;
+            solution.for_each_le_slab(outside, write)?;
+            Ok(solution)
+        }
+    }
 }
 
 impl Game for CappedGame {
@@ -191,6 +227,60 @@ pub struct CappedGrundy {
     /// Where column `(x, ., z)` starts in `values`, row-major in `x`.
     offsets: Vec<usize>,
     values: Vec<u16>,
+}
+
+/// The columns of a solution, whole or (while the tiled solver streams) a solved
+/// prefix of it: what a `.npy` slab is built from.
+#[derive(Clone, Copy)]
+pub(super) struct Columns<'a> {
+    /// Columns per row of `x` (`bz + 1`).
+    pub(super) nz: usize,
+    /// Rows of a slab: the tallest column of the whole box, plus one.
+    pub(super) ny: usize,
+    pub(super) caps: &'a [u32],
+    pub(super) offsets: &'a [usize],
+    pub(super) values: &'a [u16],
+}
+
+impl Columns<'_> {
+    /// The values of column `(x, ., z)`, `y` from 0 to its cap.
+    fn column(&self, x: usize, z: usize) -> &[u16] {
+        let i = x * self.nz + z;
+        &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
+    }
+
+    /// Slab `x` (all `(y, z)`, z fastest) as little-endian bytes into `buf`: everything
+    /// `outside` first (one fill), then the columns over it, 64 at a time, so reads go
+    /// down 64 columns and writes along rows of the slab; rows above a block's tallest
+    /// column are never visited.
+    pub(super) fn le_slab(&self, x: usize, outside: u16, buf: &mut Vec<u8>) {
+        const BLOCK: usize = 64;
+        let (ny, nz) = (self.ny, self.nz);
+        let out = outside.to_le_bytes();
+        buf.clear();
+        if out[0] == out[1] {
+            buf.resize(ny * nz * 2, out[0]);
+        } else {
+            buf.resize(ny * nz * 2, 0);
+            buf.chunks_exact_mut(2)
+                .for_each(|c| c.copy_from_slice(&out));
+        }
+        let mut columns: Vec<&[u16]> = Vec::with_capacity(BLOCK);
+        for z0 in (0..nz).step_by(BLOCK) {
+            let z1 = (z0 + BLOCK).min(nz);
+            columns.clear();
+            columns.extend((z0..z1).map(|z| self.column(x, z)));
+            let top = columns.iter().map(|c| c.len()).max().unwrap_or(0);
+            for (y, row) in buf.chunks_exact_mut(nz * 2).take(top).enumerate() {
+                let row = &mut row[z0 * 2..z1 * 2];
+                for (cell, column) in row.chunks_exact_mut(2).zip(&columns) {
+                    if let Some(v) = column.get(y) {
+                        cell.copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Refuses, in O(1) and before the cap table is evaluated, a box whose columns alone
@@ -502,23 +592,38 @@ impl CappedGrundy {
         self.values.len()
     }
 
-    /// The box in C order `(x, y, z)`, one `(y, z)` slab per `x`, `outside` above
-    /// each column's cap (see [`super::Solution::for_each_slab`]). Memory: one slab.
+    /// The largest `y` of any position in the box: the tallest column. Slabs (and
+    /// `.npy` arrays) stop there, since every row above it would be "not a position".
+    pub fn y_reach(&self) -> u32 {
+        self.caps.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The columns as the slab writers read them.
+    fn columns(&self) -> Columns<'_> {
+        Columns {
+            nz: self.bounds[2] as usize + 1,
+            ny: self.y_reach() as usize + 1,
+            caps: &self.caps,
+            offsets: &self.offsets,
+            values: &self.values,
+        }
+    }
+
+    /// The box in C order `(x, y, z)` with `y` up to [`CappedGrundy::y_reach`], one
+    /// `(y, z)` slab per `x`, `outside` above each column's cap (see
+    /// [`super::Solution::for_each_slab`]). Memory: one slab.
     pub(crate) fn for_each_slab<E>(
         &self,
         outside: u16,
         mut f: impl FnMut(&[u16]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        let [bx, by, bz] = self.bounds;
-        let (ny, nz) = (by as usize + 1, bz as usize + 1);
+        let columns = self.columns();
+        let (ny, nz) = (columns.ny, columns.nz);
         let mut slab = vec![outside; ny * nz];
-        for x in 0..=bx as usize {
+        for x in 0..=self.bounds[0] as usize {
             slab.fill(outside);
             for z in 0..nz {
-                let i = x * nz + z;
-                let h = self.caps[i] as usize;
-                let column = &self.values[self.offsets[i]..=self.offsets[i] + h];
-                for (y, &v) in column.iter().enumerate() {
+                for (y, &v) in columns.column(x, z).iter().enumerate() {
                     slab[y * nz + z] = v;
                 }
             }
@@ -529,13 +634,13 @@ impl CappedGrundy {
 
     /// [`CappedGrundy::for_each_slab`] as little-endian bytes. Slabs are built a few
     /// at a time in parallel (rayon), on a helper thread while `f` writes the previous
-    /// ones; each slab is filled 64 columns at a time, so reads go down 64 columns and
-    /// writes along rows of the slab. Memory: two groups of slabs.
+    /// ones. Memory: two groups of slabs.
     pub(crate) fn for_each_le_slab<E>(
         &self,
         outside: u16,
         mut f: impl FnMut(&[u8]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
+        let columns = self.columns();
         let nx = self.bounds[0] as usize + 1;
         let group = rayon::current_num_threads().clamp(1, 8);
         let build = |first: usize, bufs: &mut Vec<Vec<u8>>| {
@@ -544,7 +649,7 @@ impl CappedGrundy {
             bufs.truncate(count);
             bufs.par_iter_mut()
                 .enumerate()
-                .for_each(|(i, buf)| self.le_slab(first + i, outside, buf));
+                .for_each(|(i, buf)| columns.le_slab(first + i, outside, buf));
         };
         let (mut ready, mut spare) = (Vec::new(), Vec::new());
         build(0, &mut ready);
@@ -567,42 +672,6 @@ impl CappedGrundy {
             first = next;
         }
         Ok(())
-    }
-
-    /// Slab `x` (all `(y, z)`, z fastest) as little-endian bytes into `buf`.
-    fn le_slab(&self, x: usize, outside: u16, buf: &mut Vec<u8>) {
-        const BLOCK: usize = 64;
-        let [_, by, bz] = self.bounds;
-        let (ny, nz) = (by as usize + 1, bz as usize + 1);
-        // Everything `outside` first (one fill), then the columns over it: rows above
-        // a block's tallest column are never visited.
-        let out = outside.to_le_bytes();
-        buf.clear();
-        if out[0] == out[1] {
-            buf.resize(ny * nz * 2, out[0]);
-        } else {
-            buf.resize(ny * nz * 2, 0);
-            buf.chunks_exact_mut(2)
-                .for_each(|c| c.copy_from_slice(&out));
-        }
-        let mut columns: Vec<&[u16]> = Vec::with_capacity(BLOCK);
-        for z0 in (0..nz).step_by(BLOCK) {
-            let z1 = (z0 + BLOCK).min(nz);
-            columns.clear();
-            columns.extend((z0..z1).map(|z| {
-                let i = x * nz + z;
-                &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
-            }));
-            let top = columns.iter().map(|c| c.len()).max().unwrap_or(0);
-            for (y, row) in buf.chunks_exact_mut(nz * 2).take(top).enumerate() {
-                let row = &mut row[z0 * 2..z1 * 2];
-                for (cell, column) in row.chunks_exact_mut(2).zip(&columns) {
-                    if let Some(v) = column.get(y) {
-                        cell.copy_from_slice(&v.to_le_bytes());
-                    }
-                }
-            }
-        }
     }
 
     /// True when the box holds no position (never: (0,0,0) is always one).

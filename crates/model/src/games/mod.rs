@@ -196,6 +196,60 @@ impl GameSpec {
         }
     }
 
+    /// An upper bound of [`Solution::data_shape`] in O(1), before solving (for the
+    /// disk guard): the triangular bar's and min-half's tallest column in closed
+    /// form, the box for the other games.
+    pub fn data_shape_bound(&self, b: &GameBox) -> Result<Vec<u64>> {
+        let mut bounds = self.resolve_box(b)?;
+        if let GameSpec::Capped(g) = self {
+            let (x, z) = (u64::from(bounds[0]), u64::from(bounds[2]));
+            let tallest = match g.cap() {
+                Cap::Triangular { k } => Some((x + z) / u64::from(*k)),
+                Cap::MinHalf => Some(x.min(z) / 2),
+                Cap::Expr(_) => None,
+            };
+            if let Some(tallest) = tallest {
+                bounds[1] = bounds[1].min(u32::try_from(tallest).unwrap_or(u32::MAX));
+            }
+        }
+        Ok(bounds.iter().map(|&b| u64::from(b) + 1).collect())
+    }
+
+    /// [`GameSpec::solve`], streaming the whole box as `.npy` data on the way:
+    /// `shape` hears [`Solution::data_shape`] before any value, `write` the bytes of
+    /// [`Solution::for_each_le_slab`]. The tiled solver of capped games writes the
+    /// first slabs while it still solves the last ones; other games are solved first.
+    pub fn solve_streamed(
+        &self,
+        b: &GameBox,
+        limit: u64,
+        shape: impl FnOnce(&[u64]) -> Result<()>,
+        write: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<Solution> {
+        let bounds = self.resolve_box(b)?;
+        // Values are at most the number of options: below the sum of the bounds + 1
+        // none can be OUTSIDE, so nothing needs checking before it is written.
+        let bound: u64 = bounds.iter().map(|&b| u64::from(b)).sum::<u64>() + 1;
+        match self {
+            GameSpec::Capped(g) if bound < u64::from(OUTSIDE) => {
+                let solution = g.solve_streamed(
+                    [bounds[0], bounds[1], bounds[2]],
+                    limit,
+                    OUTSIDE,
+                    |s| shape(&s),
+                    write,
+                )?;
+                Ok(Solution::Capped(solution))
+            }
+            _ => {
+                let solution = self.solve(b, limit)?;
+                shape(&solution.data_shape())?;
+                solution.for_each_le_slab(|bytes| write(bytes))?;
+                Ok(solution)
+            }
+        }
+    }
+
     /// Solves the game on a box; refused with an estimate over `limit` bytes.
     pub fn solve(&self, b: &GameBox, limit: u64) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
@@ -271,6 +325,23 @@ impl Solution {
                     f(&bytes)
                 })
             }
+        }
+    }
+
+    /// The shape of the dense array ([`Solution::for_each_slab`]): one axis per
+    /// coordinate, `bound + 1` long, except that a capped game's `y` axis stops at its
+    /// tallest column ([`CappedGrundy::y_reach`]): every row above would be
+    /// [`OUTSIDE`].
+    pub fn data_shape(&self) -> Vec<u64> {
+        match self {
+            Solution::Capped(g) => {
+                let [bx, _, bz] = g.bounds();
+                [bx, g.y_reach(), bz]
+                    .iter()
+                    .map(|&b| u64::from(b) + 1)
+                    .collect()
+            }
+            Solution::Dense(g) => g.bounds().iter().map(|&b| u64::from(b) + 1).collect(),
         }
     }
 

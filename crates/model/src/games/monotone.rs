@@ -27,7 +27,7 @@
 
 use rayon::prelude::*;
 
-use super::capped::CappedGrundy;
+use super::capped::{CappedGrundy, Columns};
 use crate::error::check_memory;
 use crate::{Error, Result};
 
@@ -443,6 +443,27 @@ pub(super) fn solve_monotone(
     caps: Vec<u32>,
     limit: u64,
 ) -> Result<CappedGrundy> {
+    solve_monotone_streamed(name, bounds, caps, limit, None)
+}
+
+/// Where the tiled solver writes the `.npy` slabs of the box (see
+/// [`solve_monotone_streamed`]): little-endian bytes, one `(y, z)` slab per call.
+pub(super) type SlabWriter<'a> = &'a mut dyn FnMut(&[u8]) -> Result<()>;
+
+/// [`solve_monotone`], writing the box's little-endian slabs (`outside` above each
+/// column, `y` up to the tallest column) to `stream` while it solves: slab `x` is
+/// complete once every tile of its row of tiles is, which happens half-way through
+/// the solve for the first row, so the disk works while the cores do. The slabs of
+/// the rows of tiles finished before an anti-diagonal are written on this thread
+/// while the anti-diagonal is solved on the pool; the bytes are those of
+/// [`CappedGrundy::for_each_le_slab`].
+pub(super) fn solve_monotone_streamed(
+    name: &str,
+    bounds: [u32; 3],
+    caps: Vec<u32>,
+    limit: u64,
+    mut stream: Option<(u16, SlabWriter<'_>)>,
+) -> Result<CappedGrundy> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
     let (positions, needed) = footprint(bounds, &caps);
@@ -483,15 +504,36 @@ pub(super) fn solve_monotone(
         .map(|x| Line::new(shape.rows_c[x], shape.w_c[x], shape.s))
         .collect();
 
-    let mut rest: &mut [u16] = &mut values;
+    let ny = caps.iter().copied().max().unwrap_or(0) as usize + 1;
+    fn columns<'a>(
+        nz: usize,
+        ny: usize,
+        caps: &'a [u32],
+        offsets: &'a [usize],
+        values: &'a [u16],
+    ) -> Columns<'a> {
+        Columns {
+            nz,
+            ny,
+            caps,
+            offsets,
+            values,
+        }
+    }
+    let mut slab = Vec::new();
+    // Rows of tiles already written to `stream`.
+    let mut written = 0;
+    let mut done_len = 0;
     let mut lens = tile_len.iter();
     for d in 0..tiles_x + tiles_z - 1 {
         let (lo, hi) = (d.saturating_sub(tiles_z - 1), d.min(tiles_x - 1));
+        let (done, mut rest) = values.split_at_mut(done_len);
         let mut tiles: Vec<&mut [u16]> = Vec::with_capacity(hi - lo + 1);
         for _ in lo..=hi {
             let len = *lens.next().expect("one length per tile");
             let (tile, more) = std::mem::take(&mut rest).split_at_mut(len);
             tiles.push(tile);
+            done_len += len;
             rest = more;
         }
         // Tile (tx, d - tx) owns the B lines of its z range and the C lines of its x range.
@@ -506,30 +548,62 @@ pub(super) fn solve_monotone(
             .skip(lo)
             .take(hi - lo + 1)
             .collect();
-        let overflow = tiles
-            .into_par_iter()
-            .zip(b_chunks)
-            .zip(c_chunks)
-            .enumerate()
-            .map_init(Scratch::new, |scratch, (i, ((tile, lb), lc))| {
-                solve_tile(
-                    shape.s,
-                    (lo + i, d - lo - i),
-                    (nx, nz),
-                    &cap,
-                    tile,
-                    lb,
-                    lc,
-                    scratch,
-                )
-            })
-            .filter_map(|r: std::result::Result<(), [u32; 3]>| r.err())
-            .min();
+        let solve = || {
+            tiles
+                .into_par_iter()
+                .zip(b_chunks)
+                .zip(c_chunks)
+                .enumerate()
+                .map_init(Scratch::new, |scratch, (i, ((tile, lb), lc))| {
+                    solve_tile(
+                        shape.s,
+                        (lo + i, d - lo - i),
+                        (nx, nz),
+                        &cap,
+                        tile,
+                        lb,
+                        lc,
+                        scratch,
+                    )
+                })
+                .filter_map(|r: std::result::Result<(), [u32; 3]>| r.err())
+                .min()
+        };
+        // Row of tiles `tx` is complete after anti-diagonal tx + tiles_z - 1.
+        let complete = d.saturating_sub(tiles_z - 1).min(tiles_x);
+        let overflow = match stream.as_mut() {
+            Some((outside, write)) if written < complete => {
+                let view = columns(nz, ny, &caps, &offsets, done);
+                let mut overflow = None;
+                let mut result = Ok(());
+                rayon::in_place_scope(|s| {
+                    s.spawn(|_| overflow = solve());
+                    for x in written * TILE..(complete * TILE).min(nx) {
+                        view.le_slab(x, *outside, &mut slab);
+                        result = write(&slab);
+                        if result.is_err() {
+                            break;
+                        }
+                    }
+                });
+                result?;
+                written = complete;
+                overflow
+            }
+            _ => solve(),
+        };
         if let Some([x, y, z]) = overflow {
             return Err(Error::unsupported(format!(
                 "{name}: the Grundy value at (x, y, z) = ({x}, {y}, {z}) exceeds 65535, \
                  the most values are stored in; use a smaller `box`"
             )));
+        }
+    }
+    if let Some((outside, write)) = stream {
+        let view = columns(nz, ny, &caps, &offsets, &values);
+        for x in written * TILE..nx {
+            view.le_slab(x, outside, &mut slab);
+            write(&slab)?;
         }
     }
     drop((lines_b, lines_c));
@@ -641,7 +715,8 @@ mod tests {
                 Ok::<(), crate::Error>(())
             })
             .unwrap();
-        assert_eq!(expect.len(), 71 * 51 * 66 * 2);
+        // y stops at the tallest column, floor((70 + 65) / 3) = 45.
+        assert_eq!(expect.len(), 71 * 46 * 66 * 2);
         for threads in [1, 2, 3] {
             let bytes = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -666,6 +741,73 @@ mod tests {
             Err(crate::Error::invalid("disk full"))
         });
         assert!(err.is_err() && calls == 1);
+    }
+
+    /// Streaming while solving writes the bytes of the solved box, whatever the thread
+    /// count, including boxes of one row of tiles and boxes flat in `x` or `z`.
+    #[test]
+    fn streamed_slabs_equal_the_solved_box() {
+        let game = CappedGame::triangular(3).unwrap();
+        for b in [
+            [70, 50, 65],
+            [15, 9, 80],
+            [40, 30, 0],
+            [0, 5, 33],
+            [33, 200, 40],
+        ] {
+            let solved = game.solve(b, LIMIT).unwrap();
+            let mut expect = Vec::new();
+            solved
+                .for_each_le_slab(u16::MAX, |s| {
+                    expect.extend_from_slice(s);
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+            let reach = (b[0] + b[2]) / 3;
+            let ny = u64::from(reach.min(b[1])) + 1;
+            let shape = [u64::from(b[0]) + 1, ny, u64::from(b[2]) + 1];
+            assert_eq!(expect.len() as u64, shape.iter().product::<u64>() * 2);
+            for threads in [1, 2, 3] {
+                let (mut bytes, mut heard) = (Vec::new(), None);
+                let streamed = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| {
+                        game.solve_streamed(
+                            b,
+                            LIMIT,
+                            u16::MAX,
+                            |s| {
+                                heard = Some(s);
+                                Ok(())
+                            },
+                            &mut |s| {
+                                bytes.extend_from_slice(s);
+                                Ok(())
+                            },
+                        )
+                    })
+                    .unwrap();
+                assert_eq!(heard, Some(shape), "{b:?}");
+                assert!(bytes == expect, "{b:?}, {threads} threads");
+                assert_eq!(streamed.positions().count(), solved.positions().count());
+            }
+        }
+    }
+
+    /// A failing writer ends the solve with its error, after its first failure.
+    #[test]
+    fn a_failing_stream_stops_the_solve() {
+        let game = CappedGame::triangular(3).unwrap();
+        let mut calls = 0;
+        let err = game
+            .solve_streamed([200, 200, 200], LIMIT, u16::MAX, |_| Ok(()), &mut |_| {
+                calls += 1;
+                Err(Error::invalid("disk full"))
+            })
+            .unwrap_err();
+        assert!(err.to_string().contains("disk full") && calls == 1, "{err}");
     }
 
     #[test]
