@@ -24,7 +24,6 @@ use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, 
 use crate::scene::{Color, Item, Scene};
 use crate::{Error, Result};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -199,7 +198,7 @@ pub fn nearest_indices(rgba: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
     };
     // Runs of one colour are the rule (cells, fills), so the previous pixel is
     // checked before the cache.
-    let mut cache: HashMap<[u8; 3], u8> = HashMap::new();
+    let mut cache: rustc_hash::FxHashMap<[u8; 3], u8> = Default::default();
     let mut last: Option<([u8; 3], u8)> = None;
     rgba.chunks_exact(4)
         .map(|p| {

@@ -81,7 +81,18 @@ pub fn write_rgb_at(
         }
         // Palette indices are names, not intensities: differencing them only adds noise.
         encoder.set_filter(png::Filter::NoFilter);
-        indexed.indices
+        let zlib =
+            unfiltered_zlib(&indexed.indices, width as usize).map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let mut writer = encoder.write_header().map_err(encode_error(path))?;
+        for chunk in zlib.chunks(MAX_IDAT_LEN) {
+            writer
+                .write_chunk(png::chunk::IDAT, chunk)
+                .map_err(encode_error(path))?;
+        }
+        return writer.finish().map_err(encode_error(path));
     } else if opaque {
         encoder.set_color(png::ColorType::Rgb);
         rgba.chunks_exact(4)
@@ -94,6 +105,30 @@ pub fn write_rgb_at(
     let mut writer = encoder.write_header().map_err(encode_error(path))?;
     writer.write_image_data(&data).map_err(encode_error(path))?;
     writer.finish().map_err(encode_error(path))
+}
+
+/// The longest IDAT chunk png writes (2^31 - 1 bytes).
+const MAX_IDAT_LEN: usize = (u32::MAX >> 1) as usize;
+
+/// The zlib stream of unfiltered rows (each led by filter byte 0) exactly as png's
+/// encoder makes it at `Compression::Balanced` (flate2's default level, miniz
+/// backend), but fed in one write: png feeds flate2 row by row, and on every call
+/// flate2's miniz backend zero-fills its 32 KiB output buffer, which cost more than
+/// compressing these images. A deflate stream does not depend on how its input was
+/// split (`indexed_images_are_the_bytes_png_itself_writes` checks it).
+fn unfiltered_zlib(indices: &[u8], width: usize) -> std::io::Result<Vec<u8>> {
+    let width = width.max(1);
+    let mut raw = Vec::with_capacity(indices.len() + indices.len() / width);
+    for row in indices.chunks(width) {
+        raw.push(0);
+        raw.extend_from_slice(row);
+    }
+    let mut zlib = flate2::write::ZlibEncoder::new(
+        Vec::with_capacity(raw.len() / 4 + 64),
+        flate2::Compression::default(),
+    );
+    zlib.write_all(&raw)?;
+    zlib.finish()
 }
 
 /// Stores `dpi` in a pHYs chunk (pixels per metre), so a page-layout program
@@ -119,7 +154,7 @@ impl Palette {
     /// `None` when the straight-alpha RGBA pixels hold more than 256 colours.
     fn of(rgba: &[u8]) -> Option<Palette> {
         let mut colors: Vec<[u8; 4]> = Vec::new();
-        let mut lookup: std::collections::HashMap<[u8; 4], u8> = std::collections::HashMap::new();
+        let mut lookup: rustc_hash::FxHashMap<[u8; 4], u8> = Default::default();
         let mut indices = Vec::with_capacity(rgba.len() / 4);
         let mut last: Option<([u8; 4], u8)> = None;
         for pixel in rgba.chunks_exact(4) {
@@ -322,6 +357,41 @@ mod tests {
             decoded_rgba(&bytes),
             super::super::raster::straight_rgba(&pixmap)
         );
+    }
+
+    /// The indexed path writes its IDAT itself: the bytes are those png's own
+    /// `write_image_data` writes for the same image, whatever the size.
+    #[test]
+    fn indexed_images_are_the_bytes_png_itself_writes() {
+        let sizes = [(1, 1), (40, 30), (333, 257), (800, 900), (3, 20000)];
+        for (k, &(width, height)) in sizes.iter().enumerate() {
+            let pixmap = pixmap_of(width, height, |x, y| {
+                let v = ((x * 7 + y * 13 + (x * y) % (5 + k as u32)) % 200) as u8;
+                [
+                    v / 20 * 20,
+                    (y % 3) as u8 * 90,
+                    200,
+                    if k == 2 { 128 } else { 255 },
+                ]
+            });
+            let ours = written(&pixmap);
+            let rgba = crate::encode::raster::straight_rgba(&pixmap);
+            let indexed = Palette::of(&rgba).expect("at most 256 colours");
+            let mut theirs = Vec::new();
+            let mut encoder = png::Encoder::new(&mut theirs, width, height);
+            encoder.set_depth(png::BitDepth::Eight);
+            encoder.set_compression(png::Compression::Balanced);
+            encoder.set_color(png::ColorType::Indexed);
+            encoder.set_palette(indexed.rgb());
+            if rgba.chunks_exact(4).any(|p| p[3] != 255) {
+                encoder.set_trns(indexed.alpha());
+            }
+            encoder.set_filter(png::Filter::NoFilter);
+            let mut writer = encoder.write_header().unwrap();
+            writer.write_image_data(&indexed.indices).unwrap();
+            writer.finish().unwrap();
+            assert!(ours == theirs, "{width} x {height}");
+        }
     }
 
     #[test]
