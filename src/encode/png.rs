@@ -73,61 +73,169 @@ pub fn write_rgb_at(
     // Figures are drawn in a few flat colours and their antialiased blends, so most
     // fit a 256-colour palette: a third of the bytes to compress, and smaller files.
     // The decoded pixels are the same either way.
-    let data: Vec<u8> = if let Some(indexed) = Palette::of(&rgba) {
+    // The rows are filtered and compressed here, as png itself would (see [`zlib`]):
+    // palette indices are names, not intensities, so indexed rows go unfiltered
+    // (differencing them only adds noise); colour rows get png's adaptive filter.
+    let raw = if let Some(indexed) = Palette::of(&rgba) {
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_palette(indexed.rgb());
         if !opaque {
             encoder.set_trns(indexed.alpha());
         }
-        // Palette indices are names, not intensities: differencing them only adds noise.
-        encoder.set_filter(png::Filter::NoFilter);
-        let zlib =
-            unfiltered_zlib(&indexed.indices, width as usize).map_err(|source| Error::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        let mut writer = encoder.write_header().map_err(encode_error(path))?;
-        for chunk in zlib.chunks(MAX_IDAT_LEN) {
-            writer
-                .write_chunk(png::chunk::IDAT, chunk)
-                .map_err(encode_error(path))?;
-        }
-        return writer.finish().map_err(encode_error(path));
+        unfiltered_rows(&indexed.indices, width as usize)
     } else if opaque {
         encoder.set_color(png::ColorType::Rgb);
-        rgba.chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect()
+        let mut rgb = Vec::with_capacity(rgba.len() / 4 * 3);
+        for p in rgba.chunks_exact(4) {
+            rgb.extend_from_slice(&p[..3]);
+        }
+        adaptive_rows(&rgb, width as usize * 3, 3)
     } else {
         encoder.set_color(png::ColorType::Rgba);
-        rgba
+        adaptive_rows(&rgba, width as usize * 4, 4)
     };
+    let zlib = zlib(&raw).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut writer = encoder.write_header().map_err(encode_error(path))?;
-    writer.write_image_data(&data).map_err(encode_error(path))?;
+    for chunk in zlib.chunks(MAX_IDAT_LEN) {
+        writer
+            .write_chunk(png::chunk::IDAT, chunk)
+            .map_err(encode_error(path))?;
+    }
     writer.finish().map_err(encode_error(path))
 }
 
 /// The longest IDAT chunk png writes (2^31 - 1 bytes).
 const MAX_IDAT_LEN: usize = (u32::MAX >> 1) as usize;
 
-/// The zlib stream of unfiltered rows (each led by filter byte 0) exactly as png's
-/// encoder makes it at `Compression::Balanced` (flate2's default level, miniz
-/// backend), but fed in one write: png feeds flate2 row by row, and on every call
-/// flate2's miniz backend zero-fills its 32 KiB output buffer, which cost more than
-/// compressing these images. A deflate stream does not depend on how its input was
-/// split (`indexed_images_are_the_bytes_png_itself_writes` checks it).
-fn unfiltered_zlib(indices: &[u8], width: usize) -> std::io::Result<Vec<u8>> {
-    let width = width.max(1);
-    let mut raw = Vec::with_capacity(indices.len() + indices.len() / width);
-    for row in indices.chunks(width) {
+/// Rows of `row_len` bytes, each led by filter byte 0 (none).
+fn unfiltered_rows(data: &[u8], row_len: usize) -> Vec<u8> {
+    let row_len = row_len.max(1);
+    let mut raw = Vec::with_capacity(data.len() + data.len() / row_len);
+    for row in data.chunks(row_len) {
         raw.push(0);
         raw.extend_from_slice(row);
     }
+    raw
+}
+
+/// Rows of `row_len` bytes (`bpp` bytes per pixel) filtered as png's
+/// `Filter::Adaptive` does: of Up, Sub, Average and Paeth, tried in that order, the
+/// last with the least sum of |byte as i8|, stopping early at a sum of 0. Each row
+/// is led by its filter type.
+fn adaptive_rows(data: &[u8], row_len: usize, bpp: usize) -> Vec<u8> {
+    const SUB: u8 = 1;
+    const UP: u8 = 2;
+    const AVERAGE: u8 = 3;
+    const PAETH: u8 = 4;
+    let row_len = row_len.max(1);
+    let zeros = vec![0u8; row_len];
+    let mut raw = Vec::with_capacity(data.len() + data.len() / row_len);
+    let mut trial = vec![0u8; row_len];
+    let mut previous: &[u8] = &zeros;
+    for row in data.chunks(row_len) {
+        let trial = &mut trial[..row.len()];
+        let mut best = (u64::MAX, UP);
+        for filter in [UP, SUB, AVERAGE, PAETH] {
+            filter_row(filter, bpp, previous, row, trial);
+            let cost: u64 = trial
+                .iter()
+                .map(|&b| u32::from((b as i8).unsigned_abs()))
+                .sum::<u32>()
+                .into();
+            if cost <= best.0 {
+                best = (cost, filter);
+                if cost == 0 {
+                    break;
+                }
+            }
+        }
+        filter_row(best.1, bpp, previous, row, trial);
+        raw.push(best.1);
+        raw.extend_from_slice(trial);
+        previous = row;
+    }
+    raw
+}
+
+/// One PNG row filter (1 Sub, 2 Up, 3 Average, 4 Paeth) of `row` over `previous`:
+/// one plain loop per filter, which the compiler vectorises.
+fn filter_row(filter: u8, bpp: usize, previous: &[u8], row: &[u8], out: &mut [u8]) {
+    let n = row.len().min(previous.len()).min(out.len());
+    let (row, previous, out) = (&row[..n], &previous[..n], &mut out[..n]);
+    let head = bpp.min(n);
+    match filter {
+        1 => {
+            out[..head].copy_from_slice(&row[..head]);
+            for ((o, &r), &left) in out[head..].iter_mut().zip(&row[head..]).zip(row) {
+                *o = r.wrapping_sub(left);
+            }
+        }
+        2 => {
+            for ((o, &r), &up) in out.iter_mut().zip(row).zip(previous) {
+                *o = r.wrapping_sub(up);
+            }
+        }
+        3 => {
+            for i in 0..head {
+                out[i] = row[i].wrapping_sub(previous[i] / 2);
+            }
+            for (((o, &r), &up), &left) in out[head..]
+                .iter_mut()
+                .zip(&row[head..])
+                .zip(&previous[head..])
+                .zip(row)
+            {
+                *o = r.wrapping_sub(((u16::from(left) + u16::from(up)) / 2) as u8);
+            }
+        }
+        _ => {
+            for i in 0..head {
+                out[i] = row[i].wrapping_sub(paeth(0, previous[i], 0));
+            }
+            for ((((o, &r), &up), &left), &up_left) in out[head..]
+                .iter_mut()
+                .zip(&row[head..])
+                .zip(&previous[head..])
+                .zip(row)
+                .zip(previous)
+            {
+                *o = r.wrapping_sub(paeth(left, up, up_left));
+            }
+        }
+    }
+}
+
+/// The Paeth predictor of the PNG specification, without branches (p - a = b - c,
+/// p - b = a - c, p - c = a + b - 2c) so the loop over a row vectorises.
+#[inline(always)]
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let (ia, ib, ic) = (i16::from(a), i16::from(b), i16::from(c));
+    let pa = (ib - ic).abs();
+    let pb = (ia - ic).abs();
+    let pc = (ia + ib - 2 * ic).abs();
+    let b_or_c = if pb <= pc { b } else { c };
+    if pa <= pb && pa <= pc {
+        a
+    } else {
+        b_or_c
+    }
+}
+
+/// The zlib stream of filtered rows exactly as png's encoder makes it at
+/// `Compression::Balanced` (flate2's default level, miniz backend), but fed in one
+/// write: png feeds flate2 row by row, and on every call flate2's miniz backend
+/// zero-fills its 32 KiB output buffer, which cost more than compressing most
+/// figures. A deflate stream does not depend on how its input was split, so the
+/// bytes are png's own (`images_are_the_bytes_png_itself_writes` checks it).
+fn zlib(raw: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut zlib = flate2::write::ZlibEncoder::new(
         Vec::with_capacity(raw.len() / 4 + 64),
         flate2::Compression::default(),
     );
-    zlib.write_all(&raw)?;
+    zlib.write_all(raw)?;
     zlib.finish()
 }
 
@@ -359,38 +467,58 @@ mod tests {
         );
     }
 
-    /// The indexed path writes its IDAT itself: the bytes are those png's own
-    /// `write_image_data` writes for the same image, whatever the size.
+    /// The rows are filtered and compressed here, not by png: the bytes are those
+    /// png's own `write_image_data` writes for the same image, indexed, RGB or RGBA,
+    /// whatever the size.
     #[test]
-    fn indexed_images_are_the_bytes_png_itself_writes() {
+    fn images_are_the_bytes_png_itself_writes() {
         let sizes = [(1, 1), (40, 30), (333, 257), (800, 900), (3, 20000)];
         for (k, &(width, height)) in sizes.iter().enumerate() {
-            let pixmap = pixmap_of(width, height, |x, y| {
-                let v = ((x * 7 + y * 13 + (x * y) % (5 + k as u32)) % 200) as u8;
-                [
-                    v / 20 * 20,
-                    (y % 3) as u8 * 90,
-                    200,
-                    if k == 2 { 128 } else { 255 },
-                ]
-            });
-            let ours = written(&pixmap);
-            let rgba = crate::encode::raster::straight_rgba(&pixmap);
-            let indexed = Palette::of(&rgba).expect("at most 256 colours");
-            let mut theirs = Vec::new();
-            let mut encoder = png::Encoder::new(&mut theirs, width, height);
-            encoder.set_depth(png::BitDepth::Eight);
-            encoder.set_compression(png::Compression::Balanced);
-            encoder.set_color(png::ColorType::Indexed);
-            encoder.set_palette(indexed.rgb());
-            if rgba.chunks_exact(4).any(|p| p[3] != 255) {
-                encoder.set_trns(indexed.alpha());
+            for colours in [16u32, 4096] {
+                for alpha in [255u8, 128] {
+                    let pixmap = pixmap_of(width, height, |x, y| {
+                        let v = (x * 7 + y * 13 + (x * y) % (5 + k as u32)) % colours;
+                        let a = if (x + y) % 3 == 0 { alpha } else { 255 };
+                        [
+                            (v % 256) as u8 / 20 * 20,
+                            (v / 16) as u8,
+                            (y % 3) as u8 * 90,
+                            a,
+                        ]
+                    });
+                    let ours = written(&pixmap);
+                    let rgba = crate::encode::raster::straight_rgba(&pixmap);
+                    let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
+                    let mut theirs = Vec::new();
+                    let mut encoder = png::Encoder::new(&mut theirs, width, height);
+                    encoder.set_depth(png::BitDepth::Eight);
+                    encoder.set_compression(png::Compression::Balanced);
+                    let data = if let Some(indexed) = Palette::of(&rgba) {
+                        encoder.set_color(png::ColorType::Indexed);
+                        encoder.set_palette(indexed.rgb());
+                        if !opaque {
+                            encoder.set_trns(indexed.alpha());
+                        }
+                        encoder.set_filter(png::Filter::NoFilter);
+                        indexed.indices
+                    } else if opaque {
+                        encoder.set_color(png::ColorType::Rgb);
+                        rgba.chunks_exact(4)
+                            .flat_map(|p| [p[0], p[1], p[2]])
+                            .collect()
+                    } else {
+                        encoder.set_color(png::ColorType::Rgba);
+                        rgba
+                    };
+                    let mut writer = encoder.write_header().unwrap();
+                    writer.write_image_data(&data).unwrap();
+                    writer.finish().unwrap();
+                    assert!(
+                        ours == theirs,
+                        "{width} x {height}, {colours}, alpha {alpha}"
+                    );
+                }
             }
-            encoder.set_filter(png::Filter::NoFilter);
-            let mut writer = encoder.write_header().unwrap();
-            writer.write_image_data(&indexed.indices).unwrap();
-            writer.finish().unwrap();
-            assert!(ours == theirs, "{width} x {height}");
         }
     }
 

@@ -193,20 +193,42 @@ fn draw_path(pixmap: &mut Pixmap, item: &PathItem, transform: Transform) {
 
 /// The pixels of a raster as straight-alpha RGBA bytes.
 pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
-    pixmap
-        .pixels()
-        .iter()
-        .flat_map(|p| {
+    // An opaque pixel is its own straight colour: copy every byte, then demultiply
+    // only the (few) pixels with some transparency.
+    let mut rgba = pixmap.data().to_vec();
+    for (out, p) in rgba.chunks_exact_mut(4).zip(pixmap.pixels()) {
+        if p.alpha() != 255 {
             let c = p.demultiply();
-            [c.red(), c.green(), c.blue(), c.alpha()]
-        })
-        .collect()
+            out.copy_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+        }
+    }
+    rgba
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scene::PixelRect;
+
+    /// Straight alpha of every pixel, opaque or not, is tiny-skia's own demultiply.
+    #[test]
+    fn straight_rgba_demultiplies_every_pixel() {
+        let mut pixmap = Pixmap::new(64, 4).unwrap();
+        for (k, p) in pixmap.pixels_mut().iter_mut().enumerate() {
+            let a = [255, 0, 1, 128, 254][k % 5];
+            *p =
+                tiny_skia::ColorU8::from_rgba((k * 37) as u8, (k * 11) as u8, 200, a).premultiply();
+        }
+        let expected: Vec<u8> = pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| {
+                let c = p.demultiply();
+                [c.red(), c.green(), c.blue(), c.alpha()]
+            })
+            .collect();
+        assert_eq!(straight_rgba(&pixmap), expected);
+    }
 
     #[test]
     fn a_scene_on_paper_is_drawn_at_its_dpi() {

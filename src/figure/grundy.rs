@@ -431,9 +431,7 @@ impl GrundyFigure {
         solution: &'a Solution,
         frame: &'a Frame,
     ) -> impl Iterator<Item = (Vec<u32>, u16)> + 'a {
-        solution
-            .positions()
-            .filter(move |(p, v)| (!self.p_only || *v == 0) && frame.matches(p))
+        solution.positions_where(move |p, v| (!self.p_only || v == 0) && frame.matches(p))
     }
 
     /// The `.npy` array's size, at most: two bytes per tuple of the free coordinates
@@ -861,8 +859,7 @@ impl GrundyFigure {
 
     fn points(&self, solution: &Solution, frame: &Frame) -> Result<Vec<[u32; 3]>> {
         let points: Vec<[u32; 3]> = solution
-            .positions()
-            .filter(|(p, v)| *v == 0 && frame.matches(p))
+            .positions_where(|p, v| v == 0 && frame.matches(p))
             .map(|(p, _)| [p[frame.free[0]], p[frame.free[1]], p[frame.free[2]]])
             .collect();
         if points.len() > MAX_PLOT_POINTS {

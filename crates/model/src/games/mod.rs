@@ -383,6 +383,23 @@ impl Solution {
         }
     }
 
+    /// [`Solution::positions`] that `keep` accepts (given the tuple and its value);
+    /// the others are never built, which matters for a box of a million positions
+    /// of which a plot keeps the few thousand P-positions.
+    pub fn positions_where<'a>(
+        &'a self,
+        keep: impl Fn(&[u32], u16) -> bool + 'a,
+    ) -> Box<dyn Iterator<Item = (Vec<u32>, u16)> + 'a> {
+        match self {
+            Solution::Capped(g) => Box::new(
+                g.positions()
+                    .filter(move |(p, v)| keep(p, *v))
+                    .map(|(p, v)| (p.to_vec(), v)),
+            ),
+            Solution::Dense(g) => Box::new(g.positions_where(keep)),
+        }
+    }
+
     /// The P-positions, lexicographic.
     pub fn p_positions(&self) -> Vec<Vec<u32>> {
         self.positions()

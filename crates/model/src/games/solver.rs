@@ -214,13 +214,33 @@ impl DenseGrundy {
         Ok(())
     }
 
-    fn coords(&self, mut i: usize) -> Vec<u32> {
+    fn coords(&self, i: usize) -> Vec<u32> {
         let mut p = vec![0; self.bounds.len()];
+        self.coords_into(i, &mut p);
+        p
+    }
+
+    /// The tuple of flat index `i`, written into `p` (one entry per coordinate).
+    fn coords_into(&self, mut i: usize, p: &mut [u32]) {
         for (d, &s) in self.strides.iter().enumerate() {
             p[d] = (i / s) as u32;
             i %= s;
         }
-        p
+    }
+
+    /// [`DenseGrundy::positions`] that `keep` accepts; the others cost no allocation.
+    pub fn positions_where<'a>(
+        &'a self,
+        keep: impl Fn(&[u32], u16) -> bool + 'a,
+    ) -> impl Iterator<Item = (Vec<u32>, u16)> + 'a {
+        let mut p = vec![0; self.bounds.len()];
+        (0..self.values.len())
+            .filter(|&i| self.valid[i / 64] >> (i % 64) & 1 == 1)
+            .filter_map(move |i| {
+                let v = self.values[i];
+                self.coords_into(i, &mut p);
+                keep(&p, v).then(|| (p.clone(), v))
+            })
     }
 
     /// Builds a grid from values of every tuple and the position test.
