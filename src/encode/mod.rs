@@ -8,6 +8,7 @@
 pub mod animation;
 pub mod gif;
 pub mod interrupt;
+pub mod lzw;
 pub mod npy;
 pub mod pdf;
 pub mod png;
