@@ -198,21 +198,25 @@ pub fn nearest_indices(rgba: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
     };
     // Runs of one colour are the rule (cells, fills), so the previous pixel is
     // checked before the cache.
-    let mut cache: rustc_hash::FxHashMap<[u8; 3], u8> = Default::default();
-    let mut last: Option<([u8; 3], u8)> = None;
-    rgba.chunks_exact(4)
-        .map(|p| {
-            let c = [p[0], p[1], p[2]];
-            match last {
-                Some((lc, li)) if lc == c => li,
-                _ => {
-                    let i = *cache.entry(c).or_insert_with(|| nearest(c));
-                    last = Some((c, i));
-                    i
-                }
+    // A colour is looked up as one u32: one multiply to hash.
+    let mut cache: rustc_hash::FxHashMap<u32, u8> = Default::default();
+    let mut last: Option<(u32, u8)> = None;
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    for p in rgba.chunks_exact(4) {
+        let key = u32::from_le_bytes([p[0], p[1], p[2], 0]);
+        let index = match last {
+            Some((previous, index)) if previous == key => index,
+            _ => {
+                let index = *cache
+                    .entry(key)
+                    .or_insert_with(|| nearest([p[0], p[1], p[2]]));
+                last = Some((key, index));
+                index
             }
-        })
-        .collect()
+        };
+        indices.push(index);
+    }
+    indices
 }
 
 /// Writes `scenes`, each `width x height` px and painted only in `palette`'s

@@ -262,25 +262,26 @@ impl Palette {
     /// `None` when the straight-alpha RGBA pixels hold more than 256 colours.
     fn of(rgba: &[u8]) -> Option<Palette> {
         let mut colors: Vec<[u8; 4]> = Vec::new();
-        let mut lookup: rustc_hash::FxHashMap<[u8; 4], u8> = Default::default();
+        // A colour is looked up as one u32: one multiply to hash.
+        let mut lookup: rustc_hash::FxHashMap<u32, u8> = Default::default();
         let mut indices = Vec::with_capacity(rgba.len() / 4);
-        let mut last: Option<([u8; 4], u8)> = None;
+        let mut last: Option<(u32, u8)> = None;
         for pixel in rgba.chunks_exact(4) {
-            let color = [pixel[0], pixel[1], pixel[2], pixel[3]];
+            let key = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
             // Runs of one colour are the common case: skip the map for them.
             let index = match last {
-                Some((previous, index)) if previous == color => index,
-                _ => match lookup.get(&color) {
+                Some((previous, index)) if previous == key => index,
+                _ => match lookup.get(&key) {
                     Some(&index) => index,
                     None => {
                         let index = u8::try_from(colors.len()).ok()?;
-                        colors.push(color);
-                        lookup.insert(color, index);
+                        colors.push(key.to_le_bytes());
+                        lookup.insert(key, index);
                         index
                     }
                 },
             };
-            last = Some((color, index));
+            last = Some((key, index));
             indices.push(index);
         }
         Some(Palette { colors, indices })
