@@ -229,13 +229,17 @@ pub struct Planned {
 /// Parses `words` (a subcommand and its flags, no `-o`) exactly as the command line
 /// would, and returns the figure they describe. Used by `render` and the server.
 pub fn plan(words: &[String], memory_limit: u64) -> crate::Result<Planned> {
+    // The command definition is built once per process: building it (clap's derive)
+    // cost more than parsing, and `render` plans every figure twice.
+    static COMMAND: std::sync::LazyLock<clap::Command> = std::sync::LazyLock::new(Cli::command);
     let argv = std::iter::once("nimscape".to_string()).chain(words.iter().cloned());
-    let matches = Cli::command()
+    let matches = COMMAND
+        .clone()
         .try_get_matches_from(argv)
         .map_err(|err| crate::Error::invalid(first_line(&err).trim_start_matches("error: ")))?;
     let cli = Cli::from_arg_matches(&matches)
         .map_err(|err| crate::Error::invalid(first_line(&err).trim_start_matches("error: ")))?;
-    let command_line = provenance::command_line(&Cli::command(), &matches);
+    let command_line = provenance::command_line(&COMMAND, &matches);
     let figure: Box<dyn crate::figure::Figure + Send> = match cli.command {
         Command::Square(args) => Box::new(square::plan(args, memory_limit)?),
         Command::Count(args) => Box::new(count::plan(args)?),

@@ -81,24 +81,39 @@ impl NimPass {
         let mut p_set = vec![0u64; words];
         // below[d]: some smaller value on this tuple's heap-d line is P.
         let mut below: Vec<Vec<u64>> = vec![vec![0u64; words]; self.heaps];
+        // One row at a time: the last heap runs along the row, every other heap (and
+        // so its part of the nim-sum, and whether it can be lowered) is fixed in it.
+        let last = self.heaps - 1;
+        let row_len = bounds[last] as usize + 1;
         let mut h = vec![0u32; self.heaps];
-        for idx in 0..total {
-            let mut reaches_p = false;
-            for d in 0..self.heaps {
-                if h[d] > 0 {
+        let mut idx = 0;
+        while idx < total {
+            let prefix_sum = h[..last].iter().fold(0, |a, &v| a ^ v);
+            let prefix_zero = h[..last].iter().all(|&v| v == 0);
+            let lowered: Vec<usize> = (0..last).filter(|&d| h[d] > 0).collect();
+            for t in 0..row_len as u32 {
+                let mut reaches_p = false;
+                for &d in &lowered {
                     let j = idx - strides[d];
                     if get(&p_set, j) || get(&below[d], j) {
                         reaches_p = true;
                         put(&mut below[d], idx);
                     }
                 }
+                if t > 0 && (get(&p_set, idx - 1) || get(&below[last], idx - 1)) {
+                    reaches_p = true;
+                    put(&mut below[last], idx);
+                }
+                let terminal = prefix_zero && t == 0;
+                if terminal || (prefix_sum ^ t != 0 && !reaches_p) {
+                    put(&mut p_set, idx);
+                }
+                idx += 1;
             }
-            let terminal = h.iter().all(|&v| v == 0);
-            let nim_sum = h.iter().fold(0, |a, &v| a ^ v);
-            if terminal || (nim_sum != 0 && !reaches_p) {
-                put(&mut p_set, idx);
+            // Next row: the last heap wraps, the others advance as an odometer.
+            if last > 0 {
+                advance(&mut h[..last], &bounds[..last]);
             }
-            advance(&mut h, bounds);
         }
         Ok(p_set)
     }
@@ -259,6 +274,49 @@ mod tests {
     use crate::games::solver::MemoSolver;
 
     const LIMIT: u64 = 1 << 28;
+
+    /// The row-by-row sweep of `p_bits` against the plain one, tuple by tuple, on
+    /// boxes of unequal sides.
+    #[test]
+    fn row_sweep_equals_the_tuple_sweep() {
+        fn plain(heaps: usize, bounds: &[u32]) -> Vec<u64> {
+            let total: usize = bounds.iter().map(|&b| b as usize + 1).product();
+            let strides = strides(bounds);
+            let mut p_set = vec![0u64; total.div_ceil(64)];
+            let mut below = vec![vec![0u64; total.div_ceil(64)]; heaps];
+            let mut h = vec![0u32; heaps];
+            for idx in 0..total {
+                let mut reaches_p = false;
+                for d in 0..heaps {
+                    if h[d] > 0 {
+                        let j = idx - strides[d];
+                        if get(&p_set, j) || get(&below[d], j) {
+                            reaches_p = true;
+                            put(&mut below[d], idx);
+                        }
+                    }
+                }
+                let terminal = h.iter().all(|&v| v == 0);
+                let nim_sum = h.iter().fold(0, |a, &v| a ^ v);
+                if terminal || (nim_sum != 0 && !reaches_p) {
+                    put(&mut p_set, idx);
+                }
+                advance(&mut h, bounds);
+            }
+            p_set
+        }
+        for bounds in [
+            vec![7u32],
+            vec![5, 9],
+            vec![3, 0, 6],
+            vec![2, 4, 1, 5],
+            vec![1, 2, 3, 2, 1],
+        ] {
+            let heaps = bounds.len();
+            let fast = NimPass::new(heaps).unwrap().p_bits(&bounds, LIMIT).unwrap();
+            assert_eq!(fast, plain(heaps, &bounds), "{bounds:?}");
+        }
+    }
 
     #[test]
     fn small_cases_by_hand() {
