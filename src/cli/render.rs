@@ -91,28 +91,51 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     check_only(&recipes, &args.only)?;
     let mut problems: Vec<String> = Vec::new();
     let mut jobs = Vec::new();
-    for (set, recipe) in recipes.iter().enumerate() {
+    let chosen: Vec<(usize, usize)> = recipes
+        .iter()
+        .enumerate()
+        .flat_map(|(set, recipe)| {
+            let only = &args.only;
+            recipe
+                .figures
+                .iter()
+                .enumerate()
+                .filter(move |(_, entry)| only.is_empty() || only.contains(&entry.name))
+                .map(move |(figure, _)| (set, figure))
+        })
+        .collect();
+    // The whole recipe, semantics included, is checked before anything is drawn: every
+    // figure planned, side by side on the pool, the results kept in recipe order.
+    let checked: Vec<_> = chosen
+        .par_iter()
+        .map(|&(set, figure)| {
+            let recipe = &recipes[set];
+            check_figure(
+                recipe,
+                &recipe.figures[figure],
+                args.quick,
+                ctx.memory_limit,
+            )
+        })
+        .collect();
+    for (&(set, figure), checked) in chosen.iter().zip(checked) {
+        let recipe = &recipes[set];
+        let entry = &recipe.figures[figure];
         let folder = args.output.join(&recipe.name);
-        for (figure, entry) in recipe.figures.iter().enumerate() {
-            if !args.only.is_empty() && !args.only.contains(&entry.name) {
-                continue;
-            }
-            // The whole recipe, semantics included, is checked before anything is drawn.
-            match check_figure(recipe, entry, args.quick, ctx.memory_limit) {
-                Ok((words, command_line)) => jobs.push(Job {
-                    set,
-                    figure,
-                    words,
-                    command_line,
-                    outputs: entry
-                        .formats
-                        .iter()
-                        .map(|&f| (f, folder.join(gallery::file_name(entry, f))))
-                        .collect(),
-                    still: gallery::still_name(entry).map(|name| folder.join(name)),
-                }),
-                Err(message) => problems.push(message),
-            }
+        match checked {
+            Ok((words, command_line)) => jobs.push(Job {
+                set,
+                figure,
+                words,
+                command_line,
+                outputs: entry
+                    .formats
+                    .iter()
+                    .map(|&f| (f, folder.join(gallery::file_name(entry, f))))
+                    .collect(),
+                still: gallery::still_name(entry).map(|name| folder.join(name)),
+            }),
+            Err(message) => problems.push(message),
         }
     }
     if !problems.is_empty() && !args.keep_going {
