@@ -302,6 +302,13 @@ impl Cut {
         below
     }
 
+    /// For each offset a cut octahedron at `depth` can have, the diamonds of
+    /// the section below it, relative to its centre and in walk order: every
+    /// cut octahedron at that depth leaves one of these, translated.
+    pub fn sections_below(&self, depth: u32) -> Vec<(i64, Vec<Diamond>)> {
+        self.stamps(depth.min(self.order))
+    }
+
     /// The exact area of every cut subtree's section, by depth and offset.
     ///
     /// Below a cut octahedron, the section depends only on its depth and the
