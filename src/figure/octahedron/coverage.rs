@@ -10,28 +10,34 @@
 //! * a node whose section fills its bounding diamond (a leaf, or an
 //!   octahedron cut through its centre) is painted as that diamond, with
 //!   exact polygon coverage;
-//! * a node at least a pixel across whose section is all but full or all but
+//! * a node at least a pixel in radius whose section is all but full or all but
 //!   empty — A·(F − A)/F ≤ [`DELTA`] of a pixel, F = 2h² the diamond's area —
 //!   is painted as its diamond at the uniform density A/F.
 //!
-//! Everything else is walked into. The first two rules are exact; the third
-//! errs by at most A·(F − A)/F on any one pixel (S ⊆ D, |S| = A, |D| = F: the
-//! section's area in a pixel and A/F times the diamond's both lie within
-//! that of the exact value). Diamonds of such nodes are disjoint and each
-//! contains a diamond one pixel across that still meets the pixel, so at most
-//! 8 of them meet any pixel (diamonds of area 2 within L1-distance 2 of a unit
-//! square, area 17; squares when aligned: 6 of area 4 in a 5 x 5 box): every
-//! pixel's coverage is within 8·DELTA = 1/1024 of the exact area, before the
-//! caller rounds it to its shades.
+//! Everything else is walked into; below a few levels above the leaves the
+//! walk hands over to a flat list of each node's leaves, each split over the
+//! (at most four) pixels it meets in closed form.
+//!
+//! The bound. The first two rules are exact. For the third, let S be the
+//! node's section, D its diamond, A = |S|, F = |D|, and for a pixel p let
+//! a = |D ∩ p|, s = |S ∩ p|. Since S ⊆ D, max(0, a − (F − A)) ≤ s ≤ min(a, A),
+//! and either end differs from the painted (A/F)·a by at most A·(F − A)/F,
+//! which the rule keeps under DELTA of a pixel. Such nodes are disjoint and
+//! at least a pixel in radius, so each contains a copy one pixel in radius that
+//! still meets p (shrink it towards a common point); those copies have area 2
+//! and lie within L1-distance 2 of the unit pixel (area 17), so at most 8
+//! meet p (aligned: squares of area 4 in the 5 x 5 box, at most 6). Every
+//! pixel's coverage is therefore within 8·DELTA = 1/1024 of its exact share,
+//! before the caller rounds it to shades (plus float rounding, about 1e-10).
 //!
 //! The pixels are filled by a signed-area accumulation buffer (the technique
 //! of font-rs and ab_glyph_rasterizer: each edge adds its signed area and
 //! cover to the cells it crosses, a prefix sum along each row gives the
 //! coverage). It is written here rather than taken from ab_glyph_rasterizer
 //! because that crate can neither weight a polygon (the density A/F) nor take
-//! an area straight into one pixel; disjoint shapes simply add. The work is
-//! sequential and in the walk's fixed order, so the result is the same bytes
-//! whatever the thread count.
+//! an area straight into one pixel; disjoint shapes simply add. Bands of rows
+//! ([`shades`]) are computed independently, each in the walk's fixed order,
+//! so the result is the same bytes whatever the thread count.
 
 use crate::octahedron::section::{Cut, CutNode};
 
@@ -73,8 +79,72 @@ pub struct Coverage {
 }
 
 /// Bytes per pixel while a coverage is computed: the accumulation buffer
-/// and the finished values (the caller's shade indices come on top).
+/// and the finished values.
 pub const BYTES_PER_PIXEL: u64 = 16;
+
+/// Rows [`shades`] computes at a time: a band 4000 px wide holds 4 MB
+/// where the whole panel's buffers would hold 256 MB, and nodes taller than a
+/// band (the few big ones) are only met again by each band they reach.
+pub const BAND_ROWS: usize = 64;
+
+/// A coverage rounded to one byte per pixel, and what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shades {
+    /// Columns.
+    pub cols: usize,
+    /// Rows.
+    pub rows: usize,
+    /// One byte per pixel, row-major.
+    pub indices: Vec<u8>,
+    /// Nodes of the walk met, over all bands.
+    pub nodes: u64,
+    /// Leaves taken from stamps, over all bands.
+    pub leaves: u64,
+    /// Nodes painted at a uniform density, over all bands.
+    pub approximated: u64,
+}
+
+/// Bytes [`shades`] holds at its peak for a grid of `cols` x `rows`.
+pub fn shades_bytes(cols: usize, rows: usize) -> u64 {
+    let bands = rows.div_ceil(BAND_ROWS).min(rayon::current_num_threads()) as u64;
+    let band = (cols as u64 * BAND_ROWS.min(rows) as u64).saturating_mul(BYTES_PER_PIXEL);
+    (cols as u64 * rows as u64).saturating_add(band.saturating_mul(bands))
+}
+
+/// [`coverage`] band by band of [`BAND_ROWS`] rows, in parallel, each pixel
+/// turned into a byte by `shade` as soon as its band is done. A band is
+/// computed the same way whichever thread takes it, so the bytes do not
+/// depend on the thread count.
+pub fn shades(cut: &Cut, frame: &PixelFrame, shade: impl Fn(f64) -> u8 + Sync) -> Shades {
+    use rayon::prelude::*;
+    let mut indices = vec![0u8; frame.cols * frame.rows];
+    let costs: Vec<(u64, u64, u64)> = indices
+        .par_chunks_mut((frame.cols * BAND_ROWS).max(1))
+        .enumerate()
+        .map(|(band, out)| {
+            let first = band * BAND_ROWS;
+            let band = PixelFrame {
+                rows: out.len() / frame.cols,
+                origin: (frame.origin.0, frame.origin.1 - first as f64),
+                ..*frame
+            };
+            let covered = coverage(cut, &band);
+            for (index, &value) in out.iter_mut().zip(&covered.values) {
+                *index = shade(value);
+            }
+            (covered.nodes, covered.leaves, covered.approximated)
+        })
+        .collect();
+    let sum = |pick: fn(&(u64, u64, u64)) -> u64| costs.iter().map(pick).sum();
+    Shades {
+        cols: frame.cols,
+        rows: frame.rows,
+        indices,
+        nodes: sum(|c| c.0),
+        leaves: sum(|c| c.1),
+        approximated: sum(|c| c.2),
+    }
+}
 
 /// Columns of room left and right of the grid, so shapes that reach a little
 /// past it (rounded panel edges) are still accumulated exactly.
@@ -186,12 +256,8 @@ pub fn coverage(cut: &Cut, frame: &PixelFrame) -> Coverage {
                 .iter()
                 .find(|(o, _)| *o == node.offset)
                 .expect("every cut octahedron's offset has a stamp");
-            // A pixel of room on every side: rounding may put a leaf's edge a
-            // hair outside its node's.
             leaves += stamp.leaves.len() as u64;
-            let inside =
-                x - rx >= 1.0 && y - ry >= 1.0 && x + rx + 2.0 <= cols && y + ry + 2.0 <= rows;
-            if stamp.small && inside {
+            if stamp.small {
                 if frame.align {
                     buffer.small_leaves::<true>(x, y, &stamp.leaves);
                 } else {
@@ -302,24 +368,32 @@ impl Accumulation {
     }
 
     /// [`Accumulation::small_shape`] for every leaf of a stamp centred at
-    /// (`x`, `y`): shapes at most a pixel across, all at least a pixel inside
-    /// the grid, so no leaf needs a test of its own (the common case, and the
-    /// one that decides the worst-case time).
+    /// (`x`, `y`), all at most a pixel across: the loop that decides the
+    /// worst-case time, so the shape is fixed by `SQUARE` and a leaf whose
+    /// 2 x 2 block is inside the grid (nearly all) is written without tests.
     fn small_leaves<const SQUARE: bool>(&mut self, x: f64, y: f64, leaves: &[Leaf]) {
         let cols = self.cols;
+        let (last_col, last_row) = (cols as f64 - 1.0, self.rows as f64 - 1.0);
         for leaf in leaves {
             let (lx, ly) = (x + leaf.dx, y + leaf.dy);
             let (col, row) = (floor(lx - leaf.rx), floor(ly - leaf.ry));
             let t = ((col + 1.0 - lx) * leaf.inverse.0).min(1.0);
             let s = ((row + 1.0 - ly) * leaf.inverse.1).min(1.0);
-            let [here, right, below, both] = pieces::<SQUARE>(t, s);
             let area = leaf.rx * leaf.ry;
-            let at = row as usize * cols + col as usize;
-            let block = &mut self.direct[at..at + cols + 2];
-            block[0] += here * area;
-            block[1] += right * area;
-            block[cols] += below * area;
-            block[cols + 1] += both * area;
+            let [here, right, below, both] = pieces::<SQUARE>(t, s).map(|piece| piece * area);
+            if col >= 0.0 && row >= 0.0 && col < last_col && row < last_row {
+                let at = row as usize * cols + col as usize;
+                let block = &mut self.direct[at..at + cols + 2];
+                block[0] += here;
+                block[1] += right;
+                block[cols] += below;
+                block[cols + 1] += both;
+            } else {
+                self.deposit(col, row, here);
+                self.deposit(col + 1.0, row, right);
+                self.deposit(col, row + 1.0, below);
+                self.deposit(col + 1.0, row + 1.0, both);
+            }
         }
     }
 

@@ -564,8 +564,10 @@ pub fn exact_area(n: u32, level: Level) -> Result<(u128, i64)> {
 ///
 /// Level of detail for drawing only: the section of S_k contains that of S_n
 /// and differs from it only inside octahedra of radius 2^-k <= `feature`, so
-/// at that size the difference is below a pixel. It is an approximation and
-/// never used for data output; it makes a section of S_30 at any level cheap
+/// where the section lies is right to within that size. Its *area* is not:
+/// S_n's shrinks with n (at r = 0.37, S_30's is 1/400 of S_11's), which is
+/// why pictures draw S_k — S_n's own share of each pixel would fade to white.
+/// Never used for data output; it makes a section of S_30 at any level cheap
 /// to draw (about 3^k diamonds instead of about 3^30).
 pub fn detail_order(n: u32, feature: f64) -> u32 {
     if feature.is_nan() || feature <= 0.0 {
