@@ -16,8 +16,7 @@ pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
             "cannot draw a {width} x {height} px image: both sides must be at least 1"
         ))
     })?;
-    let sx = f64::from(width) / f64::from(scene.width.max(1));
-    let sy = f64::from(height) / f64::from(scene.height.max(1));
+    let (sx, sy) = device_scale(scene);
     let transform = if scene.paper.is_some() {
         Transform::from_scale(sx as f32, sy as f32)
     } else {
@@ -46,22 +45,39 @@ pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
 
 /// A cell layer in device pixels: the rectangle's corners rounded to whole pixels.
 fn scaled_cells(layer: &CellLayer, sx: f64, sy: f64) -> CellLayer {
-    let round = |v: f64| v.round().max(0.0) as u32;
-    let (x0, y0) = (
-        round(f64::from(layer.rect.x) * sx),
-        round(f64::from(layer.rect.y) * sy),
-    );
-    let x1 = round(f64::from(layer.rect.x + layer.rect.width) * sx);
-    let y1 = round(f64::from(layer.rect.y + layer.rect.height) * sy);
     CellLayer {
-        rect: crate::scene::PixelRect {
-            x: x0,
-            y: y0,
-            width: x1.saturating_sub(x0),
-            height: y1.saturating_sub(y0),
-        },
+        rect: device_rect(layer.rect, sx, sy),
         ..layer.clone()
     }
+}
+
+/// The device pixels a scene rectangle of cells covers on a canvas drawn `sx`, `sy`
+/// device pixels per scene unit: its corners rounded to whole pixels. A layer
+/// with exactly this many columns and rows gets one cell per device pixel.
+pub fn device_rect(rect: crate::scene::PixelRect, sx: f64, sy: f64) -> crate::scene::PixelRect {
+    let round = |v: f64| v.round().max(0.0) as u32;
+    let (x0, y0) = (round(f64::from(rect.x) * sx), round(f64::from(rect.y) * sy));
+    let x1 = round(f64::from(rect.x + rect.width) * sx);
+    let y1 = round(f64::from(rect.y + rect.height) * sy);
+    crate::scene::PixelRect {
+        x: x0,
+        y: y0,
+        width: x1.saturating_sub(x0),
+        height: y1.saturating_sub(y0),
+    }
+}
+
+/// Device pixels per scene unit across and down when `scene` is rasterised:
+/// 1 without paper, the paper's dpi over 72 (to the pixel) on it.
+pub fn device_scale(scene: &Scene) -> (f64, f64) {
+    if scene.paper.is_none() {
+        return (1.0, 1.0);
+    }
+    let (width, height) = scene.pixel_size();
+    (
+        f64::from(width) / f64::from(scene.width.max(1)),
+        f64::from(height) / f64::from(scene.height.max(1)),
+    )
 }
 
 fn skia_color(c: Color) -> tiny_skia::Color {

@@ -276,6 +276,16 @@ impl Scene {
         }
     }
 
+    /// How far [`Scene::with_title`] moves everything down for `lines` lines
+    /// of `size`: known before the items are, for figures that must place
+    /// pixels where they will finally land.
+    pub fn title_height(lines: usize, size: f64) -> u32 {
+        if lines == 0 {
+            return 0;
+        }
+        (lines as f64 * size * 1.3 + size * 0.5).ceil() as u32
+    }
+
     /// Adds `lines` of centred text (at `size`) above everything, making the scene
     /// taller: a title over a sheet or picture.
     pub fn with_title(mut self, lines: &[String], size: f64, color: Color) -> Self {
@@ -283,7 +293,7 @@ impl Scene {
             return self;
         }
         let line = size * 1.3;
-        let dy = (lines.len() as f64 * line + size * 0.5).ceil();
+        let dy = f64::from(Scene::title_height(lines.len(), size));
         for item in &mut self.items {
             match item {
                 Item::Path(path) => {

@@ -12,7 +12,7 @@
 //! the bytes never depend on the thread count. Frame levels are exact
 //! rationals r_k = r0 + (r1 - r0)·k/(N - 1).
 
-use super::section::{Detail, NamedLevel, Scale, SectionPanel, SectionStyle};
+use super::section::{Detail, DeviceGrid, NamedLevel, Scale, SectionPanel, SectionStyle};
 use super::view::{bounds, darker, polygon_items, Edges, ViewFigure};
 use crate::encode::animation::{check_opaque_background, nearest_indices, write_frames, Animation};
 use crate::encode::gif::Repeat;
@@ -196,6 +196,7 @@ impl SweepFigure {
             side: f64::from(self.size),
             window,
             detail: Detail::Pixels,
+            device: DeviceGrid::SCENE,
         };
         scene
             .items

@@ -22,8 +22,8 @@ pub mod view;
 
 pub use level::{GridLevel, Level};
 pub use section::{
-    aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond, Diamonds, Fraction,
-    Section, Square,
+    aligned_cells, count_diamonds, detail_order, exact_area, Cut, CutNode, Diamond, Diamonds,
+    Fraction, Section, Square, SubtreeAreas,
 };
 pub use view::{
     face_shades, operation_t_view, sierpinski_view, Camera, OperationOptions, PlaneOptions,

@@ -293,3 +293,55 @@ fn level_of_detail_contains_the_fine_section() {
             .any(|c| { (d.cx - c.cx * f).abs() + (d.cy - c.cy * f).abs() + d.h <= c.h * f }));
     }
 }
+
+#[test]
+fn subtree_areas_are_the_areas_of_the_diamonds_below() {
+    for n in 0..=5u32 {
+        for level in some_levels(n) {
+            let cut = Cut::new(n, level).unwrap();
+            let diamonds: Vec<Diamond> = cut.diamonds().collect();
+            let inside = |outer: &Diamond, d: &Diamond| {
+                (d.cx - outer.cx).abs() + (d.cy - outer.cy).abs() + d.h <= outer.h
+            };
+            let mut root = None;
+            let mut leaves = Vec::new();
+            cut.walk(|node| {
+                let bound = node.bound();
+                // Sections of other subtrees never enter this octahedron.
+                let below: u128 = diamonds
+                    .iter()
+                    .filter(|d| inside(&bound, d))
+                    .map(Diamond::area_units)
+                    .sum();
+                assert_eq!(node.area, below, "n={n} r={level} {node:?}");
+                assert!(node.area <= bound.area_units() && node.area > 0);
+                if node.offset == 0 {
+                    assert!(node.is_full(), "cut through its centre: {node:?}");
+                }
+                if node.depth == 0 {
+                    root = Some(node.area);
+                }
+                if node.depth == n {
+                    assert!(node.is_full());
+                    leaves.push(bound);
+                }
+                true
+            });
+            // A full walk meets every diamond, in the walk's order.
+            assert_eq!(leaves, diamonds, "n={n} r={level}");
+            let (area, _) = exact_area(n, level).unwrap();
+            assert_eq!(root.unwrap_or(0), area, "n={n} r={level}");
+        }
+    }
+    // S_30 near r = 1/2: the root's area is the exact area, in O(n).
+    for text in ["536870911", "1073741823", "536870911.5"] {
+        let level = Level::parse_level(30, text).unwrap();
+        let cut = Cut::new(30, level).unwrap();
+        let mut root = 0;
+        cut.walk(|node| {
+            root = node.area;
+            false
+        });
+        assert_eq!(root, exact_area(30, level).unwrap().0);
+    }
+}
