@@ -467,9 +467,10 @@ fn a_client_that_goes_away_stops_its_work() {
     options.workers = 1;
     options.time_limit = Duration::from_secs(3);
     let server = start(&options).unwrap();
-    // Nim with a pass on a 120 x 120 board: a solve over 120^4 positions,
-    // far longer than this test waits for anything.
-    let slow = "/api/square.png?m=120&overlay=nim-pass";
+    // Nim with a pass on a 160 x 160 board: a solve over 160^4 positions (about 7 s
+    // and 400 MB on the development machine), far longer than this test waits for
+    // anything or the 3 s time limit allows.
+    let slow = "/api/square.png?m=160&overlay=nim-pass";
     let mut stream = TcpStream::connect(server.addr).unwrap();
     write!(
         stream,
