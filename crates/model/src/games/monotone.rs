@@ -505,21 +505,6 @@ pub(super) fn solve_monotone_streamed(
         .collect();
 
     let ny = caps.iter().copied().max().unwrap_or(0) as usize + 1;
-    fn columns<'a>(
-        nz: usize,
-        ny: usize,
-        caps: &'a [u32],
-        offsets: &'a [usize],
-        values: &'a [u16],
-    ) -> Columns<'a> {
-        Columns {
-            nz,
-            ny,
-            caps,
-            offsets,
-            values,
-        }
-    }
     let mut slab = Vec::new();
     // Rows of tiles already written to `stream`.
     let mut written = 0;
@@ -573,7 +558,13 @@ pub(super) fn solve_monotone_streamed(
         let complete = d.saturating_sub(tiles_z - 1).min(tiles_x);
         let overflow = match stream.as_mut() {
             Some((outside, write)) if written < complete => {
-                let view = columns(nz, ny, &caps, &offsets, done);
+                let view = Columns {
+                    nz,
+                    ny,
+                    caps: &caps,
+                    offsets: &offsets,
+                    values: done,
+                };
                 let mut overflow = None;
                 let mut result = Ok(());
                 rayon::in_place_scope(|s| {
@@ -600,7 +591,13 @@ pub(super) fn solve_monotone_streamed(
         }
     }
     if let Some((outside, write)) = stream {
-        let view = columns(nz, ny, &caps, &offsets, &values);
+        let view = Columns {
+            nz,
+            ny,
+            caps: &caps,
+            offsets: &offsets,
+            values: &values,
+        };
         for x in written * TILE..nx {
             view.le_slab(x, outside, &mut slab);
             write(&slab)?;
