@@ -189,6 +189,11 @@ struct Frame {
 }
 
 impl Frame {
+    /// True when no coordinate is fixed: the figure is the whole box.
+    fn is_whole_box(&self) -> bool {
+        self.free.len() == self.names.len()
+    }
+
     fn matches(&self, p: &[u32]) -> bool {
         p.iter().zip(&self.fixed).all(|(c, f)| match f {
             Some(v) => v == c,
@@ -447,13 +452,6 @@ impl GrundyFigure {
         Ok(npy::file_bytes(cells, 2))
     }
 
-    /// True when the figure is the whole box (no `slice`): its `.npy` array is the
-    /// solution's own, which can be streamed while solving.
-    fn is_whole_box(&self) -> Result<bool> {
-        let frame = self.frame()?;
-        Ok(frame.free.len() == frame.names.len())
-    }
-
     /// Solves the game and writes the whole box as `.npy` on the way (see
     /// [`GameSpec::solve_streamed`]): the first slabs reach the disk while the last
     /// are still being solved.
@@ -484,7 +482,7 @@ impl GrundyFigure {
         let shape: Vec<u64> = frame.free.iter().map(|&d| data[d]).collect();
         npy::write_header(out, "<u2", &shape).map_err(Error::write_failed)?;
         let mut le = npy::LeWriter::new();
-        if self.is_whole_box()? {
+        if frame.is_whole_box() {
             // Little-endian slabs straight from the solution, built in parallel while
             // the previous ones are written.
             return solution
@@ -1470,8 +1468,12 @@ impl super::Figure for GrundyPlan {
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        if format == Format::Npy && self.solution.get().is_none() && self.figure.is_whole_box()? {
-            // Solving and writing overlap; the solution is kept for other formats.
+        if format == Format::Npy
+            && self.solution.get().is_none()
+            && self.figure.frame()?.is_whole_box()
+        {
+            // The whole box's array is the solution's own: solving and writing
+            // overlap, and the solution is kept for other formats.
             let solution = self.figure.solve_to_npy(out)?;
             let _ = self.solution.set(solution);
             return Ok(());

@@ -97,36 +97,10 @@ print("ok")
         );
     }
     // A slice drops the fixed axis.
-    run_ok(
-        d,
-        &[
-            "grundy",
-            "triangular",
-            "--k",
-            "3",
-            "--box",
-            "20",
-            "--slice",
-            "y=2",
-            "-o",
-            "s.npy",
-        ],
-    );
-    run_ok(
-        d,
-        &[
-            "grundy",
-            "triangular",
-            "--k",
-            "3",
-            "--box",
-            "20",
-            "--slice",
-            "z=20",
-            "-o",
-            "z.npy",
-        ],
-    );
+    for (slice, file) in [("y=2", "s.npy"), ("z=20", "z.npy")] {
+        let args = ["grundy", "triangular", "--k", "3", "--box", "20"];
+        run_ok(d, &[&args[..], &["--slice", slice, "-o", file]].concat());
+    }
     check(
         &python,
         d,

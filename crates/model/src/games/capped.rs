@@ -249,6 +249,22 @@ impl Columns<'_> {
         &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
     }
 
+    /// Slabs `xs` in order, each built into `buf` and handed to `write`; stops at the
+    /// first error.
+    pub(super) fn write_slabs(
+        &self,
+        xs: std::ops::Range<usize>,
+        outside: u16,
+        buf: &mut Vec<u8>,
+        write: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        for x in xs {
+            self.le_slab(x, outside, buf);
+            write(buf)?;
+        }
+        Ok(())
+    }
+
     /// Slab `x` (all `(y, z)`, z fastest) as little-endian bytes into `buf`: everything
     /// `outside` first (one fill), then the columns over it, 64 at a time, so reads go
     /// down 64 columns and writes along rows of the slab; rows above a block's tallest

@@ -227,11 +227,9 @@ impl GameSpec {
         write: &mut dyn FnMut(&[u8]) -> Result<()>,
     ) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
-        // Values are at most the number of options: below the sum of the bounds + 1
-        // none can be OUTSIDE, so nothing needs checking before it is written.
-        let bound: u64 = bounds.iter().map(|&b| u64::from(b)).sum::<u64>() + 1;
         match self {
-            GameSpec::Capped(g) if bound < u64::from(OUTSIDE) => {
+            // No value can be OUTSIDE here, so nothing needs checking before it is written.
+            GameSpec::Capped(g) if !may_reach_outside(&bounds) => {
                 let solution = g.solve_streamed(
                     [bounds[0], bounds[1], bounds[2]],
                     limit,
@@ -244,7 +242,7 @@ impl GameSpec {
             _ => {
                 let solution = self.solve(b, limit)?;
                 shape(&solution.data_shape())?;
-                solution.for_each_le_slab(|bytes| write(bytes))?;
+                solution.for_each_le_slab(write)?;
                 Ok(solution)
             }
         }
@@ -270,6 +268,12 @@ impl GameSpec {
 /// there (see [`Solution::for_each_slab`]).
 pub const OUTSIDE: u16 = u16::MAX;
 
+/// Whether a value in a box with these bounds could equal [`OUTSIDE`]: a value is at
+/// most the number of options, at most the sum of the coordinates plus one (a pass).
+fn may_reach_outside(bounds: &[u32]) -> bool {
+    bounds.iter().map(|&b| u64::from(b)).sum::<u64>() + 1 >= u64::from(OUTSIDE)
+}
+
 impl Solution {
     /// Every tuple of the box in C order (last coordinate fastest), in slabs of one
     /// value of the first coordinate each: the Grundy value, or [`OUTSIDE`] where the
@@ -288,10 +292,8 @@ impl Solution {
 
     /// Errors when a value equals [`OUTSIDE`] and would read as "not a position".
     fn check_outside(&self) -> Result<()> {
-        // A value is at most the number of options, at most the sum of the
-        // coordinates plus one (a pass): only large boxes need the scan.
-        let bound: u64 = self.bounds().iter().map(|&b| u64::from(b)).sum::<u64>() + 1;
-        if bound >= u64::from(OUTSIDE) {
+        // Only large boxes need the scan.
+        if may_reach_outside(&self.bounds()) {
             let max = match self {
                 Solution::Capped(g) => g.max_value(),
                 Solution::Dense(g) => g.max_value(),

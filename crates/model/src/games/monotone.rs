@@ -505,6 +505,14 @@ pub(super) fn solve_monotone_streamed(
         .collect();
 
     let ny = caps.iter().copied().max().unwrap_or(0) as usize + 1;
+    // Slabs read the solved part of `values` through this (the offsets are global).
+    let columns = Columns {
+        nz,
+        ny,
+        caps: &caps,
+        offsets: &offsets,
+        values: &[],
+    };
     let mut slab = Vec::new();
     // Rows of tiles already written to `stream`.
     let mut written = 0;
@@ -559,23 +567,15 @@ pub(super) fn solve_monotone_streamed(
         let overflow = match stream.as_mut() {
             Some((outside, write)) if written < complete => {
                 let view = Columns {
-                    nz,
-                    ny,
-                    caps: &caps,
-                    offsets: &offsets,
                     values: done,
+                    ..columns
                 };
+                let xs = written * TILE..(complete * TILE).min(nx);
                 let mut overflow = None;
                 let mut result = Ok(());
                 rayon::in_place_scope(|s| {
                     s.spawn(|_| overflow = solve());
-                    for x in written * TILE..(complete * TILE).min(nx) {
-                        view.le_slab(x, *outside, &mut slab);
-                        result = write(&slab);
-                        if result.is_err() {
-                            break;
-                        }
-                    }
+                    result = view.write_slabs(xs, *outside, &mut slab, &mut **write);
                 });
                 result?;
                 written = complete;
@@ -591,17 +591,11 @@ pub(super) fn solve_monotone_streamed(
         }
     }
     if let Some((outside, write)) = stream {
-        let view = Columns {
-            nz,
-            ny,
-            caps: &caps,
-            offsets: &offsets,
+        Columns {
             values: &values,
-        };
-        for x in written * TILE..nx {
-            view.le_slab(x, outside, &mut slab);
-            write(&slab)?;
+            ..columns
         }
+        .write_slabs(written * TILE..nx, outside, &mut slab, write)?;
     }
     drop((lines_b, lines_c));
     Ok(CappedGrundy::from_parts(
