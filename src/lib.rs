@@ -14,6 +14,7 @@ pub mod figure;
 /// The embedded fonts (moved under `scene`; this path stays for callers).
 pub use scene::font;
 pub mod recipe;
+pub mod request;
 pub mod scene;
 pub mod serve;
 pub mod verify;

@@ -29,8 +29,11 @@ fn run() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            // The library names parameters (`cell`); here they are flags (--cell).
-            eprintln!("error: {}", nimscape::cli::as_flags(&format!("{err:#}")));
+            eprintln!("error: {}", nimscape::cli::message(&err));
+            // Words that do not parse exit 2, as clap's own errors do.
+            if err.downcast_ref::<nimscape::cli::UsageError>().is_some() {
+                return ExitCode::from(2);
+            }
             ExitCode::FAILURE
         }
     }

@@ -42,7 +42,7 @@ proptest! {
         }
         let _ = text.parse::<crate::games::GameBox>();
         let _ = text.parse::<crate::figure::grundy::Slice>();
-        let _ = super::grundy::parse_shift_range(&text);
+        let _ = crate::request::grundy::parse_shift_range(&text);
         let _ = crate::octahedron::level::Level::parse_level(8, &text);
         let _ = crate::octahedron::level::Level::parse_r(&text);
         let _ = crate::figure::automaton::Values::parse(&text);
@@ -54,7 +54,7 @@ proptest! {
         let b = a + len;
         let want: Vec<u64> = (a..=b).chain([extra]).collect();
         for text in [format!("{a}..{b},{extra}"), format!(" {a}..={b} , {extra}")] {
-            let m = super::args::parse_m_list(&text).unwrap();
+            let m = crate::request::args::parse_m_list(&text).unwrap();
             prop_assert_eq!(&m.0, &want);
         }
     }
@@ -63,12 +63,12 @@ proptest! {
     fn sizes_parse_to_exactly_their_bytes(n in 1u64..100_000, unit in 0usize..5) {
         let suffix = ["", "K", "M", "G", "T"][unit];
         let want = n << (10 * unit);
-        if want <= super::args::MAX_BYTES {
-            prop_assert_eq!(super::args::parse_bytes(&format!("{n}{suffix}")).unwrap(), want);
-            prop_assert_eq!(super::args::parse_bytes(&format!("{n}{}iB", suffix.to_lowercase())).unwrap(), want);
+        if want <= crate::request::args::MAX_BYTES {
+            prop_assert_eq!(crate::request::args::parse_bytes(&format!("{n}{suffix}")).unwrap(), want);
+            prop_assert_eq!(crate::request::args::parse_bytes(&format!("{n}{}iB", suffix.to_lowercase())).unwrap(), want);
         } else {
             let text = format!("{n}{suffix}");
-            prop_assert!(super::args::parse_bytes(&text).is_err());
+            prop_assert!(crate::request::args::parse_bytes(&text).is_err());
         }
     }
 
@@ -140,13 +140,15 @@ fn huge_lists_are_refused_quickly() {
         .map(|v| v.to_string())
         .collect::<Vec<_>>()
         .join(",");
-    let err = super::first_line(&parses(&["square", "--m", &many]).unwrap_err());
+    let err =
+        crate::request::from_clap(&parses(&["square", "--m", &many]).unwrap_err()).to_string();
     assert!(err.len() < 500, "a long line: {} bytes", err.len());
     assert!(err.contains("more than"), "{err}");
     assert!(many.parse::<crate::games::GameBox>().is_err());
     let digits = "9".repeat(100_000);
-    let err = super::first_line(&parses(&["count", "--m", &digits]).unwrap_err());
+    let err =
+        crate::request::from_clap(&parses(&["count", "--m", &digits]).unwrap_err()).to_string();
     assert!(err.len() < 500, "a long line: {} bytes", err.len());
-    assert!(super::args::parse_bytes(&digits).is_err());
+    assert!(crate::request::args::parse_bytes(&digits).is_err());
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -9,13 +9,13 @@
 
 use super::out::{self, report};
 use super::output::Context;
-use super::Cli;
 use crate::encode::{self, io_error, Format, Metadata};
 use crate::figure;
 use crate::recipe::gallery::{self, Rendered};
-use crate::recipe::{self, same_key, FigureEntry, Param, ParamValue, Recipe};
+use crate::recipe::{self, Recipe};
+use crate::request::{Budget, Naming, Planned};
 use anyhow::{anyhow, bail, Result};
-use clap::{Args, CommandFactory, Parser};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -66,8 +66,7 @@ pub struct RenderArgs {
 struct Job {
     set: usize,
     figure: usize,
-    words: Vec<String>,
-    command_line: String,
+    planned: Planned,
     outputs: Vec<(Format, PathBuf)>,
     /// The last frame of an animation as a PNG, for `figures.tex` (LaTeX cannot
     /// play a GIF), when the recipe asks for no still format itself.
@@ -106,16 +105,15 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         .collect();
     // The whole recipe, semantics included, is checked before anything is drawn: every
     // figure planned, side by side on the pool, the results kept in recipe order.
+    let budget = Budget {
+        memory_limit: ctx.memory_limit,
+        ..Budget::default()
+    };
     let checked: Vec<_> = chosen
         .par_iter()
         .map(|&(set, figure)| {
             let recipe = &recipes[set];
-            check_figure(
-                recipe,
-                &recipe.figures[figure],
-                args.quick,
-                ctx.memory_limit,
-            )
+            recipe::plan::plan(recipe, &recipe.figures[figure], args.quick, &budget)
         })
         .collect();
     for (&(set, figure), checked) in chosen.iter().zip(checked) {
@@ -123,11 +121,10 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         let entry = &recipe.figures[figure];
         let folder = args.output.join(&recipe.name);
         match checked {
-            Ok((words, command_line)) => jobs.push(Job {
+            Ok(planned) => jobs.push(Job {
                 set,
                 figure,
-                words,
-                command_line,
+                planned,
                 outputs: entry
                     .formats
                     .iter()
@@ -166,7 +163,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     let results = if args.isolate {
         draw_isolated(&jobs, workers, ctx.memory_limit, args.keep_going, &bar)?
     } else {
-        draw_in_process(&jobs, workers, ctx.memory_limit, args.keep_going, &bar)?
+        draw_in_process(&jobs, workers, args.keep_going, &bar)?
     };
     bar.finish_and_clear();
 
@@ -207,7 +204,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                             .map(|&f| gallery::file_name(entry, f))
                             .chain(gallery::still_name(entry))
                             .collect(),
-                        command: job.command_line.clone(),
+                        command: job.planned.command_line().to_string(),
                     }
                 })
                 .collect();
@@ -312,48 +309,6 @@ fn check_only(recipes: &[Recipe], only: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// A figure's words and canonical command, checked against the subcommand's
-/// definition and then by its own validation (`level = 40` with `n = 4`) and each
-/// of its formats, all before anything is drawn.
-fn check_figure(
-    recipe: &Recipe,
-    entry: &FigureEntry,
-    quick: bool,
-    memory_limit: u64,
-) -> Result<(Vec<String>, String), String> {
-    let words = figure_words(recipe, entry, quick)?;
-    let params = entry.effective_params(quick);
-    // A semantic error names its parameter: point at that key's line, not the header.
-    let at = |message: String| {
-        let named = super::names::named_parameters(&message);
-        let line = named
-            .iter()
-            .find_map(|name| {
-                params
-                    .iter()
-                    .find(|p| p.key.replace('_', "-") == *name)
-                    .map(|p| p.line)
-            })
-            .unwrap_or(entry.line);
-        format!(
-            "{}:{line}: figure '{}': {}",
-            recipe.path.display(),
-            entry.name,
-            super::names::as_keys(&message)
-        )
-    };
-    let planned = super::plan(&words, memory_limit).map_err(|e| at(e.to_string()))?;
-    for &format in &entry.formats {
-        let probe = PathBuf::from(format!("probe.{}", format.extension()));
-        figure::format_of(planned.figure.as_ref(), &probe).map_err(|e| at(e.to_string()))?;
-        planned
-            .figure
-            .check(format)
-            .map_err(|e| at(format!("{}: {e}", format.extension())))?;
-    }
-    Ok((words, planned.command_line))
-}
-
 fn write_text(path: &Path, text: &str) -> Result<()> {
     encode::write_atomic(path, |out| {
         out.write_all(text.as_bytes()).map_err(io_error(path))
@@ -367,7 +322,6 @@ fn write_text(path: &Path, text: &str) -> Result<()> {
 fn draw_in_process(
     jobs: &[Job],
     workers: usize,
-    memory_limit: u64,
     keep_going: bool,
     bar: &ProgressBar,
 ) -> Result<Vec<Done>> {
@@ -391,48 +345,39 @@ fn draw_in_process(
                 let start = Instant::now();
                 let mut written = 0;
                 let mut error = None;
-                match super::plan(&job.words, memory_limit) {
-                    Ok(planned) => {
-                        let metadata = Metadata::with_parameters(planned.command_line.clone());
-                        // A figure's formats are drawn side by side (the PNG of a 3D view
-                        // need not wait for its PDF); the first failure in recipe order is
-                        // the one reported.
-                        let results: Vec<crate::Result<()>> = job
-                            .outputs
-                            .par_iter()
-                            .map(|(format, path)| {
-                                let result = figure::write_file(
-                                    planned.figure.as_ref(),
-                                    *format,
-                                    path,
-                                    &metadata,
-                                );
-                                bar.inc(1);
-                                bar.set_message(file_label(path));
-                                result
-                            })
-                            .collect();
-                        for ((_, path), result) in job.outputs.iter().zip(results) {
-                            match result {
-                                Ok(()) => written += 1,
-                                Err(e) => {
-                                    error = Some(format!(
-                                        "{}: {}",
-                                        file_label(path),
-                                        super::names::as_keys(&e.to_string())
-                                    ));
-                                    break;
-                                }
-                            }
-                        }
-                        if let (None, Some(path)) = (&error, &job.still) {
-                            match write_still(planned.figure.as_ref(), path, &metadata, bar) {
-                                Ok(()) => written += 1,
-                                Err(message) => error = Some(message),
-                            }
+                let planned = &job.planned;
+                let metadata = planned.metadata();
+                // A figure's formats are drawn side by side (the PNG of a 3D view
+                // need not wait for its PDF); the first failure in recipe order is
+                // the one reported.
+                let outcomes: Vec<crate::Result<()>> = job
+                    .outputs
+                    .par_iter()
+                    .map(|(format, path)| {
+                        let result = figure::write_file(planned.figure(), *format, path, &metadata);
+                        bar.inc(1);
+                        bar.set_message(file_label(path));
+                        result
+                    })
+                    .collect();
+                for ((_, path), outcome) in job.outputs.iter().zip(outcomes) {
+                    match outcome {
+                        Ok(()) => written += 1,
+                        Err(e) => {
+                            error = Some(format!(
+                                "{}: {}",
+                                file_label(path),
+                                Naming::Keys.message(&e)
+                            ));
+                            break;
                         }
                     }
-                    Err(e) => error = Some(super::names::as_keys(&e.to_string())),
+                }
+                if let (None, Some(path)) = (&error, &job.still) {
+                    match write_still(planned.figure(), path, &metadata, bar) {
+                        Ok(()) => written += 1,
+                        Err(message) => error = Some(message),
+                    }
                 }
                 if error.is_some() && !keep_going {
                     stop.store(true, Ordering::SeqCst);
@@ -457,7 +402,13 @@ fn draw_in_process(
 /// A rough rank of how long a figure takes, to start the long ones first: 3D views
 /// and animations draw many pictures, data and 2D figures one.
 fn expected_work(job: &Job) -> u8 {
-    let model: Vec<&str> = job.words.iter().map(String::as_str).take(2).collect();
+    let model: Vec<&str> = job
+        .planned
+        .arguments()
+        .iter()
+        .map(String::as_str)
+        .take(2)
+        .collect();
     let animated = job.outputs.iter().any(|(format, _)| format.is_animation());
     match (model.as_slice(), animated) {
         (_, true) | (["octahedron", "sweep"], _) => 2,
@@ -477,13 +428,7 @@ fn write_still(
     let result = figure::write_last_frame(figure, path, metadata);
     bar.inc(1);
     bar.set_message(file_label(path));
-    result.map_err(|e| {
-        format!(
-            "{}: {}",
-            file_label(path),
-            super::names::as_keys(&e.to_string())
-        )
-    })
+    result.map_err(|e| format!("{}: {}", file_label(path), Naming::Keys.message(&e)))
 }
 
 fn file_label(path: &Path) -> String {
@@ -532,7 +477,10 @@ fn draw_isolated(
                         .arg(format!("--max-memory={memory_limit}"))
                         .arg(format!("--threads={threads}"))
                         .arg("--quiet")
-                        .args(with_output(&job.words, &path.to_string_lossy()))
+                        .args(with_output(
+                            job.planned.arguments(),
+                            &path.to_string_lossy(),
+                        ))
                         .stdin(std::process::Stdio::null())
                         .stdout(std::process::Stdio::piped())
                         .stderr(std::process::Stdio::piped());
@@ -563,12 +511,8 @@ fn draw_isolated(
                 }
                 // The still is one frame, drawn here rather than in a child.
                 if let (None, Some(path)) = (&error, &job.still) {
-                    let drawn = super::plan(&job.words, memory_limit)
-                        .map_err(|e| super::names::as_keys(&e.to_string()))
-                        .and_then(|planned| {
-                            let metadata = Metadata::with_parameters(planned.command_line.clone());
-                            write_still(planned.figure.as_ref(), path, &metadata, bar)
-                        });
+                    let planned = &job.planned;
+                    let drawn = write_still(planned.figure(), path, &planned.metadata(), bar);
                     match drawn {
                         Ok(()) => written += 1,
                         Err(message) => error = Some(message),
@@ -594,176 +538,6 @@ fn draw_isolated(
     Ok(results)
 }
 
-/// The command-line words of a figure (without `-o`), checked against the subcommand's
-/// definition; errors name the recipe file, the line and the key.
-fn figure_words(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Result<Vec<String>, String> {
-    let file = recipe.path.display();
-    let at = |line: usize, message: String| {
-        format!(
-            "{file}:{line}: figure '{}': {}",
-            entry.name,
-            super::names::as_keys(&message)
-        )
-    };
-    let root = Cli::command();
-    let mut command = &root;
-    for word in &entry.model {
-        command = command.find_subcommand(word).ok_or_else(|| {
-            at(
-                entry.line,
-                format!(
-                    "unknown model '{}'; allowed: {}",
-                    entry.model.join(" "),
-                    models(&root).join(", ")
-                ),
-            )
-        })?;
-    }
-    if command.has_subcommands() {
-        return Err(at(
-            entry.line,
-            format!(
-                "model '{}' needs one more word; allowed: {}",
-                entry.model.join(" "),
-                models(&root).join(", ")
-            ),
-        ));
-    }
-    if !command
-        .get_arguments()
-        .any(|a| a.get_long() == Some("output"))
-    {
-        return Err(at(
-            entry.line,
-            format!("model '{}' writes no figure file", entry.model.join(" ")),
-        ));
-    }
-    let reserved = ["output", "threads", "max-memory", "help", "version"];
-    let takes = |key: &str| {
-        command.get_arguments().find(|a| {
-            let long = a.get_long().map(str::to_string);
-            (long.as_deref().is_some_and(|l| same_key(l, key))
-                || a.get_all_aliases()
-                    .is_some_and(|aliases| aliases.iter().any(|l| same_key(l, key)))
-                || (a.is_positional() && same_key(a.get_id().as_str(), key)))
-                && !reserved.contains(&key.replace('_', "-").as_str())
-        })
-    };
-    let allowed = || {
-        command
-            .get_arguments()
-            .filter(|a| !a.is_hide_set())
-            .filter_map(|a| {
-                if a.is_positional() {
-                    Some(a.get_id().to_string())
-                } else {
-                    a.get_long().map(str::to_string)
-                }
-            })
-            .filter(|k| !reserved.contains(&k.as_str()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut params: Vec<Param> = entry.effective_params(quick);
-    for default in &recipe.defaults {
-        if takes(&default.key).is_some() && !params.iter().any(|p| same_key(&p.key, &default.key)) {
-            params.push(default.clone());
-        }
-    }
-    let mut words: Vec<String> = entry.model.clone();
-    let mut positional = Vec::new();
-    for param in &params {
-        let arg = takes(&param.key).ok_or_else(|| {
-            at(
-                param.line,
-                format!(
-                    "key '{}' is not a parameter of model '{}'; allowed: {}",
-                    param.key,
-                    entry.model.join(" "),
-                    allowed()
-                ),
-            )
-        })?;
-        let switch = matches!(arg.get_action(), clap::ArgAction::SetTrue);
-        match (&param.value, switch) {
-            (ParamValue::Switch(true), true) => {
-                words.push(format!("--{}", arg.get_long().unwrap_or_default()))
-            }
-            (ParamValue::Switch(false), true) => {}
-            // A recipe value is a value, never a flag: `game = "--max-memory=100T"` must
-            // not reach the command line as an option.
-            (ParamValue::Text(text), false) if arg.is_positional() => {
-                if text.starts_with('-') {
-                    return Err(at(
-                        param.line,
-                        format!(
-                            "key '{}' = '{text}': a value cannot start with '-' (options are keys of their own)",
-                            param.key
-                        ),
-                    ));
-                }
-                positional.push(text.clone())
-            }
-            // `--key=value` keeps a value that starts with '-' a value.
-            (ParamValue::Text(text), false) => {
-                words.push(format!("--{}={text}", arg.get_long().unwrap_or_default()));
-            }
-            (ParamValue::Switch(_), false) => {
-                return Err(at(
-                    param.line,
-                    format!("key '{}' takes a value, not true or false", param.key),
-                ));
-            }
-            (ParamValue::Text(text), true) => {
-                return Err(at(
-                    param.line,
-                    format!(
-                        "key '{}' is a switch: write {} = true, not '{text}'",
-                        param.key, param.key
-                    ),
-                ));
-            }
-        }
-    }
-    // Positionals after `--`, so a recipe value is never read as a flag.
-    if !positional.is_empty() {
-        words.push("--".into());
-        words.extend(positional);
-    }
-
-    // The command definition itself checks values, ranges and combinations.
-    let probe = entry
-        .formats
-        .first()
-        .map(|f| format!("probe.{}", f.extension()))
-        .unwrap_or_default();
-    let mut argv = vec!["nimscape".to_string()];
-    argv.extend(with_output(&words, &probe));
-    if let Err(err) = Cli::try_parse_from(&argv) {
-        let first = super::first_line(&err)
-            .trim_start_matches("error: ")
-            .to_string();
-        let line = err
-            .get(clap::error::ContextKind::InvalidArg)
-            .map(|value| value.to_string())
-            .and_then(|flag| {
-                let long = flag
-                    .trim_start_matches("--")
-                    .split([' ', '='])
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
-                params
-                    .iter()
-                    .find(|p| same_key(&p.key, &long))
-                    .map(|p| p.line)
-            })
-            .unwrap_or(entry.line);
-        return Err(at(line, first));
-    }
-    Ok(words)
-}
-
 /// `words` with `-o path` before any `--` (after it, `-o` would be a value).
 fn with_output(words: &[String], path: &str) -> Vec<String> {
     let at = words.iter().position(|w| w == "--").unwrap_or(words.len());
@@ -771,20 +545,4 @@ fn with_output(words: &[String], path: &str) -> Vec<String> {
     out.extend(["-o".to_string(), path.to_string()]);
     out.extend_from_slice(&words[at..]);
     out
-}
-
-fn models(root: &clap::Command) -> Vec<String> {
-    let mut names = Vec::new();
-    for sub in root.get_subcommands() {
-        if sub.has_subcommands() {
-            for inner in sub.get_subcommands() {
-                if inner.get_name() != "help" {
-                    names.push(format!("{} {}", sub.get_name(), inner.get_name()));
-                }
-            }
-        } else if sub.get_arguments().any(|a| a.get_long() == Some("output")) {
-            names.push(sub.get_name().to_string());
-        }
-    }
-    names
 }

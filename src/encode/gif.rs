@@ -408,7 +408,7 @@ mod tests {
     fn invalid_one_line(result: Result<impl Sized>, needles: &[&str]) {
         let err = result.err().expect("should be refused");
         let text = err.to_string();
-        assert!(matches!(err, Error::InvalidParameter(_)), "{text}");
+        assert!(matches!(err, Error::InvalidParameter { .. }), "{text}");
         assert!(!text.contains('\n'), "{text}");
         for needle in needles {
             assert!(text.contains(needle), "{text} lacks {needle}");

@@ -24,6 +24,7 @@
 //! errors can name it; the binary checks the flags and runs the figures.
 
 pub mod gallery;
+pub mod plan;
 
 use crate::encode::Format;
 use crate::{Error, Result};

@@ -3,7 +3,7 @@
 //! The path names the subcommand (a nested one as a path, e.g.
 //! `octahedron/section.png`), the extension the output format, and the query
 //! the flags by their long names (a positional argument by its value name).
-//! Everything is parsed and drawn by [`crate::cli::render_bytes`], so the
+//! Everything is parsed and drawn by [`crate::request::render_pairs`], so the
 //! bytes are those `nimscape <command> ... -o x.<ext>` writes.
 
 use super::worker::Job;

@@ -10,6 +10,7 @@
 
 use super::assets;
 use crate::pattern::tiles::{check_side, TileMode, TilePlan, TILE};
+use crate::request::{self, Budget};
 use crate::{Error, Result};
 use base64::Engine as _;
 use std::collections::BTreeMap;
@@ -46,6 +47,10 @@ fn fitted_zoom(m: u64) -> i32 {
 
 /// The exported page.
 pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
+    let budget = Budget {
+        memory_limit,
+        ..Budget::default()
+    };
     if spec.boards.is_empty() {
         return Err(Error::invalid(
             "--m is required: the boards to include, e.g. --m 11,12",
@@ -87,12 +92,8 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
             }
         }
         for ext in ["png", "svg"] {
-            let bytes = crate::cli::render_bytes(
-                &["square"],
-                &[("m".into(), m.to_string())],
-                ext,
-                memory_limit,
-            )?;
+            let bytes =
+                request::render_pairs(&["square"], &[("m".into(), m.to_string())], ext, &budget)?;
             let media = if ext == "png" {
                 "image/png"
             } else {
@@ -109,7 +110,7 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
             ("frames".to_string(), frame.to_string()),
             ("modulus".to_string(), "2".to_string()),
         ];
-        let bytes = crate::cli::render_bytes(&["automaton"], &flags, "png", memory_limit)?;
+        let bytes = request::render_pairs(&["automaton"], &flags, "png", &budget)?;
         figures.insert(
             format!("automaton.png?frames={frame}&modulus=2"),
             format!("data:image/png;base64,{}", engine.encode(bytes)),

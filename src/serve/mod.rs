@@ -4,7 +4,7 @@
 //! * serves the page and its scripts, embedded in the binary ([`assets`]);
 //!   any other path is a 404, so nothing on disk can be reached;
 //! * mirrors the CLI at `GET /api/<command>.<ext>?<flag>=<value>` through
-//!   [`crate::cli::render_bytes`]: same names, same validation, same bytes;
+//!   [`crate::request::render_pairs`]: same names, same validation, same bytes;
 //! * computes exact tiles of R(m,n) for the deep-zoom view ([`tiles`]).
 //!
 //! Heavy work runs behind a semaphore sized to the cores, each request
@@ -128,7 +128,7 @@ impl ApiError {
 impl From<crate::Error> for ApiError {
     fn from(err: crate::Error) -> Self {
         let status = match &err {
-            crate::Error::InvalidParameter(_) | crate::Error::Unsupported(_) => {
+            crate::Error::InvalidParameter { .. } | crate::Error::Unsupported(_) => {
                 StatusCode::BAD_REQUEST
             }
             // The request is well formed but the work is over the memory limit.
@@ -137,8 +137,8 @@ impl From<crate::Error> for ApiError {
         };
         ApiError {
             status,
-            // The CLI's own line: parameters shown as its flags.
-            message: crate::cli::as_flags(&err.to_string()),
+            // The CLI's own line, parameters named as the query names them.
+            message: crate::request::Naming::Keys.message(&err),
         }
     }
 }

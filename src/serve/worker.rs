@@ -25,7 +25,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 /// One piece of work for a worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Job {
-    /// `crate::cli::render_bytes(command, flags, extension, memory_limit)`.
+    /// [`crate::request::render_pairs`] of `command`, `flags` and `extension`.
     Figure {
         /// The subcommand path, e.g. `["octahedron", "section"]`.
         command: Vec<String>,
@@ -37,7 +37,7 @@ pub enum Job {
         memory_limit: u64,
     },
     /// Where the cells of the Grundy figure of `flags` are (JSON), for the
-    /// hover readout: [`crate::cli::grundy_layout`].
+    /// hover readout: [`crate::request::grundy::layout`].
     GrundyLayout {
         /// `(flag, value)` pairs of `grundy`, as for the figure.
         flags: Vec<(String, String)>,
@@ -65,13 +65,20 @@ impl Job {
                 memory_limit,
             } => {
                 let words: Vec<&str> = command.iter().map(String::as_str).collect();
-                crate::cli::render_bytes(&words, flags, extension, *memory_limit)
+                crate::request::render_pairs(&words, flags, extension, &budget(*memory_limit))
                     .map_err(ApiError::from)
             }
             Job::GrundyLayout {
                 flags,
                 memory_limit,
-            } => crate::cli::grundy_layout(flags, *memory_limit).map_err(ApiError::from),
+            } => {
+                let pairs: Vec<(String, crate::request::Value)> = flags
+                    .iter()
+                    .map(|(n, v)| (n.clone(), crate::request::Value::Text(v.clone())))
+                    .collect();
+                crate::request::grundy::layout(&pairs, &budget(*memory_limit))
+                    .map_err(ApiError::from)
+            }
             Job::PassBoard { m, memory_limit } => {
                 let (_, pass) = crate::games::nim_pass::square_board(*m, *memory_limit)?;
                 let side = *m as usize;
@@ -82,6 +89,13 @@ impl Job {
                 Ok(cells)
             }
         }
+    }
+}
+
+fn budget(memory_limit: u64) -> crate::request::Budget {
+    crate::request::Budget {
+        memory_limit,
+        ..crate::request::Budget::default()
     }
 }
 

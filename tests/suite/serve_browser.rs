@@ -466,7 +466,16 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     let csv = String::from_utf8(
-        nimscape::cli::render_bytes(&["grundy"], &flags, "csv", 1 << 30).unwrap(),
+        nimscape::request::render_pairs(
+            &["grundy"],
+            &flags,
+            "csv",
+            &nimscape::request::Budget {
+                memory_limit: 1 << 30,
+                ..Default::default()
+            },
+        )
+        .unwrap(),
     )
     .unwrap();
     let value_of = |x: u32, y: u32| {

@@ -10,9 +10,18 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A parameter the user gave is out of range or malformed.
-    /// The message names the parameter and what is allowed.
-    #[error("{0}")]
-    InvalidParameter(String),
+    ///
+    /// `message` names parameters as `` `cell` `` (long names, no dashes); each
+    /// front end shows them its own way through [`Error::message_with`] (`--cell`
+    /// on the command line, the key `cell` in a recipe). `parameter` is the one the
+    /// error is about, when there is one: a recipe points at that key's line.
+    #[error("{message}")]
+    InvalidParameter {
+        /// The parameter at fault, by its long name (`cell`, `p-color`).
+        parameter: Option<String>,
+        /// One line naming what was wrong and what is allowed.
+        message: String,
+    },
 
     /// The requested work would need more memory than the limit allows.
     #[error("{what} would need about {} of memory, over the limit of {}; {hint}", human_bytes(*.needed), human_bytes(*.limit))]
@@ -55,9 +64,53 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// A bad parameter, with a message that names it and says what is allowed.
+    /// A bad parameter, with a message that names it (as `` `name` ``) and says
+    /// what is allowed. The parameter at fault is the first one the message names.
     pub fn invalid(message: impl Into<String>) -> Self {
-        Error::InvalidParameter(message.into())
+        let message = message.into();
+        let parameter = marked_names(&message).next().map(str::to_string);
+        Error::InvalidParameter { parameter, message }
+    }
+
+    /// A bad value of `parameter` (its long name), with a message that names it.
+    pub fn invalid_parameter(parameter: &str, message: impl Into<String>) -> Self {
+        Error::InvalidParameter {
+            parameter: Some(parameter.replace('_', "-")),
+            message: message.into(),
+        }
+    }
+
+    /// The parameter this error is about, by its long name, when it is about one.
+    pub fn parameter(&self) -> Option<&str> {
+        match self {
+            Error::InvalidParameter { parameter, .. } => parameter.as_deref(),
+            Error::Unsupported(message) => marked_names(message).next(),
+            _ => None,
+        }
+    }
+
+    /// The one-line message with every parameter name `` `name` `` shown by `show`
+    /// (`--cell` for the command line, `cell` for a recipe key).
+    pub fn message_with(&self, show: impl Fn(&str) -> String) -> String {
+        let message = self.to_string();
+        let mut out = String::with_capacity(message.len() + 16);
+        let mut rest = message.as_str();
+        while let Some(open) = rest.find('`') {
+            let after = &rest[open + 1..];
+            match after.find('`') {
+                Some(close) if is_parameter_name(&after[..close]) => {
+                    out.push_str(&rest[..open]);
+                    out.push_str(&show(&after[..close]));
+                    rest = &after[close + 1..];
+                }
+                _ => {
+                    out.push_str(&rest[..=open]);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     }
 
     /// An unsupported option or format combination.
@@ -89,6 +142,22 @@ impl Error {
             other => other,
         }
     }
+}
+
+/// Whether `name` is written like a parameter's long name: `cell`, `p-color`, `box`.
+fn is_parameter_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The parameter names a message marks as `` `name` ``, in order.
+fn marked_names(message: &str) -> impl Iterator<Item = &str> {
+    message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| is_parameter_name(name))
 }
 
 /// Formats a byte count the way a person reads it: `1.5 GiB`, `640 KiB`, `12 B`.
@@ -141,6 +210,29 @@ pub fn check_memory(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_is_data_and_each_front_end_names_it_its_way() {
+        let err = Error::invalid("`cell` 5 is out of range; give 8..200 px, or a smaller `box`");
+        assert_eq!(err.parameter(), Some("cell"));
+        assert_eq!(
+            err.message_with(|n| format!("--{n}")),
+            "--cell 5 is out of range; give 8..200 px, or a smaller --box"
+        );
+        assert_eq!(
+            err.message_with(str::to_string),
+            "cell 5 is out of range; give 8..200 px, or a smaller box"
+        );
+        let named = Error::invalid_parameter("p_color", "'x' is no colour");
+        assert_eq!(named.parameter(), Some("p-color"));
+        for text in ["a `Quoted Thing` stays", "an unclosed ` tick", "x--y", ""] {
+            assert_eq!(
+                Error::invalid(text).message_with(|n| format!("--{n}")),
+                text
+            );
+            assert_eq!(Error::invalid(text).parameter(), None);
+        }
+    }
 
     #[test]
     fn human_bytes_reads_naturally() {

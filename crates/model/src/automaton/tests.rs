@@ -263,7 +263,7 @@ fn rule60_is_pascals_triangle_mod_2() {
 
 fn one_line_naming(err: Error, flag: &str) {
     let text = err.to_string();
-    assert!(matches!(err, Error::InvalidParameter(_)), "{text}");
+    assert!(matches!(err, Error::InvalidParameter { .. }), "{text}");
     assert!(!text.contains('\n') && text.contains(flag), "{text}");
 }
 
@@ -280,7 +280,7 @@ fn bad_parameters_are_one_line_errors_naming_the_flag() {
     one_line_naming(exact_frames(0, 3, LIMIT).unwrap_err(), "`frames`");
     one_line_naming(rule60(0, LIMIT).unwrap_err(), "`frames`");
     let residues = ResidueGrid::from_values(1, 3, vec![3]);
-    assert!(matches!(residues, Err(Error::InvalidParameter(_))));
+    assert!(matches!(residues, Err(Error::InvalidParameter { .. })));
 }
 
 #[test]

@@ -218,7 +218,7 @@ impl Level {
         }
         let den = 10u128.pow((-power) as u32);
         Level::ratio_for(num, den, "`r`", t).map_err(|e| match e {
-            Error::InvalidParameter(ref msg) if msg.contains("2^60") => too_long(),
+            Error::InvalidParameter { ref message, .. } if message.contains("2^60") => too_long(),
             other => other,
         })
     }

@@ -1,10 +1,8 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
-use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
-use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -19,7 +17,7 @@ pub struct SquareArgs {
     n: Option<u64>,
     /// Output: .png, .svg / .pdf, .gif or .apng (an animation over m), frames/m-%03d.png or .pdf (numbered frames plus a LaTeX \\animategraphics snippet frames/m.tex), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).
     #[arg(long, conflicts_with_all = ["decompose", "cell", "panel", "width", "columns"])]
     raw: bool,
@@ -61,7 +59,7 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> 
     let boards: Vec<u64> = args.m.map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
         return Err(crate::Error::invalid(
-            "--m is required: the board size, e.g. --m 11, --m 1..24 or --m 3,5,11",
+            "`m` is required: the board size, e.g. `m` 11, `m` 1..24 or `m` 3,5,11",
         ));
     }
     let mode = if args.raw {
@@ -95,11 +93,4 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> 
     };
     figure.validate()?;
     Ok(figure)
-}
-
-pub fn run(mut args: SquareArgs, ctx: &Context) -> Result<()> {
-    let output = args.output.take();
-    let figure = plan(args, ctx.memory_limit)?;
-    output::emit(&figure, output.as_deref(), ctx)?;
-    Ok(())
 }

@@ -7,7 +7,7 @@ use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
 use crate::octahedron::{OperationOptions, PlaneOptions, ViewOptions};
 use crate::scene::units::Length;
 use crate::scene::Color;
-use anyhow::{bail, Result};
+use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -85,13 +85,13 @@ pub struct ViewArgs {
     caption_size: Option<f64>,
     /// Output: .png (anti-aliased) or .svg / .pdf [default: output/octahedron-view-<n>.png]
     #[arg(short, long, value_name = "FILE")]
-    pub(super) output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
 }
 
 fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
     let bad = || {
         crate::Error::invalid(format!(
-            "--light must be three numbers x,y,z (each at most 1e6 in size), not all zero, such as -0.4,0.6,0.7; got '{text}'"
+            "`light` must be three numbers x,y,z (each at most 1e6 in size), not all zero, such as -0.4,0.6,0.7; got '{text}'"
         ))
     };
     let parts: Vec<f64> = text
@@ -112,24 +112,30 @@ fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
 
 pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
     // Every value is checked, used or not: a typo must not wait for the day it is used.
-    unit(f64::from(args.plane_opacity), "--plane-opacity")?;
-    unit(f64::from(args.above_opacity), "--above-opacity")?;
+    unit(f64::from(args.plane_opacity), "`plane-opacity`")?;
+    unit(f64::from(args.above_opacity), "`above-opacity`")?;
     if !(0.0..=4.0).contains(&args.explode) {
-        bail!("--explode must be between 0 and 4; got {}", args.explode);
+        return Err(crate::Error::invalid(format!(
+            "`explode` must be between 0 and 4; got {}",
+            args.explode
+        )));
     }
     let options = ViewOptions {
         camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
-        ambient: unit(args.ambient, "--ambient")?,
-        base: rgb(&args.solid_color, "--solid-color")?,
+        ambient: unit(args.ambient, "`ambient`")?,
+        base: rgb(&args.solid_color, "`solid-color`")?,
         plane: None,
         memory_limit,
     };
     let n = args.n;
     let (subject, caption) = if args.operation {
-        let removed = rgb(&args.removed_color, "--removed-color")?;
+        let removed = rgb(&args.removed_color, "`removed-color`")?;
         if !(0.0..=4.0).contains(&args.explode) {
-            bail!("--explode must be between 0 and 4; got {}", args.explode);
+            return Err(crate::Error::invalid(format!(
+                "`explode` must be between 0 and 4; got {}",
+                args.explode
+            )));
         }
         (
             ViewSubject::Operation(OperationOptions {
@@ -148,10 +154,10 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
             let named = NamedLevel::parse_level(n, text)?;
             options.plane = Some(PlaneOptions {
                 level: named.level,
-                colour: rgb(&args.plane_color, "--plane-color")?,
-                opacity: unit(f64::from(args.plane_opacity), "--plane-opacity")? as f32,
-                cut: rgb(&args.cut_color, "--cut-color")?,
-                above_opacity: unit(f64::from(args.above_opacity), "--above-opacity")? as f32,
+                colour: rgb(&args.plane_color, "`plane-color`")?,
+                opacity: unit(f64::from(args.plane_opacity), "`plane-opacity`")? as f32,
+                cut: rgb(&args.cut_color, "`cut-color`")?,
+                above_opacity: unit(f64::from(args.above_opacity), "`above-opacity`")? as f32,
             });
             caption = format!("{caption} and the plane of ${}$", named.caption(n));
         }
@@ -159,7 +165,7 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
     };
     let print = args.print.style(&[args.width], args.width);
     let size = match args.width {
-        Some(w) => args::length_units("--width", w, print.print, 16..=16384)?,
+        Some(w) => args::length_units("`width`", w, print.print, 16..=16384)?,
         None => 800,
     };
     let mut figure = ViewFigure {
@@ -167,7 +173,7 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
         size,
         print,
         caption_size: args.caption_size,
-        background: Color::parse(&args.background, "--background")?,
+        background: Color::parse(&args.background, "`background`")?,
         edges: None,
         caption: if args.no_caption {
             None

@@ -4,7 +4,7 @@ use super::super::args;
 use super::{ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionStyle};
 use crate::scene::units::Length;
-use anyhow::{bail, Result};
+use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -49,7 +49,7 @@ pub struct SectionArgs {
     /// Output: .png (anti-aliased), .svg / .pdf (exact polygons), .csv or .json (exact diamonds)
     /// [default: output/octahedron-<n>-<level>.png]
     #[arg(short, long, value_name = "FILE")]
-    pub(super) output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
 }
 
 pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure> {
@@ -61,15 +61,19 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure
             .map(|t| NamedLevel::parse_level(n, t))
             .collect::<crate::Result<_>>()?,
         (None, None, Some(r)) => vec![NamedLevel::parse_r(r)?],
-        _ => bail!("give the level: --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37"),
+        _ => {
+            return Err(crate::Error::invalid(
+                "give the level: `level` 11, `level` 5.5, `levels` 5,5.5,6 or `r` 0.37",
+            ))
+        }
     };
     let print = args.print.style(&[args.panel, args.width], args.width);
     let mut panel = args
         .panel
-        .map(|p| args::length_units("--panel", p, print.print, 16..=16384))
+        .map(|p| args::length_units("`panel`", p, print.print, 16..=16384))
         .transpose()?;
     if let Some(width) = args.width {
-        let units = args::length_units("--width", width, print.print, 32..=65535)?;
+        let units = args::length_units("`width`", width, print.print, 32..=65535)?;
         let panels = levels.len() + usize::from(args.compare);
         let side = crate::scene::layout::SheetLayout::panel_width_for(
             units,
@@ -78,7 +82,7 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure
             args.style.margin,
         );
         if side < 16 {
-            bail!("--width {width} leaves {side} px per panel for {panels} panels; give a larger --width");
+            return Err(crate::Error::invalid(format!("`width` {width} leaves {side} px per panel for {panels} panels; give a larger `width`")));
         }
         panel = Some(side);
     }

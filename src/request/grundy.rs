@@ -2,15 +2,12 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
-use super::out::{self, report};
-use super::output::{self, Context};
 use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
-use crate::games::{check_shifts, Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
+use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
-use anyhow::{bail, Result};
+use crate::Result;
 use clap::{Args, ValueEnum};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.
@@ -38,7 +35,7 @@ pub struct GrundyArgs {
     game_box: Option<String>,
     /// Output: .png / .svg / .pdf (a table or plot), .csv / .json (every position and its value), .npy (uint16 box, 65535 outside the game).
     #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
     /// Data lists only the P-positions.
     #[arg(long)]
     p_only: bool,
@@ -87,13 +84,13 @@ pub struct GrundyArgs {
     height: Option<Length>,
     /// Print how many positions have Grundy value = the nim-sum of their coordinates.
     #[arg(long)]
-    compare_nim_sum: bool,
+    pub compare_nim_sum: bool,
     /// Print, for each h in A..B, whether the P-positions are exactly (x+h)^y^(z+h) = 0.
     #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
-    find_shift: Option<String>,
+    pub find_shift: Option<String>,
     /// Print how long solving took (the solver alone: no start-up, no output).
     #[arg(long)]
-    time: bool,
+    pub time: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -107,9 +104,11 @@ enum PlotArg {
 }
 
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
-pub(super) fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
+pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     let bad = || {
-        anyhow::anyhow!("--find-shift: '{text}' is not a range A..B of integers; write e.g. -3..3")
+        crate::Error::invalid(format!(
+            "`find-shift`: '{text}' is not a range A..B of integers; write e.g. -3..3"
+        ))
     };
     let (a, b) = text.split_once("..").ok_or_else(bad)?;
     let a: i64 = a.trim().parse().map_err(|_| bad())?;
@@ -119,20 +118,22 @@ pub(super) fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i
         .parse()
         .map_err(|_| bad())?;
     if a > b {
-        bail!("--find-shift: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}");
+        return Err(crate::Error::invalid(format!(
+            "`find-shift`: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}"
+        )));
     }
     if b - a > 10_000 {
-        bail!(
-            "--find-shift: {a}..{b} has {} shifts; at most 10001",
+        return Err(crate::Error::invalid(format!(
+            "`find-shift`: {a}..{b} has {} shifts; at most 10001",
             b - a + 1
-        );
+        )));
     }
     Ok(a..=b)
 }
 
 /// The figure the flags describe (the game is solved when first written).
-pub fn plan(args: GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
-    figure_of(&args, memory_limit).map(GrundyPlan::new)
+pub fn plan(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
+    figure_of(args, memory_limit).map(GrundyPlan::new)
 }
 
 fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {
@@ -159,18 +160,18 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         (Some(text), _) => text.parse::<GameBox>()?,
         (None, GameSpec::Band(band)) => GameBox::Uniform(Band::seed_table_size(band)),
         (None, GameSpec::SixSided) => GameBox::Each(SixSided::seed_box(1).to_vec()),
-        (None, _) => return Err(crate::Error::invalid(format!("--box is required for {name}: e.g. --box 20, or --box 20,10,20 for one bound per coordinate"))),
+        (None, _) => return Err(crate::Error::invalid(format!("`box` is required for {name}: e.g. `box` 20, or `box` 20,10,20 for one bound per coordinate"))),
     };
     let print = args
         .print
         .style(&[args.cell, args.width, args.height], args.width);
     let cell_units = args
         .cell
-        .map(|c| args::length_units("--cell", c, print.print, 1..=200))
+        .map(|c| args::length_units("`cell`", c, print.print, 1..=200))
         .transpose()?;
     let width_units = args
         .width
-        .map(|w| args::length_units("--width", w, print.print, 64..=16384))
+        .map(|w| args::length_units("`width`", w, print.print, 64..=16384))
         .transpose()?;
     let figure = GrundyFigure {
         game,
@@ -199,7 +200,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
             elevation: args.elevation,
             width: width_units.unwrap_or(900),
             height: match (args.height, width_units) {
-                (Some(h), _) => args::length_units("--height", h, print.print, 64..=16384)?,
+                (Some(h), _) => args::length_units("`height`", h, print.print, 64..=16384)?,
                 (None, Some(w)) => (f64::from(w) * 0.8).round() as u32,
                 (None, None) => 720,
             },
@@ -218,102 +219,38 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
     Ok(figure)
 }
 
-pub fn run(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
-    let output_path = args.output.take();
-    // Reports go to stdout; a figure is written when -o is given or nothing else is asked.
-    let reports = args.compare_nim_sum || args.find_shift.is_some() || args.time;
-    let write_figure = output_path.is_some() || !reports;
-    let plan = plan_checked(&args, output_path.as_deref(), write_figure, ctx)?;
-    let figure = &plan.figure;
-    let shifts = match &args.find_shift {
-        Some(text) => {
-            if !matches!(figure.game, GameSpec::Capped(_)) {
-                bail!(
-                    "--find-shift tests (x+h)^y^(z+h) = 0, which applies to the capped three-heap games (triangular, min-half, cap), not {}",
-                    figure.game.name()
-                );
-            }
-            Some(parse_shift_range(text)?)
-        }
-        None => None,
+/// Where the cells of a Grundy figure are, for the explorer's hover readout:
+/// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
+/// in pixels of the scene the same flags draw (the PNG at its default size).
+/// A table is one grid whose first row and column are the headers.
+pub fn layout(pairs: &[(String, super::Value)], budget: &super::Budget) -> crate::Result<Vec<u8>> {
+    use clap::FromArgMatches;
+    let matches = super::parse_pairs(&["grundy"], pairs)?;
+    let super::FigureCommand::Grundy(args) =
+        super::FigureCommand::from_arg_matches(&matches).map_err(|e| super::from_clap(&e))?
+    else {
+        return Err(crate::Error::invalid(
+            "a Grundy layout needs grundy parameters",
+        ));
     };
-    let mut out = out::stdout();
-    let start = std::time::Instant::now();
-    let solution = plan.solution()?;
-    if args.time {
-        report!(
-            out,
-            "solved {} positions in {:.6} s",
-            solution.len(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-    let bounds = solution.bounds();
-    let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
-    if args.compare_nim_sum {
-        let c = solution.compare_nim_sum();
-        let xor = figure.game.coordinate_names().join("^");
-        report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
-        report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
-        report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
-    }
-    if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
-        let checks = check_shifts(capped, range.clone())?;
-        report!(
-            out,
-            "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
-            figure.game.name(),
-            described.join(" x ")
-        );
-        report!(out, "h\tP breaking it\tN fitting it\texact");
-        for c in &checks {
-            report!(
-                out,
-                "{}\t{}\t{}\t{}",
-                c.h,
-                c.p_breaking,
-                c.n_satisfying,
-                if c.exact() { "yes" } else { "no" }
-            );
-        }
-        let exact: Vec<String> = checks
-            .iter()
-            .filter(|c| c.exact())
-            .map(|c| c.h.to_string())
-            .collect();
-        if exact.is_empty() {
-            report!(
-                out,
-                "no h in {}..{} gives the P-positions exactly",
-                range.start(),
-                range.end()
-            );
-        } else {
-            report!(out, "exact for h = {}", exact.join(", "));
-        }
-    }
-    out.finish()?;
-    if write_figure {
-        output::emit(&plan, output_path.as_deref(), ctx)?;
-    }
-    Ok(())
-}
-
-/// The plan, with the output's format checked before the (possibly long) solve.
-fn plan_checked(
-    args: &GrundyArgs,
-    output_path: Option<&std::path::Path>,
-    write_figure: bool,
-    ctx: &Context,
-) -> Result<GrundyPlan> {
-    use crate::figure::Figure;
-    let plan = GrundyPlan::new(figure_of(args, ctx.memory_limit)?);
-    if write_figure {
-        let format = match output_path.filter(|p| p.as_os_str() != "-") {
-            Some(path) => crate::figure::format_of(&plan, path)?,
-            None => ctx.format.unwrap_or(plan.formats()[0]),
-        };
-        plan.check(format)?;
-    }
-    Ok(plan)
+    let plan = plan(&args, budget.memory_limit)?;
+    let scene = plan.figure.scene(plan.solution()?)?;
+    let grids: Vec<serde_json::Value> = scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
+                "x": layer.rect.x,
+                "y": layer.rect.y,
+                "width": layer.rect.width,
+                "height": layer.rect.height,
+                "rows": layer.rows,
+                "cols": layer.cols,
+            })),
+            _ => None,
+        })
+        .collect();
+    let layout =
+        serde_json::json!({ "width": scene.width, "height": scene.height, "grids": grids });
+    Ok(layout.to_string().into_bytes())
 }

@@ -9,10 +9,31 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Command};
 
 /// Arguments that say how or where, not what: they never enter provenance.
-const NOT_THE_FIGURE: [&str; 6] = ["output", "threads", "quiet", "max_memory", "format", "help"];
+const NOT_THE_FIGURE: [&str; 7] = [
+    "output",
+    "threads",
+    "quiet",
+    "max_memory",
+    "max_output",
+    "format",
+    "help",
+];
 
 /// `nimscape <subcommand...> <flags>` for the parsed `matches` of `root`.
 pub fn command_line(root: &Command, matches: &ArgMatches) -> String {
+    canonical(root, matches).1
+}
+
+/// The words after `nimscape` that parse to the same figure, for a child process:
+/// values as `--flag=value`, positionals after `--`, so no value reads as a flag.
+pub fn arguments(root: &Command, matches: &ArgMatches) -> Vec<String> {
+    canonical(root, matches).0
+}
+
+/// The figure's words for a process (unquoted) and its command line (quoted).
+fn canonical(root: &Command, matches: &ArgMatches) -> (Vec<String>, String) {
+    let mut argv: Vec<String> = Vec::new();
+    let mut argv_positional: Vec<String> = Vec::new();
     let mut words = vec!["nimscape".to_string()];
     let mut command = root;
     let mut matches = matches;
@@ -21,6 +42,7 @@ pub fn command_line(root: &Command, matches: &ArgMatches) -> String {
             break;
         };
         words.push(name.to_string());
+        argv.push(name.to_string());
         command = sub;
         matches = sub_matches;
     }
@@ -37,19 +59,25 @@ pub fn command_line(root: &Command, matches: &ArgMatches) -> String {
             .map(|raw| raw.map(|v| v.to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
         if arg.is_positional() {
+            argv_positional.extend(values.iter().cloned());
             positional.extend(values);
             continue;
         }
         let long = arg.get_long().unwrap_or(id);
         match arg.get_action() {
-            ArgAction::SetTrue | ArgAction::SetFalse => words.push(format!("--{long}")),
+            ArgAction::SetTrue | ArgAction::SetFalse => {
+                words.push(format!("--{long}"));
+                argv.push(format!("--{long}"));
+            }
             ArgAction::Count => {
                 for _ in 0..matches.get_count(id) {
                     words.push(format!("--{long}"));
+                    argv.push(format!("--{long}"));
                 }
             }
             _ => {
                 for value in values {
+                    argv.push(format!("--{long}={value}"));
                     words.push(format!("--{long}"));
                     words.push(quote(&value));
                 }
@@ -64,7 +92,11 @@ pub fn command_line(root: &Command, matches: &ArgMatches) -> String {
     for (k, value) in positional.into_iter().enumerate() {
         words.insert(first_flag + k, quote(&value));
     }
-    words.join(" ")
+    if !argv_positional.is_empty() {
+        argv.push("--".to_string());
+        argv.extend(argv_positional);
+    }
+    (argv, words.join(" "))
 }
 
 /// Quotes a word for a POSIX shell where it needs it.

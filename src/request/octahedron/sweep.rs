@@ -5,7 +5,7 @@ use super::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::NamedLevel;
 use crate::figure::octahedron::sweep::{self, SweepFigure, SweepView};
 use crate::octahedron::{PlaneOptions, ViewOptions};
-use anyhow::Result;
+use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -66,13 +66,13 @@ pub struct SweepArgs {
     animation: args::AnimationArgs,
     /// Output: .gif or .apng, or frames/r-%03d.png / .pdf (numbered frames plus a LaTeX \\animategraphics snippet frames/r.tex) [default: output/octahedron-sweep.gif]
     #[arg(short, long, value_name = "FILE")]
-    pub(super) output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
 }
 
 pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
     // Checked with or without --with-view: a NaN angle is a mistake either way.
     let camera = args.camera.camera()?;
-    let base = rgb(&args.solid_color, "--solid-color")?;
+    let base = rgb(&args.solid_color, "`solid-color`")?;
     // The plan's defaults (light, ambient, plane glass) are `view`'s: one place.
     let view = if args.with_view {
         Some(SweepView {
@@ -108,9 +108,10 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
 /// A sweep end as a real level; errors name its parameter.
 fn named_r(text: &str, parameter: &str) -> crate::Result<NamedLevel> {
     NamedLevel::parse_r(text).map_err(|e| match e {
-        crate::Error::InvalidParameter(msg) => {
-            crate::Error::InvalidParameter(msg.replace("`r`", &format!("`{parameter}`")))
-        }
+        crate::Error::InvalidParameter { message: msg, .. } => crate::Error::invalid_parameter(
+            parameter,
+            msg.replace("`r`", &format!("`{parameter}`")),
+        ),
         other => other,
     })
 }

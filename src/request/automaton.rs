@@ -1,13 +1,10 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
-use super::out::{self, report};
-use super::output::{self, Context};
 use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
-use anyhow::Result;
+use crate::Result;
 use clap::{Args, ValueEnum};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).
@@ -27,10 +24,10 @@ pub struct AutomatonArgs {
     rule60: bool,
     /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
     #[arg(long)]
-    check: bool,
+    pub check: bool,
     /// Output: .png, .svg / .pdf, .gif or .apng (animation), frames/f-%03d.png or .pdf (numbered frames plus a LaTeX snippet), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
     #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.
     #[arg(long, conflicts_with_all = ["cell", "panel", "width", "columns"])]
     raw: bool,
@@ -103,24 +100,4 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFi
     };
     figure.validate()?;
     Ok(figure)
-}
-
-pub fn run(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
-    let output_path = args.output.take();
-    let check = args.check;
-    let figure = plan(args, ctx.memory_limit)?;
-    if check {
-        let report = figure.check()?;
-        if report.mismatch.is_some() {
-            anyhow::bail!("{report}");
-        }
-        let mut out = out::stdout();
-        report!(out, "{report}");
-        out.finish()?;
-        if output_path.is_none() {
-            return Ok(());
-        }
-    }
-    output::emit(&figure, output_path.as_deref(), ctx)?;
-    Ok(())
 }

@@ -13,12 +13,11 @@ use self::section::SectionArgs;
 use self::sweep::SweepArgs;
 use self::view::ViewArgs;
 use super::args;
-use super::output::{self, Context};
 use crate::figure::octahedron::section::{Scale, SectionStyle};
 use crate::figure::Figure;
 use crate::octahedron::{Camera, PlaneOptions};
 use crate::scene::Color;
-use anyhow::Result;
+use crate::Result;
 use clap::{Args, Subcommand, ValueEnum};
 
 /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level.
@@ -26,6 +25,17 @@ use clap::{Args, Subcommand, ValueEnum};
 pub struct OctahedronArgs {
     #[command(subcommand)]
     command: OctahedronCommand,
+}
+
+impl OctahedronArgs {
+    /// Takes `-o` out of the parameters: where a figure goes is the front end's.
+    pub fn take_output(&mut self) -> Option<std::path::PathBuf> {
+        match &mut self.command {
+            OctahedronCommand::Section(a) => a.output.take(),
+            OctahedronCommand::View(a) => a.output.take(),
+            OctahedronCommand::Sweep(a) => a.output.take(),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -86,10 +96,10 @@ struct SectionStyleArgs {
 
 impl SectionStyleArgs {
     fn style(&self) -> crate::Result<SectionStyle> {
-        let frame = Color::parse(&self.frame_color, "--frame-color")?;
+        let frame = Color::parse(&self.frame_color, "`frame-color`")?;
         Ok(SectionStyle {
-            fill: Color::parse(&self.fill_color, "--fill-color")?,
-            background: Color::parse(&self.background, "--background")?,
+            fill: Color::parse(&self.fill_color, "`fill-color`")?,
+            background: Color::parse(&self.background, "`background`")?,
             frame: (frame.a > 0).then_some(frame),
             captions: !self.no_caption,
             caption_size: self.caption_size,
@@ -108,17 +118,6 @@ pub fn plan(args: OctahedronArgs, memory_limit: u64) -> Result<Box<dyn Figure + 
         OctahedronCommand::View(a) => Box::new(view::plan(a, memory_limit)?),
         OctahedronCommand::Sweep(a) => Box::new(sweep::plan(a, memory_limit)?),
     })
-}
-
-pub fn run(mut args: OctahedronArgs, ctx: &Context) -> Result<()> {
-    let output_path = match &mut args.command {
-        OctahedronCommand::Section(a) => a.output.take(),
-        OctahedronCommand::View(a) => a.output.take(),
-        OctahedronCommand::Sweep(a) => a.output.take(),
-    };
-    let figure = plan(args, ctx.memory_limit)?;
-    output::emit(figure.as_ref(), output_path.as_deref(), ctx)?;
-    Ok(())
 }
 
 fn unit(value: f64, flag: &str) -> crate::Result<f64> {

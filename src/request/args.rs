@@ -187,7 +187,7 @@ pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
 /// Parses one board side (no ranges).
 pub fn parse_side(text: &str) -> Result<u64, String> {
     if text.contains("..") || text.contains(',') {
-        return Err("takes one number, the columns of every board; ranges go in --m".into());
+        return Err("takes one number, the columns of every board; ranges go in `m`".into());
     }
     match text.trim().parse::<u64>() {
         Ok(0) => Err("board sides start at 1, not 0".into()),
@@ -294,6 +294,7 @@ impl From<PaletteArg> for crate::scene::ramp::Palette {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
+/// The typeface of a figure's text.
 pub enum FontArg {
     /// DejaVu Sans.
     Sans,
@@ -513,7 +514,7 @@ impl BoardStyleArgs {
     pub fn check_columns(&self, panels: usize) -> crate::Result<()> {
         if self.columns.is_some() && panels < 2 {
             return Err(crate::Error::invalid(
-                "--columns lays out a sheet of several boards; this figure has one (give --m a range or list, or leave out --columns)",
+                "`columns` lays out a sheet of several boards; this figure has one (give `m` a range or list, or leave out `columns`)",
             ));
         }
         Ok(())
@@ -521,17 +522,17 @@ impl BoardStyleArgs {
 
     /// The validated style.
     pub fn style(&self) -> crate::Result<BoardStyle> {
-        let frame = Color::parse(&self.frame_color, "--frame-color")?;
+        let frame = Color::parse(&self.frame_color, "`frame-color`")?;
         Ok(BoardStyle {
-            p_color: Color::parse(&self.p_color, "--p-color")?,
-            other_color: Color::parse(&self.other_color, "--other-color")?,
-            background: Color::parse(&self.background, "--background")?,
+            p_color: Color::parse(&self.p_color, "`p-color`")?,
+            other_color: Color::parse(&self.other_color, "`other-color`")?,
+            background: Color::parse(&self.background, "`background`")?,
             grid: match self.grid {
                 GridArg::Auto => GridLines::Auto,
                 GridArg::On => GridLines::On,
                 GridArg::Off => GridLines::Off,
             },
-            grid_color: Color::parse(&self.grid_color, "--grid-color")?,
+            grid_color: Color::parse(&self.grid_color, "`grid-color`")?,
             frame_color: (frame.a > 0).then_some(frame),
             margin: self.margin,
             gap: self.gap,
@@ -553,7 +554,7 @@ impl BoardStyleArgs {
     pub fn size(&self, boards: usize, print: Print) -> crate::Result<Option<PanelSize>> {
         if let Some(cell) = self.cell {
             return Ok(Some(PanelSize::Cell(length_units(
-                "--cell",
+                "`cell`",
                 cell,
                 print,
                 1..=4096,
@@ -561,7 +562,7 @@ impl BoardStyleArgs {
         }
         if let Some(panel) = self.panel {
             return Ok(Some(PanelSize::Panel(length_units(
-                "--panel",
+                "`panel`",
                 panel,
                 print,
                 4..=16384,
@@ -570,7 +571,7 @@ impl BoardStyleArgs {
         let Some(width) = self.width else {
             return Ok(None);
         };
-        let width = length_units("--width", width, print, 16..=65535)?;
+        let width = length_units("`width`", width, print, 16..=65535)?;
         let columns = self
             .columns()
             .unwrap_or_else(|| SheetLayout::default_columns(boards));
@@ -578,7 +579,7 @@ impl BoardStyleArgs {
         let panel = SheetLayout::panel_width_for(width, columns, self.gap, self.margin);
         if panel < 4 {
             return Err(crate::Error::invalid(format!(
-                "--width {} leaves {panel} px per panel for {columns} columns after margins and gaps; give a larger --width, fewer --columns or a smaller --gap / --margin",
+                "`width` {} leaves {panel} px per panel for {columns} columns after margins and gaps; give a larger `width`, fewer `columns` or a smaller `gap` / `margin`",
                 self.width.expect("checked above")
             )));
         }
@@ -632,7 +633,7 @@ impl AnimationArgs {
             (None, Some(fps)) => {
                 if !(fps.is_finite() && (0.01..=50.0).contains(&fps)) {
                     return Err(crate::Error::invalid(format!(
-                        "--fps {fps}: GIF delays are whole hundredths of a second and viewers slow anything under 2 cs down; use 0.01 to 50 fps"
+                        "`fps` {fps}: GIF delays are whole hundredths of a second and viewers slow anything under 2 cs down; use 0.01 to 50 fps"
                     )));
                 }
                 (100.0 / fps).round() as u16

@@ -1,0 +1,200 @@
+//! Figure commands on the command line: plan through the request layer, write
+//! where `-o` says, and print the reports (`--check`, `--compare-nim-sum`,
+//! `--find-shift`, `--time`, `count`'s table) on stdout.
+
+use super::out::{self, report};
+use super::output::{self, Context};
+use crate::figure::grundy::GrundyPlan;
+use crate::games::{check_shifts, GameSpec};
+use crate::pattern::count::check;
+use crate::request::automaton::AutomatonArgs;
+use crate::request::count::CountArgs;
+use crate::request::grundy::GrundyArgs;
+use crate::request::{self, FigureCommand};
+use anyhow::{bail, Result};
+use std::io::Write;
+
+/// Runs one figure command.
+pub fn run(command: FigureCommand, ctx: &Context) -> Result<()> {
+    match command {
+        FigureCommand::Square(mut args) => {
+            let output = args.output.take();
+            let figure = request::square::plan(args, ctx.memory_limit)?;
+            output::emit(&figure, output.as_deref(), ctx)?;
+        }
+        FigureCommand::Count(args) => run_count(args, ctx)?,
+        FigureCommand::Automaton(args) => run_automaton(args, ctx)?,
+        FigureCommand::Grundy(args) => run_grundy(args, ctx)?,
+        FigureCommand::Octahedron(mut args) => {
+            let output = args.take_output();
+            let figure = request::octahedron::plan(args, ctx.memory_limit)?;
+            output::emit(figure.as_ref(), output.as_deref(), ctx)?;
+        }
+    }
+    Ok(())
+}
+
+fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
+    let output_path = args.output.take();
+    let check = args.check;
+    let figure = request::automaton::plan(args, ctx.memory_limit)?;
+    if check {
+        let report = figure.check()?;
+        if report.mismatch.is_some() {
+            anyhow::bail!("{report}");
+        }
+        let mut out = out::stdout();
+        report!(out, "{report}");
+        out.finish()?;
+        if output_path.is_none() {
+            return Ok(());
+        }
+    }
+    output::emit(&figure, output_path.as_deref(), ctx)?;
+    Ok(())
+}
+
+fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
+    if args.m.is_none() && !args.check {
+        anyhow::bail!("--m is required (e.g. --m 1..64), unless you only --check");
+    }
+    let check_report = args.check.then_some(args.check_up_to);
+    if args.m.is_some() {
+        let output = args.output.take();
+        let figure = request::count::plan(args)?;
+        match output {
+            Some(path) => {
+                output::emit(&figure, Some(&path), ctx)?;
+            }
+            None => {
+                // Without -o the table is a report: it goes to stdout.
+                let mut out = out::stdout();
+                report!(out, "m\tg(m)");
+                for (m, gm) in figure.rows() {
+                    report!(out, "{m}\t{gm}");
+                }
+                out.finish()?;
+            }
+        }
+    }
+    if let Some(check_up_to) = check_report {
+        let mut failed = false;
+        let mut out = out::stdout();
+        report!(out, "checked\trange\tresult");
+        for line in check(check_up_to) {
+            report!(
+                out,
+                "{}\t{}\t{}",
+                line.claim,
+                line.range,
+                if line.holds { "holds" } else { "FAILS" }
+            );
+            failed |= !line.holds;
+        }
+        out.finish()?;
+        if failed {
+            anyhow::bail!("a g(m) identity failed its check (see the table above)");
+        }
+    }
+    Ok(())
+}
+
+fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
+    let output_path = args.output.take();
+    // Reports go to stdout; a figure is written when -o is given or nothing else is asked.
+    let reports = args.compare_nim_sum || args.find_shift.is_some() || args.time;
+    let write_figure = output_path.is_some() || !reports;
+    let plan = plan_checked(&args, output_path.as_deref(), write_figure, ctx)?;
+    let figure = &plan.figure;
+    let shifts = match &args.find_shift {
+        Some(text) => {
+            if !matches!(figure.game, GameSpec::Capped(_)) {
+                bail!(
+                    "--find-shift tests (x+h)^y^(z+h) = 0, which applies to the capped three-heap games (triangular, min-half, cap), not {}",
+                    figure.game.name()
+                );
+            }
+            Some(request::grundy::parse_shift_range(text)?)
+        }
+        None => None,
+    };
+    let mut out = out::stdout();
+    let start = std::time::Instant::now();
+    let solution = plan.solution()?;
+    if args.time {
+        report!(
+            out,
+            "solved {} positions in {:.6} s",
+            solution.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let bounds = solution.bounds();
+    let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
+    if args.compare_nim_sum {
+        let c = solution.compare_nim_sum();
+        let xor = figure.game.coordinate_names().join("^");
+        report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
+        report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
+        report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
+    }
+    if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
+        let checks = check_shifts(capped, range.clone())?;
+        report!(
+            out,
+            "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
+            figure.game.name(),
+            described.join(" x ")
+        );
+        report!(out, "h\tP breaking it\tN fitting it\texact");
+        for c in &checks {
+            report!(
+                out,
+                "{}\t{}\t{}\t{}",
+                c.h,
+                c.p_breaking,
+                c.n_satisfying,
+                if c.exact() { "yes" } else { "no" }
+            );
+        }
+        let exact: Vec<String> = checks
+            .iter()
+            .filter(|c| c.exact())
+            .map(|c| c.h.to_string())
+            .collect();
+        if exact.is_empty() {
+            report!(
+                out,
+                "no h in {}..{} gives the P-positions exactly",
+                range.start(),
+                range.end()
+            );
+        } else {
+            report!(out, "exact for h = {}", exact.join(", "));
+        }
+    }
+    out.finish()?;
+    if write_figure {
+        output::emit(&plan, output_path.as_deref(), ctx)?;
+    }
+    Ok(())
+}
+
+/// The plan, with the output's format checked before the (possibly long) solve.
+fn plan_checked(
+    args: &GrundyArgs,
+    output_path: Option<&std::path::Path>,
+    write_figure: bool,
+    ctx: &Context,
+) -> Result<GrundyPlan> {
+    use crate::figure::Figure;
+    let plan = request::grundy::plan(args, ctx.memory_limit)?;
+    if write_figure {
+        let format = match output_path.filter(|p| p.as_os_str() != "-") {
+            Some(path) => crate::figure::format_of(&plan, path)?,
+            None => ctx.format.unwrap_or(plan.formats()[0]),
+        };
+        plan.check(format)?;
+    }
+    Ok(plan)
+}

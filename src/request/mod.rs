@@ -1,0 +1,525 @@
+//! The request layer: one typed way to ask for a figure, under every front end.
+//!
+//! The figure subcommands' clap definitions live here and are the one source of
+//! parameter names, types, defaults and help. A front end reaches a validated
+//! figure in one of two ways:
+//!
+//! * the command line parses its words with [`FigureCommand`] (flattened into
+//!   its own subcommands) and calls [`plan_command`];
+//! * recipes, the HTTP server and the Python module hand `name = value` pairs to
+//!   [`plan_pairs`], which looks every name up in the same definitions.
+//!
+//! Both end in [`Planned`]: the figure validated once, and its provenance (the
+//! canonical `nimscape ...` command line that draws the same bytes). Errors are
+//! [`crate::Error`] values whose parameter is data ([`crate::Error::parameter`]);
+//! each front end shows parameter names its own way ([`Naming`]). Options that say
+//! how or where rather than what (`-o`, `--threads`, `--max-memory`, `--quiet`,
+//! `--format`) belong to the command line and are unknown parameters here.
+
+pub mod args;
+pub mod automaton;
+pub mod count;
+pub mod grundy;
+pub mod octahedron;
+pub mod provenance;
+pub mod square;
+
+use crate::encode::{Format, Metadata};
+use crate::figure::Figure;
+use crate::{Error, Result};
+use clap::{ArgMatches, FromArgMatches, Subcommand};
+use std::sync::LazyLock;
+
+/// The figure subcommands, as the command line flattens them into its own.
+#[derive(Debug, Subcommand)]
+pub enum FigureCommand {
+    /// P-position patterns of the chocolate game C(m,n): one board, a contact sheet, or a raw 1-bit board.
+    Square(square::SquareArgs),
+    /// g(m), the number of P-positions of C(m,m): a table, a chart, and checks of its identities.
+    Count(count::CountArgs),
+    /// The second-order automaton (2D Rule 60): frames, sheets, GIFs, residues mod p, exact values, --check.
+    Automaton(automaton::AutomatonArgs),
+    /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, nim-sum analyses.
+    Grundy(grundy::GrundyArgs),
+    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level as GIF.
+    Octahedron(octahedron::OctahedronArgs),
+}
+
+impl FigureCommand {
+    /// Takes `-o` out of the parameters: where a figure goes is the front end's
+    /// business, never part of the figure (nor of its provenance).
+    pub fn take_output(&mut self) -> Option<std::path::PathBuf> {
+        match self {
+            FigureCommand::Square(a) => a.output.take(),
+            FigureCommand::Count(a) => a.output.take(),
+            FigureCommand::Automaton(a) => a.output.take(),
+            FigureCommand::Grundy(a) => a.output.take(),
+            FigureCommand::Octahedron(a) => a.take_output(),
+        }
+    }
+}
+
+/// The limits one request runs under: values passed in, never process-wide state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Refuse work whose estimated memory exceeds this many bytes.
+    pub memory_limit: u64,
+    /// Refuse outputs larger than this many bytes.
+    pub output_limit: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
+        }
+    }
+}
+
+/// A figure validated once, with the command line that draws it.
+pub struct Planned {
+    figure: Box<dyn Figure + Send>,
+    command_line: String,
+    arguments: Vec<String>,
+}
+
+impl Planned {
+    /// The validated figure.
+    pub fn figure(&self) -> &dyn Figure {
+        self.figure.as_ref()
+    }
+
+    /// `nimscape <subcommand> <flags>`: rebuilt from the parsed parameters, so the
+    /// same figure asked for by any front end records the same words.
+    pub fn command_line(&self) -> &str {
+        &self.command_line
+    }
+
+    /// The words after `nimscape` that draw the same figure in another process
+    /// (values as `--flag=value`, positionals after `--`); add `-o FILE` in front of
+    /// a `--`.
+    pub fn arguments(&self) -> &[String] {
+        &self.arguments
+    }
+
+    /// The provenance written into image files.
+    pub fn metadata(&self) -> Metadata {
+        Metadata::with_parameters(self.command_line.clone())
+    }
+
+    /// The format a file with `extension` would have, among the figure's formats.
+    pub fn format(&self, extension: &str) -> Result<Format> {
+        let probe = std::path::PathBuf::from(format!("figure.{extension}"));
+        crate::figure::format_of(self.figure(), &probe)
+    }
+
+    /// The figure's bytes in `format`, in memory.
+    pub fn render(&self, format: Format) -> Result<Vec<u8>> {
+        crate::figure::to_bytes(self.figure(), format, &self.metadata())
+    }
+}
+
+/// One value of a `name = value` pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A value as typed (numbers too: `"11"`, `"1..24"`, `"85mm"`).
+    Text(String),
+    /// A switch's state (a TOML boolean, say). A switch also takes `Text` of
+    /// `true`/`false`, `1`/`0`, `on`/`off` or the empty string (on).
+    Switch(bool),
+}
+
+/// How a front end shows a parameter's name in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    /// `--cell`, as the command line writes it.
+    Flags,
+    /// `cell`, as a recipe key, a query parameter or a Python keyword (dashes kept;
+    /// Python shows underscores, see [`Naming::Keywords`]).
+    Keys,
+    /// `cell`, `p_color`: Python's keyword arguments.
+    Keywords,
+}
+
+impl Naming {
+    /// `name` (a long flag name without dashes) as this front end shows it.
+    pub fn show(self, name: &str) -> String {
+        match self {
+            Naming::Flags => format!("--{name}"),
+            Naming::Keys => name.to_string(),
+            Naming::Keywords => name.replace('-', "_"),
+        }
+    }
+
+    /// `err`'s one-line message with every parameter name shown this way.
+    pub fn message(self, err: &Error) -> String {
+        err.message_with(|name| self.show(name))
+    }
+}
+
+/// The figure subcommands' definition, built once per process: building it
+/// (clap's derive) costs more than parsing.
+fn definition() -> &'static clap::Command {
+    static DEFINITION: LazyLock<clap::Command> =
+        LazyLock::new(|| FigureCommand::augment_subcommands(clap::Command::new("nimscape")));
+    &DEFINITION
+}
+
+/// Options of the figure subcommands that are not figure parameters: where the
+/// figure goes is the front end's business.
+const NOT_PARAMETERS: [&str; 3] = ["output", "help", "version"];
+
+/// The figure models by name: `square`, `octahedron section`, ...
+pub fn models() -> Vec<String> {
+    let mut names = Vec::new();
+    for sub in definition().get_subcommands() {
+        if sub.has_subcommands() {
+            for inner in sub.get_subcommands() {
+                names.push(format!("{} {}", sub.get_name(), inner.get_name()));
+            }
+        } else {
+            names.push(sub.get_name().to_string());
+        }
+    }
+    names
+}
+
+/// The definition of the model `command` (`["octahedron", "section"]`).
+fn model_definition(command: &[&str]) -> Result<&'static clap::Command> {
+    let unknown = || {
+        Error::invalid(format!(
+            "unknown model '{}'; allowed: {}",
+            command.join(" "),
+            models().join(", ")
+        ))
+    };
+    let mut found = definition();
+    for word in command {
+        found = found.find_subcommand(word).ok_or_else(unknown)?;
+    }
+    if command.is_empty() || found.has_subcommands() {
+        return Err(Error::invalid(format!(
+            "model '{}' needs one more word; allowed: {}",
+            command.join(" "),
+            models().join(", ")
+        )));
+    }
+    Ok(found)
+}
+
+/// The parameter names of model `command`, as a user writes them (long flag names,
+/// positionals by their id), hidden ones left out.
+pub fn parameters(command: &[&str]) -> Result<Vec<String>> {
+    let found = model_definition(command)?;
+    Ok(found
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
+        .filter_map(|a| {
+            if a.is_positional() {
+                Some(a.get_id().to_string())
+            } else {
+                a.get_long().map(str::to_string)
+            }
+        })
+        .collect())
+}
+
+/// Whether `name` names the parameter `arg` (by long name, alias or positional
+/// id); `_` and `-` are the same.
+fn names_arg(arg: &clap::Arg, name: &str) -> bool {
+    let same = |a: &str| a.replace('_', "-") == name.replace('_', "-");
+    arg.get_long().is_some_and(same)
+        || arg
+            .get_all_aliases()
+            .is_some_and(|aliases| aliases.into_iter().any(same))
+        || (arg.is_positional() && same(arg.get_id().as_str()))
+}
+
+/// Whether model `command` takes a parameter called `name`.
+pub fn takes(command: &[&str], name: &str) -> bool {
+    model_definition(command).is_ok_and(|found| {
+        found
+            .get_arguments()
+            .any(|a| names_arg(a, name) && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
+    })
+}
+
+/// The figure model `command` with parameters `pairs`, validated: the one path
+/// from `name = value` pairs to a plan, for recipes, the server and Python.
+/// A name is a long flag name (`_` for `-` allowed) or a positional's id (`game`);
+/// a value is never read as an option.
+pub fn plan_pairs(command: &[&str], pairs: &[(String, Value)], budget: &Budget) -> Result<Planned> {
+    let matches = parse_pairs(command, pairs)?;
+    let figure = FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?;
+    plan_command(figure, &matches, budget)
+}
+
+/// The bytes of model `command` drawn with text `pairs` as `extension` (`png`,
+/// `csv`, ...): the same bytes `nimscape <command> --<name> <value> ... -o
+/// figure.<extension>` writes.
+pub fn render_pairs(
+    command: &[&str],
+    pairs: &[(String, String)],
+    extension: &str,
+    budget: &Budget,
+) -> Result<Vec<u8>> {
+    let pairs: Vec<(String, Value)> = pairs
+        .iter()
+        .map(|(name, value)| (name.clone(), Value::Text(value.clone())))
+        .collect();
+    let planned = plan_pairs(command, &pairs, budget)?;
+    let format = planned.format(extension)?;
+    planned.render(format)
+}
+
+/// `pairs` parsed by the model's own definition, as the command line would parse
+/// `--name=value` words.
+pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
+    let found = model_definition(command)?;
+    let mut words: Vec<String> = command.iter().map(|w| w.to_string()).collect();
+    let mut positional = Vec::new();
+    for (name, value) in pairs {
+        let arg = found
+            .get_arguments()
+            .find(|a| names_arg(a, name) && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
+            .ok_or_else(|| unknown_parameter(command, name))?;
+        let long = arg.get_long().unwrap_or(arg.get_id().as_str()).to_string();
+        let switch = matches!(arg.get_action(), clap::ArgAction::SetTrue);
+        match (value, switch) {
+            (Value::Switch(true), true) => words.push(format!("--{long}")),
+            (Value::Switch(false), true) => {}
+            (Value::Text(text), true) => match text.as_str() {
+                "" | "true" | "1" | "on" => words.push(format!("--{long}")),
+                "false" | "0" | "off" => {}
+                other => {
+                    return Err(Error::invalid_parameter(
+                        &long,
+                        format!("`{long}` is a switch: give true or false, not '{other}'"),
+                    ))
+                }
+            },
+            (Value::Switch(_), false) => {
+                return Err(Error::invalid_parameter(
+                    &long,
+                    format!("`{long}` takes a value, not true or false"),
+                ))
+            }
+            (Value::Text(text), false) if arg.is_positional() => positional.push(text.clone()),
+            // `--name=value` keeps a value that starts with '-' a value.
+            (Value::Text(text), false) => words.push(format!("--{long}={text}")),
+        }
+    }
+    // After `--` a positional is a value even when it starts with '-'.
+    if !positional.is_empty() {
+        words.push("--".into());
+        words.extend(positional);
+    }
+    let argv = std::iter::once("nimscape".to_string()).chain(words);
+    definition()
+        .clone()
+        .try_get_matches_from(argv)
+        .map_err(|e| from_clap(&e))
+}
+
+fn unknown_parameter(command: &[&str], name: &str) -> Error {
+    let allowed = parameters(command).unwrap_or_default();
+    let wanted = name.replace('_', "-");
+    let hint = if [
+        "max-memory",
+        "max-output",
+        "threads",
+        "quiet",
+        "format",
+        "output",
+        "o",
+        "q",
+    ]
+    .contains(&wanted.as_str())
+    {
+        " (it says how or where to draw, not what: the front end sets it)".to_string()
+    } else {
+        suggestion(&wanted, &allowed)
+            .map(|s| format!("; did you mean '{s}'?"))
+            .unwrap_or_default()
+    };
+    Error::invalid_parameter(
+        name,
+        format!(
+            "'{}' is not a parameter of '{}'{hint}; allowed: {}",
+            shorten(name),
+            command.join(" "),
+            allowed.join(", ")
+        ),
+    )
+}
+
+/// The closest allowed name to `wanted`, when it is close (a typo).
+fn suggestion<'a>(wanted: &str, allowed: &'a [String]) -> Option<&'a str> {
+    allowed
+        .iter()
+        .map(|a| (strsim_distance(wanted, a), a))
+        .filter(|(d, a)| *d <= 2.max(a.len() / 4))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, a)| a.as_str())
+}
+
+/// Levenshtein distance (small strings: parameter names).
+fn strsim_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// The canonical command line of parsed `matches` (of the command line's root or
+/// of [`parse_pairs`]): see [`provenance`].
+pub fn command_line(matches: &ArgMatches) -> String {
+    provenance::command_line(definition(), matches)
+}
+
+/// Plans a parsed figure command; `matches` are those it was parsed from (for
+/// its provenance), at the root of the command line or of [`parse_pairs`].
+pub fn plan_command(
+    command: FigureCommand,
+    matches: &ArgMatches,
+    budget: &Budget,
+) -> Result<Planned> {
+    let command_line = command_line(matches);
+    let memory_limit = budget.memory_limit;
+    let figure: Box<dyn Figure + Send> = match command {
+        FigureCommand::Square(args) => Box::new(square::plan(args, memory_limit)?),
+        FigureCommand::Count(args) => Box::new(count::plan(args)?),
+        FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
+        FigureCommand::Grundy(args) => Box::new(grundy::plan(&args, memory_limit)?),
+        FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,
+    };
+    Ok(Planned {
+        figure,
+        command_line,
+        arguments: provenance::arguments(definition(), matches),
+    })
+}
+
+/// Cuts quoted user input in a message: a 10,000-character value must not make a
+/// 10,000-character line.
+pub fn shorten(text: &str) -> String {
+    const LONGEST: usize = 60;
+    if text.chars().count() <= LONGEST {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(LONGEST).collect::<String>())
+    }
+}
+
+/// A clap parse error as the library's: a bad parameter named as data, with
+/// clap's detail (the possible values, "did you mean") on the same line.
+pub fn from_clap(err: &clap::Error) -> Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let strings = |kind: ContextKind| -> Vec<String> {
+        match err.get(kind) {
+            Some(ContextValue::Strings(values)) => values.clone(),
+            Some(ContextValue::String(value)) => vec![value.clone()],
+            _ => Vec::new(),
+        }
+    };
+    // clap shows an argument as `--cell <PX>`, `--raw` or `[GAME]`: its name is the
+    // long flag, or the positional's id.
+    let name_of = |shown: &str| -> String {
+        let shown = shown.trim();
+        match shown.strip_prefix("--") {
+            Some(rest) => rest
+                .split([' ', '=', '<'])
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            None => shown
+                .trim_matches(|c| c == '[' || c == ']' || c == '<' || c == '>' || c == '.')
+                .to_ascii_lowercase()
+                .replace('_', "-"),
+        }
+    };
+    let marked = |shown: &str| format!("`{}`", name_of(shown));
+    let invalid = strings(ContextKind::InvalidArg);
+    let first = invalid.first().map(|s| name_of(s));
+    let mut message = match err.kind() {
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            let value = strings(ContextKind::InvalidValue).join(" ");
+            let arg = invalid.first().map(|a| marked(a)).unwrap_or_default();
+            let mut line = format!("invalid value '{}' for {arg}", shorten(&value));
+            if let Some(source) = std::error::Error::source(err) {
+                line.push_str(&format!(": {source}"));
+            }
+            line
+        }
+        ErrorKind::ArgumentConflict => {
+            let arg = invalid.first().map(|a| marked(a)).unwrap_or_default();
+            let prior: Vec<String> = strings(ContextKind::PriorArg)
+                .iter()
+                .map(|a| marked(a))
+                .collect();
+            if prior.is_empty() {
+                format!("{arg} cannot be used with the other options given")
+            } else {
+                format!("{arg} cannot be used with {}", prior.join(", "))
+            }
+        }
+        ErrorKind::MissingRequiredArgument => {
+            let args: Vec<String> = invalid.iter().map(|a| marked(a)).collect();
+            format!("{} required", {
+                let list = args.join(", ");
+                if args.len() == 1 {
+                    format!("{list} is")
+                } else {
+                    format!("{list} are")
+                }
+            })
+        }
+        _ => first_line(err),
+    };
+    let listed = |kind: ContextKind| {
+        let values = strings(kind);
+        (!values.is_empty()).then(|| values.join(", "))
+    };
+    if let Some(values) = listed(ContextKind::ValidValue) {
+        message.push_str(&format!("; possible values: {values}"));
+    }
+    for kind in [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+        ContextKind::SuggestedSubcommand,
+    ] {
+        if let Some(suggestion) = listed(kind) {
+            message.push_str(&format!("; did you mean '{suggestion}'?"));
+        }
+    }
+    match first {
+        Some(name) if !name.is_empty() => Error::invalid_parameter(&name, message),
+        _ => Error::invalid(message),
+    }
+}
+
+/// clap's own first line, without its `error: ` prefix, cut to a sane length.
+fn first_line(err: &clap::Error) -> String {
+    let text = err.to_string();
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid arguments")
+        .trim_end()
+        .trim_start_matches("error: ");
+    const LONGEST: usize = 300;
+    if first.chars().count() <= LONGEST {
+        first.to_string()
+    } else {
+        format!("{}...", first.chars().take(LONGEST).collect::<String>())
+    }
+}
