@@ -147,6 +147,16 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
             )))
         }
     };
+    if !GAME_NAMES.contains(&name.as_str()) {
+        return Err(crate::Error::invalid_parameter(
+            "game",
+            format!(
+                "unknown game '{}'; expected one of {}",
+                super::shorten(&name),
+                GAME_NAMES.join(", ")
+            ),
+        ));
+    }
     let game = GameSpec::from_name(
         &name,
         &GameParams {

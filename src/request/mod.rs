@@ -323,9 +323,8 @@ pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMat
 }
 
 fn unknown_parameter(command: &[&str], name: &str) -> Error {
-    let allowed = parameters(command).unwrap_or_default();
-    let wanted = name.replace('_', "-");
-    let hint = if [
+    /// Options of the command line that say how or where to draw, not what.
+    const HOW_OR_WHERE: [&str; 8] = [
         "max-memory",
         "max-output",
         "threads",
@@ -334,19 +333,19 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         "output",
         "o",
         "q",
-    ]
-    .contains(&wanted.as_str())
-    {
-        " (it says how or where to draw, not what: the front end sets it)".to_string()
+    ];
+    let allowed = parameters(command).unwrap_or_default();
+    let wanted = name.replace('_', "-");
+    let (why, suggested) = if HOW_OR_WHERE.contains(&wanted.as_str()) {
+        (" (it says how or where to draw, not what)", String::new())
     } else {
-        suggestion(&wanted, &allowed)
-            .map(|s| format!("; did you mean '{s}'?"))
-            .unwrap_or_default()
+        let suggested = suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
+        ("", suggested.unwrap_or_default())
     };
     Error::invalid_parameter(
         name,
         format!(
-            "'{}' is not a parameter of '{}'{hint}; allowed: {}",
+            "'{}' is not a parameter of model '{}'{why}; allowed: {}{suggested}",
             shorten(name),
             command.join(" "),
             allowed.join(", ")
@@ -456,7 +455,11 @@ pub fn from_clap(err: &clap::Error) -> Error {
             let arg = invalid.first().map(|a| marked(a)).unwrap_or_default();
             let mut line = format!("invalid value '{}' for {arg}", shorten(&value));
             if let Some(source) = std::error::Error::source(err) {
-                line.push_str(&format!(": {source}"));
+                // A parser may quote the whole value back: cut it too.
+                let source = source.to_string();
+                let cut: String = source.chars().take(240).collect();
+                let ellipsis = if cut.len() < source.len() { "..." } else { "" };
+                line.push_str(&format!(": {cut}{ellipsis}"));
             }
             line
         }

@@ -280,7 +280,7 @@ fn clap_detail_survives_on_the_one_error_line() {
         (&["square"][..], "--m"),
         (
             &["octahedron", "sweep", "--solid-color", "red"][..],
-            "not provided: --with-view",
+            "--with-view is required",
         ),
     ] {
         let output = nimscape(dir.path()).args(args).output().unwrap();

@@ -444,11 +444,11 @@ fn recipe_values_are_never_read_as_flags() {
     let cases: &[(&str, &str)] = &[
         (
             "[[figure]]\nname = \"a\"\nmodel = \"grundy\"\ngame = \"--max-memory=100T\"\nbox = \"3\"\n",
-            "a value cannot start with '-'",
+            "r.toml:4: figure 'a': unknown game '--max-memory=100T'",
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"grundy\"\ngame = \"--threads=100000\"\nbox = \"3\"\n",
-            "a value cannot start with '-'",
+            "r.toml:4: figure 'a': unknown game '--threads=100000'",
         ),
         // A value of a keyed option stays that option's value: here a (bad) cap.
         (

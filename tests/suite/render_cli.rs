@@ -128,11 +128,11 @@ fn bad_recipes_name_file_line_and_key_and_write_nothing() {
         ("title = \"x\n", "bad.toml:1: TOML"),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"square\"\nmm = 5\n",
-            "bad.toml:4: figure 'a': key 'mm' is not a parameter of model 'square'; allowed: m, n",
+            "bad.toml:4: figure 'a': 'mm' is not a parameter of model 'square'; allowed: m, n",
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"square\"\nm = true\n",
-            "bad.toml:4: figure 'a': key 'm' takes a value",
+            "bad.toml:4: figure 'a': m takes a value",
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"squares\"\nm = 5\n",
@@ -140,11 +140,11 @@ fn bad_recipes_name_file_line_and_key_and_write_nothing() {
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"square\"\n\nm = 0\n",
-            "bad.toml:5: figure 'a': invalid value '0' for 'm'",
+            "bad.toml:5: figure 'a': invalid value '0' for m: values start at 1",
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"square\"\nm = 5\ndecompose = \"yes\"\n",
-            "bad.toml:5: figure 'a': key 'decompose' is a switch",
+            "bad.toml:5: figure 'a': decompose is a switch",
         ),
         (
             "[[figure]]\nname = \"a\"\nmodel = \"octahedron section\"\nn = 4\nlevel = 17\n",

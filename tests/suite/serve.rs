@@ -227,26 +227,70 @@ fn every_commands_figure_over_http_is_the_clis_bytes() {
     }
 }
 
+/// Parameter combinations the command line refuses: (model, name = value pairs; a
+/// switch as "true").
+const CLI_REFUSALS: &[(&str, &[(&str, &str)])] = &[
+    ("square", &[("m", "0")]),
+    ("square", &[("m", "5"), ("raw", "true"), ("cell", "5")]),
+    ("square", &[("m", "11"), ("n", "5"), ("decompose", "true")]),
+    ("square", &[("m", "1..4"), ("columns", "0")]),
+    ("square", &[("m", "5"), ("p-color", "nope")]),
+    ("square", &[("m", "5"), ("cell", "5x")]),
+    ("square", &[("m", "5"), ("fps", "1000")]),
+    ("square", &[("m", "5"), ("decompose", "maybe")]),
+    ("square", &[("n", "5")]),
+    ("count", &[("m", "0")]),
+    ("count", &[("m", "1..5"), ("width", "10")]),
+    ("automaton", &[("frames", "8"), ("modulus", "1")]),
+    ("automaton", &[("frames", "8"), ("palette", "rainbow")]),
+    ("octahedron/section", &[("n", "4"), ("level", "99")]),
+    ("octahedron/section", &[("n", "4")]),
+    ("octahedron/section", &[("n", "4"), ("r", "2")]),
+    ("octahedron/view", &[("n", "2"), ("explode", "9")]),
+    ("grundy", &[("game", "chess"), ("box", "5")]),
+    ("grundy", &[("game", "triangular"), ("k", "3")]),
+    ("grundy", &[("cap", "floor((x+z)/"), ("box", "5")]),
+];
+
+/// `text` as a query value: the few characters a URL reserves, escaped.
+fn query_value(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '+' => "%2B".to_string(),
+            '#' => "%23".to_string(),
+            '&' => "%26".to_string(),
+            ' ' => "%20".to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// The command line's error line with its flags shown as the API names them.
+fn as_query_names(stderr: &str) -> String {
+    let line = stderr
+        .trim()
+        .trim_start_matches("error: ")
+        .trim_end_matches(" (see nimscape --help)");
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[test]
 fn bad_parameters_get_a_400_with_the_clis_one_line() {
     let server = server();
-    let cases: &[(&str, &[&str])] = &[
-        ("/api/square.png?m=0", &["square", "--m", "0"]),
-        (
-            "/api/octahedron/section.png?n=4&level=99",
-            &["octahedron", "section", "--n", "4", "--level", "99"],
-        ),
-        (
-            "/api/grundy.png?cap=floor((x%2Bz)/&box=5",
-            &["grundy", "--cap", "floor((x+z)/", "--box", "5"],
-        ),
-        (
-            "/api/automaton.png?frames=8&modulus=1",
-            &["automaton", "--frames", "8", "--modulus", "1"],
-        ),
-    ];
-    for (target, args) in cases {
-        let reply = get(server.addr, target);
+    for (model, pairs) in CLI_REFUSALS {
+        let query: Vec<String> = pairs
+            .iter()
+            .map(|(name, value)| format!("{name}={}", query_value(value)))
+            .collect();
+        let target = format!("/api/{model}.png?{}", query.join("&"));
+        let reply = get(server.addr, &target);
         assert_eq!(reply.status, 400, "{target}: {}", reply.text());
         let line = reply.text();
         assert_eq!(
@@ -255,16 +299,46 @@ fn bad_parameters_get_a_400_with_the_clis_one_line() {
             "{target}: not one line: {line}"
         );
         let dir = tempfile::tempdir().unwrap();
-        let mut all = args.to_vec();
-        all.extend(["-o", "x.png"]);
-        let cli = nimscape(dir.path()).args(&all).output().unwrap();
-        assert!(!cli.status.success());
+        let mut args: Vec<String> = model.split('/').map(str::to_string).collect();
+        for (name, value) in pairs.iter() {
+            match (*name, *value) {
+                ("game", game) => args.insert(1, game.to_string()),
+                (name, "true") => args.push(format!("--{name}")),
+                (name, value) => args.push(format!("--{name}={value}")),
+            }
+        }
+        args.extend(["-o".to_string(), "x.png".to_string()]);
+        let cli = nimscape(dir.path()).args(&args).output().unwrap();
+        assert!(!cli.status.success(), "{args:?} succeeded");
         let stderr = String::from_utf8_lossy(&cli.stderr);
-        assert!(
-            stderr.contains(line.trim()),
-            "{target}: HTTP says '{}', the CLI says '{}'",
+        if *pairs == [("m", "5"), ("decompose", "maybe")] {
+            // The command line has no way to give a switch a value: its own line.
+            assert!(line.contains("decompose is a switch"), "{line}");
+            continue;
+        }
+        assert_eq!(
             line.trim(),
-            stderr.trim()
+            as_query_names(&stderr),
+            "{target}: HTTP and the CLI ({args:?}) disagree"
+        );
+    }
+    // Options that say how or where, not what, are no figure parameters.
+    for target in [
+        "/api/square.png?m=5&format=svg",
+        "/api/square.png?m=5&max_memory=1T",
+        "/api/square.png?m=5&max-output=1",
+        "/api/square.png?m=5&threads=2",
+        "/api/square.png?m=5&quiet=true",
+        "/api/square.png?m=5&output=x.png",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 400, "{target}: {}", reply.text());
+        assert!(
+            reply
+                .text()
+                .contains("is not a parameter of model 'square'"),
+            "{target}: {}",
+            reply.text()
         );
     }
     // Names the API itself refuses.
