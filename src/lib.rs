@@ -8,7 +8,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod cli;
 pub mod encode;
 pub mod figure;
 /// The embedded fonts (moved under `scene`; this path stays for callers).

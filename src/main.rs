@@ -1,5 +1,7 @@
 //! The `nimscape` binary: parse the command line, run, report errors on one line.
 
+mod cli;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -18,7 +20,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
-    match nimscape::cli::run() {
+    match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             // A closed pipe (`nimscape count ... | head`) is not a failure.
@@ -29,9 +31,9 @@ fn run() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {}", nimscape::cli::message(&err));
+            eprintln!("error: {}", cli::message(&err));
             // Words that do not parse exit 2, as clap's own errors do.
-            if err.downcast_ref::<nimscape::cli::UsageError>().is_some() {
+            if err.downcast_ref::<cli::UsageError>().is_some() {
                 return ExitCode::from(2);
             }
             ExitCode::FAILURE

@@ -4,13 +4,13 @@
 
 use super::out::{self, report};
 use super::output::{self, Context};
-use crate::figure::grundy::GrundyPlan;
-use crate::games::{check_shifts, GameSpec};
-use crate::pattern::count::check;
-use crate::request::automaton::AutomatonArgs;
-use crate::request::count::CountArgs;
-use crate::request::grundy::GrundyArgs;
-use crate::request::{self, FigureCommand};
+use nimscape::figure::grundy::GrundyPlan;
+use nimscape::games::{check_shifts, GameSpec};
+use nimscape::pattern::count::check;
+use nimscape::request::automaton::AutomatonArgs;
+use nimscape::request::count::CountArgs;
+use nimscape::request::grundy::GrundyArgs;
+use nimscape::request::{self, FigureCommand};
 use anyhow::{bail, Result};
 use std::io::Write;
 
@@ -187,11 +187,11 @@ fn plan_checked(
     write_figure: bool,
     ctx: &Context,
 ) -> Result<GrundyPlan> {
-    use crate::figure::Figure;
+    use nimscape::figure::Figure;
     let plan = request::grundy::plan(args, ctx.memory_limit)?;
     if write_figure {
         let format = match output_path.filter(|p| p.as_os_str() != "-") {
-            Some(path) => crate::figure::format_of(&plan, path)?,
+            Some(path) => nimscape::figure::format_of(&plan, path)?,
             None => ctx.format.unwrap_or(plan.formats()[0]),
         };
         plan.check(format)?;

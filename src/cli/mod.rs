@@ -1,5 +1,5 @@
 //! The command line: the figure subcommands come from the request layer
-//! ([`crate::request::FigureCommand`], flattened in), the rest (`render`, `verify`,
+//! ([`nimscape::request::FigureCommand`], flattened in), the rest (`render`, `verify`,
 //! `serve`, ...) are here. This front end owns what the others never see: `-o`,
 //! stdout, the global flags, the progress bar and signals. Nothing here computes
 //! or draws.
@@ -13,7 +13,7 @@ mod render;
 mod serve;
 mod verify;
 
-use crate::request::{self, args, FigureCommand, Naming};
+use nimscape::request::{self, args, FigureCommand, Naming};
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -42,7 +42,7 @@ pub(crate) struct Cli {
 
     /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, gif, csv, json.
     #[arg(long, global = true, value_name = "EXT", value_parser = args::parse_format)]
-    format: Option<crate::encode::Format>,
+    format: Option<nimscape::encode::Format>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -89,8 +89,8 @@ pub fn run() -> Result<()> {
     };
     let cli = Cli::from_arg_matches(&matches)?;
     configure_threads(cli.threads)?;
-    crate::encode::set_output_limit(cli.max_output);
-    crate::encode::interrupt::install();
+    nimscape::encode::set_output_limit(cli.max_output);
+    nimscape::encode::interrupt::install();
     let ctx = output::Context {
         memory_limit: cli.max_memory,
         quiet: cli.quiet,
@@ -145,7 +145,7 @@ impl std::error::Error for UsageError {}
 /// An error of the command line as one line, parameters shown as flags.
 pub fn message(err: &anyhow::Error) -> String {
     let text = format!("{err:#}");
-    match err.downcast_ref::<crate::Error>() {
+    match err.downcast_ref::<nimscape::Error>() {
         // The chain's outer context (if any) stays in front of the library's line.
         Some(library) => {
             let shown = Naming::Flags.message(library);

@@ -2,9 +2,9 @@
 //! are made), `-o -` (stdout), or `output/<name>.<ext>` without `-o`; every
 //! write is announced on stderr unless `--quiet`.
 
-use crate::encode::animation::FramePattern;
-use crate::encode::{Format, Metadata};
-use crate::figure::{self, Figure};
+use nimscape::encode::animation::FramePattern;
+use nimscape::encode::{Format, Metadata};
+use nimscape::figure::{self, Figure};
 use anyhow::{bail, Result};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -112,7 +112,7 @@ fn write(
 pub fn make_parent(path: &Path) -> Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !parent.is_dir() {
-            std::fs::create_dir_all(parent).map_err(|source| crate::Error::Io {
+            std::fs::create_dir_all(parent).map_err(|source| nimscape::Error::Io {
                 path: parent.to_path_buf(),
                 source,
             })?;

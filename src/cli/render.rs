@@ -9,11 +9,11 @@
 
 use super::out::{self, report};
 use super::output::Context;
-use crate::encode::{self, io_error, Format, Metadata};
-use crate::figure;
-use crate::recipe::gallery::{self, Rendered};
-use crate::recipe::{self, Recipe};
-use crate::request::{Budget, Naming, Planned};
+use nimscape::encode::{self, io_error, Format, Metadata};
+use nimscape::figure;
+use nimscape::recipe::gallery::{self, Rendered};
+use nimscape::recipe::{self, Recipe};
+use nimscape::request::{Budget, Naming, Planned};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -350,7 +350,7 @@ fn draw_in_process(
                 // A figure's formats are drawn side by side (the PNG of a 3D view
                 // need not wait for its PDF); the first failure in recipe order is
                 // the one reported.
-                let outcomes: Vec<crate::Result<()>> = job
+                let outcomes: Vec<nimscape::Result<()>> = job
                     .outputs
                     .par_iter()
                     .map(|(format, path)| {
@@ -485,7 +485,7 @@ fn draw_isolated(
                         .stdout(std::process::Stdio::piped())
                         .stderr(std::process::Stdio::piped());
                     // Registered, so a SIGINT / SIGTERM to render stops the child too.
-                    let output = crate::encode::interrupt::spawn_child(&mut command)
+                    let output = nimscape::encode::interrupt::spawn_child(&mut command)
                         .and_then(|(child, _registered)| child.wait_with_output());
                     bar.inc(1);
                     bar.set_message(file_label(path));

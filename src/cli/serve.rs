@@ -1,6 +1,6 @@
 //! `nimscape serve` and `nimscape explore`: the interactive explorer.
 
-use crate::serve::{self, ServeOptions};
+use nimscape::serve::{self, ServeOptions};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! `nimscape verify`: the papers' computational claims, re-checked.
 
 use super::out::{self, report};
-use crate::verify::{self, Standing};
+use nimscape::verify::{self, Standing};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
