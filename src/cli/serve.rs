@@ -22,19 +22,10 @@ pub struct ServeArgs {
     /// Longest time one request may compute, seconds.
     #[arg(long, value_name = "S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     time_limit: u64,
-    /// Internal: answer figure jobs on stdin (the server starts its workers so).
-    #[arg(long, hide = true)]
-    worker: bool,
 }
 
 pub fn run(args: ServeArgs, memory_limit: u64) -> Result<()> {
-    if args.worker {
-        return serve::worker::worker_main().context("the worker process failed");
-    }
     let mut options = ServeOptions::local(memory_limit);
-    // Figures run in worker processes of this very binary, so that a request
-    // whose client goes away can be stopped; without it, in process.
-    options.worker_exe = std::env::current_exe().ok();
     options.host = args.host;
     options.port = args.port;
     options.time_limit = std::time::Duration::from_secs(args.time_limit);

@@ -6,7 +6,7 @@
 //! Everything is parsed and drawn by [`crate::request::render_pairs`], so the
 //! bytes are those `nimscape <command> ... -o x.<ext>` writes.
 
-use super::worker::Job;
+use super::job::Job;
 use super::{run_job, ApiError, AppState, MAX_PARAMS};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue};

@@ -8,16 +8,15 @@
 //! * computes exact tiles of R(m,n) for the deep-zoom view ([`tiles`]).
 //!
 //! Heavy work runs behind a semaphore sized to the cores, each request
-//! bounded in time. Figures and Nim-with-a-pass boards run in worker
-//! processes ([`worker`]): when the client goes away or the time limit
-//! passes, the worker is killed, so the work really stops and its slot is
-//! free at once. Tiles, which take a couple of milliseconds, run in process.
+//! bounded in time, in process under a [`Control`] ([`job`]): when the client
+//! goes away or the time limit passes, the control is cancelled, the work
+//! stops at its next check and its slot is free at once.
 
 pub mod api;
 pub mod assets;
 pub mod explore;
 pub mod tiles;
-pub mod worker;
+pub mod job;
 
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -26,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
+use crate::Control;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -50,10 +49,6 @@ pub struct ServeOptions {
     pub time_limit: Duration,
     /// Requests computing at once (default: one per core).
     pub workers: usize,
-    /// The `nimscape` executable that runs figures as `serve --worker`
-    /// processes, which can be killed when their client goes away. `None`
-    /// computes in process (work that has started then runs to its end).
-    pub worker_exe: Option<PathBuf>,
 }
 
 impl ServeOptions {
@@ -65,7 +60,6 @@ impl ServeOptions {
             memory_limit,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            worker_exe: None,
         }
     }
 }
@@ -79,8 +73,6 @@ pub struct AppState {
     pub memory_limit: u64,
     /// See [`ServeOptions::time_limit`].
     pub time_limit: Duration,
-    /// Worker processes, when the server has an executable to start them.
-    pub pool: Option<worker::Pool>,
     /// Requests computing right now (work started, not yet ended or stopped).
     pub in_flight: Arc<AtomicUsize>,
     /// The last few Nim-with-a-pass boards (side, one byte per cell).
@@ -154,15 +146,28 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Runs `work` on a blocking thread once a permit is free, within the time
-/// limit. If the client goes away while the request waits for a permit, the
-/// future is dropped and the work never starts.
+/// Cancels its control when dropped: the request's future is dropped when its
+/// client goes away or its time limit passes, and the work then stops.
+struct CancelOnDrop(Control);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// Runs `work` on the blocking pool once a permit is free, within the time
+/// limit. Dropping this future (the client went away) or passing the time
+/// limit cancels `work`'s control: the work stops at its next check, and the
+/// permit is free again when it has.
 pub async fn compute<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(&Control) -> Result<T, ApiError> + Send + 'static,
 {
     let limit = state.time_limit;
+    let control = Control::new();
+    let cancel = CancelOnDrop(control.clone());
     let run = async {
         let permit = state
             .permits
@@ -175,11 +180,11 @@ where
             })?;
         let busy = Busy::new(&state.in_flight);
         let result = tokio::task::spawn_blocking(move || {
-            // The permit lives as long as the work, even past a timeout,
-            // so a slow request keeps its core and cannot pile up more.
+            // The permit lives as long as the work, so a cancelled request holds
+            // its core only until the work has seen the cancellation.
             let _permit = permit;
             let _busy = busy;
-            work()
+            work(&control)
         })
         .await;
         match result {
@@ -190,10 +195,12 @@ where
             }),
         }
     };
-    match tokio::time::timeout(limit, run).await {
+    let answer = match tokio::time::timeout(limit, run).await {
         Ok(answer) => answer,
         Err(_) => Err(too_slow(limit)),
-    }
+    };
+    drop(cancel);
+    answer
 }
 
 fn too_slow(limit: Duration) -> ApiError {
@@ -206,27 +213,9 @@ fn too_slow(limit: Duration) -> ApiError {
     }
 }
 
-/// Runs `job` in a worker process once a permit is free, within the time
-/// limit (in process when the server has no worker executable). Dropping
-/// this future (the client went away) or passing the time limit kills the
-/// worker: the work stops and the permit is free again at once.
-pub async fn run_job(state: &AppState, job: worker::Job) -> Result<Vec<u8>, ApiError> {
-    let Some(pool) = &state.pool else {
-        return compute(state, move || job.run()).await;
-    };
-    let limit = state.time_limit;
-    let run = async {
-        let _permit = state.permits.acquire().await.map_err(|_| ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is shutting down".into(),
-        })?;
-        let _busy = Busy::new(&state.in_flight);
-        pool.run(&job).await
-    };
-    match tokio::time::timeout(limit, run).await {
-        Ok(answer) => answer,
-        Err(_) => Err(too_slow(limit)),
-    }
+/// Runs `job` in process (see [`compute`]).
+pub async fn run_job(state: &AppState, job: job::Job) -> Result<Vec<u8>, ApiError> {
+    compute(state, move |control| job.run(control)).await
 }
 
 /// Refuses over-long request targets and anything but GET/HEAD, and sets
@@ -276,10 +265,6 @@ pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
         permits: Arc::new(Semaphore::new(options.workers.max(1))),
         memory_limit: options.memory_limit,
         time_limit: options.time_limit,
-        pool: options
-            .worker_exe
-            .clone()
-            .map(|exe| worker::Pool::new(exe, options.workers.max(1))),
         in_flight: Arc::new(AtomicUsize::new(0)),
         pass_boards: Mutex::new(Vec::new()),
         pass_solving: tokio::sync::Mutex::new(()),
@@ -320,14 +305,6 @@ impl RunningServer {
         self.state.in_flight.load(Ordering::SeqCst)
     }
 
-    /// The process ids of every worker this server has started.
-    pub fn worker_pids(&self) -> Vec<u32> {
-        self.state
-            .pool
-            .as_ref()
-            .map_or_else(Vec::new, worker::Pool::pids)
-    }
-
     /// Waits until the server stops (it runs until the process ends).
     pub fn wait(mut self) -> std::io::Result<()> {
         match self.thread.take() {
@@ -361,11 +338,6 @@ pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let state = state_for(options);
     let app = router_with(state.clone());
-    if let Some(pool) = &state.pool {
-        // One warm worker, so the first figure does not wait for a process.
-        let _guard = runtime.enter();
-        pool.warm();
-    }
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("nimscape-serve".into())

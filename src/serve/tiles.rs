@@ -10,7 +10,7 @@
 //! P-cells in rows r0..r1 and columns c0..c1 (0-based, half-open) as text.
 
 use super::api::parse_query;
-use super::worker::Job;
+use super::job::Job;
 use super::{compute, run_job, ApiError, AppState};
 use crate::pattern::tiles::{check_side, count_p, TileMode, TilePlan, TILE};
 use axum::extract::{RawQuery, State};
@@ -186,7 +186,7 @@ pub async fn square_tile(
 ) -> Result<Response, ApiError> {
     let q = tile_query(query.as_deref())?;
     let bytes = match q.mode {
-        Some(_) => compute(&state, move || tile_bytes(query.as_deref())).await?,
+        Some(_) => compute(&state, move |_| tile_bytes(query.as_deref())).await?,
         None => {
             let cells = pass_board(&state, q.m as u32).await?;
             pass_tile(&cells, q.m, q.level, q.x, q.y)
@@ -223,6 +223,6 @@ pub async fn count(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let text = compute(&state, move || count_text(query.as_deref())).await?;
+    let text = compute(&state, move |_| count_text(query.as_deref())).await?;
     Ok(text.into_response())
 }

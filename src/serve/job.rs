@@ -1,0 +1,88 @@
+//! The heavy work of a request, run in process under a [`Control`]: when the
+//! client goes away or the time limit passes, the server cancels the control
+//! and the work stops at its next check (every few tens of milliseconds), so
+//! its slot is free again at once. No worker processes: the memory guard
+//! refuses work over `--max-memory` before it starts, so a process boundary
+//! would contain nothing the guard does not.
+
+use super::ApiError;
+use crate::request::{self, Budget, Value};
+use crate::Control;
+
+/// One piece of work for a worker.
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// [`crate::request::render_pairs`] of `command`, `flags` and `extension`.
+    Figure {
+        /// The subcommand path, e.g. `["octahedron", "section"]`.
+        command: Vec<String>,
+        /// `(flag, value)` pairs as the API received them.
+        flags: Vec<(String, String)>,
+        /// The output format.
+        extension: String,
+        /// The `--max-memory` limit.
+        memory_limit: u64,
+    },
+    /// Where the cells of the Grundy figure of `flags` are (JSON), for the
+    /// hover readout: [`crate::request::grundy::layout`].
+    GrundyLayout {
+        /// `(flag, value)` pairs of `grundy`, as for the figure.
+        flags: Vec<(String, String)>,
+        /// The `--max-memory` limit.
+        memory_limit: u64,
+    },
+    /// The P-positions of Nim with a pass on the m x m board, one byte per
+    /// cell (1 = P), row-major.
+    PassBoard {
+        /// The board side.
+        m: u32,
+        /// The `--max-memory` limit.
+        memory_limit: u64,
+    },
+}
+
+impl Job {
+    /// Does the work, stopping early when `control` is cancelled.
+    pub fn run(&self, control: &Control) -> Result<Vec<u8>, ApiError> {
+        match self {
+            Job::Figure {
+                command,
+                flags,
+                extension,
+                memory_limit,
+            } => {
+                let words: Vec<&str> = command.iter().map(String::as_str).collect();
+                request::render_pairs(&words, flags, extension, &budget(*memory_limit), control)
+                    .map_err(ApiError::from)
+            }
+            Job::GrundyLayout {
+                flags,
+                memory_limit,
+            } => {
+                let pairs: Vec<(String, Value)> = flags
+                    .iter()
+                    .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
+                    .collect();
+                request::grundy::layout(&pairs, &budget(*memory_limit), control)
+                    .map_err(ApiError::from)
+            }
+            Job::PassBoard { m, memory_limit } => {
+                let (_, pass) =
+                    crate::games::nim_pass::square_board(*m, *memory_limit, control)?;
+                let side = *m as usize;
+                let mut cells = vec![0u8; side * side];
+                for (r, c) in pass.ones() {
+                    cells[r * side + c] = 1;
+                }
+                Ok(cells)
+            }
+        }
+    }
+}
+
+fn budget(memory_limit: u64) -> Budget {
+    Budget {
+        memory_limit,
+        ..Budget::default()
+    }
+}
