@@ -11,6 +11,7 @@ pub mod board;
 pub mod chart;
 pub mod color;
 pub mod font;
+pub mod frames;
 pub mod layout;
 pub mod legend;
 pub mod markup;
