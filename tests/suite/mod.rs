@@ -6,6 +6,7 @@ mod crash_corpus;
 mod golden;
 mod grammar_cli;
 mod grundy_cli;
+mod layering;
 mod octahedron_cli;
 mod print_cli;
 mod reliability;
