@@ -149,8 +149,11 @@ impl GrundyPlan {
 
 #[cfg(test)]
 mod tests {
+    use super::table::game_span;
     use super::*;
-    use crate::games::GameParams;
+    use crate::games::{GameParams, GameSpec};
+    use crate::scene::ramp::Palette;
+    use crate::scene::Color;
 
     fn figure(name: &str, params: GameParams, b: &str) -> GrundyFigure {
         GrundyFigure::new(
