@@ -9,11 +9,14 @@ pub mod animation;
 pub mod gif;
 pub mod interrupt;
 pub mod lzw;
+pub mod metadata;
 pub mod npy;
 pub mod pdf;
 pub mod png;
 pub mod raster;
 pub mod svg;
+
+pub use metadata::Metadata;
 
 use crate::{Error, Result};
 use std::io::{BufWriter, Write};
@@ -113,29 +116,6 @@ impl Format {
                     path.display()
                 ))
             })
-    }
-}
-
-/// Key–value text stored in image files (PNG `tEXt`, SVG `<metadata>`) so any figure
-/// can be redrawn: the tool, its version and the parameters that made it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Metadata {
-    /// Pairs in the order written.
-    pub entries: Vec<(String, String)>,
-}
-
-impl Metadata {
-    /// Metadata naming nimscape and its version, plus a `Parameters` entry.
-    pub fn with_parameters(parameters: impl Into<String>) -> Self {
-        Metadata {
-            entries: vec![
-                (
-                    "Software".into(),
-                    format!("nimscape {}", env!("CARGO_PKG_VERSION")),
-                ),
-                ("Parameters".into(), parameters.into()),
-            ],
-        }
     }
 }
 

@@ -23,7 +23,11 @@ fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
 }
 
 /// A scene as PDF bytes, the same bytes on every run.
-pub fn scene_to_pdf(scene: &Scene, metadata: &super::Metadata, path: &Path) -> Result<Vec<u8>> {
+pub fn scene_to_pdf(
+    scene: &Scene,
+    metadata: &super::metadata::Metadata,
+    path: &Path,
+) -> Result<Vec<u8>> {
     let mut svg = Vec::new();
     super::svg::write_svg_for(&mut svg, scene, metadata, super::svg::Purpose::Pdf)
         .map_err(crate::Error::write_failed)?;
@@ -200,7 +204,7 @@ mod tests {
             14.0,
             Color::BLACK,
         ));
-        let metadata = super::super::Metadata::default();
+        let metadata = super::super::metadata::Metadata::default();
         let first = scene_to_pdf(&scene, &metadata, Path::new("x.pdf")).unwrap();
         for _ in 0..12 {
             assert_eq!(

@@ -4,7 +4,7 @@
 //! band is being compressed, so a 65536 x 65536 board needs a few MiB, not
 //! gigabytes, and never sits in memory whole.
 
-use super::Metadata;
+use super::metadata::Metadata;
 use crate::{BitGrid, Error, Result};
 use rayon::prelude::*;
 use std::io::Write;

@@ -9,7 +9,7 @@
 //! which the PDF embeds as a subset font. A scene on paper gets `width="85mm"`
 //! and a viewBox in its units.
 
-use super::Metadata;
+use super::metadata::Metadata;
 use crate::font;
 use crate::scene::units::trim_number;
 use crate::scene::{CellLayer, Color, Item, PathCmd, Scene, TextItem, TextMode};

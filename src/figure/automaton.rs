@@ -7,11 +7,12 @@
 //! order and consumed as they come (a GIF or a CSV never holds more than a few
 //! frames), so the same code path serves one frame, a sheet and 4096 frames.
 
+use super::animation::BoardAnimation;
 use crate::automaton::{
     check_frames, check_modulus, rule60, ExactGrid, ExactStepper, Mismatch, ParityStepper,
     ResidueGrid, ResidueStepper,
 };
-use crate::encode::animation::{Animation, BoardAnimation};
+use crate::encode::animation::Animation;
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};

@@ -5,13 +5,14 @@
 //! parameters into a model, a scene and data, once, for every output format.
 //! The CLI, recipes and the HTTP server are front ends over this layer.
 
+pub mod animation;
 pub mod automaton;
 pub mod count;
 pub mod grundy;
 pub mod octahedron;
 pub mod square;
 
-use crate::encode::animation::{self, FramePattern, Frames};
+use crate::encode::animation::{write_frame_files, FramePattern, Frames};
 use crate::encode::{self, Format, Metadata};
 use crate::Result;
 use std::io::Write;
@@ -65,7 +66,7 @@ pub fn write_frame_sequence(
     encode::check_output_path(&pattern.frame_path(1))?;
     let frames = figure.frames()?;
     pattern.check_count(frames.count)?;
-    animation::write_frame_files(pattern, frames, metadata, wrote)
+    write_frame_files(pattern, frames, metadata, wrote)
 }
 
 /// The last frame of an animated figure as a PNG at `path`: the still a LaTeX

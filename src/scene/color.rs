@@ -180,10 +180,5 @@ mod tests {
     fn ink_contrasts_with_the_cell() {
         assert_eq!(ink_on(Color::WHITE), Color::BLACK);
         assert_eq!(ink_on(Color::rgb(0, 0, 0x80)), Color::WHITE);
-        // The numbers on every class colour read at 4.5:1 or better (WCAG text).
-        for c in &crate::scene::ramp::Palette::Paper.class_colors(8).unwrap() {
-            let ratio = ink_on(*c).contrast(*c);
-            assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
-        }
     }
 }

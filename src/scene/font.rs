@@ -8,8 +8,8 @@
 //! outlines, SVG and PDF place real text at the same positions, so a figure
 //! never depends on the fonts of the machine that renders or views it.
 
+use crate::scene::item::{HAlign, PathCmd, TextItem, VAlign};
 use crate::scene::markup::{self, Level};
-use crate::scene::{HAlign, PathCmd, TextItem, VAlign};
 use ab_glyph::{Font, FontRef, OutlineCurve};
 use std::sync::OnceLock;
 
@@ -279,7 +279,7 @@ fn glyph_outlines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::Color;
+    use crate::scene::color::Color;
 
     #[test]
     fn text_has_outlines_of_the_measured_width() {

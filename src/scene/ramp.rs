@@ -14,7 +14,7 @@
 //! into that many runs of consecutive residues, each run one colour (in order,
 //! so the ramp still reads from low to high). Data files always hold exact values.
 
-use super::Color;
+use super::color::Color;
 use crate::{Error, Result};
 use palette::{Clamp, FromColor, Oklch, Srgb};
 
@@ -204,6 +204,15 @@ impl ResidueColours {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ink_on_every_paper_class_colour_reads() {
+        // The numbers on every class colour read at 4.5:1 or better (WCAG text).
+        for c in &Palette::Paper.class_colors(8).unwrap() {
+            let ratio = super::super::color::ink_on(*c).contrast(*c);
+            assert!(ratio >= 4.5, "{c:?}: {ratio:.2}");
+        }
+    }
 
     fn contrast(a: Color, b: Color) -> f64 {
         a.contrast(b)

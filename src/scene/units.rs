@@ -242,17 +242,7 @@ pub struct PrintStyle {
     /// Typeface.
     pub font: super::font::Family,
     /// Text or outlines in SVG and PDF.
-    pub text: super::TextMode,
-}
-
-impl PrintStyle {
-    /// The scene with this print style.
-    pub fn apply(&self, scene: super::Scene) -> super::Scene {
-        let mut scene = scene.on_paper(self.print, self.exact_width_pt);
-        scene.font = self.font;
-        scene.text = self.text;
-        scene
-    }
+    pub text: super::item::TextMode,
 }
 
 #[cfg(test)]

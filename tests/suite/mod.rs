@@ -7,6 +7,7 @@ mod golden;
 mod grammar_cli;
 mod grundy_cli;
 mod hygiene;
+mod layering;
 mod octahedron_cli;
 mod print_cli;
 mod reliability;

@@ -2,7 +2,10 @@
 //! written as PNG, SVG, CSV or JSON. A validated spec that the CLI (and later
 //! recipes) fill in; writing it is the only I/O.
 
-use crate::encode::animation::{Animation, BoardAnimation};
+pub mod overlay;
+
+use super::animation::BoardAnimation;
+use crate::encode::animation::Animation;
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::pattern::decompose::Decomposition;
@@ -122,7 +125,12 @@ impl SquareFigure {
                 Err(Error::unsupported("`decompose` needs square boards; drop `n`"))
             }
             SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("`columns` must be at least 1")),
-            _ if self.overlay.is_some() => crate::figure::grundy::check_overlay(self),
+            _ if self.overlay.is_some() => overlay::check_overlay(
+                &self.boards,
+                self.n,
+                matches!(self.mode, SquareMode::Raw { .. }),
+                self.memory_limit,
+            ),
             _ => Ok(()),
         }
     }
@@ -196,7 +204,7 @@ impl SquareFigure {
                 let (rows, cols) = self.size_of(m);
                 let mut panel = match self.overlay {
                     Some(SquareOverlay::NimPass) => {
-                        crate::figure::grundy::nim_pass_panel(m, style, self.memory_limit)?
+                        overlay::nim_pass_panel(m, style, self.memory_limit)?
                     }
                     None => BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style),
                 }

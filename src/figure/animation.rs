@@ -1,0 +1,115 @@
+//! Animated board figures (automaton frames, square boards over m): board
+//! panels laid out as equal-size frames by the scene layer
+//! ([`BoardFrames`]), written as GIF, APNG or frame files by the encoders.
+
+use crate::encode::animation::{
+    check_frame_size, check_opaque_background, write_gif, Animation, FramePalette, Frames,
+};
+use crate::error::check_memory;
+use crate::scene::board::{BoardPanel, BoardStyle};
+use crate::scene::frames::BoardFrames;
+use crate::scene::Color;
+use crate::Result;
+use std::io::Write;
+
+/// Board panels as the frames of an animation, every board drawn in the same
+/// `panel_px` square box (one panel per frame, caption and legend below it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardAnimation {
+    /// Pixels along each board's longer side.
+    pub panel_px: u32,
+    /// The most cells along a side of any board: decides grid lines once for all
+    /// frames, so they do not come and go.
+    pub largest: usize,
+    /// Lines of text under a board (caption plus legend lines) in the frame with the most.
+    pub text_lines: usize,
+    /// Colours and spacing.
+    pub style: BoardStyle,
+    /// Every colour a cell or mark of some panel may use, besides the style's.
+    pub colours: Vec<Color>,
+    /// Timing and looping.
+    pub animation: Animation,
+    /// One cell size for every frame (`--scale common`): each board keeps its
+    /// true size in frames sized to the largest, so growth is visible; otherwise
+    /// every board fills the frame.
+    pub common_scale: bool,
+}
+
+impl BoardAnimation {
+    /// The layout of the frames.
+    fn layout(&self) -> BoardFrames {
+        BoardFrames {
+            panel_px: self.panel_px,
+            largest: self.largest,
+            text_lines: self.text_lines,
+            style: self.style.clone(),
+            common_scale: self.common_scale,
+        }
+    }
+
+    /// The pixel size of every frame.
+    pub fn frame_size(&self) -> (u32, u32) {
+        self.layout().frame_size()
+    }
+
+    /// The GIF palette: background, cell and line colours, then caption shades.
+    pub fn palette(&self) -> Result<FramePalette> {
+        let (solid, text) = self.layout().colours(&self.colours);
+        FramePalette::new(&solid, &text)
+    }
+
+    /// Checks the frame size and palette before any board is computed.
+    pub fn validate(&self) -> Result<()> {
+        self.animation.validate()?;
+        check_opaque_background(self.style.background)?;
+        let (width, height) = self.frame_size();
+        check_frame_size(width, height)?;
+        self.palette().map(|_| ())
+    }
+
+    /// The panels as equal-size frames (see [`BoardFrames::scenes`]).
+    pub fn frames<'a>(
+        &self,
+        count: usize,
+        panels: impl Iterator<Item = Result<BoardPanel>> + 'a,
+        memory_limit: u64,
+    ) -> Result<Frames<'a>> {
+        self.animation.validate()?;
+        let batch = (rayon::current_num_threads() * 2).max(2) as u64;
+        let side = self.largest as u64;
+        check_memory(
+            || format!("{batch} boards of up to {side} x {side} cells drawn at once"),
+            side * side * 3 * batch,
+            memory_limit,
+            "animate smaller boards, or run with fewer `threads`",
+        )?;
+        let layout = self.layout();
+        Ok(Frames {
+            size: layout.frame_size(),
+            count,
+            animation: self.animation,
+            memory_limit,
+            scenes: Box::new(layout.scenes(panels)),
+        })
+    }
+
+    /// Writes `panels`, one frame each, as an animated GIF to `out`.
+    pub fn write(
+        &self,
+        out: &mut dyn Write,
+        panels: impl Iterator<Item = Result<BoardPanel>>,
+        memory_limit: u64,
+    ) -> Result<()> {
+        self.validate()?;
+        let palette = self.palette()?;
+        let frames = self.frames(0, panels, memory_limit)?;
+        write_gif(
+            out,
+            frames.size,
+            &palette,
+            frames.scenes,
+            &self.animation,
+            memory_limit,
+        )
+    }
+}

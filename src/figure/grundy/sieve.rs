@@ -1,0 +1,161 @@
+//! The `(y, x - z)` projection of the P-positions that shows the Sierpinski sieve.
+
+use plotters::prelude::*;
+
+use super::spec::{Frame, GrundyFigure};
+use super::text::whole_tick;
+use crate::font;
+use crate::games::Solution;
+use crate::scene::chart::{chart_error, SceneBackend};
+use crate::scene::color::{okabe_ito, INK};
+use crate::scene::{CellLayer, Color, PixelRect, Scene, TextItem};
+use crate::Result;
+
+impl GrundyFigure {
+    /// The ListPlot of Miyadera et al. III of the P-positions projected to
+    /// `(y, x - z)`: one
+    /// crisp square cell per projected point, `y` across and `x - z` up, the
+    /// axes spanning the points.
+    pub(super) fn sieve_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
+        let points = self.points(solution, frame)?;
+        let [a, b, c] = [0, 1, 2].map(|i| frame.names[frame.free[i]].clone());
+        let projected: Vec<(i64, i64)> = points
+            .iter()
+            .map(|&[x, y, z]| (i64::from(y), i64::from(x) - i64::from(z)))
+            .collect();
+        let y_max = projected.iter().map(|p| p.0).max().unwrap_or(0).max(1);
+        let d_min = projected.iter().map(|p| p.1).min().unwrap_or(0).min(-1);
+        let d_max = projected.iter().map(|p| p.1).max().unwrap_or(0).max(1);
+        let (cols, rows) = ((y_max + 1) as usize, (d_max - d_min + 1) as usize);
+        let mut indices = vec![0u8; rows * cols];
+        for &(y, d) in &projected {
+            indices[(d_max - d) as usize * cols + y as usize] = 1;
+        }
+        let distinct = indices.iter().filter(|&&i| i == 1).count();
+
+        let (width, height) = (self.view.width, self.view.height);
+        let labels = &self.view.labels;
+        let title = labels.caption.as_ref().map(|text| {
+            let text = if text.is_empty() {
+                format!(
+                    "P-positions of {} as ({b}, {a} − {c}): {distinct} points",
+                    self.caption(frame)
+                )
+            } else {
+                text.clone()
+            };
+            let size = labels
+                .caption_size
+                .unwrap_or_else(|| (f64::from(width) / 45.0).clamp(11.0, 20.0));
+            crate::scene::layout::fit_title(&text, size, size.min(7.0), f64::from(width) - 24.0, 2)
+        });
+        let label_size = labels
+            .font_size
+            .unwrap_or_else(|| (f64::from(width) / 56.0).clamp(11.0, 16.0).round());
+        let title_h = title.as_ref().map_or(label_size, |(lines, size)| {
+            lines.len() as f64 * size * 1.3 + size * 1.1
+        });
+        let names = labels.axis_names.as_ref().map(|given| {
+            let pick = |k: usize, default: String| {
+                given
+                    .get(k)
+                    .filter(|n| !n.is_empty())
+                    .cloned()
+                    .unwrap_or(default)
+            };
+            (pick(0, b.clone()), pick(1, format!("{a} − {c}")))
+        });
+        // Square cells, as large as fit beside the axes' labels; the canvas is then
+        // cut to the plot, so a flat sieve leaves no blank half page.
+        let ticks = if labels.ticks { 1.0 } else { 0.0 };
+        let named = if names.is_some() { 1.0 } else { 0.0 };
+        let left = (label_size * (1.2 + 2.8 * ticks + 1.6 * named)).ceil() as u32;
+        let bottom = (label_size * (0.8 + 1.6 * ticks + 1.6 * named)).ceil() as u32;
+        let (top, right) = (title_h.ceil() as u32, (label_size * 1.5) as u32);
+        let room_w = f64::from(width.saturating_sub(left + right).max(1));
+        let room_h = f64::from(height.saturating_sub(top + bottom).max(1));
+        let cell = (room_w / cols as f64).min(room_h / rows as f64);
+        let cell = if cell >= 1.0 { cell.floor() } else { cell };
+        let (plot_w, plot_h) = (
+            ((cols as f64 * cell).round() as u32).max(1),
+            ((rows as f64 * cell).round() as u32).max(1),
+        );
+        let title_w = title.as_ref().map_or(0.0, |(lines, size)| {
+            lines
+                .iter()
+                .map(|l| font::text_width(l, *size))
+                .fold(0.0, f64::max)
+                + 24.0
+        });
+        let (width, height) = (
+            (left + plot_w + right)
+                .max(title_w.ceil() as u32)
+                .min(width),
+            (top + plot_h + bottom).min(height),
+        );
+        let mut scene = Scene::new(width, height, Color::WHITE);
+        let x0 = left + (width - left - right).saturating_sub(plot_w) / 2;
+        let y0 = top;
+        if let Some((lines, size)) = title {
+            for (k, line) in lines.into_iter().enumerate() {
+                scene.push(TextItem::centered(
+                    f64::from(width) / 2.0,
+                    size * (1.3 + 1.3 * k as f64),
+                    line,
+                    size,
+                    INK,
+                ));
+            }
+        }
+        let area;
+        {
+            let root = SceneBackend::new(&mut scene).into_drawing_area();
+            let ink = RGBColor(0x22, 0x22, 0x22);
+            let sub = root
+                .clone()
+                .shrink((x0 - left, y0), (plot_w + left, plot_h + bottom));
+            let mut chart = ChartBuilder::on(&sub)
+                .x_label_area_size(bottom)
+                .y_label_area_size(left)
+                .build_cartesian_2d(
+                    -0.5..y_max as f64 + 0.5,
+                    d_min as f64 - 0.5..d_max as f64 + 0.5,
+                )
+                .map_err(chart_error)?;
+            let mut mesh = chart.configure_mesh();
+            mesh.disable_mesh();
+            if let Some((x_name, y_name)) = &names {
+                mesh.x_desc(x_name.as_str()).y_desc(y_name.as_str());
+            }
+            if !labels.ticks {
+                mesh.x_labels(0).y_labels(0);
+            } else {
+                mesh.x_labels(((f64::from(plot_w) / (label_size * 3.0)) as usize).clamp(2, 10))
+                    .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10));
+            }
+            mesh.label_style(("sans-serif", label_size).into_font().color(&ink))
+                .axis_desc_style(("sans-serif", label_size * 1.15).into_font().color(&ink))
+                .x_label_formatter(&|v| whole_tick(*v))
+                .y_label_formatter(&|v| whole_tick(*v))
+                .draw()
+                .map_err(chart_error)?;
+            let (xr, yr) = chart.plotting_area().get_pixel_range();
+            area = PixelRect {
+                x: xr.start.max(0) as u32,
+                y: yr.start.max(0) as u32,
+                width: (xr.end - xr.start).max(1) as u32,
+                height: (yr.end - yr.start).max(1) as u32,
+            };
+            root.present().map_err(chart_error)?;
+        }
+        scene.push(CellLayer {
+            rect: area,
+            rows,
+            cols,
+            indices,
+            palette: vec![Color::TRANSPARENT, okabe_ito::BLUE],
+            grid_line: None,
+        });
+        Ok(self.view_print().apply(scene))
+    }
+}

@@ -1,0 +1,135 @@
+//! Board panels laid out as the frames of an animation: every board in the same
+//! `panel_px` square box (one panel per frame, caption and legend below it), or
+//! at one cell size in frames sized to the largest board. Plain scenes, no
+//! encoding: the figure layer hands them to an encoder.
+
+use super::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, PanelSize};
+use super::color::Color;
+use super::Scene;
+use crate::{Error, Result};
+
+/// How board panels become equal-size frames.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardFrames {
+    /// Pixels along each board's longer side.
+    pub panel_px: u32,
+    /// The most cells along a side of any board: decides grid lines once for all
+    /// frames, so they do not come and go.
+    pub largest: usize,
+    /// Lines of text under a board (caption plus legend lines) in the frame with the most.
+    pub text_lines: usize,
+    /// Colours and spacing.
+    pub style: BoardStyle,
+    /// One cell size for every frame (`--scale common`): each board keeps its
+    /// true size in frames sized to the largest, so growth is visible; otherwise
+    /// every board fills the frame.
+    pub common_scale: bool,
+}
+
+impl BoardFrames {
+    /// The style with grid lines decided for the whole animation.
+    pub fn frame_style(&self) -> BoardStyle {
+        let cell = self.panel_px as usize / self.largest.max(1);
+        let grid = match self.style.grid {
+            GridLines::Auto if cell >= 6 => GridLines::On,
+            GridLines::Auto => GridLines::Off,
+            other => other,
+        };
+        BoardStyle {
+            grid,
+            ..self.style.clone()
+        }
+    }
+
+    /// Lines of legend under a board in the frame with the most.
+    fn legend_lines(&self) -> usize {
+        self.text_lines
+            .saturating_sub(usize::from(self.style.captions))
+    }
+
+    /// The pixel size of every frame.
+    pub fn frame_size(&self) -> (u32, u32) {
+        let legend = self.legend_lines();
+        let probe = BoardPanel {
+            rows: 1,
+            cols: 1,
+            indices: vec![0],
+            palette: vec![self.style.other_color],
+            caption: (self.style.captions && self.text_lines > 0).then(String::new),
+            marks: Vec::new(),
+            legend: vec![
+                LegendEntry {
+                    color: self.style.other_color,
+                    text: String::new(),
+                };
+                legend
+            ],
+        };
+        let scene = board::sheet(
+            &[probe],
+            PanelSize::Panel(self.panel_px),
+            Some(1),
+            &self.frame_style(),
+        );
+        (scene.width, scene.height)
+    }
+
+    /// The colours the frames are painted in: solid ones (background, cell and
+    /// line colours, `extra` cell or mark colours, captions) and those drawn
+    /// anti-aliased like text (captions, legend swatch edges).
+    pub fn colours(&self, extra: &[Color]) -> (Vec<Color>, Vec<Color>) {
+        let s = &self.style;
+        let mut solid = vec![s.background, s.other_color, s.p_color, s.grid_color];
+        solid.extend(s.frame_color);
+        solid.extend(extra);
+        solid.push(s.caption_color);
+        // Legend swatches are filled with their colours (among the above) inside a
+        // thin grey edge, which anti-aliases like text.
+        solid.push(Color::WHITE);
+        let mut text = Vec::new();
+        if self.text_lines > 0 {
+            text.push(s.caption_color);
+        }
+        if self.legend_lines() > 0 {
+            text.push(board::SWATCH_EDGE);
+        }
+        (solid, text)
+    }
+
+    /// The panels as equal-size frames: each board in the same square box
+    /// (scaled 1/n), or, with a common scale, at one cell size in frames sized
+    /// to the largest board, anchored at the top-left corner as the boards grow.
+    pub fn scenes<'a>(
+        &self,
+        panels: impl Iterator<Item = Result<BoardPanel>> + 'a,
+    ) -> impl Iterator<Item = Result<Scene>> + 'a {
+        let (width, height) = self.frame_size();
+        let style = self.frame_style();
+        let size = if self.common_scale {
+            PanelSize::Cell((self.panel_px / self.largest.max(1) as u32).max(1))
+        } else {
+            PanelSize::Panel(self.panel_px)
+        };
+        let common_scale = self.common_scale;
+        panels.map(move |panel| {
+            let panel = panel?;
+            let mut scene = board::sheet(std::slice::from_ref(&panel), size, Some(1), &style);
+            let fits = if common_scale {
+                scene.width <= width
+            } else {
+                scene.width == width
+            };
+            if !fits || scene.height > height {
+                return Err(Error::invalid(format!(
+                    "a {} x {} board does not fit the {width} x {height} px frames of this animation",
+                    panel.rows, panel.cols
+                )));
+            }
+            // Smaller boards and frames with fewer text lines get the same size
+            // (the background fills the rest).
+            scene.width = width;
+            scene.height = height;
+            Ok(scene)
+        })
+    }
+}
