@@ -105,7 +105,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     let reports = args.compare_nim_sum || args.find_shift.is_some() || args.time;
     let write_figure = output_path.is_some() || !reports;
     let plan = plan_checked(&args, output_path.as_deref(), write_figure, ctx)?;
-    let figure = &plan.figure;
+    let figure = plan.spec();
     let shifts = match &args.find_shift {
         Some(text) => {
             if !matches!(figure.game, GameSpec::Capped(_)) {

@@ -18,7 +18,9 @@ use crate::error::check_memory;
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{Palette, ResidueColours};
 use crate::scene::{Color, Scene};
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::{BitGrid, Error, Result};
+use std::sync::Arc;
 use std::io::Write;
 use std::path::Path;
 
@@ -254,6 +256,9 @@ impl AutomatonFigure {
         }
     }
 
+}
+
+impl AutomatonPlan {
     /// The stepper for the values asked for, able to reach the last frame
     /// (refused with an estimate above the memory limit).
     fn stepper(&self) -> Result<Stepper> {
@@ -269,7 +274,6 @@ impl AutomatonFigure {
 
     /// The listed frames, computed in increasing order and yielded as they come.
     pub fn computed_frames(&self) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
-        self.validate()?;
         if self.values == Values::Modulus(2) {
             // Frame n mod 2 is exactly P(n,n) (Okubo–Kashiwagi–Niida, Theorem 5.4,
             // re-proved for every frame by `--check` and the tests): drawn from the
@@ -297,7 +301,6 @@ impl AutomatonFigure {
     /// The frames by stepping the automaton itself, whatever the values: the
     /// independent method the closed form of [`Self::computed_frames`] is tested against.
     pub fn stepped_frames(&self) -> Result<Vec<Frame>> {
-        self.validate()?;
         let mut stepper = self.stepper()?;
         let mut frames = Vec::new();
         for target in self.frames.clone() {
@@ -316,7 +319,6 @@ impl AutomatonFigure {
     /// bit-parallel stepper mod 2, residues mod an even p, or exact values;
     /// residues mod an odd p do not determine parity and are refused.
     pub fn check(&self) -> Result<CheckReport> {
-        self.validate()?;
         if self.rule60 {
             return Err(Error::unsupported(
                 "`check` compares the 2D automaton with P(n,n); drop `rule60`",
@@ -398,8 +400,11 @@ impl AutomatonFigure {
 
     /// The styled scene: one frame, a sheet of frames, or the Rule 60 diagram
     /// (or the raw one-pixel-per-cell scene in raw mode).
-    pub fn scene(&self) -> Result<Scene> {
-        self.validate()?;
+    pub fn scene(&self) -> Result<Arc<Scene>> {
+        self.cache().get_or_compute(|| self.build_scene())
+    }
+
+    fn build_scene(&self) -> Result<Scene> {
         let AutomatonMode::Styled {
             style,
             size,
@@ -492,7 +497,6 @@ impl AutomatonFigure {
 
     /// Refuses, before any work, a format that cannot show this figure.
     fn check_format(&self, format: Format) -> Result<()> {
-        self.validate()?;
         if format == Format::Npy {
             if self.rule60 {
                 return Err(Error::unsupported(
@@ -543,7 +547,7 @@ impl AutomatonFigure {
                 self.write_data(out, frames, csv)
                     .map_err(Error::write_failed)
             }
-            _ => encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit),
+            _ => encode::write_scene_to(out, format, &*self.scene()?, metadata, self.memory_limit),
         }
     }
 
@@ -823,7 +827,16 @@ fn add_residue_legend(panel: &mut BoardPanel, p: u16, ramp: &ResidueColours) {
     }
 }
 
-impl super::Figure for AutomatonFigure {
+impl Spec for AutomatonFigure {
+    fn validate(&self) -> Result<()> {
+        AutomatonFigure::validate(self)
+    }
+}
+
+/// A validated automaton figure; its picture is drawn once for PNG, SVG and PDF.
+pub type AutomatonPlan = Plan<AutomatonFigure, Computed<Scene>>;
+
+impl super::Figure for AutomatonPlan {
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,

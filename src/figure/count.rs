@@ -5,6 +5,7 @@ use crate::encode::{self, Format, Metadata};
 use crate::pattern::count::g;
 use crate::scene::chart::{count_chart, ChartLabels};
 use crate::scene::units::PrintStyle;
+use crate::figure::plan::{Plan, Spec};
 use crate::{Error, Result};
 use std::io::Write;
 
@@ -48,7 +49,19 @@ impl CountFigure {
     }
 }
 
-impl Figure for CountFigure {
+impl Spec for CountFigure {
+    fn validate(&self) -> Result<()> {
+        if self.ms.is_empty() {
+            return Err(Error::invalid("`m` is required, e.g. `m` 1..64"));
+        }
+        Ok(())
+    }
+}
+
+/// A validated g(m) figure (its values come from the recurrence, instantly).
+pub type CountPlan = Plan<CountFigure>;
+
+impl Figure for CountPlan {
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,
@@ -60,9 +73,6 @@ impl Figure for CountFigure {
     }
 
     fn check(&self, format: Format) -> Result<()> {
-        if self.ms.is_empty() {
-            return Err(Error::invalid("m is required, e.g. 1..64"));
-        }
         if format == Format::Npy {
             if let Some(m) = self.ms.iter().find(|&&m| m >= 1 << 32) {
                 return Err(Error::unsupported(format!(

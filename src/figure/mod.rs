@@ -10,6 +10,7 @@ pub mod automaton;
 pub mod count;
 pub mod grundy;
 pub mod octahedron;
+pub mod plan;
 pub mod square;
 
 use crate::encode::animation::{write_frame_files, FramePattern, Frames};

@@ -2,7 +2,8 @@
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
 use crate::encode::png::Compression;
-use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, Values};
+use crate::figure::plan::Plan;
+use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonPlan, AutomatonMode, Values};
 use crate::Result;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -62,7 +63,7 @@ fn parse_frames(text: &str) -> Result<FrameRanges, String> {
 }
 
 /// The figure the flags describe, validated.
-pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFigure> {
+pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonPlan> {
     let ranges = args.frames.map(|f| f.0).unwrap_or_default();
     let frames = frame_list(&ranges)?;
     let values = Values::parse(&args.modulus)?;
@@ -98,6 +99,5 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonFi
         mode,
         memory_limit,
     };
-    figure.validate()?;
-    Ok(figure)
+    Plan::new(figure)
 }

@@ -1,7 +1,8 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
-use crate::figure::count::CountFigure;
+use crate::figure::count::{CountFigure, CountPlan};
+use crate::figure::plan::Plan;
 use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
 use crate::Result;
@@ -48,7 +49,7 @@ fn parse_counts(text: &str) -> Result<args::ValueList, String> {
 }
 
 /// The chart or data the flags describe.
-pub fn plan(args: CountArgs) -> crate::Result<CountFigure> {
+pub fn plan(args: CountArgs) -> crate::Result<CountPlan> {
     let style = args.print.style(&[args.width, args.height], args.width);
     let width = match args.width {
         Some(w) => args::length_units("`width`", w, style.print, 150..=8000)?,
@@ -72,5 +73,5 @@ pub fn plan(args: CountArgs) -> crate::Result<CountFigure> {
             "`m` is required (e.g. `m` 1..64), unless you only `check`",
         ));
     }
-    Ok(figure)
+    Plan::new(figure)
 }

@@ -2,6 +2,7 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
+use crate::figure::plan::Plan;
 use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
 use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
@@ -133,7 +134,7 @@ pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
 
 /// The figure the flags describe (the game is solved when first written).
 pub fn plan(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
-    figure_of(args, memory_limit).map(GrundyPlan::new)
+    figure_of(args, memory_limit).and_then(Plan::new)
 }
 
 fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {
@@ -225,7 +226,6 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         },
         memory_limit,
     };
-    figure.validate()?;
     Ok(figure)
 }
 
@@ -244,7 +244,7 @@ pub fn layout(pairs: &[(String, super::Value)], budget: &super::Budget) -> crate
         ));
     };
     let plan = plan(&args, budget.memory_limit)?;
-    let scene = plan.figure.scene(plan.solution()?)?;
+    let scene = plan.scene(plan.solution()?)?;
     let grids: Vec<serde_json::Value> = scene
         .items
         .iter()

@@ -2,7 +2,8 @@
 
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
 use crate::encode::png::Compression;
-use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
+use crate::figure::plan::Plan;
+use crate::figure::square::{SquareFigure, SquarePlan, SquareMode, SquareOverlay};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -55,7 +56,7 @@ enum CompressionArg {
 }
 
 /// The figure the flags describe, validated.
-pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> {
+pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
     let boards: Vec<u64> = args.m.map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
         return Err(crate::Error::invalid(
@@ -91,6 +92,5 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquareFigure> 
         common_scale: args.scale == args::FrameScale::Common,
         ..SquareFigure::new(boards, mode)
     };
-    figure.validate()?;
-    Ok(figure)
+    Plan::new(figure)
 }

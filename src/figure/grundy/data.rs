@@ -26,7 +26,6 @@ impl GrundyFigure {
     /// [`GameSpec::solve_streamed`]): the first slabs reach the disk while the last
     /// are still being solved.
     pub(super) fn solve_to_npy(&self, out: &mut dyn Write) -> Result<Solution> {
-        self.validate()?;
         let out = std::cell::RefCell::new(out);
         self.game.solve_streamed(
             &self.game_box,

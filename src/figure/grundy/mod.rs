@@ -32,6 +32,7 @@ use std::io::Write;
 use crate::encode::{self, Format, Metadata};
 use crate::games::Solution;
 use crate::scene::Scene;
+use super::plan::{Plan, Spec};
 use crate::{Error, Result};
 
 impl GrundyFigure {
@@ -81,34 +82,30 @@ impl super::Figure for GrundyPlan {
     }
 
     fn check(&self, format: Format) -> Result<()> {
-        self.figure.check_format(format)
+        self.check_format(format)
     }
 
     fn output_bytes(&self, format: Format) -> Option<u64> {
         (format == Format::Npy)
-            .then(|| self.figure.npy_bytes().ok())
+            .then(|| self.npy_bytes().ok())
             .flatten()
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        if format == Format::Npy
-            && self.solution.get().is_none()
-            && self.figure.frame()?.is_whole_box()
-        {
+        if format == Format::Npy && self.cache().get().is_none() && self.frame()?.is_whole_box() {
             // The whole box's array is the solution's own: solving and writing
             // overlap, and the solution is kept for other formats.
-            let solution = self.figure.solve_to_npy(out)?;
-            let _ = self.solution.set(solution);
+            let solution = self.spec().solve_to_npy(out)?;
+            let _ = self.cache().set(solution);
             return Ok(());
         }
-        self.figure
+        self.spec()
             .write_solved(self.solution()?, format, out, metadata)
     }
 
     fn default_stem(&self) -> String {
         // A file name without spaces or '=': "triangular k=3" -> grundy-triangular-k-3.
         let name: String = self
-            .figure
             .game
             .name()
             .chars()
@@ -119,31 +116,26 @@ impl super::Figure for GrundyPlan {
     }
 }
 
-/// A Grundy figure and its solution, solved at most once however many formats
-/// are written (solving is the expensive part).
-#[derive(Debug)]
-pub struct GrundyPlan {
-    /// What to draw.
-    pub figure: GrundyFigure,
-    solution: std::sync::OnceLock<Solution>,
+impl Spec for GrundyFigure {
+    fn validate(&self) -> Result<()> {
+        GrundyFigure::validate(self)
+    }
 }
 
-impl GrundyPlan {
-    /// A plan that solves the game when first written.
-    pub fn new(figure: GrundyFigure) -> Self {
-        GrundyPlan {
-            figure,
-            solution: std::sync::OnceLock::new(),
-        }
-    }
+/// A Grundy figure and its solution, solved at most once however many formats
+/// are written (solving is the expensive part).
+pub type GrundyPlan = Plan<GrundyFigure, std::sync::OnceLock<Solution>>;
 
+impl GrundyPlan {
     /// The solution, computed on first use.
     pub fn solution(&self) -> Result<&Solution> {
-        if let Some(solution) = self.solution.get() {
+        if let Some(solution) = self.cache().get() {
             return Ok(solution);
         }
-        let solution = self.figure.solve()?;
-        Ok(self.solution.get_or_init(|| solution))
+        #[cfg(test)]
+        super::plan::counts::COMPUTATIONS.with(|c| c.set(c.get() + 1));
+        let solution = self.spec().solve()?;
+        Ok(self.cache().get_or_init(|| solution))
     }
 }
 

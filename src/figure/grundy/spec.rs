@@ -349,8 +349,7 @@ impl GrundyFigure {
     }
 
     /// Refuses, before any work, a format that cannot show this figure.
-    pub fn check_format(&self, format: Format) -> Result<()> {
-        self.validate()?;
+    pub(super) fn check_format(&self, format: Format) -> Result<()> {
         if format == Format::Npy && self.p_only {
             return Err(Error::unsupported(
                 "`p-only` selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
@@ -368,8 +367,7 @@ impl GrundyFigure {
     }
 
     /// Solves the game on the box (refused with an estimate over the memory limit).
-    pub fn solve(&self) -> Result<Solution> {
-        self.validate()?;
+    pub(super) fn solve(&self) -> Result<Solution> {
         self.game.solve(&self.game_box, self.memory_limit)
     }
 

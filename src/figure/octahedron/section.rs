@@ -41,7 +41,9 @@ use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
 use crate::scene::color::{okabe_ito, INK};
 use crate::scene::layout::SheetLayout;
 use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, PixelRect, Scene, TextItem};
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::{Error, Result};
+use std::sync::Arc;
 use std::io::Write;
 use std::path::Path;
 
@@ -528,9 +530,19 @@ impl SectionFigure {
             })
     }
 
+}
+
+impl SectionPlan {
     /// The styled scene: panels, captions, and the board for `compare`.
-    pub fn scene(&self, detail: Detail) -> Result<Scene> {
-        self.validate()?;
+    pub fn scene(&self, detail: Detail) -> Result<Arc<Scene>> {
+        let cache = match detail {
+            Detail::Pixels => &self.cache().pixels,
+            Detail::Exact => &self.cache().exact,
+        };
+        cache.get_or_compute(|| self.build_scene(detail))
+    }
+
+    fn build_scene(&self, detail: Detail) -> Result<Scene> {
         if self.raw {
             return self.raw_scene();
         }
@@ -717,14 +729,14 @@ impl SectionFigure {
             Format::Png => encode::write_scene_to(
                 out,
                 format,
-                &self.scene(Detail::Pixels)?,
+                &*self.scene(Detail::Pixels)?,
                 metadata,
                 self.memory_limit,
             ),
             _ => encode::write_scene_to(
                 out,
                 format,
-                &self.scene(Detail::Exact)?,
+                &*self.scene(Detail::Exact)?,
                 metadata,
                 self.memory_limit,
             ),
@@ -852,13 +864,29 @@ pub fn translate(item: Item, dx: u32, dy: u32) -> Item {
     }
 }
 
-impl crate::figure::Figure for SectionFigure {
+impl Spec for SectionFigure {
+    fn validate(&self) -> Result<()> {
+        SectionFigure::validate(self)
+    }
+}
+
+/// The two pictures of a section, each drawn once per plan: the PNG's per-pixel
+/// coverage, and the exact polygons of SVG and PDF.
+#[derive(Default)]
+pub struct SectionScenes {
+    pixels: Computed<Scene>,
+    exact: Computed<Scene>,
+}
+
+/// A validated section figure.
+pub type SectionPlan = Plan<SectionFigure, SectionScenes>;
+
+impl crate::figure::Figure for SectionPlan {
     fn formats(&self) -> Vec<Format> {
         vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
     }
 
     fn check(&self, format: Format) -> Result<()> {
-        self.validate()?;
         if self.raw && matches!(format, Format::Json | Format::Csv) {
             return Err(Error::unsupported(
                 "`raw` draws images; write .png or .svg, or drop `raw` for .json / .csv",

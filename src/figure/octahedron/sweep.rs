@@ -25,6 +25,7 @@ use crate::octahedron::view::{face_shades, sierpinski_view, PlaneOptions, ViewOp
 use crate::scene::color::INK;
 use crate::scene::layout::SheetLayout;
 use crate::scene::{Color, Scene, TextItem};
+use crate::figure::plan::{Plan, Spec};
 use crate::{Error, Result};
 use std::io::Write;
 
@@ -412,13 +413,22 @@ pub fn subscript(n: u32) -> String {
         .collect()
 }
 
-impl crate::figure::Figure for SweepFigure {
+impl Spec for SweepFigure {
+    fn validate(&self) -> Result<()> {
+        SweepFigure::validate(self)
+    }
+}
+
+/// A validated sweep (its frames are streamed: nothing to keep between formats).
+pub type SweepPlan = Plan<SweepFigure>;
+
+impl crate::figure::Figure for SweepPlan {
     fn formats(&self) -> Vec<Format> {
         vec![Format::Gif, Format::Apng]
     }
 
     fn check(&self, _format: Format) -> Result<()> {
-        self.validate()
+        Ok(())
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {

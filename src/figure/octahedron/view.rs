@@ -12,7 +12,9 @@ use crate::octahedron::view::{
 };
 use crate::scene::color::INK;
 use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::{Error, Result};
+use std::sync::Arc;
 use std::io::Write;
 
 /// What the 3D figure shows.
@@ -109,9 +111,15 @@ impl ViewFigure {
         }
     }
 
+}
+
+impl ViewPlan {
     /// The scene: the picture, then the caption under it.
-    pub fn scene(&self) -> Result<Scene> {
-        self.validate()?;
+    pub fn scene(&self) -> Result<Arc<Scene>> {
+        self.cache().get_or_compute(|| self.build_scene())
+    }
+
+    fn build_scene(&self) -> Result<Scene> {
         let size = self.size;
         let caption_size = self
             .caption_size
@@ -172,17 +180,26 @@ impl ViewFigure {
     }
 }
 
-impl crate::figure::Figure for ViewFigure {
+impl Spec for ViewFigure {
+    fn validate(&self) -> Result<()> {
+        ViewFigure::validate(self)
+    }
+}
+
+/// A validated 3D view; its picture is drawn once for PNG, SVG and PDF.
+pub type ViewPlan = Plan<ViewFigure, Computed<Scene>>;
+
+impl crate::figure::Figure for ViewPlan {
     fn formats(&self) -> Vec<Format> {
         vec![Format::Png, Format::Svg]
     }
 
     fn check(&self, _format: Format) -> Result<()> {
-        self.validate()
+        Ok(())
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        encode::write_scene_to(out, format, &self.scene()?, metadata, self.memory_limit)
+        encode::write_scene_to(out, format, &*self.scene()?, metadata, self.memory_limit)
     }
 
     fn default_stem(&self) -> String {

@@ -13,7 +13,9 @@ use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, Signat
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::{Error, Result};
+use std::sync::Arc;
 use std::io::Write;
 use std::path::Path;
 
@@ -155,14 +157,9 @@ impl SquareFigure {
         }
     }
 
-    /// The styled scene (panels, captions, marks).
-    pub fn scene(&self) -> Result<Scene> {
-        self.scene_for(Format::Png)
-    }
-
-    /// The scene, refused first when writing it as `format` would pass the memory limit.
-    fn scene_for(&self, format: Format) -> Result<Scene> {
-        self.validate()?;
+    /// The scene, refused first when writing it as `format` would pass the memory
+    /// limit; drawn once per plan (`cache`) for every format.
+    fn scene_for(&self, format: Format, cache: &Computed<Scene>) -> Result<Arc<Scene>> {
         let SquareMode::Styled {
             style,
             size,
@@ -170,7 +167,7 @@ impl SquareFigure {
             decompose,
         } = &self.mode
         else {
-            return self.raw_scene();
+            return cache.get_or_compute(|| self.raw_scene());
         };
         let size = size.unwrap_or_else(|| self.default_size(*decompose));
         let shapes: Vec<(usize, usize)> = self
@@ -197,6 +194,17 @@ impl SquareFigure {
             self.memory_limit,
             "use `raw` for one pixel per cell (streamed, a few MiB), or a smaller `cell` / `panel`",
         )?;
+        cache.get_or_compute(|| self.styled_scene(style, size, *columns, *decompose))
+    }
+
+    /// Every board's panel (the model: P-sets, or the overlay's games), laid out.
+    fn styled_scene(
+        &self,
+        style: &BoardStyle,
+        size: PanelSize,
+        columns: Option<usize>,
+        decompose: bool,
+    ) -> Result<Scene> {
         let panels: Vec<BoardPanel> = self
             .boards
             .iter()
@@ -209,13 +217,13 @@ impl SquareFigure {
                     None => BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style),
                 }
                 .with_caption(self.caption(m));
-                if *decompose {
+                if decompose {
                     mark_decomposition(&mut panel, m);
                 }
                 Ok(panel)
             })
             .collect::<Result<_>>()?;
-        Ok(board::sheet(&panels, size, *columns, style))
+        Ok(board::sheet(&panels, size, columns, style))
     }
 
     fn raw_scene(&self) -> Result<Scene> {
@@ -258,7 +266,13 @@ impl SquareFigure {
     }
 
     /// Writes the figure as `format` to `out`.
-    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+    fn write_format(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        cache: &Computed<Scene>,
+    ) -> Result<()> {
         match (format, &self.mode) {
             (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out),
             (Format::Apng, _) => encode::animation::write_apng(out, self.board_frames()?, metadata),
@@ -283,7 +297,7 @@ impl SquareFigure {
             _ => encode::write_scene_to(
                 out,
                 format,
-                &self.scene_for(format)?,
+                &*self.scene_for(format, cache)?,
                 metadata,
                 self.memory_limit,
             ),
@@ -542,7 +556,23 @@ fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
     });
 }
 
-impl super::Figure for SquareFigure {
+impl Spec for SquareFigure {
+    fn validate(&self) -> Result<()> {
+        SquareFigure::validate(self)
+    }
+}
+
+/// A validated square figure; its scene is drawn once for PNG, SVG and PDF.
+pub type SquarePlan = Plan<SquareFigure, Computed<Scene>>;
+
+impl SquarePlan {
+    /// The scene (panels, captions, marks), drawn once per plan.
+    pub fn scene(&self) -> Result<Arc<Scene>> {
+        self.spec().scene_for(Format::Png, self.cache())
+    }
+}
+
+impl super::Figure for SquarePlan {
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,
@@ -556,7 +586,6 @@ impl super::Figure for SquareFigure {
     }
 
     fn check(&self, format: Format) -> Result<()> {
-        self.validate()?;
         self.check_format(format)
     }
 
@@ -572,7 +601,7 @@ impl super::Figure for SquareFigure {
     }
 
     fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        self.write_format(format, out, metadata)
+        self.spec().write_format(format, out, metadata, self.cache())
     }
 
     fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {

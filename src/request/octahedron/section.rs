@@ -2,7 +2,7 @@
 
 use super::super::args;
 use super::{ScaleArg, SectionStyleArgs};
-use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionStyle};
+use crate::figure::octahedron::section::{SectionPlan, NamedLevel, SectionFigure, SectionStyle};
 use crate::scene::units::Length;
 use crate::Result;
 use clap::Args;
@@ -52,7 +52,7 @@ pub struct SectionArgs {
     pub output: Option<PathBuf>,
 }
 
-pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure> {
+pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> {
     let n = args.n;
     let levels: Vec<NamedLevel> = match (&args.level, &args.levels, &args.r) {
         (Some(level), None, None) => vec![NamedLevel::parse_level(n, level)?],
@@ -100,6 +100,5 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionFigure
         },
         memory_limit,
     };
-    figure.validate()?;
-    Ok(figure)
+    crate::figure::plan::Plan::new(figure)
 }

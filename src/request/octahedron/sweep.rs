@@ -3,7 +3,7 @@
 use super::super::args;
 use super::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::NamedLevel;
-use crate::figure::octahedron::sweep::{self, SweepFigure, SweepView};
+use crate::figure::octahedron::sweep::{SweepPlan, self, SweepFigure, SweepView};
 use crate::octahedron::{PlaneOptions, ViewOptions};
 use crate::Result;
 use clap::Args;
@@ -69,7 +69,7 @@ pub struct SweepArgs {
     pub output: Option<PathBuf>,
 }
 
-pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
+pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
     // Checked with or without --with-view: a NaN angle is a mistake either way.
     let camera = args.camera.camera()?;
     let base = rgb(&args.solid_color, "`solid-color`")?;
@@ -101,8 +101,7 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepFigure> {
         animation: args.animation.animation_with(sweep::DEFAULT_ANIMATION)?,
         memory_limit,
     };
-    figure.validate()?;
-    Ok(figure)
+    crate::figure::plan::Plan::new(figure)
 }
 
 /// A sweep end as a real level; errors name its parameter.

@@ -3,7 +3,7 @@
 use super::super::args;
 use super::{rgb, unit, CameraArgs};
 use crate::figure::octahedron::section::NamedLevel;
-use crate::figure::octahedron::view::{Edges, ViewFigure, ViewSubject};
+use crate::figure::octahedron::view::{ViewPlan, Edges, ViewFigure, ViewSubject};
 use crate::octahedron::{OperationOptions, PlaneOptions, ViewOptions};
 use crate::scene::units::Length;
 use crate::scene::Color;
@@ -110,7 +110,7 @@ fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
     }
 }
 
-pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
+pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
     // Every value is checked, used or not: a typo must not wait for the day it is used.
     unit(f64::from(args.plane_opacity), "`plane-opacity`")?;
     unit(f64::from(args.above_opacity), "`above-opacity`")?;
@@ -189,6 +189,5 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewFigure> {
         },
         None => ViewFigure::default_edges(size, figure.order()),
     });
-    figure.validate()?;
-    Ok(figure)
+    crate::figure::plan::Plan::new(figure)
 }
