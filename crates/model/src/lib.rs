@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod automaton;
+pub mod control;
 pub mod error;
 pub mod exact;
 pub mod games;
@@ -16,5 +17,6 @@ pub mod grid;
 pub mod octahedron;
 pub mod pattern;
 
+pub use control::Control;
 pub use error::{Error, Result};
 pub use grid::BitGrid;
