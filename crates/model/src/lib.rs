@@ -10,6 +10,8 @@
 
 pub mod automaton;
 pub mod control;
+#[cfg(test)]
+mod control_tests;
 pub mod error;
 pub mod exact;
 pub mod games;

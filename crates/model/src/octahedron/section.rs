@@ -777,8 +777,8 @@ pub fn aligned_cells(n: u32, m: u64, memory_limit: u64) -> Result<BitGrid> {
     aligned_cells_controlled(n, m, memory_limit, &Control::default())
 }
 
-/// [`aligned_cells`] under `control`: progress in cells (diamonds), checked every
-/// 65536 of them.
+/// [`aligned_cells`] under `control`: progress in diamonds (the P-cells), checked
+/// every 65536 of them.
 pub fn aligned_cells_controlled(
     n: u32,
     m: u64,
@@ -797,7 +797,8 @@ pub fn aligned_cells_controlled(
     let extent = cut.scale - cut.plane;
     let h = cut.radius(n);
     let mut grid = BitGrid::new(m as usize, m as usize);
-    control.add_total(u64::try_from(side * side).unwrap_or(u64::MAX));
+    let count: u128 = cut.depth_states().iter().map(|&(_, c)| c).sum();
+    control.add_total(u64::try_from(count).unwrap_or(u64::MAX));
     let mut ticker = Ticker::new(control, DIAMONDS_PER_CHECK);
     for d in cut.diamonds() {
         ticker.tick(1)?;
