@@ -58,6 +58,12 @@ pub enum Error {
         /// What the encoder said.
         message: String,
     },
+
+    /// The work was stopped through its [`crate::Control`] before it finished:
+    /// nothing is wrong with the request. Front ends map it to exit code 130 (a
+    /// command interrupted by Ctrl-C) or to a dropped request.
+    #[error("interrupted")]
+    Cancelled,
 }
 
 /// The result type of the library.

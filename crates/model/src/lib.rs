@@ -9,6 +9,9 @@
 #![warn(missing_docs)]
 
 pub mod automaton;
+pub mod control;
+#[cfg(test)]
+mod control_tests;
 pub mod error;
 pub mod exact;
 pub mod games;
@@ -16,5 +19,6 @@ pub mod grid;
 pub mod octahedron;
 pub mod pattern;
 
+pub use control::Control;
 pub use error::{Error, Result};
 pub use grid::BitGrid;

@@ -13,9 +13,8 @@
 
 use rayon::prelude::*;
 
-use super::mod2::ParityStepper;
 use crate::pattern::PRow;
-use crate::{BitGrid, Error, Result};
+use crate::{BitGrid, Control, Error, Result};
 
 /// A cell whose parity disagrees with P(n,n).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,16 +56,21 @@ pub fn p_row_words(n: usize, row: usize, out: &mut [u64]) {
 
 /// The first cell (row-major) of an n x n frame given by its packed rows that
 /// differs from P(n,n). Rows are checked in parallel; the answer does not depend
-/// on the thread count.
+/// on the thread count. Once `control` is cancelled the remaining rows are skipped
+/// (the answer is then meaningless: the caller checks `control` after).
 pub(crate) fn first_mismatch_rows<'a>(
     n: usize,
     row_words: impl Fn(usize) -> &'a [u64] + Sync,
+    control: &Control,
 ) -> Option<Mismatch> {
     let words = n.div_ceil(64).max(1);
     (0..n)
         .into_par_iter()
         .with_min_len((4096 / words).max(1))
         .find_map_first(|row| {
+            if control.is_cancelled() {
+                return None;
+            }
             let mask = PRow::new(n as u64, n as u64, row as u64);
             row_words(row).iter().enumerate().find_map(|(w, &got)| {
                 let diff = got ^ mask.word(w);
@@ -93,16 +97,9 @@ pub fn check_grid(grid: &BitGrid) -> Result<Option<Mismatch>> {
             grid.cols()
         )));
     }
-    Ok(first_mismatch_rows(grid.rows(), |row| grid.row_words(row)))
-}
-
-/// Computes frames 1..=`last` mod 2 and returns the first mismatch with P(n,n), if any.
-pub fn check_parity(last: usize, memory_limit: u64) -> Result<Option<Mismatch>> {
-    let mut stepper = ParityStepper::new(last, memory_limit)?;
-    while stepper.advance().is_some() {
-        if let Some(mismatch) = stepper.first_mismatch() {
-            return Ok(Some(mismatch));
-        }
-    }
-    Ok(None)
+    Ok(first_mismatch_rows(
+        grid.rows(),
+        |row| grid.row_words(row),
+        &Control::default(),
+    ))
 }

@@ -6,6 +6,8 @@
 
 use rayon::prelude::*;
 
+use crate::{Control, Result};
+
 /// How values add up: the only arithmetic the recurrence needs.
 pub(crate) trait Arith: Sync {
     type Value: Clone + Send + Sync;
@@ -57,14 +59,19 @@ impl<A: Arith> Dense<A> {
         self.last
     }
 
-    pub(crate) fn advance(&mut self) -> Option<usize> {
+    /// The next frame; a cancelled step leaves the stepper on the frame it was on
+    /// (the rows written so far are in the scratch plane, which the next step
+    /// overwrites whole). `control` is checked per row and advanced by one per frame.
+    pub(crate) fn advance(&mut self, control: &Control) -> Result<Option<usize>> {
+        control.check()?;
         if self.frame >= self.last {
-            return None;
+            return Ok(None);
         }
         if self.frame == 0 {
             self.cur[self.stride + 1] = self.arith.one();
             self.frame = 1;
-            return Some(1);
+            control.advance(1);
+            return Ok(Some(1));
         }
         let size = self.frame + 1;
         let stride = self.stride;
@@ -77,6 +84,9 @@ impl<A: Arith> Dense<A> {
             .with_min_len(min_rows)
             .enumerate()
             .for_each(|(r, out)| {
+                if control.is_cancelled() {
+                    return;
+                }
                 let i = r + 1;
                 // Slices of exactly the lengths used let the compiler drop bounds checks.
                 let here = &cur[i * stride..i * stride + size + 1];
@@ -96,10 +106,12 @@ impl<A: Arith> Dense<A> {
                     );
                 }
             });
+        control.check()?;
         std::mem::swap(&mut self.prev, &mut self.cur);
         std::mem::swap(&mut self.cur, &mut self.next);
         self.frame = size;
-        Some(size)
+        control.advance(1);
+        Ok(Some(size))
     }
 
     /// The value at 1-based (i, j) of the current frame, zero outside it.

@@ -15,7 +15,7 @@ use super::dense::{Arith, Dense};
 use super::modp::ResidueGrid;
 use super::{check_frames, check_modulus};
 use crate::error::check_memory;
-use crate::{BitGrid, Result};
+use crate::{BitGrid, Control, Result};
 
 const HINT: &str =
     "exact values are for frames a reader can still read; use `modulus` p for larger frames";
@@ -149,8 +149,17 @@ impl ExactStepper {
     }
 
     /// Moves to the next frame and returns its number, or `None` past the last frame.
+    // TODO(request layer): callers pass their Control
     pub fn advance(&mut self) -> Option<usize> {
-        self.dense.advance()
+        self.step(&Control::default())
+            .expect("a Control nobody holds is never cancelled")
+    }
+
+    /// [`ExactStepper::advance`] under `control`: checked per row, advanced by one
+    /// per frame (announcing the frames to come is the caller's). A cancelled step
+    /// leaves the stepper on the frame it was on.
+    pub fn step(&mut self, control: &Control) -> Result<Option<usize>> {
+        self.dense.advance(control)
     }
 
     /// a_{i,j}(n) at 1-based (i, j) of the current frame; `None` outside it (where it is 0).
@@ -198,8 +207,14 @@ pub fn exact_memory_estimate(first: usize, last: usize) -> u64 {
     ExactStepper::memory_estimate(last) + kept
 }
 
-/// Frames `first..=last` with exact values, refusing above `memory_limit` bytes.
-pub fn exact_frames(first: usize, last: usize, memory_limit: u64) -> Result<Vec<ExactGrid>> {
+/// Frames `first..=last` with exact values, refusing above `memory_limit` bytes;
+/// progress in frames, `control` checked per row.
+pub fn exact_frames(
+    first: usize,
+    last: usize,
+    memory_limit: u64,
+    control: &Control,
+) -> Result<Vec<ExactGrid>> {
     check_frames(first, last)?;
     check_memory(
         || format!("exact values of frames {first}..{last}"),
@@ -209,7 +224,8 @@ pub fn exact_frames(first: usize, last: usize, memory_limit: u64) -> Result<Vec<
     )?;
     let mut stepper = ExactStepper::new(last, memory_limit)?;
     let mut frames = Vec::with_capacity(last - first + 1);
-    while let Some(n) = stepper.advance() {
+    control.add_total(last as u64);
+    while let Some(n) = stepper.step(control)? {
         if n >= first {
             frames.push(stepper.to_grid());
         }
@@ -217,8 +233,9 @@ pub fn exact_frames(first: usize, last: usize, memory_limit: u64) -> Result<Vec<
     Ok(frames)
 }
 
-/// Frame `n` with exact values, refusing above `memory_limit` bytes.
-pub fn exact_frame(n: usize, memory_limit: u64) -> Result<ExactGrid> {
+/// Frame `n` with exact values, refusing above `memory_limit` bytes; progress in
+/// frames, `control` checked per row.
+pub fn exact_frame(n: usize, memory_limit: u64, control: &Control) -> Result<ExactGrid> {
     check_frames(n, n)?;
     check_memory(
         || format!("exact values of frame {n}"),
@@ -227,6 +244,7 @@ pub fn exact_frame(n: usize, memory_limit: u64) -> Result<ExactGrid> {
         HINT,
     )?;
     let mut stepper = ExactStepper::new(n, memory_limit)?;
-    while stepper.advance().is_some() {}
+    control.add_total(n as u64);
+    while stepper.step(control)?.is_some() {}
     Ok(stepper.to_grid())
 }

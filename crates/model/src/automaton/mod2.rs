@@ -14,9 +14,10 @@
 
 use rayon::prelude::*;
 
-use super::{check, check_frames};
+use super::check::{first_mismatch_rows, Mismatch};
+use super::check_frames;
 use crate::error::check_memory;
-use crate::{BitGrid, Result};
+use crate::{BitGrid, Control, Result};
 
 /// Rows handed to one rayon task are chosen so a task has at least this many words:
 /// small frames then run on one thread, and the result never depends on the split.
@@ -73,15 +74,26 @@ impl ParityStepper {
     }
 
     /// Moves to the next frame and returns its number, or `None` past the last frame.
+    // TODO(request layer): callers pass their Control
     pub fn advance(&mut self) -> Option<usize> {
+        self.step(&Control::default())
+            .expect("a Control nobody holds is never cancelled")
+    }
+
+    /// [`ParityStepper::advance`] under `control`: checked per row, advanced by one
+    /// per frame (announcing the frames to come is the caller's). A cancelled step
+    /// leaves the stepper on the frame it was on.
+    pub fn step(&mut self, control: &Control) -> Result<Option<usize>> {
+        control.check()?;
         if self.frame >= self.last {
-            return None;
+            return Ok(None);
         }
         if self.frame == 0 {
             // a(1) is an initial condition, not a step of the recurrence.
             self.cur[0] = 1;
             self.frame = 1;
-            return Some(1);
+            control.advance(1);
+            return Ok(Some(1));
         }
         let n = self.frame;
         let stride = self.stride;
@@ -94,6 +106,10 @@ impl ParityStepper {
             .with_min_len(min_rows)
             .enumerate()
             .for_each(|(r, out)| {
+                // Rows left unwritten stay in the scratch plane, which is dropped below.
+                if control.is_cancelled() {
+                    return;
+                }
                 let here = &cur[r * stride..r * stride + words];
                 let out = &mut out[..words];
                 if r == 0 {
@@ -108,12 +124,16 @@ impl ParityStepper {
                     );
                 }
             });
+        // A cancelled step has written only part of `next`: it is not swapped in,
+        // and the step after a retry writes every word of it again.
+        control.check()?;
         // The buffer that becomes `next` holds frame n-1, whose cells all lie
         // inside the region the following step overwrites, so no clearing is needed.
         std::mem::swap(&mut self.prev, &mut self.cur);
         std::mem::swap(&mut self.cur, &mut self.next);
         self.frame = rows;
-        Some(rows)
+        control.advance(1);
+        Ok(Some(rows))
     }
 
     /// The packed words of 0-based `row` of the current n x n frame
@@ -145,8 +165,17 @@ impl ParityStepper {
     }
 
     /// The first cell of the current frame whose parity differs from P(n,n), if any.
-    pub fn first_mismatch(&self) -> Option<check::Mismatch> {
-        check::first_mismatch_rows(self.frame, |row| self.row_words(row))
+    // TODO(request layer): callers pass their Control
+    pub fn first_mismatch(&self) -> Option<Mismatch> {
+        self.first_mismatch_controlled(&Control::default())
+            .expect("a Control nobody holds is never cancelled")
+    }
+
+    /// [`ParityStepper::first_mismatch`] under `control`, checked per row.
+    pub fn first_mismatch_controlled(&self, control: &Control) -> Result<Option<Mismatch>> {
+        let found = first_mismatch_rows(self.frame, |row| self.row_words(row), control);
+        control.check()?;
+        Ok(found)
     }
 
     /// The remaining frames as grids, one per step.
@@ -181,8 +210,35 @@ fn step_row(out: &mut [u64], here: &[u64], above: Option<&[u64]>, prev_above: Op
 }
 
 /// Frame `n` mod 2 as an n x n grid (odd cells set), computed through frames 1..n.
-pub fn parity_frame(n: usize, memory_limit: u64) -> Result<BitGrid> {
+/// Progress in frames; `control` is checked per row.
+pub fn parity_frame(n: usize, memory_limit: u64, control: &Control) -> Result<BitGrid> {
     let mut stepper = ParityStepper::new(n, memory_limit)?;
-    while stepper.advance().is_some() {}
+    control.add_total(n as u64);
+    while stepper.step(control)?.is_some() {}
     Ok(stepper.to_grid())
+}
+
+/// Computes frames 1..=`last` mod 2 and returns the first mismatch with P(n,n), if any.
+// TODO(request layer): callers pass their Control
+pub fn check_parity(last: usize, memory_limit: u64) -> Result<Option<Mismatch>> {
+    check_parity_controlled(last, memory_limit, &Control::default())
+}
+
+/// [`check_parity`] under `control`: progress in frames, checked per row of each
+/// step and of each comparison.
+pub fn check_parity_controlled(
+    last: usize,
+    memory_limit: u64,
+    control: &Control,
+) -> Result<Option<Mismatch>> {
+    let mut stepper = ParityStepper::new(last, memory_limit)?;
+    control.add_total(last as u64);
+    while stepper.step(control)?.is_some() {
+        if let Some(mismatch) = stepper.first_mismatch_controlled(control)? {
+            // The frames not stepped count as done: the answer is known.
+            control.advance((last - stepper.frame()) as u64);
+            return Ok(Some(mismatch));
+        }
+    }
+    Ok(None)
 }

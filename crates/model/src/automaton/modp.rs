@@ -7,7 +7,7 @@
 use super::dense::{Arith, Dense};
 use super::{check_frames, check_modulus};
 use crate::error::check_memory;
-use crate::{BitGrid, Error, Result};
+use crate::{BitGrid, Control, Error, Result};
 
 /// An n x n frame of residues mod p; cell (i,j) is at 0-based `(i-1, j-1)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -141,8 +141,17 @@ impl ResidueStepper {
     }
 
     /// Moves to the next frame and returns its number, or `None` past the last frame.
+    // TODO(request layer): callers pass their Control
     pub fn advance(&mut self) -> Option<usize> {
-        self.dense.advance()
+        self.step(&Control::default())
+            .expect("a Control nobody holds is never cancelled")
+    }
+
+    /// [`ResidueStepper::advance`] under `control`: checked per row, advanced by one
+    /// per frame (announcing the frames to come is the caller's). A cancelled step
+    /// leaves the stepper on the frame it was on.
+    pub fn step(&mut self, control: &Control) -> Result<Option<usize>> {
+        self.dense.advance(control)
     }
 
     /// a_{i,j}(n) mod p at 1-based (i, j) of the current frame; 0 outside it.
@@ -173,9 +182,16 @@ impl ResidueStepper {
     }
 }
 
-/// Frame `n` mod `modulus`, computed through frames 1..n.
-pub fn residue_frame(n: usize, modulus: u64, memory_limit: u64) -> Result<ResidueGrid> {
+/// Frame `n` mod `modulus`, computed through frames 1..n; progress in frames,
+/// `control` checked per row.
+pub fn residue_frame(
+    n: usize,
+    modulus: u64,
+    memory_limit: u64,
+    control: &Control,
+) -> Result<ResidueGrid> {
     let mut stepper = ResidueStepper::new(modulus, n, memory_limit)?;
-    while stepper.advance().is_some() {}
+    control.add_total(n as u64);
+    while stepper.step(control)?.is_some() {}
     Ok(stepper.to_grid())
 }

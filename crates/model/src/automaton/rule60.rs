@@ -7,7 +7,7 @@
 
 use super::check_frames;
 use crate::error::check_memory;
-use crate::{BitGrid, Result};
+use crate::{BitGrid, Control, Result};
 
 /// The space-time diagram of Rule 60 for `generations` generations from one live cell.
 ///
@@ -15,7 +15,21 @@ use crate::{BitGrid, Result};
 /// generation 1 being the single live cell at column 0 (the same 1-based count
 /// as the automaton's frames, so `--frames 1..N` means N rows). Cell k of row
 /// r is C(r, k) mod 2; the triangle fills columns 0..=r.
+// TODO(request layer): callers pass their Control
 pub fn rule60(generations: usize, memory_limit: u64) -> Result<BitGrid> {
+    rule60_controlled(generations, memory_limit, &Control::default())
+}
+
+/// Rows checked and counted together: a row is at most a few thousand words, so 64
+/// of them stay far under a millisecond, and the counter is not touched per row.
+const ROWS_PER_CHECK: usize = 64;
+
+/// [`rule60`] under `control`: progress in generations, checked every 64 of them.
+pub fn rule60_controlled(
+    generations: usize,
+    memory_limit: u64,
+    control: &Control,
+) -> Result<BitGrid> {
     check_frames(1, generations)?;
     let n = generations as u64;
     check_memory(
@@ -24,11 +38,16 @@ pub fn rule60(generations: usize, memory_limit: u64) -> Result<BitGrid> {
         memory_limit,
         "ask for fewer generations",
     )?;
+    control.add_total(generations as u64);
     let mut grid = BitGrid::new(generations, generations);
     let mut row = vec![0u64; grid.words_per_row()];
     row[0] = 1;
     grid.row_words_mut(0).copy_from_slice(&row);
     for r in 1..generations {
+        if r % ROWS_PER_CHECK == 0 {
+            control.check()?;
+            control.advance(ROWS_PER_CHECK as u64);
+        }
         let mut carry = 0;
         for word in row.iter_mut() {
             let old = *word;
@@ -38,5 +57,8 @@ pub fn rule60(generations: usize, memory_limit: u64) -> Result<BitGrid> {
         // Generation r reaches column r < generations: nothing spills past the grid.
         grid.row_words_mut(r).copy_from_slice(&row);
     }
+    control.check()?;
+    // Rows 0..generations, less the full batches counted in the loop.
+    control.advance((generations - (generations - 1) / ROWS_PER_CHECK * ROWS_PER_CHECK) as u64);
     Ok(grid)
 }

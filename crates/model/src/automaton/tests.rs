@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::error::DEFAULT_MEMORY_LIMIT as LIMIT;
-use crate::Error;
+use crate::{Control, Error};
 
 /// P(n,n) straight from SPEC §1, one cell at a time (0-based row, col).
 fn is_p(n: usize, row: usize, col: usize) -> bool {
@@ -56,7 +56,7 @@ fn bit_parallel_parity_is_p_n_n_for_every_n_up_to_256() {
 
 #[test]
 fn exact_parity_is_p_n_n_for_every_n_up_to_40() {
-    for grid in exact_frames(1, 40, LIMIT).unwrap() {
+    for grid in exact_frames(1, 40, LIMIT, &Control::new()).unwrap() {
         let n = grid.size();
         for r in 0..n {
             for c in 0..n {
@@ -72,7 +72,7 @@ fn exact_parity_is_p_n_n_for_every_n_up_to_40() {
 
 #[test]
 fn frame_40_has_a_value_near_4_7e22_as_spec_says() {
-    let max = exact_frame(40, LIMIT).unwrap().max_value();
+    let max = exact_frame(40, LIMIT, &Control::new()).unwrap().max_value();
     let max: f64 = max.to_string().parse().unwrap();
     assert!((4.65e22..4.75e22).contains(&max), "{max}");
 }
@@ -80,7 +80,7 @@ fn frame_40_has_a_value_near_4_7e22_as_spec_says() {
 #[test]
 fn exact_values_equal_the_per_cell_reference() {
     let naive = naive::frames_on_window(24, BigUint::zero(), BigUint::one(), |a, b| a + b);
-    for grid in exact_frames(1, 24, LIMIT).unwrap() {
+    for grid in exact_frames(1, 24, LIMIT, &Control::new()).unwrap() {
         let n = grid.size();
         let square: Vec<BigUint> = naive::square(&naive[n], n).concat();
         assert_eq!(grid.values(), &square[..], "frame {n}");
@@ -96,7 +96,7 @@ fn frame_totals_are_half_of_every_third_fibonacci_number() {
         let next = &fib[fib.len() - 1] + &fib[fib.len() - 2];
         fib.push(next);
     }
-    for grid in exact_frames(1, 60, LIMIT).unwrap() {
+    for grid in exact_frames(1, 60, LIMIT, &Control::new()).unwrap() {
         let n = grid.size();
         let total: BigUint = grid.values().iter().sum();
         assert_eq!(total * 2u32, fib[3 * n], "frame {n}");
@@ -109,7 +109,7 @@ fn frame_totals_are_half_of_every_third_fibonacci_number() {
 
 #[test]
 fn residues_equal_exact_values_reduced() {
-    let exact = exact_frames(1, 40, LIMIT).unwrap();
+    let exact = exact_frames(1, 40, LIMIT, &Control::new()).unwrap();
     for p in [2u64, 3, 4, 5, 6, 7, 10, 12, 255, 256, 65521, 65535] {
         let residues: Vec<_> = ResidueStepper::new(p, 40, LIMIT)
             .unwrap()
@@ -130,8 +130,11 @@ fn residues_equal_exact_values_reduced() {
 
 #[test]
 fn even_moduli_give_the_parity_too() {
-    let grid = residue_frame(100, 6, LIMIT).unwrap();
-    assert_eq!(grid.odd_cells(), parity_frame(100, LIMIT).unwrap());
+    let grid = residue_frame(100, 6, LIMIT, &Control::new()).unwrap();
+    assert_eq!(
+        grid.odd_cells(),
+        parity_frame(100, LIMIT, &Control::new()).unwrap()
+    );
 }
 
 #[test]
@@ -155,14 +158,14 @@ proptest! {
     #[test]
     fn bit_parallel_equals_per_cell_on_random_sizes(last in 1usize..200) {
         let naive = naive::frames_on_window(last, false, true, |a, b| a ^ b);
-        let grid = parity_frame(last, LIMIT).unwrap();
+        let grid = parity_frame(last, LIMIT, &Control::new()).unwrap();
         let square = naive::square(&naive[last], last);
         prop_assert_eq!(grid, crate::BitGrid::from_fn(last, last, |r, c| square[r][c]));
     }
 
     #[test]
     fn check_finds_exactly_the_first_flipped_cell(n in 1usize..200, a in 0usize..40000, b in 0usize..40000) {
-        let mut grid = parity_frame(n, LIMIT).unwrap();
+        let mut grid = parity_frame(n, LIMIT, &Control::new()).unwrap();
         let mut cells = vec![(a / n % n, a % n), (b / n % n, b % n)];
         cells.sort();
         cells.dedup();
@@ -244,8 +247,8 @@ fn results_do_not_depend_on_the_thread_count() {
             .unwrap()
             .install(|| {
                 (
-                    parity_frame(700, LIMIT).unwrap(),
-                    residue_frame(300, 7, LIMIT).unwrap(),
+                    parity_frame(700, LIMIT, &Control::new()).unwrap(),
+                    residue_frame(300, 7, LIMIT, &Control::new()).unwrap(),
                 )
             })
     };
@@ -277,7 +280,10 @@ fn bad_parameters_are_one_line_errors_naming_the_flag() {
     one_line_naming(check_frames(0, 5).unwrap_err(), "`frames`");
     one_line_naming(check_frames(6, 5).unwrap_err(), "`frames`");
     one_line_naming(ParityStepper::new(0, LIMIT).unwrap_err(), "`frames`");
-    one_line_naming(exact_frames(0, 3, LIMIT).unwrap_err(), "`frames`");
+    one_line_naming(
+        exact_frames(0, 3, LIMIT, &Control::new()).unwrap_err(),
+        "`frames`",
+    );
     one_line_naming(rule60(0, LIMIT).unwrap_err(), "`frames`");
     let residues = ResidueGrid::from_values(1, 3, vec![3]);
     assert!(matches!(residues, Err(Error::InvalidParameter { .. })));
@@ -286,7 +292,7 @@ fn bad_parameters_are_one_line_errors_naming_the_flag() {
 #[test]
 fn too_large_requests_are_refused_with_an_estimate() {
     for err in [
-        exact_frames(1, 4096, LIMIT).unwrap_err(),
+        exact_frames(1, 4096, LIMIT, &Control::new()).unwrap_err(),
         ExactStepper::new(4096, LIMIT).err().unwrap(),
         ParityStepper::new(1 << 20, LIMIT).unwrap_err(),
         ResidueStepper::new(3, 1 << 16, LIMIT).err().unwrap(),
@@ -296,7 +302,7 @@ fn too_large_requests_are_refused_with_an_estimate() {
     }
     // The estimate covers what the frames really hold, and what a reader can
     // still read (frames up to 40) stays small.
-    let frames = exact_frames(1, 40, LIMIT).unwrap();
+    let frames = exact_frames(1, 40, LIMIT, &Control::new()).unwrap();
     let held: u64 = frames
         .iter()
         .flat_map(|grid| grid.values())

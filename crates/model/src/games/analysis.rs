@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::capped::CappedGrundy;
-use crate::{Error, Result};
+use crate::{Control, Error, Result};
 
 /// How many positions have Grundy value equal to the nim-sum `x ^ y ^ z`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,11 +22,23 @@ pub struct NimSumComparison {
 }
 
 /// Compares every Grundy value in the box with the nim-sum (seed 000 §8.2).
+// TODO(request layer): callers pass their Control
 pub fn compare_nim_sum(g: &CappedGrundy) -> NimSumComparison {
+    compare_nim_sum_controlled(g, &Control::default())
+        .expect("a Control nobody holds is never cancelled")
+}
+
+/// [`compare_nim_sum`] under `control`: progress in rows of `x`, checked per row.
+pub fn compare_nim_sum_controlled(g: &CappedGrundy, control: &Control) -> Result<NimSumComparison> {
     let [bx, _, bz] = g.bounds();
+    control.add_total(u64::from(bx) + 1);
     let equal: u64 = (0..=bx)
         .into_par_iter()
         .map(|x| {
+            // A cancelled scan skips its rows and is reported below.
+            if control.is_cancelled() {
+                return 0;
+            }
             let mut n = 0u64;
             for z in 0..=bz {
                 let h = g.column_height(x, z).unwrap_or(0);
@@ -36,15 +48,17 @@ pub fn compare_nim_sum(g: &CappedGrundy) -> NimSumComparison {
                     );
                 }
             }
+            control.advance(1);
             n
         })
         .sum();
+    control.check()?;
     let positions = g.len() as u64;
-    NimSumComparison {
+    Ok(NimSumComparison {
         positions,
         equal,
         different: positions - equal,
-    }
+    })
 }
 
 /// Whether `(x + h) ^ y ^ (z + h) == 0`, on two's-complement integers.
@@ -78,9 +92,20 @@ impl ShiftCheck {
 }
 
 /// Checks the shifted nim-sum rule for every `h` in `range` on a solved box.
+// TODO(request layer): callers pass their Control
 pub fn check_shifts(
     g: &CappedGrundy,
     range: std::ops::RangeInclusive<i64>,
+) -> Result<Vec<ShiftCheck>> {
+    check_shifts_controlled(g, range, &Control::default())
+}
+
+/// [`check_shifts`] under `control`: progress in shifts, checked per row of `x` of
+/// each shift's scan of the box.
+pub fn check_shifts_controlled(
+    g: &CappedGrundy,
+    range: std::ops::RangeInclusive<i64>,
+    control: &Control,
 ) -> Result<Vec<ShiftCheck>> {
     if range.is_empty() {
         return Err(Error::invalid(format!(
@@ -98,7 +123,8 @@ pub fn check_shifts(
         )));
     }
     let [bx, _, bz] = g.bounds();
-    Ok(range
+    control.add_total(span as u64 + 1);
+    let checks = range
         .into_par_iter()
         .map(|h| {
             let mut check = ShiftCheck {
@@ -107,6 +133,10 @@ pub fn check_shifts(
                 n_satisfying: 0,
             };
             for x in 0..=bx {
+                // A cancelled scan stops here and is reported below.
+                if control.is_cancelled() {
+                    break;
+                }
                 for z in 0..=bz {
                     let top = g.column_height(x, z).unwrap_or(0);
                     for y in 0..=top {
@@ -120,15 +150,28 @@ pub fn check_shifts(
                     }
                 }
             }
+            control.advance(1);
             check
         })
-        .collect())
+        .collect();
+    control.check()?;
+    Ok(checks)
 }
 
 /// Every `h` in `range` for which the P-positions of the box are exactly
 /// `{(x, y, z) : (x + h) ^ y ^ (z + h) == 0}`; empty when none is.
+// TODO(request layer): callers pass their Control
 pub fn find_shift(g: &CappedGrundy, range: std::ops::RangeInclusive<i64>) -> Result<Vec<i64>> {
-    Ok(check_shifts(g, range)?
+    find_shift_controlled(g, range, &Control::default())
+}
+
+/// [`find_shift`] under `control`, as [`check_shifts_controlled`].
+pub fn find_shift_controlled(
+    g: &CappedGrundy,
+    range: std::ops::RangeInclusive<i64>,
+    control: &Control,
+) -> Result<Vec<i64>> {
+    Ok(check_shifts_controlled(g, range, control)?
         .into_iter()
         .filter(ShiftCheck::exact)
         .map(|c| c.h)

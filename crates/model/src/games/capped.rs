@@ -22,9 +22,11 @@
 use rayon::prelude::*;
 
 use super::cap_expr::CapExpr;
+use super::columns::Columns;
+use super::monotone::{is_monotone, solve_monotone, solve_monotone_streamed};
 use super::solver::Game;
 use crate::error::check_memory;
-use crate::{Error, Result};
+use crate::{Control, Error, Result};
 
 /// The cap of a capped three-heap game.
 #[derive(Clone, Debug)]
@@ -75,12 +77,14 @@ impl Cap {
     }
 
     /// Evaluates the cap at every `(x, z)` of the box, clamped to `y_max`,
-    /// row `x` after row `x`; rows in parallel, the first error in row order wins.
-    fn table(&self, bx: u32, by: u32, bz: u32) -> Result<Vec<u32>> {
+    /// row `x` after row `x`; rows in parallel, the first error in row order wins
+    /// (cancellation first: `control` is checked per row).
+    fn table(&self, bx: u32, by: u32, bz: u32, control: &Control) -> Result<Vec<u32>> {
         let width = bz as usize + 1;
         let rows: Vec<Result<Vec<u32>>> = (0..=bx)
             .into_par_iter()
             .map(|x| {
+                control.check()?;
                 let mut stack = Vec::new();
                 (0..=bz)
                     .map(|z| {
@@ -93,6 +97,7 @@ impl Cap {
                     .collect()
             })
             .collect();
+        control.check()?;
         let mut table = Vec::with_capacity((bx as usize + 1) * width);
         for row in rows {
             table.extend(row?);
@@ -135,10 +140,23 @@ impl CappedGame {
 
     /// Grundy values of every position in the box `0..=bounds[i]` (x, y, z),
     /// by the fast parallel solver; refused with an estimate over `limit` bytes.
+    // TODO(request layer): callers pass their Control
     pub fn solve(&self, bounds: [u32; 3], limit: u64) -> Result<CappedGrundy> {
+        self.solve_controlled(bounds, limit, &Control::default())
+    }
+
+    /// [`CappedGame::solve`] under `control`: progress in positions, cancellation
+    /// checked per row of the cap table and per block of 32 rows of a tile (or per
+    /// column of the general solver).
+    pub fn solve_controlled(
+        &self,
+        bounds: [u32; 3],
+        limit: u64,
+        control: &Control,
+    ) -> Result<CappedGrundy> {
         precheck(&self.name(), bounds, limit)?;
-        let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
-        solve_table(&self.name(), bounds, table, limit)
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
+        solve_table(&self.name(), bounds, table, limit, control)
     }
 
     /// [`CappedGame::solve`], streaming the box as `.npy` data on the way: `shape`
@@ -146,6 +164,7 @@ impl CappedGame {
     /// [`CappedGrundy::y_reach`]) once the cap table is known, then `write` gets the
     /// little-endian slabs, `outside` above each column. Monotone caps are written
     /// while the tiled solver still works on larger `x`; other caps after solving.
+    /// `control` as in [`CappedGame::solve_controlled`], and checked per slab written.
     pub fn solve_streamed(
         &self,
         bounds: [u32; 3],
@@ -153,26 +172,35 @@ impl CappedGame {
         outside: u16,
         shape: impl FnOnce([u64; 3]) -> Result<()>,
         write: &mut dyn FnMut(&[u8]) -> Result<()>,
+        control: &Control,
     ) -> Result<CappedGrundy> {
         precheck(&self.name(), bounds, limit)?;
-        let table = self.cap.table(bounds[0], bounds[1], bounds[2])?;
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
         let reach = table.iter().copied().max().unwrap_or(0);
         shape([
             u64::from(bounds[0]) + 1,
             u64::from(reach) + 1,
             u64::from(bounds[2]) + 1,
         ])?;
+        let name = self.name();
         if is_monotone(&table, bounds[2] as usize + 1) {
-            super::monotone::solve_monotone_streamed(
-                &self.name(),
+            let (offsets, values) = solve_monotone_streamed(
+                &name,
                 bounds,
-                table,
+                &table,
                 limit,
                 Some((outside, write)),
-            )
+                control,
+            )?;
+            Ok(CappedGrundy::from_parts(
+                &name, bounds, table, offsets, values,
+            ))
         } else {
-            let solution = solve_general(&self.name(), bounds, table, limit)?;
-            solution.for_each_le_slab(outside, write)?;
+            let solution = solve_general(&name, bounds, table, limit, control)?;
+            solution.for_each_le_slab(outside, |slab| {
+                control.check()?;
+                write(slab)
+            })?;
             Ok(solution)
         }
     }
@@ -229,76 +257,6 @@ pub struct CappedGrundy {
     values: Vec<u16>,
 }
 
-/// The columns of a solution, whole or (while the tiled solver streams) a solved
-/// prefix of it: what a `.npy` slab is built from.
-#[derive(Clone, Copy)]
-pub(super) struct Columns<'a> {
-    /// Columns per row of `x` (`bz + 1`).
-    pub(super) nz: usize,
-    /// Rows of a slab: the tallest column of the whole box, plus one.
-    pub(super) ny: usize,
-    pub(super) caps: &'a [u32],
-    pub(super) offsets: &'a [usize],
-    pub(super) values: &'a [u16],
-}
-
-impl Columns<'_> {
-    /// The values of column `(x, ., z)`, `y` from 0 to its cap.
-    fn column(&self, x: usize, z: usize) -> &[u16] {
-        let i = x * self.nz + z;
-        &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
-    }
-
-    /// Slabs `xs` in order, each built into `buf` and handed to `write`; stops at the
-    /// first error.
-    pub(super) fn write_slabs(
-        &self,
-        xs: std::ops::Range<usize>,
-        outside: u16,
-        buf: &mut Vec<u8>,
-        write: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
-        for x in xs {
-            self.le_slab(x, outside, buf);
-            write(buf)?;
-        }
-        Ok(())
-    }
-
-    /// Slab `x` (all `(y, z)`, z fastest) as little-endian bytes into `buf`: everything
-    /// `outside` first (one fill), then the columns over it, 64 at a time, so reads go
-    /// down 64 columns and writes along rows of the slab; rows above a block's tallest
-    /// column are never visited.
-    pub(super) fn le_slab(&self, x: usize, outside: u16, buf: &mut Vec<u8>) {
-        const BLOCK: usize = 64;
-        let (ny, nz) = (self.ny, self.nz);
-        let out = outside.to_le_bytes();
-        buf.clear();
-        if out[0] == out[1] {
-            buf.resize(ny * nz * 2, out[0]);
-        } else {
-            buf.resize(ny * nz * 2, 0);
-            buf.chunks_exact_mut(2)
-                .for_each(|c| c.copy_from_slice(&out));
-        }
-        let mut columns: Vec<&[u16]> = Vec::with_capacity(BLOCK);
-        for z0 in (0..nz).step_by(BLOCK) {
-            let z1 = (z0 + BLOCK).min(nz);
-            columns.clear();
-            columns.extend((z0..z1).map(|z| self.column(x, z)));
-            let top = columns.iter().map(|c| c.len()).max().unwrap_or(0);
-            for (y, row) in buf.chunks_exact_mut(nz * 2).take(top).enumerate() {
-                let row = &mut row[z0 * 2..z1 * 2];
-                for (cell, column) in row.chunks_exact_mut(2).zip(&columns) {
-                    if let Some(v) = column.get(y) {
-                        cell.copy_from_slice(&v.to_le_bytes());
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// Refuses, in O(1) and before the cap table is evaluated, a box whose columns alone
 /// would not fit: every column `(x, ., z)` costs a cap (4 bytes), an offset (8) and at
 /// least one value (2). [`solve_table`] then checks the full estimate.
@@ -324,43 +282,32 @@ fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
 /// triangular bar, min-half, most expressions) take the fast tiled solver
 /// [`solve_monotone`]; any other table the general one, which is also its
 /// independent cross-check in the tests.
-fn solve_table(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
-    if is_monotone(&caps, bounds[2] as usize + 1) {
-        super::monotone::solve_monotone(name, bounds, caps, limit)
-    } else {
-        solve_general(name, bounds, caps, limit)
-    }
-}
-
-/// True when `caps` (row-major in `x`, `nz` per row) never decreases along `x` nor along `z`.
-fn is_monotone(caps: &[u32], nz: usize) -> bool {
-    caps.chunks_exact(nz)
-        .all(|row| row.windows(2).all(|w| w[0] <= w[1]))
-        && caps
-            .chunks_exact(nz)
-            .zip(caps.chunks_exact(nz).skip(1))
-            .all(|(a, b)| a.iter().zip(b).all(|(u, v)| u <= v))
-}
-
-/// [`is_monotone`] for the tiled solver's tests.
-#[cfg(test)]
-pub(super) fn is_monotone_for_tests(caps: &[u32], nz: usize) -> bool {
-    is_monotone(caps, nz)
-}
-
-/// The general solver, the tiled solver's cross-check.
-#[cfg(test)]
-pub(super) fn solve_general_for_tests(
+fn solve_table(
     name: &str,
     bounds: [u32; 3],
     caps: Vec<u32>,
     limit: u64,
+    control: &Control,
 ) -> Result<CappedGrundy> {
-    solve_general(name, bounds, caps, limit)
+    if is_monotone(&caps, bounds[2] as usize + 1) {
+        let (offsets, values) = solve_monotone(name, bounds, &caps, limit, control)?;
+        Ok(CappedGrundy::from_parts(
+            name, bounds, caps, offsets, values,
+        ))
+    } else {
+        solve_general(name, bounds, caps, limit, control)
+    }
 }
 
-/// The general solver: any cap table (see the module notes).
-fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Result<CappedGrundy> {
+/// The general solver: any cap table (see the module notes). Progress in positions,
+/// cancellation checked per column.
+fn solve_general(
+    name: &str,
+    bounds: [u32; 3],
+    caps: Vec<u32>,
+    limit: u64,
+    control: &Control,
+) -> Result<CappedGrundy> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
     debug_assert_eq!(caps.len(), nx * nz);
@@ -407,6 +354,7 @@ fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Re
         limit,
         "use a smaller `box`",
     )?;
+    control.add_total(positions);
 
     // Columns ordered by level s = x + z, then by x, so that a level's
     // values are one contiguous slice.
@@ -445,6 +393,10 @@ fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Re
             .zip(lines_c[lo..=hi].par_iter_mut())
             .enumerate()
             .map_init(Vec::new, |col_set, (i, ((col, line_b), line_c))| {
+                // A cancelled level is abandoned column by column and reported below.
+                if control.is_cancelled() {
+                    return Ok(());
+                }
                 let (x, z) = (lo + i, s - lo - i);
                 solve_column(
                     Column {
@@ -461,6 +413,8 @@ fn solve_general(name: &str, bounds: [u32; 3], caps: Vec<u32>, limit: u64) -> Re
             })
             .filter_map(|r| r.err())
             .min();
+        control.check()?;
+        control.advance((level_start[s + 1] - level_start[s]) as u64);
         if let Some([x, y, z]) = overflow {
             return Err(Error::unsupported(format!(
                 "{name}: the Grundy value at (x, y, z) = ({x}, {y}, {z}) exceeds 65535, \
@@ -539,27 +493,30 @@ fn solve_column(
 }
 
 /// Solves the capped game with an arbitrary cap function (clamped to the box);
-/// the first failing `(x, z)` in row order is reported.
+/// the first failing `(x, z)` in row order is reported. `control` as in
+/// [`CappedGame::solve_controlled`].
 pub fn solve_capped_fn(
     name: &str,
     cap: impl Fn(u32, u32) -> Result<u64> + Sync,
     bounds: [u32; 3],
     limit: u64,
+    control: &Control,
 ) -> Result<CappedGrundy> {
     precheck(name, bounds, limit)?;
     let [bx, by, bz] = bounds;
     let mut caps = Vec::with_capacity((bx as usize + 1) * (bz as usize + 1));
     for x in 0..=bx {
+        control.check()?;
         for z in 0..=bz {
             caps.push(cap(x, z)?.min(u64::from(by)) as u32);
         }
     }
-    solve_table(name, bounds, caps, limit)
+    solve_table(name, bounds, caps, limit, control)
 }
 
 impl CappedGrundy {
     /// A solution from its parts (the solvers' common result).
-    pub(super) fn from_parts(
+    fn from_parts(
         name: &str,
         bounds: [u32; 3],
         caps: Vec<u32>,
@@ -838,12 +795,14 @@ mod tests {
     #[test]
     fn values_past_u16_are_an_error_not_a_wrap() {
         // With cap 0 and z = 0 the game is one Nim heap: value x.
-        let err = solve_capped_fn("nim", |_, _| Ok(0), [65536, 0, 0], LIMIT).unwrap_err();
+        let err = solve_capped_fn("nim", |_, _| Ok(0), [65536, 0, 0], LIMIT, &Control::new())
+            .unwrap_err();
         assert!(
             err.to_string().contains("(65536, 0, 0) exceeds 65535"),
             "{err}"
         );
-        let ok = solve_capped_fn("nim", |_, _| Ok(0), [65535, 0, 0], LIMIT).unwrap();
+        let ok =
+            solve_capped_fn("nim", |_, _| Ok(0), [65535, 0, 0], LIMIT, &Control::new()).unwrap();
         assert_eq!(ok.get(65535, 0, 0), Some(65535));
     }
 
@@ -888,7 +847,7 @@ mod tests {
             let nz = bz as usize + 1;
             let table: Vec<u64> = (0..(bx as usize + 1) * nz).map(|i| seed[i % 64]).collect();
             let game = TableGame { nz, table: table.clone() };
-            let fast = solve_capped_fn("table", |x, z| Ok(table[x as usize * nz + z as usize]), [bx, by, bz], LIMIT).unwrap();
+            let fast = solve_capped_fn("table", |x, z| Ok(table[x as usize * nz + z as usize]), [bx, by, bz], LIMIT, &Control::new()).unwrap();
             let mut memo = MemoSolver::new(&game);
             for x in 0..=bx { for y in 0..=by { for z in 0..=bz {
                 let p = [x, y, z];
@@ -916,6 +875,214 @@ mod tests {
                 let expect = game.is_position(&p).then(|| memo.grundy(&p) as u16);
                 prop_assert_eq!(fast.get(x, y, z), expect, "{} at {:?}", src, p);
             }}}
+        }
+    }
+
+    /// The tiled solver (`monotone.rs`) against the general one and the recursion,
+    /// through the capped game that picks it.
+    mod tiled {
+        use super::super::*;
+        use crate::games::solver::MemoSolver;
+        use proptest::prelude::*;
+
+        const LIMIT: u64 = 4 << 30;
+
+        fn solve_monotone(
+            name: &str,
+            bounds: [u32; 3],
+            caps: Vec<u32>,
+            limit: u64,
+        ) -> Result<CappedGrundy> {
+            solve_table(name, bounds, caps, limit, &Control::new())
+        }
+
+        fn general(
+            name: &str,
+            bounds: [u32; 3],
+            caps: Vec<u32>,
+            limit: u64,
+        ) -> Result<CappedGrundy> {
+            solve_general(name, bounds, caps, limit, &Control::new())
+        }
+
+        fn table(bounds: [u32; 3], cap: impl Fn(u32, u32) -> u64) -> Vec<u32> {
+            let mut caps = Vec::new();
+            for x in 0..=bounds[0] {
+                for z in 0..=bounds[2] {
+                    caps.push(cap(x, z).min(u64::from(bounds[1])) as u32);
+                }
+            }
+            caps
+        }
+
+        /// The tiled solver and the general one give the same values everywhere.
+        fn same_as_general(bounds: [u32; 3], caps: Vec<u32>) {
+            let nz = bounds[2] as usize + 1;
+            assert!(is_monotone(&caps, nz));
+            let fast = solve_monotone("t", bounds, caps.clone(), LIMIT).unwrap();
+            let slow = general("t", bounds, caps, LIMIT).unwrap();
+            assert_eq!(fast.len(), slow.len());
+            for x in 0..=bounds[0] {
+                for z in 0..=bounds[2] {
+                    for y in 0..=bounds[1] {
+                        assert_eq!(fast.get(x, y, z), slow.get(x, y, z), "at ({x},{y},{z})");
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn triangular_boxes_across_tile_edges_equal_the_general_solver() {
+            // Sides not a multiple of the tile, one below it, several tiles, flat boxes.
+            for bounds in [
+                [40, 40, 40],
+                [15, 9, 33],
+                [16, 16, 16],
+                [47, 30, 17],
+                [0, 9, 40],
+                [40, 9, 0],
+                [0, 0, 0],
+                [70, 0, 5],
+            ] {
+                same_as_general(bounds, table(bounds, |x, z| u64::from(x + z) / 3));
+            }
+            let b = [37, 20, 29];
+            same_as_general(b, table(b, |x, z| u64::from(x.min(z)) / 2));
+        }
+
+        #[test]
+        fn triangular_k3_equals_the_memoised_recursion() {
+            let game = CappedGame::triangular(3).unwrap();
+            let b = [20, 20, 20];
+            let fast =
+                solve_monotone("t", b, table(b, |x, z| u64::from(x + z) / 3), LIMIT).unwrap();
+            let mut memo = MemoSolver::new(&game);
+            for ([x, y, z], g) in fast.positions() {
+                assert_eq!(u32::from(g), memo.grundy(&[x, y, z]), "at ({x},{y},{z})");
+                assert!(game.is_position(&[x, y, z]));
+            }
+        }
+
+        #[test]
+        fn byte_slabs_equal_value_slabs_whatever_the_thread_count() {
+            let game = CappedGame::triangular(3).unwrap();
+            let solution = crate::games::Solution::Capped(game.solve([70, 50, 65], LIMIT).unwrap());
+            let mut expect = Vec::new();
+            solution
+                .for_each_slab(|s| {
+                    expect.extend(s.iter().flat_map(|v| v.to_le_bytes()));
+                    Ok::<(), crate::Error>(())
+                })
+                .unwrap();
+            // y stops at the tallest column, floor((70 + 65) / 3) = 45.
+            assert_eq!(expect.len(), 71 * 46 * 66 * 2);
+            for threads in [1, 2, 3] {
+                let bytes = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| {
+                        let mut bytes = Vec::new();
+                        solution
+                            .for_each_le_slab(|s| {
+                                bytes.extend_from_slice(s);
+                                Ok::<(), crate::Error>(())
+                            })
+                            .unwrap();
+                        bytes
+                    });
+                assert!(bytes == expect, "{threads} threads");
+            }
+            // A failing writer stops the stream at its first error.
+            let mut calls = 0;
+            let err = solution.for_each_le_slab(|_| {
+                calls += 1;
+                Err(crate::Error::invalid("disk full"))
+            });
+            assert!(err.is_err() && calls == 1);
+        }
+
+        /// Streaming while solving writes the bytes of the solved box, whatever the thread
+        /// count, including boxes of one row of tiles and boxes flat in `x` or `z`.
+        #[test]
+        fn streamed_slabs_equal_the_solved_box() {
+            let game = CappedGame::triangular(3).unwrap();
+            for b in [
+                [70, 50, 65],
+                [15, 9, 80],
+                [40, 30, 0],
+                [0, 5, 33],
+                [33, 200, 40],
+            ] {
+                let solved = game.solve(b, LIMIT).unwrap();
+                let mut expect = Vec::new();
+                solved
+                    .for_each_le_slab(u16::MAX, |s| {
+                        expect.extend_from_slice(s);
+                        Ok::<(), ()>(())
+                    })
+                    .unwrap();
+                let reach = (b[0] + b[2]) / 3;
+                let ny = u64::from(reach.min(b[1])) + 1;
+                let shape = [u64::from(b[0]) + 1, ny, u64::from(b[2]) + 1];
+                assert_eq!(expect.len() as u64, shape.iter().product::<u64>() * 2);
+                for threads in [1, 2, 3] {
+                    let (mut bytes, mut heard) = (Vec::new(), None);
+                    let streamed = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap()
+                        .install(|| {
+                            game.solve_streamed(
+                                b,
+                                LIMIT,
+                                u16::MAX,
+                                |s| {
+                                    heard = Some(s);
+                                    Ok(())
+                                },
+                                &mut |s| {
+                                    bytes.extend_from_slice(s);
+                                    Ok(())
+                                },
+                                &Control::new(),
+                            )
+                        })
+                        .unwrap();
+                    assert_eq!(heard, Some(shape), "{b:?}");
+                    assert!(bytes == expect, "{b:?}, {threads} threads");
+                    assert_eq!(streamed.positions().count(), solved.positions().count());
+                }
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Random monotone tables (running sums of random steps) against the general
+            /// solver, on boxes that cross tile edges.
+            #[test]
+            fn random_monotone_tables_equal_the_general_solver(
+                bx in 0u32..40, by in 0u32..30, bz in 0u32..40,
+                steps_x in proptest::collection::vec(0u32..3, 40),
+                steps_z in proptest::collection::vec(0u32..3, 40),
+                bumps in proptest::collection::vec(0u32..2, 64),
+            ) {
+                // cap(x, z) = f(x) + g(z) + a bump that keeps both directions monotone.
+                let f: Vec<u32> = steps_x.iter().scan(0, |a, s| { *a += s; Some(*a) }).collect();
+                let g: Vec<u32> = steps_z.iter().scan(0, |a, s| { *a += s; Some(*a) }).collect();
+                let b = [bx, by, bz];
+                let caps = table(b, |x, z| {
+                    let bump = u32::from(x >= 8 && z >= 8) * bumps[((x / 8) * 5 + z / 8) as usize % 64];
+                    u64::from(f[x as usize] + g[z as usize] + bump)
+                });
+                prop_assume!(is_monotone(&caps, bz as usize + 1));
+                let fast = solve_monotone("t", b, caps.clone(), LIMIT).unwrap();
+                let slow = general("t", b, caps, LIMIT).unwrap();
+                for x in 0..=bx { for z in 0..=bz { for y in 0..=by {
+                    prop_assert_eq!(fast.get(x, y, z), slow.get(x, y, z), "at ({},{},{})", x, y, z);
+                }}}
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod cap_expr;
 #[cfg(test)]
 mod cap_fuzz;
 pub mod capped;
+mod columns;
 mod monotone;
 
 pub mod nim;
@@ -30,18 +31,21 @@ pub mod six_sided;
 pub mod solver;
 
 pub use analysis::{
-    check_shifts, compare_nim_sum, find_shift, sierpinski_projection, NimSumComparison, ShiftCheck,
+    check_shifts, check_shifts_controlled, compare_nim_sum, compare_nim_sum_controlled, find_shift,
+    find_shift_controlled, sierpinski_projection, NimSumComparison, ShiftCheck,
 };
 pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
 pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy};
 pub use nim::Nim;
-pub use nim_pass::{nim_p_points, nim_pass_p_points, square_board, NimPass, NimPassTree};
+pub use nim_pass::{
+    nim_p_points, nim_pass_p_points, square_board, square_board_controlled, NimPass, NimPassTree,
+};
 pub use six_sided::SixSided;
-pub use solver::{solve_dense, DenseGrundy, Game, MemoSolver};
+pub use solver::{solve_dense, solve_dense_controlled, DenseGrundy, Game, MemoSolver};
 
-use crate::{Error, Result};
+use crate::{Control, Error, Result};
 
 /// The game names the command line accepts, in the order help lists them.
 pub const GAME_NAMES: [&str; 8] = [
@@ -219,12 +223,26 @@ impl GameSpec {
     /// `shape` hears [`Solution::data_shape`] before any value, `write` the bytes of
     /// [`Solution::for_each_le_slab`]. The tiled solver of capped games writes the
     /// first slabs while it still solves the last ones; other games are solved first.
+    // TODO(request layer): callers pass their Control
     pub fn solve_streamed(
         &self,
         b: &GameBox,
         limit: u64,
         shape: impl FnOnce(&[u64]) -> Result<()>,
         write: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<Solution> {
+        self.solve_streamed_controlled(b, limit, shape, write, &Control::default())
+    }
+
+    /// [`GameSpec::solve_streamed`] under `control`, as [`GameSpec::solve_controlled`];
+    /// also checked per slab written.
+    pub fn solve_streamed_controlled(
+        &self,
+        b: &GameBox,
+        limit: u64,
+        shape: impl FnOnce(&[u64]) -> Result<()>,
+        write: &mut dyn FnMut(&[u8]) -> Result<()>,
+        control: &Control,
     ) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
         match self {
@@ -236,29 +254,47 @@ impl GameSpec {
                     OUTSIDE,
                     |s| shape(&s),
                     write,
+                    control,
                 )?;
                 Ok(Solution::Capped(solution))
             }
             _ => {
-                let solution = self.solve(b, limit)?;
+                let solution = self.solve_controlled(b, limit, control)?;
                 shape(&solution.data_shape())?;
-                solution.for_each_le_slab(write)?;
+                solution.for_each_le_slab(|slab| {
+                    control.check()?;
+                    write(slab)
+                })?;
                 Ok(solution)
             }
         }
     }
 
     /// Solves the game on a box; refused with an estimate over `limit` bytes.
+    // TODO(request layer): callers pass their Control
     pub fn solve(&self, b: &GameBox, limit: u64) -> Result<Solution> {
+        self.solve_controlled(b, limit, &Control::default())
+    }
+
+    /// [`GameSpec::solve`] under `control`. Progress is in the solver's units
+    /// (positions for capped games, tuples for the others); `control` is checked
+    /// after at most about a millisecond of work on one thread.
+    pub fn solve_controlled(&self, b: &GameBox, limit: u64, control: &Control) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
         Ok(match self {
-            GameSpec::Capped(g) => {
-                Solution::Capped(g.solve([bounds[0], bounds[1], bounds[2]], limit)?)
+            GameSpec::Capped(g) => Solution::Capped(g.solve_controlled(
+                [bounds[0], bounds[1], bounds[2]],
+                limit,
+                control,
+            )?),
+            GameSpec::SixSided => {
+                Solution::Dense(solve_dense_controlled(&SixSided, &bounds, limit, control)?)
             }
-            GameSpec::SixSided => Solution::Dense(solve_dense(&SixSided, &bounds, limit)?),
-            GameSpec::Band(band) => Solution::Dense(solve_dense(band, &bounds, limit)?),
-            GameSpec::NimPass(n) => Solution::Dense(n.solve(&bounds, limit)?),
-            GameSpec::Nim(n) => Solution::Dense(n.solve(&bounds, limit)?),
+            GameSpec::Band(band) => {
+                Solution::Dense(solve_dense_controlled(band, &bounds, limit, control)?)
+            }
+            GameSpec::NimPass(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
+            GameSpec::Nim(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
         })
     }
 }

@@ -27,9 +27,9 @@
 
 use rayon::prelude::*;
 
-use super::capped::{CappedGrundy, Columns};
+use super::columns::Columns;
 use crate::error::check_memory;
-use crate::{Error, Result};
+use crate::{Control, Error, Result};
 
 /// Columns per tile side: 16 x 16 columns keep both families' lines of a tile in a
 /// 1 MiB L2 cache for boxes up to about 1000.
@@ -193,6 +193,7 @@ fn solve_tile(
     lb: &mut [Line],
     lc: &mut [Line],
     scratch: &mut Scratch,
+    control: &Control,
 ) -> std::result::Result<(), [u32; 3]> {
     let (x0, z0) = (tx * TILE, tz * TILE);
     let columns = &mut scratch.columns;
@@ -223,6 +224,12 @@ fn solve_tile(
     sum_a.resize(columns.len() * sum_stride, 0);
     let top = columns.iter().map(|col| col.cap).max().unwrap_or(0);
     for block in (0..=top).step_by(ROWS) {
+        // A block is at most 32 rows of 256 columns, well under a millisecond: a
+        // cancelled solve stops here, and the caller reports it after the anti-diagonal
+        // (the tile's values are then never read).
+        if control.is_cancelled() {
+            return Ok(());
+        }
         for (j, col) in columns.iter().enumerate() {
             let rows = block..(block + ROWS).min(col.cap + 1);
             if rows.is_empty() {
@@ -436,14 +443,31 @@ fn tile_columns(
     xs.flat_map(move |x| (tz * TILE..((tz + 1) * TILE).min(nz)).map(move |z| (x, z)))
 }
 
+/// True when `caps` (row-major in `x`, `nz` per row) never decreases along `x` nor
+/// along `z`: the tiled solver's precondition.
+pub(super) fn is_monotone(caps: &[u32], nz: usize) -> bool {
+    caps.chunks_exact(nz)
+        .all(|row| row.windows(2).all(|w| w[0] <= w[1]))
+        && caps
+            .chunks_exact(nz)
+            .zip(caps.chunks_exact(nz).skip(1))
+            .all(|(a, b)| a.iter().zip(b).all(|(u, v)| u <= v))
+}
+
+/// The solved columns: where column `(x, ., z)` starts in the values (row-major in
+/// `x`), and the values, tile after tile.
+pub(super) type Solved = (Vec<usize>, Vec<u16>);
+
 /// Solves a capped game whose clamped cap table never decreases along `x` nor `z`.
+/// Progress is counted in positions; `Err(Cancelled)` within a block of a tile.
 pub(super) fn solve_monotone(
     name: &str,
     bounds: [u32; 3],
-    caps: Vec<u32>,
+    caps: &[u32],
     limit: u64,
-) -> Result<CappedGrundy> {
-    solve_monotone_streamed(name, bounds, caps, limit, None)
+    control: &Control,
+) -> Result<Solved> {
+    solve_monotone_streamed(name, bounds, caps, limit, None, control)
 }
 
 /// Where the tiled solver writes the `.npy` slabs of the box (see
@@ -460,13 +484,14 @@ pub(super) type SlabWriter<'a> = &'a mut dyn FnMut(&[u8]) -> Result<()>;
 pub(super) fn solve_monotone_streamed(
     name: &str,
     bounds: [u32; 3],
-    caps: Vec<u32>,
+    caps: &[u32],
     limit: u64,
     mut stream: Option<(u16, SlabWriter<'_>)>,
-) -> Result<CappedGrundy> {
+    control: &Control,
+) -> Result<Solved> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
-    let (positions, needed) = footprint(bounds, &caps);
+    let (positions, needed) = footprint(bounds, caps);
     check_memory(
         || {
             format!(
@@ -478,7 +503,8 @@ pub(super) fn solve_monotone_streamed(
         "use a smaller `box`",
     )?;
     let cap = |x: usize, z: usize| caps[x * nz + z] as usize;
-    let shape = Shape::new(bounds, &caps);
+    control.add_total(positions);
+    let shape = Shape::new(bounds, caps);
     let (tiles_x, tiles_z) = (nx.div_ceil(TILE), nz.div_ceil(TILE));
 
     // Values are laid out tile after tile, by anti-diagonal of tiles then by tile x,
@@ -509,7 +535,7 @@ pub(super) fn solve_monotone_streamed(
     let columns = Columns {
         nz,
         ny,
-        caps: &caps,
+        caps,
         offsets: &offsets,
         values: &[],
     };
@@ -521,6 +547,7 @@ pub(super) fn solve_monotone_streamed(
     for d in 0..tiles_x + tiles_z - 1 {
         let (lo, hi) = (d.saturating_sub(tiles_z - 1), d.min(tiles_x - 1));
         let (done, mut rest) = values.split_at_mut(done_len);
+        let before = done_len;
         let mut tiles: Vec<&mut [u16]> = Vec::with_capacity(hi - lo + 1);
         for _ in lo..=hi {
             let len = *lens.next().expect("one length per tile");
@@ -557,6 +584,7 @@ pub(super) fn solve_monotone_streamed(
                         lb,
                         lc,
                         scratch,
+                        control,
                     )
                 })
                 .filter_map(|r: std::result::Result<(), [u32; 3]>| r.err())
@@ -575,7 +603,7 @@ pub(super) fn solve_monotone_streamed(
                 let mut result = Ok(());
                 rayon::in_place_scope(|s| {
                     s.spawn(|_| overflow = solve());
-                    result = view.write_slabs(xs, *outside, &mut slab, &mut **write);
+                    result = view.write_slabs(xs, *outside, &mut slab, &mut **write, control);
                 });
                 result?;
                 written = complete;
@@ -583,6 +611,9 @@ pub(super) fn solve_monotone_streamed(
             }
             _ => solve(),
         };
+        // Tiles bail out when cancelled: their values are then incomplete, never returned.
+        control.check()?;
+        control.advance((done_len - before) as u64);
         if let Some([x, y, z]) = overflow {
             return Err(Error::unsupported(format!(
                 "{name}: the Grundy value at (x, y, z) = ({x}, {y}, {z}) exceeds 65535, \
@@ -595,21 +626,15 @@ pub(super) fn solve_monotone_streamed(
             values: &values,
             ..columns
         }
-        .write_slabs(written * TILE..nx, outside, &mut slab, write)?;
+        .write_slabs(written * TILE..nx, outside, &mut slab, write, control)?;
     }
     drop((lines_b, lines_c));
-    Ok(CappedGrundy::from_parts(
-        name, bounds, caps, offsets, values,
-    ))
+    Ok((offsets, values))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::capped::solve_general_for_tests as general;
     use super::*;
-    use crate::games::solver::{Game, MemoSolver};
-    use crate::games::CappedGame;
-    use proptest::prelude::*;
 
     const LIMIT: u64 = 4 << 30;
 
@@ -623,182 +648,62 @@ mod tests {
         caps
     }
 
-    /// The tiled solver and the general one give the same values everywhere.
-    fn same_as_general(bounds: [u32; 3], caps: Vec<u32>) {
-        let nz = bounds[2] as usize + 1;
-        assert!(super::super::capped::is_monotone_for_tests(&caps, nz));
-        let fast = solve_monotone("t", bounds, caps.clone(), LIMIT).unwrap();
-        let slow = general("t", bounds, caps, LIMIT).unwrap();
-        assert_eq!(fast.len(), slow.len());
-        for x in 0..=bounds[0] {
-            for z in 0..=bounds[2] {
-                for y in 0..=bounds[1] {
-                    assert_eq!(fast.get(x, y, z), slow.get(x, y, z), "at ({x},{y},{z})");
-                }
-            }
-        }
+    fn triangular(b: [u32; 3]) -> Vec<u32> {
+        table(b, |x, z| u64::from(x + z) / 3)
     }
 
     #[test]
-    fn triangular_boxes_across_tile_edges_equal_the_general_solver() {
-        // Sides not a multiple of the tile, one below it, several tiles, flat boxes.
-        for bounds in [
-            [40, 40, 40],
-            [15, 9, 33],
-            [16, 16, 16],
-            [47, 30, 17],
-            [0, 9, 40],
-            [40, 9, 0],
-            [0, 0, 0],
-            [70, 0, 5],
-        ] {
-            same_as_general(bounds, table(bounds, |x, z| u64::from(x + z) / 3));
-        }
-        let b = [37, 20, 29];
-        same_as_general(b, table(b, |x, z| u64::from(x.min(z)) / 2));
-    }
-
-    #[test]
-    fn triangular_k3_equals_the_memoised_recursion() {
-        let game = CappedGame::triangular(3).unwrap();
-        let b = [20, 20, 20];
-        let fast = solve_monotone("t", b, table(b, |x, z| u64::from(x + z) / 3), LIMIT).unwrap();
-        let mut memo = MemoSolver::new(&game);
-        for ([x, y, z], g) in fast.positions() {
-            assert_eq!(u32::from(g), memo.grundy(&[x, y, z]), "at ({x},{y},{z})");
-            assert!(game.is_position(&[x, y, z]));
-        }
-    }
-
-    #[test]
-    fn same_values_and_bytes_whatever_the_thread_count() {
+    fn same_values_whatever_the_thread_count() {
         let b = [90, 70, 75];
+        let caps = triangular(b);
         let solve_with = |threads| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| {
-                    solve_monotone("t", b, table(b, |x, z| u64::from(x + z) / 3), LIMIT).unwrap()
-                })
+                .install(|| solve_monotone("t", b, &caps, LIMIT, &Control::new()).unwrap())
         };
-        let (one, three) = (solve_with(1), solve_with(3));
-        let slabs = |g: &CappedGrundy| {
-            let mut all = Vec::new();
-            g.for_each_slab(u16::MAX, |s| {
-                all.extend_from_slice(s);
-                Ok::<(), ()>(())
-            })
-            .unwrap();
-            all
-        };
-        assert_eq!(slabs(&one), slabs(&three));
-    }
-
-    #[test]
-    fn byte_slabs_equal_value_slabs_whatever_the_thread_count() {
-        let game = CappedGame::triangular(3).unwrap();
-        let solution = crate::games::Solution::Capped(game.solve([70, 50, 65], LIMIT).unwrap());
-        let mut expect = Vec::new();
-        solution
-            .for_each_slab(|s| {
-                expect.extend(s.iter().flat_map(|v| v.to_le_bytes()));
-                Ok::<(), crate::Error>(())
-            })
-            .unwrap();
-        // y stops at the tallest column, floor((70 + 65) / 3) = 45.
-        assert_eq!(expect.len(), 71 * 46 * 66 * 2);
-        for threads in [1, 2, 3] {
-            let bytes = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| {
-                    let mut bytes = Vec::new();
-                    solution
-                        .for_each_le_slab(|s| {
-                            bytes.extend_from_slice(s);
-                            Ok::<(), crate::Error>(())
-                        })
-                        .unwrap();
-                    bytes
-                });
-            assert!(bytes == expect, "{threads} threads");
-        }
-        // A failing writer stops the stream at its first error.
-        let mut calls = 0;
-        let err = solution.for_each_le_slab(|_| {
-            calls += 1;
-            Err(crate::Error::invalid("disk full"))
-        });
-        assert!(err.is_err() && calls == 1);
-    }
-
-    /// Streaming while solving writes the bytes of the solved box, whatever the thread
-    /// count, including boxes of one row of tiles and boxes flat in `x` or `z`.
-    #[test]
-    fn streamed_slabs_equal_the_solved_box() {
-        let game = CappedGame::triangular(3).unwrap();
-        for b in [
-            [70, 50, 65],
-            [15, 9, 80],
-            [40, 30, 0],
-            [0, 5, 33],
-            [33, 200, 40],
-        ] {
-            let solved = game.solve(b, LIMIT).unwrap();
-            let mut expect = Vec::new();
-            solved
-                .for_each_le_slab(u16::MAX, |s| {
-                    expect.extend_from_slice(s);
-                    Ok::<(), ()>(())
-                })
-                .unwrap();
-            let reach = (b[0] + b[2]) / 3;
-            let ny = u64::from(reach.min(b[1])) + 1;
-            let shape = [u64::from(b[0]) + 1, ny, u64::from(b[2]) + 1];
-            assert_eq!(expect.len() as u64, shape.iter().product::<u64>() * 2);
-            for threads in [1, 2, 3] {
-                let (mut bytes, mut heard) = (Vec::new(), None);
-                let streamed = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap()
-                    .install(|| {
-                        game.solve_streamed(
-                            b,
-                            LIMIT,
-                            u16::MAX,
-                            |s| {
-                                heard = Some(s);
-                                Ok(())
-                            },
-                            &mut |s| {
-                                bytes.extend_from_slice(s);
-                                Ok(())
-                            },
-                        )
-                    })
-                    .unwrap();
-                assert_eq!(heard, Some(shape), "{b:?}");
-                assert!(bytes == expect, "{b:?}, {threads} threads");
-                assert_eq!(streamed.positions().count(), solved.positions().count());
-            }
-        }
+        assert_eq!(solve_with(1), solve_with(3));
     }
 
     /// A failing writer ends the solve with its error, after its first failure.
     #[test]
     fn a_failing_stream_stops_the_solve() {
-        let game = CappedGame::triangular(3).unwrap();
+        let b = [200, 200, 200];
         let mut calls = 0;
-        let err = game
-            .solve_streamed([200, 200, 200], LIMIT, u16::MAX, |_| Ok(()), &mut |_| {
-                calls += 1;
-                Err(Error::invalid("disk full"))
-            })
-            .unwrap_err();
+        let mut write = |_: &[u8]| {
+            calls += 1;
+            Err(Error::invalid("disk full"))
+        };
+        let err = solve_monotone_streamed(
+            "t",
+            b,
+            &triangular(b),
+            LIMIT,
+            Some((u16::MAX, &mut write)),
+            &Control::new(),
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("disk full") && calls == 1, "{err}");
+    }
+
+    /// Progress counts every position once; a cancelled solve stops at the next block.
+    #[test]
+    fn progress_reaches_the_positions_and_cancel_stops_the_solve() {
+        let b = [120, 120, 120];
+        let caps = triangular(b);
+        let control = Control::new();
+        let (_, values) = solve_monotone("t", b, &caps, LIMIT, &control).unwrap();
+        assert_eq!(
+            control.progress(),
+            (values.len() as u64, values.len() as u64)
+        );
+
+        let cancelled = Control::new();
+        cancelled.cancel();
+        let err = solve_monotone("t", b, &caps, LIMIT, &cancelled).unwrap_err();
+        assert!(matches!(err, Error::Cancelled), "{err}");
+        assert_eq!(cancelled.progress().0, 0);
     }
 
     #[test]
@@ -812,36 +717,7 @@ mod tests {
             caps.iter().map(|&c| u64::from(c) + 1).sum::<u64>()
         );
         assert!(bytes >= 2 * positions + 12 * caps.len() as u64);
-        let err = solve_monotone("t", b, caps, bytes - 1).unwrap_err();
+        let err = solve_monotone("t", b, &caps, bytes - 1, &Control::new()).unwrap_err();
         assert!(err.to_string().contains("smaller `box`"), "{err}");
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
-
-        /// Random monotone tables (running sums of random steps) against the general
-        /// solver, on boxes that cross tile edges.
-        #[test]
-        fn random_monotone_tables_equal_the_general_solver(
-            bx in 0u32..40, by in 0u32..30, bz in 0u32..40,
-            steps_x in proptest::collection::vec(0u32..3, 40),
-            steps_z in proptest::collection::vec(0u32..3, 40),
-            bumps in proptest::collection::vec(0u32..2, 64),
-        ) {
-            // cap(x, z) = f(x) + g(z) + a bump that keeps both directions monotone.
-            let f: Vec<u32> = steps_x.iter().scan(0, |a, s| { *a += s; Some(*a) }).collect();
-            let g: Vec<u32> = steps_z.iter().scan(0, |a, s| { *a += s; Some(*a) }).collect();
-            let b = [bx, by, bz];
-            let caps = table(b, |x, z| {
-                let bump = u32::from(x >= 8 && z >= 8) * bumps[((x / 8) * 5 + z / 8) as usize % 64];
-                u64::from(f[x as usize] + g[z as usize] + bump)
-            });
-            prop_assume!(super::super::capped::is_monotone_for_tests(&caps, bz as usize + 1));
-            let fast = solve_monotone("t", b, caps.clone(), LIMIT).unwrap();
-            let slow = general("t", b, caps, LIMIT).unwrap();
-            for x in 0..=bx { for z in 0..=bz { for y in 0..=by {
-                prop_assert_eq!(fast.get(x, y, z), slow.get(x, y, z), "at ({},{},{})", x, y, z);
-            }}}
-        }
     }
 }

@@ -5,8 +5,9 @@
 //! the box is filled in closed form; the tests check the closed form against
 //! the dense solver running the moves.
 
-use super::solver::{box_tuples, DenseGrundy, Game};
-use crate::{Error, Result};
+use super::solver::{box_tuples, DenseGrundy, Game, WORK_PER_CHECK};
+use crate::control::Ticker;
+use crate::{Control, Error, Result};
 
 /// Nim on `heaps` heaps: a move lowers one heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +28,9 @@ impl Nim {
     }
 
     /// Grundy values of every position of the box `0..=bounds[i]`: the
-    /// nim-sums, refused over `limit` bytes or when one exceeds 65535.
-    pub fn solve(&self, bounds: &[u32], limit: u64) -> Result<DenseGrundy> {
+    /// nim-sums, refused over `limit` bytes or when one exceeds 65535. Progress in
+    /// tuples over two passes (values, positions), checked every 65536 tuples.
+    pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
         if bounds.len() != self.heaps {
             return Err(Error::invalid(format!(
                 "nim: the box has {} bounds for {} heaps",
@@ -43,9 +45,12 @@ impl Nim {
             )));
         }
         let total = box_tuples("Grundy values of nim", bounds, 3, limit)?;
+        control.add_total(2 * total as u64);
+        let mut ticker = Ticker::new(control, WORK_PER_CHECK);
         let mut values = Vec::with_capacity(total);
         let mut h = vec![0u32; self.heaps];
         for _ in 0..total {
+            ticker.tick(1)?;
             values.push(h.iter().fold(0, |a, &v| a ^ v) as u16);
             for d in (0..h.len()).rev() {
                 if h[d] < bounds[d] {
@@ -55,12 +60,14 @@ impl Nim {
                 h[d] = 0;
             }
         }
-        Ok(DenseGrundy::from_values(
+        ticker.flush()?;
+        DenseGrundy::from_values(
             self.coordinate_names(),
             bounds.to_vec(),
             values,
             |_| true,
-        ))
+            control,
+        )
     }
 }
 
@@ -127,13 +134,16 @@ mod tests {
         for (heaps, b) in [(1usize, 20u32), (2, 12), (3, 7), (4, 4)] {
             let nim = Nim::new(heaps).unwrap();
             let bounds = vec![b; heaps];
-            let fast = nim.solve(&bounds, 1 << 28).unwrap();
+            let fast = nim.solve(&bounds, 1 << 28, &Control::new()).unwrap();
             let slow = solve_dense(&nim, &bounds, 1 << 28).unwrap();
             let a: Vec<_> = fast.positions().collect();
             let b: Vec<_> = slow.positions().collect();
             assert_eq!(a, b, "{heaps} heaps");
         }
         assert!(Nim::new(0).is_err());
-        assert!(Nim::new(1).unwrap().solve(&[70_000], 1 << 30).is_err());
+        assert!(Nim::new(1)
+            .unwrap()
+            .solve(&[70_000], 1 << 30, &Control::new())
+            .is_err());
     }
 }

@@ -12,8 +12,9 @@
 //! Grundy values (pass available) are computed too: the pass is one more
 //! option, worth the nim-sum.
 
-use super::solver::{box_tuples, mex_of_bits, DenseGrundy, Game};
-use crate::{BitGrid, Error, Result};
+use super::solver::{box_tuples, mex_of_bits, DenseGrundy, Game, WORK_PER_CHECK};
+use crate::control::Ticker;
+use crate::{BitGrid, Control, Error, Result};
 
 /// Nim with a pass on a number of heaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,10 +73,13 @@ impl NimPass {
     }
 
     /// The P-positions (pass still available) of the box `0..=bounds[i]`, as a
-    /// bitset over tuples in lexicographic order (last heap fastest).
-    fn p_bits(&self, bounds: &[u32], limit: u64) -> Result<Vec<u64>> {
+    /// bitset over tuples in lexicographic order (last heap fastest). Progress in
+    /// tuples, `control` checked every [`WORK_PER_CHECK`] tuples times heaps.
+    fn p_bits(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<Vec<u64>> {
         self.check_bounds(bounds)?;
         let total = box_tuples("the P-positions of nim-pass", bounds, 1, limit)?;
+        control.add_total(total as u64);
+        let mut ticker = Ticker::new(control, WORK_PER_CHECK);
         let strides = strides(bounds);
         let words = total.div_ceil(64);
         let mut p_set = vec![0u64; words];
@@ -110,26 +114,38 @@ impl NimPass {
                 }
                 idx += 1;
             }
+            ticker.tick_weighted(row_len as u64, (row_len * self.heaps) as u64)?;
             // Next row: the last heap wraps, the others advance as an odometer.
             if last > 0 {
                 advance(&mut h[..last], &bounds[..last]);
             }
         }
+        ticker.flush()?;
         Ok(p_set)
     }
 
     /// The P-positions (pass still available) in the box, lexicographic order.
-    pub fn p_positions(&self, bounds: &[u32], limit: u64) -> Result<Vec<Vec<u32>>> {
-        let bits = self.p_bits(bounds, limit)?;
+    /// Progress in tuples (twice: solved, then listed), checked every 65536 tuples.
+    pub fn p_positions(
+        &self,
+        bounds: &[u32],
+        limit: u64,
+        control: &Control,
+    ) -> Result<Vec<Vec<u32>>> {
+        let bits = self.p_bits(bounds, limit, control)?;
         let mut out = Vec::new();
         let mut h = vec![0u32; self.heaps];
         let total: usize = bounds.iter().map(|&b| b as usize + 1).product();
+        control.add_total(total as u64);
+        let mut ticker = Ticker::new(control, WORK_PER_CHECK);
         for idx in 0..total {
+            ticker.tick(1)?;
             if get(&bits, idx) {
                 out.push(h.clone());
             }
             advance(&mut h, bounds);
         }
+        ticker.flush()?;
         Ok(out)
     }
 
@@ -137,10 +153,14 @@ impl NimPass {
     ///
     /// Options: every single-heap reduction (pass still available) and, unless
     /// terminal, the pass, whose value is the Nim value, the nim-sum.
-    /// Direct mex per tuple: fine for the boxes a table or plot shows.
-    pub fn solve(&self, bounds: &[u32], limit: u64) -> Result<DenseGrundy> {
+    /// Direct mex per tuple: fine for the boxes a table or plot shows. Progress in
+    /// tuples over two passes (values, positions), checked every [`WORK_PER_CHECK`]
+    /// tuples and options.
+    pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
         self.check_bounds(bounds)?;
         let total = box_tuples("Grundy values of nim-pass", bounds, 3, limit)?;
+        control.add_total(2 * total as u64);
+        let mut ticker = Ticker::new(control, WORK_PER_CHECK);
         let strides = strides(bounds);
         let mut values = vec![0u16; total];
         let mut h = vec![0u32; self.heaps];
@@ -163,6 +183,7 @@ impl NimPass {
                     mark(u32::from(values[idx - t * strides[d]]));
                 }
             }
+            ticker.tick_weighted(1, options as u64)?;
             let g = mex_of_bits(&seen);
             values[idx] = u16::try_from(g).map_err(|_| {
                 Error::unsupported(format!(
@@ -171,13 +192,9 @@ impl NimPass {
             })?;
             advance(&mut h, bounds);
         }
+        ticker.flush()?;
         let names = super::nim::heap_names(self.heaps);
-        Ok(DenseGrundy::from_values(
-            names,
-            bounds.to_vec(),
-            values,
-            |_| true,
-        ))
+        DenseGrundy::from_values(names, bounds.to_vec(), values, |_| true, control)
     }
 }
 
@@ -225,7 +242,18 @@ impl Game for NimPassTree {
 /// The square board of seed 003 Figures 8–11: cell `(i, j)` of the `m x m`
 /// board (row `i - 1`, column `j - 1` of the grids) is the four-heap position
 /// `(i-1, j-1, m-i, m-j)`. Returns (Nim P-cells, Nim-with-a-pass P-cells).
+// TODO(request layer): callers pass their Control
 pub fn square_board(m: u32, limit: u64) -> Result<(BitGrid, BitGrid)> {
+    square_board_controlled(m, limit, &Control::default())
+}
+
+/// [`square_board`] under `control`: progress in tuples of the `m^4` box solved,
+/// checked every 16384 tuples.
+pub fn square_board_controlled(
+    m: u32,
+    limit: u64,
+    control: &Control,
+) -> Result<(BitGrid, BitGrid)> {
     if m == 0 {
         return Err(Error::invalid(
             "nim-pass square board: `m` must be at least 1",
@@ -233,7 +261,7 @@ pub fn square_board(m: u32, limit: u64) -> Result<(BitGrid, BitGrid)> {
     }
     let b = m - 1;
     let bounds = [b; 4];
-    let pass = NimPass::new(4)?.p_bits(&bounds, limit)?;
+    let pass = NimPass::new(4)?.p_bits(&bounds, limit, control)?;
     let n = m as usize;
     let stride = strides(&bounds);
     let heaps = |r: usize, c: usize| [r, c, n - 1 - r, n - 1 - c];
@@ -259,10 +287,11 @@ pub fn nim_p_points(n: u32) -> Vec<[u32; 3]> {
     out
 }
 
-/// Three-heap Nim-with-a-pass P-positions in `0..=n` (seed 003 Figure 7).
-pub fn nim_pass_p_points(n: u32, limit: u64) -> Result<Vec<[u32; 3]>> {
+/// Three-heap Nim-with-a-pass P-positions in `0..=n` (seed 003 Figure 7), under
+/// `control` as [`NimPass::p_positions`].
+pub fn nim_pass_p_points(n: u32, limit: u64, control: &Control) -> Result<Vec<[u32; 3]>> {
     Ok(NimPass::new(3)?
-        .p_positions(&[n; 3], limit)?
+        .p_positions(&[n; 3], limit, control)?
         .into_iter()
         .map(|p| [p[0], p[1], p[2]])
         .collect())
@@ -313,7 +342,10 @@ mod tests {
             vec![1, 2, 3, 2, 1],
         ] {
             let heaps = bounds.len();
-            let fast = NimPass::new(heaps).unwrap().p_bits(&bounds, LIMIT).unwrap();
+            let fast = NimPass::new(heaps)
+                .unwrap()
+                .p_bits(&bounds, LIMIT, &Control::new())
+                .unwrap();
             assert_eq!(fast, plain(heaps, &bounds), "{bounds:?}");
         }
     }
@@ -323,11 +355,14 @@ mod tests {
         // One heap: only 0 is P. Two heaps: (1,1) is N (pass to Nim's P),
         // (1,2) is P (every reduction and the pass lose).
         let g = NimPass::new(2).unwrap();
-        let ps = g.p_positions(&[3, 3], LIMIT).unwrap();
+        let ps = g.p_positions(&[3, 3], LIMIT, &Control::new()).unwrap();
         assert!(ps.contains(&vec![0, 0]));
         assert!(!ps.contains(&vec![1, 1]));
         assert!(ps.contains(&vec![1, 2]) && ps.contains(&vec![2, 1]));
-        let one = NimPass::new(1).unwrap().p_positions(&[9], LIMIT).unwrap();
+        let one = NimPass::new(1)
+            .unwrap()
+            .p_positions(&[9], LIMIT, &Control::new())
+            .unwrap();
         assert_eq!(one, vec![vec![0]]);
     }
 
@@ -336,8 +371,8 @@ mod tests {
         for (heaps, b) in [(1usize, 12u32), (2, 9), (3, 6), (4, 3)] {
             let bounds = vec![b; heaps];
             let game = NimPass::new(heaps).unwrap();
-            let ps = game.p_positions(&bounds, LIMIT).unwrap();
-            let values = game.solve(&bounds, LIMIT).unwrap();
+            let ps = game.p_positions(&bounds, LIMIT, &Control::new()).unwrap();
+            let values = game.solve(&bounds, LIMIT, &Control::new()).unwrap();
             let tree = NimPassTree { heaps };
             let mut memo = MemoSolver::new(&tree);
             let mut count = 0;
@@ -370,7 +405,7 @@ mod tests {
             // Spot-check cells against the P-position list of the box.
             let ps = NimPass::new(4)
                 .unwrap()
-                .p_positions(&[m - 1; 4], LIMIT)
+                .p_positions(&[m - 1; 4], LIMIT, &Control::new())
                 .unwrap();
             for r in 0..m {
                 for c in 0..m {
@@ -390,7 +425,7 @@ mod tests {
         let nim = nim_p_points(7);
         assert_eq!(nim.len(), 64);
         assert!(nim.iter().all(|p| p[0] ^ p[1] ^ p[2] == 0));
-        let pass = nim_pass_p_points(7, LIMIT).unwrap();
+        let pass = nim_pass_p_points(7, LIMIT, &Control::new()).unwrap();
         assert!(pass.contains(&[0, 0, 0]));
         assert!(pass
             .iter()

@@ -18,9 +18,14 @@
 //! anything is enumerated — the memory check uses it.
 
 use super::level::{Level, MAX_DENOMINATOR};
+use crate::control::Ticker;
 use crate::error::check_memory;
 use crate::exact::Rational;
-use crate::{BitGrid, Error, Result};
+use crate::{BitGrid, Control, Error, Result};
+
+/// Diamonds (or walked octahedra) between two checks of a [`Control`]: a few ns each,
+/// so a check every 65536 costs nothing and comes well under a millisecond apart.
+const DIAMONDS_PER_CHECK: u64 = 1 << 16;
 
 /// A diamond |x - cx| + |y - cy| <= h in the plane of a section, in units of 1/D.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -202,11 +207,23 @@ impl Cut {
     /// each one's section: below a given depth a subtree's section depends only
     /// on the plane's offset from its centre (at most two values per depth),
     /// so it is built once per offset, bottom up, and translated into place.
-    pub fn for_each(&self, mut f: impl FnMut(Diamond)) {
+    // TODO(request layer): callers pass their Control
+    pub fn for_each(&self, f: impl FnMut(Diamond)) {
+        self.for_each_controlled(f, &Control::default())
+            .expect("a Control nobody holds is never cancelled")
+    }
+
+    /// [`Cut::for_each`] under `control`: progress in diamonds, checked every 65536
+    /// diamonds (and per depth of the breadth-first descent).
+    pub fn for_each_controlled(&self, mut f: impl FnMut(Diamond), control: &Control) -> Result<()> {
         let states = self.depth_states_all();
+        let count: u128 = states[self.order as usize].iter().map(|&(_, c)| c).sum();
+        control.add_total(u64::try_from(count).unwrap_or(u64::MAX));
+        let mut ticker = Ticker::new(control, DIAMONDS_PER_CHECK);
         let mut frontier = self.diamonds().stack;
         let mut depth = 0usize;
         while depth < self.order as usize && !frontier.is_empty() {
+            control.check()?;
             let below: u128 = states[depth].iter().map(|&(_, c)| c).sum::<u128>();
             let total: u128 = states[self.order as usize].iter().map(|&(_, c)| c).sum();
             let stamp_size = total / below.max(1);
@@ -234,7 +251,9 @@ impl Cut {
                     h: d.h,
                 });
             }
+            ticker.tick(stamp.len() as u64)?;
         }
+        ticker.flush()
     }
 
     /// The offsets (plane - cz) that cut octahedra have at each depth 0..=n.
@@ -364,11 +383,41 @@ impl Cut {
     /// area of that section, so a caller can stop wherever the answer no
     /// longer depends on the detail below (a full diamond, a node inside one
     /// pixel) and the work follows what it needs, not the section's size.
-    pub fn walk(&self, mut visit: impl FnMut(&CutNode) -> bool) {
+    // TODO(request layer): callers pass their Control
+    pub fn walk(&self, visit: impl FnMut(&CutNode) -> bool) {
+        self.walk_controlled(visit, &Control::default())
+            .expect("a Control nobody holds is never cancelled")
+    }
+
+    /// [`Cut::walk`] under `control`, checked every 65536 nodes. Progress is the share
+    /// of the section's area whose walk is finished (a node not descended into, or a
+    /// leaf), in millionths: it reaches 1000000 of 1000000 however early `visit` stops.
+    pub fn walk_controlled(
+        &self,
+        mut visit: impl FnMut(&CutNode) -> bool,
+        control: &Control,
+    ) -> Result<()> {
         let areas = self.subtree_areas();
-        for root in self.diamonds().stack {
-            self.walk_from(&root, &areas, &mut visit);
+        let roots = self.diamonds().stack;
+        let mut walk = Walk {
+            ticker: Ticker::new(control, DIAMONDS_PER_CHECK),
+            control,
+            whole: 0,
+            finished: 0,
+            reported: 0,
+        };
+        walk.whole = roots
+            .iter()
+            .filter_map(|r| areas.get(r.depth, self.plane - r.cz))
+            .sum();
+        control.add_total(WALK_UNITS);
+        for root in roots {
+            self.walk_from(&root, &areas, &mut visit, &mut walk)?;
         }
+        walk.ticker.flush()?;
+        // Every root finished: whatever rounding left is reported now.
+        control.advance(WALK_UNITS - walk.reported);
+        Ok(())
     }
 
     fn walk_from(
@@ -376,7 +425,9 @@ impl Cut {
         node: &Node,
         areas: &SubtreeAreas,
         visit: &mut impl FnMut(&CutNode) -> bool,
-    ) {
+        walk: &mut Walk<'_>,
+    ) -> Result<()> {
+        walk.ticker.tick_weighted(0, 1)?;
         let offset = self.plane - node.cz;
         let cut_node = CutNode {
             cx: node.cx,
@@ -396,9 +447,12 @@ impl Cut {
                 k += 1;
             });
             for child in &kids[..k] {
-                self.walk_from(child, areas, visit);
+                self.walk_from(child, areas, visit, walk)?;
             }
+        } else {
+            walk.finish(cut_node.area);
         }
+        Ok(())
     }
 
     /// The per-depth states (offset plane - cz, multiplicity) of the cut octahedra.
@@ -433,6 +487,34 @@ impl Cut {
         }
         all.push(states);
         all
+    }
+}
+
+/// The progress units of [`Cut::walk_controlled`]: millionths of the section's area.
+const WALK_UNITS: u64 = 1_000_000;
+
+/// The state of a controlled walk: its checks, and the area finished so far.
+struct Walk<'a> {
+    ticker: Ticker<'a>,
+    control: &'a Control,
+    /// The area of the whole section, and of the finished nodes (units of 1/D²).
+    whole: u128,
+    finished: u128,
+    /// Units of [`WALK_UNITS`] already reported.
+    reported: u64,
+}
+
+impl Walk<'_> {
+    /// A node whose section is walked no further: its area is done.
+    fn finish(&mut self, area: u128) {
+        self.finished += area;
+        // A float ratio: the areas can pass 2^120, and progress needs no exactness.
+        let share = self.finished as f64 / self.whole.max(1) as f64;
+        let units = ((share * WALK_UNITS as f64) as u64).min(WALK_UNITS);
+        if units > self.reported {
+            self.control.advance(units - self.reported);
+            self.reported = units;
+        }
     }
 }
 
@@ -597,7 +679,18 @@ impl Section {
     /// The diamonds come in the walk's fixed depth-first order (the order of
     /// [`Cut::diamonds`]); the work is sequential and about linear in the
     /// number of diamonds (a few ns each).
+    // TODO(request layer): callers pass their Control
     pub fn compute(n: u32, level: Level, memory_limit: u64) -> Result<Section> {
+        Section::compute_controlled(n, level, memory_limit, &Control::default())
+    }
+
+    /// [`Section::compute`] under `control`, as [`Cut::for_each_controlled`].
+    pub fn compute_controlled(
+        n: u32,
+        level: Level,
+        memory_limit: u64,
+        control: &Control,
+    ) -> Result<Section> {
         let cut = Cut::new(n, level)?;
         let count = count_diamonds(n, level)?;
         let needed =
@@ -609,7 +702,7 @@ impl Section {
             "choose a level nearer the apex (small r), a smaller `n`, or draw with level of detail",
         )?;
         let mut diamonds = Vec::with_capacity(count as usize);
-        cut.for_each(|d| diamonds.push(d));
+        cut.for_each_controlled(|d| diamonds.push(d), control)?;
         debug_assert_eq!(diamonds.len() as u128, count);
         Ok(Section { cut, diamonds })
     }
@@ -679,7 +772,19 @@ pub fn board_cell(square: Square, extent: i64, h: i64) -> Option<(usize, usize)>
 /// `memory_limit`). The result equals P(m, m); orientation as in
 /// [`board_cell`] (P(m, m) has all the square's symmetries, so any
 /// orientation would match).
+// TODO(request layer): callers pass their Control
 pub fn aligned_cells(n: u32, m: u64, memory_limit: u64) -> Result<BitGrid> {
+    aligned_cells_controlled(n, m, memory_limit, &Control::default())
+}
+
+/// [`aligned_cells`] under `control`: progress in diamonds (the P-cells), checked
+/// every 65536 of them.
+pub fn aligned_cells_controlled(
+    n: u32,
+    m: u64,
+    memory_limit: u64,
+    control: &Control,
+) -> Result<BitGrid> {
     let level = Level::integer(n, m)?;
     let cut = Cut::new(n, level)?;
     let side = m as u128;
@@ -692,12 +797,17 @@ pub fn aligned_cells(n: u32, m: u64, memory_limit: u64) -> Result<BitGrid> {
     let extent = cut.scale - cut.plane;
     let h = cut.radius(n);
     let mut grid = BitGrid::new(m as usize, m as usize);
+    let count: u128 = cut.depth_states().iter().map(|&(_, c)| c).sum();
+    control.add_total(u64::try_from(count).unwrap_or(u64::MAX));
+    let mut ticker = Ticker::new(control, DIAMONDS_PER_CHECK);
     for d in cut.diamonds() {
+        ticker.tick(1)?;
         let cell = (d.h == h)
             .then(|| board_cell(d.square(), extent, h))
             .flatten();
         let (row, col) = cell.expect("an integer-level diamond is one board cell");
         grid.set(row, col, true);
     }
+    ticker.flush()?;
     Ok(grid)
 }

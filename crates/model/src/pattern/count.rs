@@ -5,8 +5,14 @@
 //! O(log m) and m up to 10^9 (or 2^63) is instant. [`count_direct`] counts
 //! cells instead, as the independent check.
 
+use crate::control::Ticker;
 use crate::pattern::signature;
+use crate::{Control, Result};
 use std::collections::HashMap;
+
+/// Rows counted between two checks of a [`Control`]: a row costs a hash-map update
+/// (tens of ns), so 65536 of them are a few milliseconds.
+const ROWS_PER_CHECK: u64 = 1 << 16;
 
 /// g(m) by the recurrence; m >= 1. Exact for every u64 m (g(m) <= m^2 < 2^128).
 pub fn g(m: u64) -> u128 {
@@ -28,11 +34,19 @@ pub fn g(m: u64) -> u128 {
 /// g(m) by counting P-cells: the number of (i,j) whose row and column signatures agree,
 /// i.e. the sum over signatures of (rows with it)^2. O(m) time.
 pub fn count_direct(m: u64) -> u128 {
+    let control = Control::default();
+    count_direct_ticked(m, &mut Ticker::new(&control, u64::MAX))
+        .expect("a Control nobody holds is never cancelled")
+}
+
+/// [`count_direct`], one tick per row.
+fn count_direct_ticked(m: u64, ticker: &mut Ticker<'_>) -> Result<u128> {
     let mut buckets: HashMap<u64, u128> = HashMap::new();
     for k in 1..=m {
+        ticker.tick(1)?;
         *buckets.entry(signature(m, k)).or_default() += 1;
     }
-    buckets.values().map(|c| c * c).sum()
+    Ok(buckets.values().map(|c| c * c).sum())
 }
 
 /// One line of `count --check`: what was checked, over which range, and whether it held.
@@ -48,9 +62,21 @@ pub struct CheckLine {
 
 /// Checks the recurrence against direct counting for m <= `up_to`, and both sum
 /// identities of seed 003 (Theorems 4.2 and 4.3) for every power of two they reach.
+// TODO(request layer): callers pass their Control
 pub fn check(up_to: u64) -> Vec<CheckLine> {
+    check_controlled(up_to, &Control::default()).expect("a Control nobody holds is never cancelled")
+}
+
+/// [`check`] under `control`: progress in board rows counted (`m` of them for each
+/// m, the direct counts being all the work), checked every 65536 rows.
+pub fn check_controlled(up_to: u64, control: &Control) -> Result<Vec<CheckLine>> {
     let up_to = up_to.max(2);
-    let direct: Vec<u128> = (1..=up_to).map(count_direct).collect();
+    control.add_total(up_to / 2 * (up_to + 1) + up_to % 2 * (up_to + 1) / 2);
+    let mut ticker = Ticker::new(control, ROWS_PER_CHECK);
+    let direct = (1..=up_to)
+        .map(|m| count_direct_ticked(m, &mut ticker))
+        .collect::<Result<Vec<u128>>>()?;
+    ticker.flush()?;
     let gd = |m: u64| direct[(m - 1) as usize];
     let mut lines = Vec::new();
     lines.push(CheckLine {
@@ -87,7 +113,7 @@ pub fn check(up_to: u64) -> Vec<CheckLine> {
             sum == (4u128.pow(n) + 6u128.pow(n)) / 2
         }),
     });
-    lines
+    Ok(lines)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ pub mod count;
 pub mod decompose;
 pub mod tiles;
 
-use crate::{BitGrid, Error, Result};
+use crate::{BitGrid, Control, Error, Result};
 
 /// The signature `(k-1) ^ (len-k)` of row or column `k` (1-based) on a side of length `len`.
 pub fn signature(len: u64, k: u64) -> u64 {
@@ -68,7 +68,18 @@ impl SignatureIndex {
 }
 
 /// The P-cells of C(m,n) as an m x n grid (row i-1, column j-1 for cell (i,j)).
+// TODO(request layer): callers pass their Control
 pub fn p_grid(m: usize, n: usize) -> BitGrid {
+    p_grid_controlled(m, n, &Control::default()).expect("a Control nobody holds is never cancelled")
+}
+
+/// Rows between two reports of progress in the parallel row loops: the shared counter
+/// is touched once per 64 rows, not per row.
+const ROWS_PER_REPORT: usize = 64;
+
+/// [`p_grid`] under `control`: progress in rows, checked per row (a row is a few
+/// words to a few thousand, never more than microseconds).
+pub fn p_grid_controlled(m: usize, n: usize, control: &Control) -> Result<BitGrid> {
     let index = SignatureIndex::new(n as u64);
     let mut grid = BitGrid::new(m, n);
     // A signature shared by many columns (by all of them when n is a power of
@@ -85,7 +96,17 @@ pub fn p_grid(m: usize, n: usize) -> BitGrid {
             ready.push((run[0].0, words));
         }
     }
+    control.add_total(m as u64);
     grid.fill_rows(|row, words| {
+        // A cancelled grid is dropped below: the rows it skips do not matter.
+        if control.is_cancelled() {
+            return;
+        }
+        if (row + 1) % ROWS_PER_REPORT == 0 {
+            control.advance(ROWS_PER_REPORT as u64);
+        } else if row + 1 == m {
+            control.advance(((row + 1) % ROWS_PER_REPORT) as u64);
+        }
         let sig = signature(m as u64, row as u64 + 1);
         if let Some((_, row_words)) = ready.iter().find(|(s, _)| u64::from(*s) == sig) {
             words.copy_from_slice(row_words);
@@ -95,7 +116,8 @@ pub fn p_grid(m: usize, n: usize) -> BitGrid {
             words[col / 64] |= 1 << (col % 64);
         }
     });
-    grid
+    control.check()?;
+    Ok(grid)
 }
 
 /// The number of P-cells in row `row` (0-based) of C(m,n), in O(1): with the
@@ -106,8 +128,26 @@ pub fn row_count(m: u64, n: u64, row: u64) -> u64 {
 }
 
 /// The number of P-cells of C(m,n), in O(m).
+// TODO(request layer): callers pass their Control
 pub fn count_cells(m: u64, n: u64) -> u64 {
-    (0..m).fold(0u64, |sum, row| sum.saturating_add(row_count(m, n, row)))
+    count_cells_controlled(m, n, &Control::default())
+        .expect("a Control nobody holds is never cancelled")
+}
+
+/// [`count_cells`] under `control`: progress in rows, checked every 2^20 rows (a row
+/// is a few ns: m may be 2^31).
+pub fn count_cells_controlled(m: u64, n: u64, control: &Control) -> Result<u64> {
+    const ROWS: u64 = 1 << 20;
+    control.add_total(m);
+    let mut sum = 0u64;
+    // Whole batches of rows between checks keep the row loop itself as it was.
+    for start in (0..m).step_by(ROWS as usize) {
+        control.check()?;
+        let end = (start + ROWS).min(m);
+        sum = (start..end).fold(sum, |sum, row| sum.saturating_add(row_count(m, n, row)));
+        control.advance(end - start);
+    }
+    Ok(sum)
 }
 
 /// The P-columns of one row of C(m,n), packed 64 columns to a word: the one

@@ -7,9 +7,14 @@ use super::solids::{
     centres, cut_polygon, operation_solids, plane_square, shade, world_light, Solid,
 };
 use super::{OperationOptions, PolygonKind, ViewOptions, ViewPolygon};
+use crate::control::Ticker;
 use crate::error::check_memory;
 use crate::octahedron::section::Section;
-use crate::Result;
+use crate::{Control, Result};
+
+/// Octahedra between two checks of a [`Control`]: building or painting one is well
+/// under a microsecond, so 4096 stay under a few milliseconds.
+const SOLIDS_PER_CHECK: u64 = 4096;
 
 /// Drawing context: camera basis, light in world coordinates, frame scale.
 struct Painter {
@@ -127,13 +132,24 @@ const BYTES_PER_OCTAHEDRON: u64 = 1024;
 /// their lower part), the plane, the cut's diamonds (which cap the clipped
 /// octahedra exactly), then the solid above at `above_opacity`. From below,
 /// the two halves swap.
+// TODO(request layer): callers pass their Control
 pub fn sierpinski_view(n: u32, options: &ViewOptions) -> Result<Vec<ViewPolygon>> {
-    Ok(sierpinski_painter(n, options)?.out)
+    sierpinski_view_controlled(n, options, &Control::default())
+}
+
+/// [`sierpinski_view`] under `control`: progress in octahedra, twice (built, then
+/// painted), checked every 4096 of them and as the section computes.
+pub fn sierpinski_view_controlled(
+    n: u32,
+    options: &ViewOptions,
+    control: &Control,
+) -> Result<Vec<ViewPolygon>> {
+    Ok(sierpinski_painter(n, options, control)?.out)
 }
 
 /// [`sierpinski_view`] keeping the owner of every polygon (the index of its
 /// octahedron in the depth-first walk), for the tests.
-fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
+fn sierpinski_painter(n: u32, options: &ViewOptions, control: &Control) -> Result<Painter> {
     let count = 6u128.checked_pow(n).unwrap_or(u128::MAX);
     check_memory(
         || format!("the 3D view of S_{n} ({count} octahedra)"),
@@ -142,7 +158,12 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         "choose a smaller `n` for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
     let section = match &options.plane {
-        Some(plane) => Some(Section::compute(n, plane.level, options.memory_limit)?),
+        Some(plane) => Some(Section::compute_controlled(
+            n,
+            plane.level,
+            options.memory_limit,
+            control,
+        )?),
         None => None,
     };
     // The plane square |x|, |y| <= 1 reaches sqrt(3) from the origin at z = ±1.
@@ -154,14 +175,16 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
     let mut painter = Painter::new(options, frame);
     let rho = 0.5f64.powi(n as i32);
     let toward = painter.basis.toward;
-    let mut solids: Vec<(f64, usize, Solid)> = centres(n)
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let s = Solid::octahedron(c, rho, options.base, PolygonKind::Face);
-            (dot(c, toward), i, s)
-        })
-        .collect();
+    let centres = centres(n);
+    control.add_total(2 * centres.len() as u64);
+    let mut ticker = Ticker::new(control, SOLIDS_PER_CHECK);
+    let mut solids: Vec<(f64, usize, Solid)> = Vec::with_capacity(centres.len());
+    for (i, c) in centres.into_iter().enumerate() {
+        ticker.tick(1)?;
+        let s = Solid::octahedron(c, rho, options.base, PolygonKind::Face);
+        solids.push((dot(c, toward), i, s));
+    }
+    ticker.flush()?;
     // Far to near; the walk's index breaks ties, so the order is deterministic.
     solids.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     painter.out.reserve(solids.len() * 4);
@@ -184,6 +207,7 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
                 Clip::All => true,
             };
             for (_, i, s) in &solids {
+                ticker.tick(1)?;
                 if touches(s, first) {
                     painter.solid(*i, s, first, opacity(first));
                 }
@@ -199,6 +223,8 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
                 painter.flat(&cut_polygon(cut, d, z0), plane.cut, 1.0, PolygonKind::Cut);
             }
             for (_, i, s) in &solids {
+                // Progress was counted in the first pass; this one only checks.
+                ticker.tick_weighted(0, 1)?;
                 if touches(s, second) {
                     painter.solid(*i, s, second, opacity(second));
                 }
@@ -206,10 +232,12 @@ fn sierpinski_painter(n: u32, options: &ViewOptions) -> Result<Painter> {
         }
         _ => {
             for (_, i, s) in &solids {
+                ticker.tick(1)?;
                 painter.solid(*i, s, Clip::All, 1.0);
             }
         }
     }
+    ticker.flush()?;
     Ok(painter)
 }
 
@@ -456,7 +484,7 @@ mod tests {
                 },
                 ..ViewOptions::default()
             };
-            let painter = sierpinski_painter(3, &options).unwrap();
+            let painter = sierpinski_painter(3, &options, &Control::new()).unwrap();
             let checked = check_painter(&painter, &solids, 1.0, 100);
             assert!(
                 checked > 1000,
@@ -478,7 +506,7 @@ mod tests {
                     },
                     ..ViewOptions::default()
                 };
-                let painter = sierpinski_painter(4, &options).unwrap();
+                let painter = sierpinski_painter(4, &options, &Control::new()).unwrap();
                 assert!(check_painter(&painter, &solids, 1.0, 150) > 1000);
             }
         }
@@ -525,7 +553,7 @@ mod tests {
             plane: Some(PlaneOptions::at(level)),
             ..ViewOptions::default()
         };
-        let painter = sierpinski_painter(3, &options).unwrap();
+        let painter = sierpinski_painter(3, &options, &Control::new()).unwrap();
         let kinds: Vec<PolygonKind> = painter.out.iter().map(|p| p.kind).collect();
         let plane = kinds.iter().position(|&k| k == PolygonKind::Plane).unwrap();
         let cuts = kinds.iter().filter(|&&k| k == PolygonKind::Cut).count();
