@@ -5,22 +5,13 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let code = run();
-    // Test hook of the memory guard's tests (tests/suite/reliability_memory.rs): the
-    // peak resident size, measured by the kernel, on stderr.
-    if std::env::var_os("NIMSCAPE_REPORT_PEAK_RSS").is_some() {
-        if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
-            if let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:")) {
-                eprintln!("peak-rss {}", line.trim_start_matches("VmHWM:").trim());
-                eprintln!("estimate {} kB", nimscape::error::largest_estimate() / 1024);
-            }
-        }
+    let result = cli::run();
+    // Ctrl-C or SIGTERM: the work was cancelled and has unwound (no file left);
+    // exit with the shell's code for the signal, whatever error the unwinding gave.
+    if let Some(code) = cli::signals::exit_code() {
+        return ExitCode::from(code);
     }
-    code
-}
-
-fn run() -> ExitCode {
-    match cli::run() {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             // A closed pipe (`nimscape count ... | head`) is not a failure.

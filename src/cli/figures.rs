@@ -4,14 +4,14 @@
 
 use super::out::{self, report};
 use super::output::{self, Context};
+use anyhow::{bail, Result};
 use nimscape::figure::grundy::GrundyPlan;
-use nimscape::games::{check_shifts, GameSpec};
-use nimscape::pattern::count::check;
+use nimscape::games::{check_shifts_controlled, GameSpec};
+use nimscape::pattern::count::check_controlled;
 use nimscape::request::automaton::AutomatonArgs;
 use nimscape::request::count::CountArgs;
 use nimscape::request::grundy::GrundyArgs;
 use nimscape::request::{self, FigureCommand};
-use anyhow::{bail, Result};
 use std::io::Write;
 
 /// Runs one figure command.
@@ -39,7 +39,7 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
     let check = args.check;
     let figure = request::automaton::plan(args, ctx.memory_limit)?;
     if check {
-        let report = figure.check()?;
+        let report = figure.check(&ctx.control)?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
@@ -81,7 +81,7 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         let mut failed = false;
         let mut out = out::stdout();
         report!(out, "checked\trange\tresult");
-        for line in check(check_up_to) {
+        for line in check_controlled(check_up_to, &ctx.control)? {
             report!(
                 out,
                 "{}\t{}\t{}",
@@ -120,7 +120,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     };
     let mut out = out::stdout();
     let start = std::time::Instant::now();
-    let solution = plan.solution()?;
+    let solution = plan.solution(&ctx.control)?;
     if args.time {
         report!(
             out,
@@ -139,7 +139,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
     }
     if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
-        let checks = check_shifts(capped, range.clone())?;
+        let checks = check_shifts_controlled(capped, range.clone(), &ctx.control)?;
         report!(
             out,
             "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",

@@ -9,13 +9,15 @@ mod figures;
 mod fuzz;
 pub(crate) mod out;
 mod output;
+mod progress;
 mod render;
 mod serve;
+pub mod signals;
 mod verify;
 
-use nimscape::request::{self, args, FigureCommand, Naming};
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use nimscape::request::{self, args, FigureCommand, Naming};
 
 /// Exact, publication-ready figures of chocolate-bar games.
 #[derive(Debug, Parser)]
@@ -89,10 +91,11 @@ pub fn run() -> Result<()> {
     };
     let cli = Cli::from_arg_matches(&matches)?;
     configure_threads(cli.threads)?;
-    nimscape::encode::set_output_limit(cli.max_output);
-    nimscape::encode::interrupt::install();
+    signals::install();
     let ctx = output::Context {
+        control: signals::control(),
         memory_limit: cli.max_memory,
+        output_limit: cli.max_output,
         quiet: cli.quiet,
         format: cli.format,
         command_line: request::command_line(&matches),

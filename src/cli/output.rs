@@ -2,18 +2,24 @@
 //! are made), `-o -` (stdout), or `output/<name>.<ext>` without `-o`; every
 //! write is announced on stderr unless `--quiet`.
 
+use super::progress::Watch;
+use anyhow::{bail, Result};
 use nimscape::encode::animation::FramePattern;
 use nimscape::encode::{Format, Metadata};
 use nimscape::figure::{self, Figure};
-use anyhow::{bail, Result};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-/// What every command run shares: limits, verbosity and its own canonical command line.
+/// What every command run shares: limits, verbosity, its own canonical command
+/// line, and the control a signal cancels.
 #[derive(Debug, Clone)]
 pub struct Context {
+    /// Cancelled by Ctrl-C / SIGTERM; watched for the progress bar.
+    pub control: nimscape::Control,
     /// Refuse work over this many bytes.
     pub memory_limit: u64,
+    /// Refuse files larger than this (`--max-output`).
+    pub output_limit: u64,
     /// No "wrote ..." lines, no progress bars.
     pub quiet: bool,
     /// The format for `-o -` and for the default file, when given.
@@ -49,7 +55,9 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                     format.extension()
                 );
             }
-            let bytes = figure::to_bytes(figure, format, &metadata)?;
+            let watch = Watch::start(&ctx.control, "stdout".to_string(), ctx.quiet);
+            let bytes = figure::to_bytes(figure, format, &metadata, &ctx.control)?;
+            drop(watch);
             let mut lock = stdout.lock();
             lock.write_all(&bytes)?;
             lock.flush()?;
@@ -64,7 +72,16 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 figure.check(Format::Apng)?;
                 pattern.check_count(figure.frames()?.count)?;
                 make_parent(&pattern.frame_path(1))?;
-                figure::write_frame_sequence(figure, &pattern, &metadata, |p| announce(p, ctx))?;
+                let watch = Watch::start(&ctx.control, path.display().to_string(), ctx.quiet);
+                figure::write_frame_sequence(
+                    figure,
+                    &pattern,
+                    &metadata,
+                    |p| announce(p, ctx),
+                    &ctx.control,
+                    ctx.output_limit,
+                )?;
+                drop(watch);
                 return Ok(Some(pattern.tex_path()));
             }
             let format = figure::format_of(figure, path)?;
@@ -103,7 +120,16 @@ fn write(
     // Bad input is refused before a folder is made, so it leaves nothing behind.
     figure.check(format)?;
     make_parent(path)?;
-    figure::write_file(figure, format, path, metadata)?;
+    let watch = Watch::start(&ctx.control, path.display().to_string(), ctx.quiet);
+    figure::write_file(
+        figure,
+        format,
+        path,
+        metadata,
+        &ctx.control,
+        ctx.output_limit,
+    )?;
+    drop(watch);
     announce(path, ctx);
     Ok(())
 }

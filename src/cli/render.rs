@@ -9,14 +9,14 @@
 
 use super::out::{self, report};
 use super::output::Context;
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nimscape::encode::{self, io_error, Format, Metadata};
 use nimscape::figure;
 use nimscape::recipe::gallery::{self, Rendered};
 use nimscape::recipe::{self, Recipe};
 use nimscape::request::{Budget, Naming, Planned};
-use anyhow::{anyhow, bail, Result};
-use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::io::Write;
@@ -161,9 +161,9 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
             .unwrap_or(2)
     });
     let results = if args.isolate {
-        draw_isolated(&jobs, workers, ctx.memory_limit, args.keep_going, &bar)?
+        draw_isolated(&jobs, workers, args.keep_going, &bar, ctx)?
     } else {
-        draw_in_process(&jobs, workers, args.keep_going, &bar)?
+        draw_in_process(&jobs, workers, args.keep_going, &bar, ctx)?
     };
     bar.finish_and_clear();
 
@@ -215,10 +215,12 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
             write_text(
                 &folder.join("index.md"),
                 &gallery::index_md(recipe, &rendered),
+                ctx.output_limit,
             )?;
             write_text(
                 &folder.join("figures.tex"),
                 &gallery::figures_tex(recipe, &rendered),
+                ctx.output_limit,
             )?;
         }
     }
@@ -309,8 +311,8 @@ fn check_only(recipes: &[Recipe], only: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    encode::write_atomic(path, |out| {
+fn write_text(path: &Path, text: &str, output_limit: u64) -> Result<()> {
+    encode::write_atomic(path, output_limit, |out| {
         out.write_all(text.as_bytes()).map_err(io_error(path))
     })?;
     Ok(())
@@ -324,6 +326,7 @@ fn draw_in_process(
     workers: usize,
     keep_going: bool,
     bar: &ProgressBar,
+    ctx: &Context,
 ) -> Result<Vec<Done>> {
     let stop = AtomicBool::new(false);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -354,7 +357,14 @@ fn draw_in_process(
                     .outputs
                     .par_iter()
                     .map(|(format, path)| {
-                        let result = figure::write_file(planned.figure(), *format, path, &metadata);
+                        let result = figure::write_file(
+                            planned.figure(),
+                            *format,
+                            path,
+                            &metadata,
+                            &ctx.control,
+                            ctx.output_limit,
+                        );
                         bar.inc(1);
                         bar.set_message(file_label(path));
                         result
@@ -374,7 +384,7 @@ fn draw_in_process(
                     }
                 }
                 if let (None, Some(path)) = (&error, &job.still) {
-                    match write_still(planned.figure(), path, &metadata, bar) {
+                    match write_still(planned.figure(), path, &metadata, bar, ctx) {
                         Ok(()) => written += 1,
                         Err(message) => error = Some(message),
                     }
@@ -424,8 +434,9 @@ fn write_still(
     path: &Path,
     metadata: &Metadata,
     bar: &ProgressBar,
+    ctx: &Context,
 ) -> Result<(), String> {
-    let result = figure::write_last_frame(figure, path, metadata);
+    let result = figure::write_last_frame(figure, path, metadata, &ctx.control, ctx.output_limit);
     bar.inc(1);
     bar.set_message(file_label(path));
     result.map_err(|e| format!("{}: {}", file_label(path), Naming::Keys.message(&e)))
@@ -443,10 +454,11 @@ fn file_label(path: &Path) -> String {
 fn draw_isolated(
     jobs: &[Job],
     workers: usize,
-    memory_limit: u64,
     keep_going: bool,
     bar: &ProgressBar,
+    ctx: &Context,
 ) -> Result<Vec<Done>> {
+    let memory_limit = ctx.memory_limit;
     let exe = std::env::current_exe()?;
     let next = Mutex::new(0usize);
     let stop = AtomicBool::new(false);
@@ -485,7 +497,7 @@ fn draw_isolated(
                         .stdout(std::process::Stdio::piped())
                         .stderr(std::process::Stdio::piped());
                     // Registered, so a SIGINT / SIGTERM to render stops the child too.
-                    let output = nimscape::encode::interrupt::spawn_child(&mut command)
+                    let output = super::signals::spawn_child(&mut command)
                         .and_then(|(child, _registered)| child.wait_with_output());
                     bar.inc(1);
                     bar.set_message(file_label(path));
@@ -512,7 +524,7 @@ fn draw_isolated(
                 // The still is one frame, drawn here rather than in a child.
                 if let (None, Some(path)) = (&error, &job.still) {
                     let planned = &job.planned;
-                    let drawn = write_still(planned.figure(), path, &planned.metadata(), bar);
+                    let drawn = write_still(planned.figure(), path, &planned.metadata(), bar, ctx);
                     match drawn {
                         Ok(()) => written += 1,
                         Err(message) => error = Some(message),

@@ -1,8 +1,8 @@
 //! `nimscape serve` and `nimscape explore`: the interactive explorer.
 
-use nimscape::serve::{self, ServeOptions};
 use anyhow::{Context, Result};
 use clap::Args;
+use nimscape::serve::{self, ServeOptions};
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -100,7 +100,8 @@ pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
         frames: args.frames,
         max_tiles: args.max_tiles,
     };
-    let page = serve::explore::explorer_html(&spec, memory_limit)?;
+    let control = super::signals::control();
+    let page = serve::explore::explorer_html(&spec, memory_limit, &control)?;
     // Written whole to a temporary file beside the target, then renamed: never half a page.
     let dir = args
         .output

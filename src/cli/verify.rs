@@ -1,9 +1,9 @@
 //! `nimscape verify`: the papers' computational claims, re-checked.
 
 use super::out::{self, report};
-use nimscape::verify::{self, Standing};
 use anyhow::Result;
 use clap::Args;
+use nimscape::verify::{self, Standing};
 use std::io::Write;
 
 /// Re-check the papers' claims: a table of claim, range, result and time.

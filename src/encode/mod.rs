@@ -7,7 +7,6 @@
 
 pub mod animation;
 pub mod gif;
-pub mod interrupt;
 pub mod lzw;
 pub mod metadata;
 pub mod npy;
@@ -148,17 +147,21 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// which replaces `path` only if everything succeeded.
 ///
 /// The temporary file (`.nimscape-XXXXXX.part`) is created only when the first bytes
-/// are ready, so a failure while computing leaves nothing behind; it is removed on
-/// SIGINT / SIGTERM (see [`interrupt`]). Writing more than the output limit
-/// ([`set_output_limit`], `--max-output`) or the free space of the target's
-/// filesystem stops with an error instead of filling the disk.
-pub fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+/// are ready, so a failure while computing leaves nothing behind, and it is removed
+/// whenever `write` fails (a cancelled run included). Writing more than
+/// `output_limit` (`--max-output`) or the free space of the target's filesystem
+/// stops with an error instead of filling the disk.
+pub fn write_atomic(
+    path: &Path,
+    output_limit: u64,
+    write: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
     check_output_path(path)?;
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let budget = output_budget(path);
+    let budget = output_budget(path, output_limit);
     let mut writer = BufWriter::with_capacity(
         1 << 20,
         LazyTemp {
@@ -170,35 +173,32 @@ pub fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()
     );
     write(&mut writer)?;
     let lazy = writer.into_inner().map_err(|e| io(e.into_error()))?;
-    let (temp, registered) = match lazy.file {
+    let temp = match lazy.file {
         Some(open) => open,
         // Nothing was written: still an (empty) file, made the same way.
         None => LazyTemp::create(&lazy.dir).map_err(io)?,
     };
     temp.as_file().sync_data().map_err(io)?;
     temp.persist(path).map_err(|e| io(e.error))?;
-    drop(registered);
     Ok(())
 }
 
 /// The temporary file of [`write_atomic`], created on the first write.
 struct LazyTemp {
     dir: PathBuf,
-    file: Option<(tempfile::NamedTempFile, interrupt::Registered)>,
+    file: Option<tempfile::NamedTempFile>,
     written: u64,
     budget: OutputBudget,
 }
 
 impl LazyTemp {
-    fn create(dir: &Path) -> std::io::Result<(tempfile::NamedTempFile, interrupt::Registered)> {
+    fn create(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         let mut builder = tempfile::Builder::new();
         builder.prefix(".nimscape-").suffix(".part");
         // A figure is an ordinary file: readable by others, like anything `cp` would make.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let temp = builder.tempfile_in(dir)?;
-        let registered = interrupt::register(temp.path().to_path_buf());
-        Ok((temp, registered))
+        builder.tempfile_in(dir)
     }
 }
 
@@ -221,14 +221,14 @@ impl Write for LazyTemp {
             self.file = Some(Self::create(&self.dir)?);
         }
         match &mut self.file {
-            Some((file, _)) => file.write(buf),
+            Some(file) => file.write(buf),
             None => unreachable!("created above"),
         }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         match &mut self.file {
-            Some((file, _)) => file.flush(),
+            Some(file) => file.flush(),
             None => Ok(()),
         }
     }
@@ -245,20 +245,6 @@ struct OutputBudget {
 /// The default output limit: 4 GiB (`--max-output` raises it).
 pub const DEFAULT_OUTPUT_LIMIT: u64 = 4 << 30;
 
-static OUTPUT_LIMIT: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(DEFAULT_OUTPUT_LIMIT);
-
-/// Sets the largest file one output may be (`--max-output`); process-wide, set once
-/// by the command line before anything is written.
-pub fn set_output_limit(bytes: u64) {
-    OUTPUT_LIMIT.store(bytes, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The output limit in force.
-pub fn output_limit() -> u64 {
-    OUTPUT_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// Free bytes on the filesystem that holds `path`'s folder (None where unknown).
 pub fn free_space(path: &Path) -> Option<u64> {
     #[cfg(unix)]
@@ -273,8 +259,7 @@ pub fn free_space(path: &Path) -> Option<u64> {
     }
 }
 
-fn output_budget(path: &Path) -> OutputBudget {
-    let limit = output_limit();
+fn output_budget(path: &Path, limit: u64) -> OutputBudget {
     match free_space(path) {
         Some(free) if free < limit => OutputBudget {
             bytes: free,
@@ -292,8 +277,14 @@ fn output_budget(path: &Path) -> OutputBudget {
 /// Refuses, before any work, an output whose estimated size exceeds `--max-output`
 /// or the free space of the target's filesystem. `what` describes the output and
 /// `hint` says how to make it smaller.
-pub fn check_output_size(path: &Path, estimate: u64, what: &str, hint: &str) -> Result<()> {
-    let budget = output_budget(path);
+pub fn check_output_size(
+    path: &Path,
+    output_limit: u64,
+    estimate: u64,
+    what: &str,
+    hint: &str,
+) -> Result<()> {
+    let budget = output_budget(path, output_limit);
     if estimate > budget.bytes {
         return Err(Error::unsupported(format!(
             "{what} would be about {} on disk, over {} ({}); {hint}{}",
@@ -383,7 +374,7 @@ pub fn write_scene(
     memory_limit: u64,
 ) -> Result<()> {
     let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
-    write_atomic(path, |out| {
+    write_atomic(path, DEFAULT_OUTPUT_LIMIT, |out| {
         write_scene_to(out, format, scene, metadata, memory_limit).map_err(|e| e.at(path))
     })
 }
@@ -454,13 +445,13 @@ mod tests {
     fn atomic_write_leaves_nothing_when_the_writer_fails() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.txt");
-        let result = write_atomic(&path, |out| {
+        let result = write_atomic(&path, DEFAULT_OUTPUT_LIMIT, |out| {
             out.write_all(b"half").unwrap();
             Err(Error::invalid("stop"))
         });
         assert!(result.is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-        write_atomic(&path, |out| {
+        write_atomic(&path, DEFAULT_OUTPUT_LIMIT, |out| {
             out.write_all(b"whole").map_err(io_error(&path))
         })
         .unwrap();
@@ -471,14 +462,14 @@ mod tests {
     fn nothing_is_created_before_the_first_bytes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.txt");
-        let result = write_atomic(&path, |_out| {
+        let result = write_atomic(&path, DEFAULT_OUTPUT_LIMIT, |_out| {
             // While computing, before writing: no temporary file exists yet.
             assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
             Err(Error::invalid("failed while computing"))
         });
         assert!(result.is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-        write_atomic(&path, |_out| Ok(())).unwrap();
+        write_atomic(&path, DEFAULT_OUTPUT_LIMIT, |_out| Ok(())).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"");
     }
 

@@ -9,20 +9,21 @@
 
 use super::animation::BoardAnimation;
 use crate::automaton::{
-    check_frames, check_modulus, rule60, ExactGrid, ExactStepper, Mismatch, ParityStepper,
-    ResidueGrid, ResidueStepper,
+    check_frames, check_modulus, rule60_controlled, ExactGrid, ExactStepper, Mismatch,
+    ParityStepper, ResidueGrid, ResidueStepper,
 };
 use crate::encode::animation::Animation;
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::ramp::{Palette, ResidueColours};
 use crate::scene::{Color, Scene};
-use crate::figure::plan::{Computed, Plan, Spec};
+use crate::Control;
 use crate::{BitGrid, Error, Result};
-use std::sync::Arc;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The most frames one figure lists (a range 1..65536 is the most a stepper could reach).
 pub const MAX_FRAMES: usize = 65536;
@@ -151,12 +152,15 @@ enum Stepper {
 }
 
 impl Stepper {
-    fn advance(&mut self) -> Option<usize> {
-        match self {
-            Stepper::Parity(s) => s.advance(),
-            Stepper::Residue(s) => s.advance(),
-            Stepper::Exact(s) => s.advance(),
-        }
+    /// The next frame's number; `None` at the end, or once `control` is cancelled
+    /// (the caller then checks `control` to tell the two apart).
+    fn advance(&mut self, control: &Control) -> Option<usize> {
+        let stepped = match self {
+            Stepper::Parity(s) => s.step(control),
+            Stepper::Residue(s) => s.step(control),
+            Stepper::Exact(s) => s.step(control),
+        };
+        stepped.ok().flatten()
     }
 
     fn frame(&self, n: usize) -> Frame {
@@ -255,7 +259,6 @@ impl AutomatonFigure {
             _ => Ok(()),
         }
     }
-
 }
 
 impl AutomatonPlan {
@@ -273,24 +276,30 @@ impl AutomatonPlan {
     }
 
     /// The listed frames, computed in increasing order and yielded as they come.
-    pub fn computed_frames(&self) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
+    /// The iterator ends early once `control` is cancelled: whoever consumes it
+    /// checks `control` after it.
+    pub fn computed_frames(
+        &self,
+        control: &Control,
+    ) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
+        let control = control.clone();
         if self.values == Values::Modulus(2) {
             // Frame n mod 2 is exactly P(n,n) (Okubo–Kashiwagi–Niida, Theorem 5.4,
             // re-proved for every frame by `--check` and the tests): drawn from the
             // P-criterion, a frame costs one board, not n steps of the automaton.
-            return Ok(Box::new(
-                self.frames
-                    .clone()
-                    .into_iter()
-                    .map(|n| Frame::Parity(n, crate::pattern::p_grid(n, n))),
-            ));
+            return Ok(Box::new(self.frames.clone().into_iter().map_while(
+                move |n| {
+                    let grid = crate::pattern::p_grid_controlled(n, n, &control);
+                    grid.ok().map(|grid| Frame::Parity(n, grid))
+                },
+            )));
         }
         let mut stepper = self.stepper()?;
         let mut wanted = self.frames.clone().into_iter();
         Ok(Box::new(std::iter::from_fn(move || {
             let target = wanted.next()?;
             loop {
-                let n = stepper.advance()?;
+                let n = stepper.advance(&control)?;
                 if n == target {
                     return Some(stepper.frame(n));
                 }
@@ -300,17 +309,18 @@ impl AutomatonPlan {
 
     /// The frames by stepping the automaton itself, whatever the values: the
     /// independent method the closed form of [`Self::computed_frames`] is tested against.
-    pub fn stepped_frames(&self) -> Result<Vec<Frame>> {
+    pub fn stepped_frames(&self, control: &Control) -> Result<Vec<Frame>> {
         let mut stepper = self.stepper()?;
         let mut frames = Vec::new();
         for target in self.frames.clone() {
-            while let Some(n) = stepper.advance() {
+            while let Some(n) = stepper.advance(control) {
                 if n == target {
                     frames.push(stepper.frame(n));
                     break;
                 }
             }
         }
+        control.check()?;
         Ok(frames)
     }
 
@@ -318,7 +328,7 @@ impl AutomatonPlan {
     /// first cell that disagrees. Parity comes from the values asked for: the
     /// bit-parallel stepper mod 2, residues mod an even p, or exact values;
     /// residues mod an odd p do not determine parity and are refused.
-    pub fn check(&self) -> Result<CheckReport> {
+    pub fn check(&self, control: &Control) -> Result<CheckReport> {
         if self.rule60 {
             return Err(Error::unsupported(
                 "`check` compares the 2D automaton with P(n,n); drop `rule60`",
@@ -337,9 +347,10 @@ impl AutomatonPlan {
         };
         let mut stepper = self.stepper()?;
         let mut cells = 0u64;
-        while let Some(n) = stepper.advance() {
+        control.add_total(last as u64);
+        while let Some(n) = stepper.advance(control) {
             let mismatch = match &stepper {
-                Stepper::Parity(s) => s.first_mismatch(),
+                Stepper::Parity(s) => s.first_mismatch_controlled(control)?,
                 Stepper::Residue(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
                 Stepper::Exact(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
             };
@@ -354,6 +365,7 @@ impl AutomatonPlan {
             }
             cells += (n * n) as u64;
         }
+        control.check()?;
         Ok(CheckReport {
             last,
             method,
@@ -400,11 +412,11 @@ impl AutomatonPlan {
 
     /// The styled scene: one frame, a sheet of frames, or the Rule 60 diagram
     /// (or the raw one-pixel-per-cell scene in raw mode).
-    pub fn scene(&self) -> Result<Arc<Scene>> {
-        self.cache().get_or_compute(|| self.build_scene())
+    pub fn scene(&self, control: &Control) -> Result<Arc<Scene>> {
+        self.cache().get_or_compute(|| self.build_scene(control))
     }
 
-    fn build_scene(&self) -> Result<Scene> {
+    fn build_scene(&self, control: &Control) -> Result<Scene> {
         let AutomatonMode::Styled {
             style,
             size,
@@ -412,7 +424,7 @@ impl AutomatonPlan {
             ..
         } = &self.mode
         else {
-            return self.raw_scene();
+            return self.raw_scene(control);
         };
         if self.values == Values::Exact {
             return Err(Error::unsupported(
@@ -441,7 +453,7 @@ impl AutomatonPlan {
             "draw fewer or smaller frames, use `raw` for one pixel per cell, or -o .gif which is streamed",
         )?;
         if self.rule60 {
-            let grid = rule60(self.last(), self.memory_limit)?;
+            let grid = rule60_controlled(self.last(), self.memory_limit, control)?;
             let panel = BoardPanel::from_bits(&grid, style)
                 .with_caption(format!("Rule 60, generations 1..{}", self.last()));
             return Ok(board::sheet(&[panel], size, Some(1), style));
@@ -449,7 +461,7 @@ impl AutomatonPlan {
         let ramp = self.ramp()?;
         let single = self.frames.len() == 1;
         let panels = self
-            .computed_frames()?
+            .computed_frames(control)?
             .map(|frame| {
                 let mut panel = Self::panel(&frame, style, ramp.as_ref())?;
                 if let (true, Values::Modulus(p), Some(ramp)) = (single, self.values, &ramp) {
@@ -458,6 +470,7 @@ impl AutomatonPlan {
                 Ok(panel)
             })
             .collect::<Result<Vec<_>>>()?;
+        control.check()?;
         Ok(board::sheet(&panels, size, *columns, style))
     }
 
@@ -469,7 +482,7 @@ impl AutomatonPlan {
         }
     }
 
-    fn raw_scene(&self) -> Result<Scene> {
+    fn raw_scene(&self, control: &Control) -> Result<Scene> {
         let n = self.last();
         check_memory(
             || format!("a raw {n} x {n} frame as an image scene"),
@@ -478,9 +491,15 @@ impl AutomatonPlan {
             "write `raw` with `modulus` 2 as .png, which is streamed 1 bit per cell",
         )?;
         if self.rule60 {
-            return Ok(Scene::raw_bits(&rule60(n, self.memory_limit)?));
+            return Ok(Scene::raw_bits(&rule60_controlled(
+                n,
+                self.memory_limit,
+                control,
+            )?));
         }
-        match self.computed_frames()?.next() {
+        let first = self.computed_frames(control)?.next();
+        control.check()?;
+        match first {
             Some(Frame::Parity(_, grid)) => Ok(Scene::raw_bits(&grid)),
             Some(Frame::Residue(_, grid)) => {
                 let ramp = self
@@ -531,23 +550,40 @@ impl AutomatonPlan {
 
     /// Writes the figure as `format`: `.png`/`.svg` (one frame, a sheet, Rule 60),
     /// `.gif` (an animation of the frames), `.csv`/`.json` (the non-zero cells of every frame).
-    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+    fn write_format(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
         match (format, &self.mode) {
             (Format::Png, AutomatonMode::Raw { compression, .. })
                 if self.values == Values::Modulus(2) =>
             {
-                self.write_raw_png(out, *compression, metadata)
+                self.write_raw_png(out, *compression, metadata, control)
             }
-            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out),
-            (Format::Apng, _) => encode::animation::write_apng(out, self.board_frames()?, metadata),
-            (Format::Npy, _) => self.write_npy(out),
+            (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out, control),
+            (Format::Apng, _) => encode::animation::write_apng(
+                out,
+                crate::figure::controlled(self.board_frames()?, control),
+                metadata,
+            ),
+            (Format::Npy, _) => self.write_npy(out, control),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
-                let frames = self.computed_frames()?;
+                let frames = self.computed_frames(control)?;
                 self.write_data(out, frames, csv)
-                    .map_err(Error::write_failed)
+                    .map_err(Error::write_failed)?;
+                control.check()
             }
-            _ => encode::write_scene_to(out, format, &*self.scene()?, metadata, self.memory_limit),
+            _ => encode::write_scene_to(
+                out,
+                format,
+                &*self.scene(control)?,
+                metadata,
+                self.memory_limit,
+            ),
         }
     }
 
@@ -556,12 +592,15 @@ impl AutomatonPlan {
         out: &mut dyn Write,
         compression: png_enc::Compression,
         metadata: &Metadata,
+        control: &Control,
     ) -> Result<()> {
         let n = self.last();
         let grid = if self.rule60 {
-            rule60(n, self.memory_limit)?
+            rule60_controlled(n, self.memory_limit, control)?
         } else {
-            match self.computed_frames()?.next() {
+            let first = self.computed_frames(control)?.next();
+            control.check()?;
+            match first {
                 Some(Frame::Parity(_, grid)) => grid,
                 _ => return Err(Error::invalid("raw 1-bit output needs `modulus` 2")),
             }
@@ -614,7 +653,7 @@ impl AutomatonPlan {
         Ok(animation)
     }
 
-    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
         let AutomatonMode::Styled { style, .. } = &self.mode else {
             return Err(Error::unsupported(
                 "`raw` draws one image; drop `raw` for a .gif",
@@ -622,10 +661,13 @@ impl AutomatonPlan {
         };
         let animation = self.board_animation()?;
         let ramp = self.ramp()?;
-        let panels = self
-            .computed_frames()?
-            .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
-        animation.write(out, panels, self.memory_limit)
+        control.add_total(self.frames.len() as u64);
+        let panels = self.computed_frames(control)?.map(|frame| {
+            control.advance(1);
+            Self::panel(&frame, style, ramp.as_ref())
+        });
+        animation.write(out, panels, self.memory_limit)?;
+        control.check()
     }
 
     /// The frames as scenes, for APNG and frame sequences.
@@ -637,8 +679,9 @@ impl AutomatonPlan {
         };
         let animation = self.board_animation()?;
         let ramp = self.ramp()?;
+        // Frames are checked one by one by whoever draws them (figure::controlled).
         let panels = self
-            .computed_frames()?
+            .computed_frames(&Control::default())?
             .map(move |frame| Self::panel(&frame, style, ramp.as_ref()));
         animation.frames(self.frames.len(), panels, self.memory_limit)
     }
@@ -656,9 +699,9 @@ impl AutomatonPlan {
     /// Frames mod p as one `uint16` array (see [`Self::npy_shape`]), N the last frame,
     /// smaller frames padded with zeros (their cells beyond n are zero anyway).
     /// Streamed one frame at a time.
-    fn write_npy(&self, out: &mut dyn Write) -> Result<()> {
+    fn write_npy(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
         let shape = self.npy_shape();
-        let frames = self.computed_frames()?;
+        let frames = self.computed_frames(control)?;
         let side = self.last();
         let write = || -> std::io::Result<()> {
             npy::write_header(out, "<u2", &shape)?;
@@ -688,7 +731,8 @@ impl AutomatonPlan {
             }
             Ok(())
         };
-        write().map_err(Error::write_failed)
+        write().map_err(Error::write_failed)?;
+        control.check()
     }
 
     /// An estimate of the `.csv` / `.json` data's size, in O(frames): odd cells of frame
@@ -866,8 +910,14 @@ impl super::Figure for AutomatonPlan {
         }
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        self.write_format(format, out, metadata)
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
+        self.write_format(format, out, metadata, control)
     }
 
     fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {

@@ -2,10 +2,11 @@
 
 use super::Figure;
 use crate::encode::{self, Format, Metadata};
+use crate::figure::plan::{Plan, Spec};
 use crate::pattern::count::g;
 use crate::scene::chart::{count_chart, ChartLabels};
 use crate::scene::units::PrintStyle;
-use crate::figure::plan::{Plan, Spec};
+use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
 
@@ -88,7 +89,13 @@ impl Figure for CountPlan {
         Ok(())
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        _control: &Control,
+    ) -> Result<()> {
         match format {
             Format::Csv => encode::write_csv(
                 out,

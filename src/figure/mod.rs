@@ -15,7 +15,7 @@ pub mod square;
 
 use crate::encode::animation::{write_frame_files, FramePattern, Frames};
 use crate::encode::{self, Format, Metadata};
-use crate::Result;
+use crate::{Control, Result};
 use std::io::Write;
 use std::path::Path;
 
@@ -32,7 +32,15 @@ pub trait Figure: Sync {
 
     /// Writes the figure as `format` to `out`. Models that cost real time are
     /// computed once per plan, however many formats are written.
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()>;
+    /// `control` is checked at short intervals (the work stops with
+    /// [`crate::Error::Cancelled`] once it is cancelled) and hears of progress.
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()>;
 
     /// The file name it gets without `-o`, e.g. `square-11` (no extension).
     fn default_stem(&self) -> String;
@@ -60,32 +68,102 @@ pub fn write_frame_sequence(
     pattern: &FramePattern,
     metadata: &Metadata,
     wrote: impl FnMut(&Path),
+    control: &Control,
+    output_limit: u64,
 ) -> Result<()> {
     // Whatever makes an animation impossible (a single board, --raw) is refused
     // as it is for an .apng, before any frame is drawn.
     figure.check(Format::Apng)?;
     encode::check_output_path(&pattern.frame_path(1))?;
-    let frames = figure.frames()?;
+    let frames = controlled(figure.frames()?, control);
     pattern.check_count(frames.count)?;
-    write_frame_files(pattern, frames, metadata, wrote)
+    write_frame_files(pattern, frames, metadata, wrote, output_limit)
+}
+
+/// `frames` that stop with [`crate::Error::Cancelled`] before the next frame once
+/// `control` is cancelled, and count one unit of progress per frame.
+pub fn controlled<'a>(mut frames: Frames<'a>, control: &Control) -> Frames<'a> {
+    let control = control.clone();
+    control.add_total(frames.count as u64);
+    let mut scenes = frames.scenes;
+    frames.scenes = Box::new(std::iter::from_fn(move || {
+        if let Err(cancelled) = control.check() {
+            return Some(Err(cancelled));
+        }
+        let next = scenes.next();
+        if next.is_some() {
+            control.advance(1);
+        }
+        next
+    }));
+    frames
 }
 
 /// The last frame of an animated figure as a PNG at `path`: the still a LaTeX
 /// document shows of an animation, since a PDF cannot play a GIF.
-pub fn write_last_frame(figure: &dyn Figure, path: &Path, metadata: &Metadata) -> Result<()> {
+pub fn write_last_frame(
+    figure: &dyn Figure,
+    path: &Path,
+    metadata: &Metadata,
+    control: &Control,
+    output_limit: u64,
+) -> Result<()> {
     figure.check(Format::Apng)?;
     encode::check_output_path(path)?;
-    let frames = figure.frames()?;
+    let frames = controlled(figure.frames()?, control);
     let memory_limit = frames.memory_limit;
     let mut last = None;
     for scene in frames.scenes {
         last = Some(scene?);
     }
     let scene = last.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
-    encode::write_atomic(path, |out| {
+    encode::write_atomic(path, output_limit, |out| {
         encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit)
             .map_err(|e| e.at(path))
     })
+}
+
+/// A writer that fails once `control` is cancelled: every encoder that streams
+/// (PNG bands, GIF frames, CSV rows, `.npy` slabs) stops at its next write.
+struct Checked<'a> {
+    out: &'a mut dyn Write,
+    control: &'a Control,
+}
+
+impl Write for Checked<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.control.is_cancelled() {
+            // Not ErrorKind::Interrupted: write_all would retry that.
+            return Err(std::io::Error::other("interrupted"));
+        }
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Writes `figure` as `format` to `out` under `control`: a cancelled run ends in
+/// [`crate::Error::Cancelled`], whatever step noticed it.
+fn write_controlled(
+    figure: &dyn Figure,
+    format: Format,
+    out: &mut dyn Write,
+    metadata: &Metadata,
+    control: &Control,
+) -> Result<()> {
+    control.check()?;
+    let mut checked = Checked { out, control };
+    figure
+        .write_to(format, &mut checked, metadata, control)
+        .map_err(|e| {
+            if control.is_cancelled() {
+                crate::Error::Cancelled
+            } else {
+                e
+            }
+        })
 }
 
 /// The format of `path` among the figure's formats (every figure that writes SVG
@@ -101,33 +179,52 @@ pub fn write_file(
     format: Format,
     path: &Path,
     metadata: &Metadata,
+    control: &Control,
+    output_limit: u64,
 ) -> Result<()> {
     figure.check(format)?;
     encode::check_output_path(path)?;
     if let Some(bytes) = figure.output_bytes(format) {
         encode::check_output_size(
             path,
+            output_limit,
             bytes,
             &format!("this .{} output", format.extension()),
             "ask for less (a smaller box, fewer frames or boards)",
         )?;
     }
-    encode::write_atomic(path, |out| {
-        figure
-            .write_to(format, out, metadata)
-            .map_err(|e| e.at(path))
+    encode::write_atomic(path, output_limit, |out| {
+        write_controlled(figure, format, out, metadata, control).map_err(|e| e.at(path))
     })
 }
 
 /// The figure's bytes in `format`, in memory (for the HTTP server and tests).
-pub fn to_bytes(figure: &dyn Figure, format: Format, metadata: &Metadata) -> Result<Vec<u8>> {
+pub fn to_bytes(
+    figure: &dyn Figure,
+    format: Format,
+    metadata: &Metadata,
+    control: &Control,
+) -> Result<Vec<u8>> {
     figure.check(format)?;
     let mut bytes = Vec::new();
-    figure.write_to(format, &mut bytes, metadata)?;
+    write_controlled(figure, format, &mut bytes, metadata, control)?;
     Ok(bytes)
 }
 
 /// [`write_file`] in the format `path`'s extension names.
-pub fn save(figure: &dyn Figure, path: &Path, metadata: &Metadata) -> Result<()> {
-    write_file(figure, format_of(figure, path)?, path, metadata)
+pub fn save(
+    figure: &dyn Figure,
+    path: &Path,
+    metadata: &Metadata,
+    control: &Control,
+    output_limit: u64,
+) -> Result<()> {
+    write_file(
+        figure,
+        format_of(figure, path)?,
+        path,
+        metadata,
+        control,
+        output_limit,
+    )
 }

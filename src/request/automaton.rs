@@ -2,8 +2,8 @@
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
 use crate::encode::png::Compression;
+use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, AutomatonPlan, Values};
 use crate::figure::plan::Plan;
-use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonPlan, AutomatonMode, Values};
 use crate::Result;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;

@@ -2,8 +2,8 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
-use crate::figure::plan::Plan;
 use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
+use crate::figure::plan::Plan;
 use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
@@ -233,7 +233,11 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
 /// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
 /// in pixels of the scene the same flags draw (the PNG at its default size).
 /// A table is one grid whose first row and column are the headers.
-pub fn layout(pairs: &[(String, super::Value)], budget: &super::Budget) -> crate::Result<Vec<u8>> {
+pub fn layout(
+    pairs: &[(String, super::Value)],
+    budget: &super::Budget,
+    control: &crate::Control,
+) -> crate::Result<Vec<u8>> {
     use clap::FromArgMatches;
     let matches = super::parse_pairs(&["grundy"], pairs)?;
     let super::FigureCommand::Grundy(args) =
@@ -244,7 +248,7 @@ pub fn layout(pairs: &[(String, super::Value)], budget: &super::Budget) -> crate
         ));
     };
     let plan = plan(&args, budget.memory_limit)?;
-    let scene = plan.scene(plan.solution()?)?;
+    let scene = plan.scene(plan.solution(control)?)?;
     let grids: Vec<serde_json::Value> = scene
         .items
         .iter()

@@ -26,7 +26,7 @@ pub mod square;
 
 use crate::encode::{Format, Metadata};
 use crate::figure::Figure;
-use crate::{Error, Result};
+use crate::{Control, Error, Result};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
 use std::sync::LazyLock;
 
@@ -114,9 +114,10 @@ impl Planned {
         crate::figure::format_of(self.figure(), &probe)
     }
 
-    /// The figure's bytes in `format`, in memory.
-    pub fn render(&self, format: Format) -> Result<Vec<u8>> {
-        crate::figure::to_bytes(self.figure(), format, &self.metadata())
+    /// The figure's bytes in `format`, in memory; the work stops with
+    /// [`Error::Cancelled`] soon after `control` is cancelled.
+    pub fn render(&self, format: Format, control: &Control) -> Result<Vec<u8>> {
+        crate::figure::to_bytes(self.figure(), format, &self.metadata(), control)
     }
 }
 
@@ -263,6 +264,7 @@ pub fn render_pairs(
     pairs: &[(String, String)],
     extension: &str,
     budget: &Budget,
+    control: &Control,
 ) -> Result<Vec<u8>> {
     let pairs: Vec<(String, Value)> = pairs
         .iter()
@@ -270,7 +272,7 @@ pub fn render_pairs(
         .collect();
     let planned = plan_pairs(command, &pairs, budget)?;
     let format = planned.format(extension)?;
-    planned.render(format)
+    planned.render(format, control)
 }
 
 /// `pairs` parsed by the model's own definition, as the command line would parse

@@ -3,7 +3,7 @@
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
 use crate::encode::png::Compression;
 use crate::figure::plan::Plan;
-use crate::figure::square::{SquareFigure, SquarePlan, SquareMode, SquareOverlay};
+use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay, SquarePlan};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 

@@ -46,7 +46,11 @@ fn fitted_zoom(m: u64) -> i32 {
 }
 
 /// The exported page.
-pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
+pub fn explorer_html(
+    spec: &ExploreSpec,
+    memory_limit: u64,
+    control: &crate::Control,
+) -> Result<String> {
     let budget = Budget {
         memory_limit,
         ..Budget::default()
@@ -78,6 +82,7 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
                 }
                 let mut out = vec![0u8; TILE * TILE];
                 for y in 0..per_side {
+                    control.check()?;
                     for x in 0..per_side {
                         for (mode, name) in [
                             (TileMode::Density, "density"),
@@ -92,8 +97,13 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
             }
         }
         for ext in ["png", "svg"] {
-            let bytes =
-                request::render_pairs(&["square"], &[("m".into(), m.to_string())], ext, &budget)?;
+            let bytes = request::render_pairs(
+                &["square"],
+                &[("m".into(), m.to_string())],
+                ext,
+                &budget,
+                control,
+            )?;
             let media = if ext == "png" {
                 "image/png"
             } else {
@@ -110,7 +120,7 @@ pub fn explorer_html(spec: &ExploreSpec, memory_limit: u64) -> Result<String> {
             ("frames".to_string(), frame.to_string()),
             ("modulus".to_string(), "2".to_string()),
         ];
-        let bytes = request::render_pairs(&["automaton"], &flags, "png", &budget)?;
+        let bytes = request::render_pairs(&["automaton"], &flags, "png", &budget, control)?;
         figures.insert(
             format!("automaton.png?frames={frame}&modulus=2"),
             format!("data:image/png;base64,{}", engine.encode(bytes)),

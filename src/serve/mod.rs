@@ -15,9 +15,10 @@
 pub mod api;
 pub mod assets;
 pub mod explore;
-pub mod tiles;
 pub mod job;
+pub mod tiles;
 
+use crate::Control;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -25,7 +26,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use std::net::{IpAddr, SocketAddr};
-use crate::Control;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -186,14 +186,6 @@ pub fn human_bytes(bytes: u64) -> String {
 /// this runs on, and far more than any figure meant for a page needs.
 pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
 
-static LARGEST_ESTIMATE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// The largest estimate [`check_memory`] has seen in this process: the memory guard's
-/// tests compare it with the measured peak.
-pub fn largest_estimate() -> u64 {
-    LARGEST_ESTIMATE.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// Refuses work whose estimated memory need exceeds `limit`.
 pub fn check_memory(
     what: impl FnOnce() -> String,
@@ -201,7 +193,6 @@ pub fn check_memory(
     limit: u64,
     hint: &str,
 ) -> Result<()> {
-    LARGEST_ESTIMATE.fetch_max(needed, std::sync::atomic::Ordering::Relaxed);
     if needed > limit {
         return Err(Error::TooLarge {
             what: what(),

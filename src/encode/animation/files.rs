@@ -148,6 +148,7 @@ pub fn write_frame_files(
     frames: Frames<'_>,
     metadata: &Metadata,
     mut wrote: impl FnMut(&Path),
+    output_limit: u64,
 ) -> Result<()> {
     pattern.check_count(frames.count)?;
     frames.animation.validate()?;
@@ -165,7 +166,7 @@ pub fn write_frame_files(
             },
             |number, bytes| {
                 let path = pattern.frame_path(number);
-                write_atomic(&path, |out| {
+                write_atomic(&path, output_limit, |out| {
                     out.write_all(&bytes).map_err(Error::write_failed)
                 })?;
                 written.push(path);
@@ -180,7 +181,7 @@ pub fn write_frame_files(
                 )));
             }
             let tex = pattern.tex_path();
-            write_atomic(&tex, |out| {
+            write_atomic(&tex, output_limit, |out| {
                 out.write_all(pattern.animate_snippet(count, &animation).as_bytes())
                     .map_err(Error::write_failed)
             })?;

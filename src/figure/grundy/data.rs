@@ -6,6 +6,7 @@ use std::io::Write;
 use super::spec::GrundyFigure;
 use crate::encode::npy;
 use crate::games::Solution;
+use crate::Control;
 use crate::{Error, Result};
 
 impl GrundyFigure {
@@ -25,9 +26,9 @@ impl GrundyFigure {
     /// Solves the game and writes the whole box as `.npy` on the way (see
     /// [`GameSpec::solve_streamed`]): the first slabs reach the disk while the last
     /// are still being solved.
-    pub(super) fn solve_to_npy(&self, out: &mut dyn Write) -> Result<Solution> {
+    pub(super) fn solve_to_npy(&self, out: &mut dyn Write, control: &Control) -> Result<Solution> {
         let out = std::cell::RefCell::new(out);
-        self.game.solve_streamed(
+        self.game.solve_streamed_controlled(
             &self.game_box,
             self.memory_limit,
             |shape| {
@@ -39,6 +40,7 @@ impl GrundyFigure {
                     .write_all(bytes)
                     .map_err(Error::write_failed)
             },
+            control,
         )
     }
 

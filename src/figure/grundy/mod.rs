@@ -29,10 +29,11 @@ pub use text::text_box;
 
 use std::io::Write;
 
+use super::plan::{Plan, Spec};
 use crate::encode::{self, Format, Metadata};
 use crate::games::Solution;
 use crate::scene::Scene;
-use super::plan::{Plan, Spec};
+use crate::Control;
 use crate::{Error, Result};
 
 impl GrundyFigure {
@@ -91,16 +92,22 @@ impl super::Figure for GrundyPlan {
             .flatten()
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
         if format == Format::Npy && self.cache().get().is_none() && self.frame()?.is_whole_box() {
             // The whole box's array is the solution's own: solving and writing
             // overlap, and the solution is kept for other formats.
-            let solution = self.spec().solve_to_npy(out)?;
+            let solution = self.spec().solve_to_npy(out, control)?;
             let _ = self.cache().set(solution);
             return Ok(());
         }
         self.spec()
-            .write_solved(self.solution()?, format, out, metadata)
+            .write_solved(self.solution(control)?, format, out, metadata)
     }
 
     fn default_stem(&self) -> String {
@@ -127,14 +134,14 @@ impl Spec for GrundyFigure {
 pub type GrundyPlan = Plan<GrundyFigure, std::sync::OnceLock<Solution>>;
 
 impl GrundyPlan {
-    /// The solution, computed on first use.
-    pub fn solution(&self) -> Result<&Solution> {
+    /// The solution, computed on first use (stopping early when `control` is cancelled).
+    pub fn solution(&self, control: &Control) -> Result<&Solution> {
         if let Some(solution) = self.cache().get() {
             return Ok(solution);
         }
         #[cfg(test)]
         super::plan::counts::COMPUTATIONS.with(|c| c.set(c.get() + 1));
-        let solution = self.spec().solve()?;
+        let solution = self.spec().solve(control)?;
         Ok(self.cache().get_or_init(|| solution))
     }
 }
@@ -212,7 +219,7 @@ mod tests {
         let mut f = tri(3, "6");
         f.slice = "z=4".parse().unwrap();
         f.table.title = false;
-        let sol = f.solve().unwrap();
+        let sol = f.solve(&Control::default()).unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);
         // Positions have y <= (x + 4) / 3 <= 3 in the box 0..6: columns y = 4..6 lie
@@ -293,7 +300,7 @@ mod tests {
     fn sieve_cells_are_the_projection() {
         let mut f = tri(3, "12");
         f.plot = Some(GrundyPlot::Sieve);
-        let sol = f.solve().unwrap();
+        let sol = f.solve(&Control::default()).unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);
         let expected = crate::games::sierpinski_projection(sol.as_capped().unwrap());

@@ -4,6 +4,7 @@
 use crate::encode::Format;
 use crate::games::{GameBox, GameSpec, Solution};
 use crate::scene::ramp::Palette;
+use crate::Control;
 use crate::{Error, Result};
 
 /// The most rows or columns a Grundy table may have: beyond this the numbers
@@ -367,8 +368,9 @@ impl GrundyFigure {
     }
 
     /// Solves the game on the box (refused with an estimate over the memory limit).
-    pub(super) fn solve(&self) -> Result<Solution> {
-        self.game.solve(&self.game_box, self.memory_limit)
+    pub(super) fn solve(&self, control: &Control) -> Result<Solution> {
+        self.game
+            .solve_controlled(&self.game_box, self.memory_limit, control)
     }
 
     /// The positions (and values) inside the slice, lexicographic.

@@ -31,21 +31,22 @@
 use super::coverage;
 use crate::encode::{self, png as png_enc, raster, Format, Metadata};
 use crate::error::check_memory;
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::font::fitted_size;
 use crate::octahedron::level::{GridLevel, Level};
 use crate::octahedron::section::{
-    aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond,
+    aligned_cells_controlled, count_diamonds, detail_order, exact_area, Cut, Diamond,
 };
 use crate::pattern::p_grid;
 use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
 use crate::scene::color::{okabe_ito, INK};
 use crate::scene::layout::SheetLayout;
 use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, PixelRect, Scene, TextItem};
-use crate::figure::plan::{Computed, Plan, Spec};
+use crate::Control;
 use crate::{Error, Result};
-use std::sync::Arc;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A level as the user named it: the exact rational and the text for captions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -247,13 +248,19 @@ impl SectionPanel {
     /// in that pixel ([`coverage`]), in [`COVERAGE_SHADES`] shades of `fill`.
     /// Exact panels (SVG) are one path of merged runs (diamonds side by side
     /// along u = x + y become one rectangle in (u, v)), so the SVG stays small.
-    pub fn items(&self, fill: Color, frame: Option<Color>, memory_limit: u64) -> Result<Vec<Item>> {
+    pub fn items(
+        &self,
+        fill: Color,
+        frame: Option<Color>,
+        memory_limit: u64,
+        control: &Control,
+    ) -> Result<Vec<Item>> {
         let mut items = Vec::new();
         let r = self.level.r();
         if let (true, GridLevel::Integer(m)) = (self.align, self.level.at_order(self.n)) {
             let span = self.side * r / self.window;
             if (m as f64) <= span && span >= 1.0 {
-                let grid = aligned_cells(self.n, m, memory_limit)?;
+                let grid = aligned_cells_controlled(self.n, m, memory_limit, control)?;
                 let side = span.round() as u32;
                 let offset = ((self.side - f64::from(side)) / 2.0).round();
                 let mut indices = vec![0u8; grid.rows() * grid.cols()];
@@ -285,6 +292,7 @@ impl SectionPanel {
         }
         if self.detail == Detail::Pixels {
             items.push(Item::Cells(self.coverage_layer(fill, memory_limit)?));
+            control.check()?;
             self.push_frame(&mut items, frame);
             return Ok(items);
         }
@@ -304,10 +312,13 @@ impl SectionPanel {
             "write .png (drawn with level of detail), or choose a smaller `n` or a level nearer the apex",
         )?;
         let mut squares: Vec<(i64, i64, i64)> = Vec::with_capacity(count as usize);
-        cut.for_each(|d: Diamond| {
-            let s = d.square();
-            squares.push((s.h, s.cv, s.cu));
-        });
+        cut.for_each_controlled(
+            |d: Diamond| {
+                let s = d.square();
+                squares.push((s.h, s.cv, s.cu));
+            },
+            control,
+        )?;
         squares.sort_unstable();
         let mut commands = Vec::new();
         let mut i = 0;
@@ -529,22 +540,21 @@ impl SectionFigure {
                 _ => 300,
             })
     }
-
 }
 
 impl SectionPlan {
     /// The styled scene: panels, captions, and the board for `compare`.
-    pub fn scene(&self, detail: Detail) -> Result<Arc<Scene>> {
+    pub fn scene(&self, detail: Detail, control: &Control) -> Result<Arc<Scene>> {
         let cache = match detail {
             Detail::Pixels => &self.cache().pixels,
             Detail::Exact => &self.cache().exact,
         };
-        cache.get_or_compute(|| self.build_scene(detail))
+        cache.get_or_compute(|| self.build_scene(detail, control))
     }
 
-    fn build_scene(&self, detail: Detail) -> Result<Scene> {
+    fn build_scene(&self, detail: Detail, control: &Control) -> Result<Scene> {
         if self.raw {
-            return self.raw_scene();
+            return self.raw_scene(control);
         }
         let side = self.panel_side();
         let style = &self.style;
@@ -609,7 +619,8 @@ impl SectionPlan {
                 detail,
                 device,
             };
-            for item in panel.items(style.fill, style.frame, self.memory_limit)? {
+            control.check()?;
+            for item in panel.items(style.fill, style.frame, self.memory_limit, control)? {
                 scene.items.push(item);
             }
             captions.push((k, named.caption(self.n)));
@@ -664,8 +675,8 @@ impl SectionPlan {
     }
 
     /// One unit per diamond, P black on white (for SVG; PNG is streamed 1-bit).
-    fn raw_scene(&self) -> Result<Scene> {
-        let grid = self.raw_grid()?;
+    fn raw_scene(&self, control: &Control) -> Result<Scene> {
+        let grid = self.raw_grid(control)?;
         let (rows, cols) = (grid.rows(), grid.cols());
         check_memory(
             || format!("a raw {rows} x {cols} section as SVG"),
@@ -676,19 +687,25 @@ impl SectionPlan {
         Ok(Scene::raw_bits(&grid))
     }
 
-    fn raw_grid(&self) -> Result<crate::BitGrid> {
+    fn raw_grid(&self, control: &Control) -> Result<crate::BitGrid> {
         let GridLevel::Integer(m) = self.levels[0].level.at_order(self.n) else {
             return Err(Error::unsupported("`raw` needs an integer `level`"));
         };
         if m > u64::from(u32::MAX) {
             return Err(Error::invalid("`raw` images must have sides under 2^32"));
         }
-        aligned_cells(self.n, m, self.memory_limit)
+        aligned_cells_controlled(self.n, m, self.memory_limit, control)
     }
 
     /// Writes the figure to `path` in the format its extension names:
     /// `.png` (level of detail), `.svg` (exact polygons), `.json` / `.csv` (exact diamonds).
-    fn write_format(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+    fn write_format(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
         match format {
             Format::Json | Format::Csv if self.raw => Err(Error::unsupported(
                 "`raw` draws images; write .png or .svg, or drop `raw` for .json / .csv",
@@ -717,7 +734,7 @@ impl SectionPlan {
                 result.map_err(Error::write_failed)
             }
             Format::Png if self.raw => {
-                let grid = self.raw_grid()?;
+                let grid = self.raw_grid(control)?;
                 png_enc::write_bilevel_grid(
                     out,
                     Path::new(""),
@@ -729,14 +746,14 @@ impl SectionPlan {
             Format::Png => encode::write_scene_to(
                 out,
                 format,
-                &*self.scene(Detail::Pixels)?,
+                &*self.scene(Detail::Pixels, control)?,
                 metadata,
                 self.memory_limit,
             ),
             _ => encode::write_scene_to(
                 out,
                 format,
-                &*self.scene(Detail::Exact)?,
+                &*self.scene(Detail::Exact, control)?,
                 metadata,
                 self.memory_limit,
             ),
@@ -895,8 +912,14 @@ impl crate::figure::Figure for SectionPlan {
         Ok(())
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        self.write_format(format, out, metadata)
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
+        self.write_format(format, out, metadata, control)
     }
 
     fn default_stem(&self) -> String {

@@ -19,13 +19,14 @@ use crate::encode::gif::Repeat;
 use crate::encode::{raster, Format, Metadata};
 use crate::error::check_memory;
 use crate::exact::gcd;
+use crate::figure::plan::{Plan, Spec};
 use crate::font::fitted_size;
 use crate::octahedron::level::Level;
 use crate::octahedron::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use crate::scene::color::INK;
 use crate::scene::layout::SheetLayout;
 use crate::scene::{Color, Scene, TextItem};
-use crate::figure::plan::{Plan, Spec};
+use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
 
@@ -199,9 +200,12 @@ impl SweepFigure {
             detail: Detail::Pixels,
             device: DeviceGrid::SCENE,
         };
-        scene
-            .items
-            .extend(panel.items(self.style.fill, self.style.frame, self.memory_limit)?);
+        scene.items.extend(panel.items(
+            self.style.fill,
+            self.style.frame,
+            self.memory_limit,
+            &Control::default(),
+        )?);
         if let (Some(view), Some(fit)) = (&self.view, fit) {
             let (vx, vy) = layout.panel_origin(1);
             let polygons = sierpinski_view(view.n, &self.view_options(view, level))?;
@@ -373,7 +377,7 @@ impl SweepFigure {
     }
 
     /// Writes the animation as a GIF to `out`.
-    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
         let levels = self.levels()?;
         let layout = self.layout();
         let (width, height) = layout.size(layout.columns);
@@ -393,11 +397,17 @@ impl SweepFigure {
             self.frame_scene_in(level, fit)?;
         }
         let palette = self.palette();
+        control.add_total(levels.len() as u64);
         write_frames(
             out,
             (width, height),
             &palette,
-            levels.into_iter().map(Ok),
+            // One check per level: frames are drawn in batches of `BATCH`.
+            levels.into_iter().map(|level| {
+                control.check()?;
+                control.advance(1);
+                Ok(level)
+            }),
             BATCH,
             &self.animation,
             |_, &level| self.frame_indices_in(level, fit, &palette),
@@ -431,10 +441,20 @@ impl crate::figure::Figure for SweepPlan {
         Ok(())
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
         match format {
-            Format::Apng => crate::encode::animation::write_apng(out, self.frames()?, metadata),
-            _ => self.write_gif(out),
+            Format::Apng => crate::encode::animation::write_apng(
+                out,
+                crate::figure::controlled(self.frames()?, control),
+                metadata,
+            ),
+            _ => self.write_gif(out, control),
         }
     }
 

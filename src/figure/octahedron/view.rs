@@ -7,15 +7,17 @@
 
 use crate::encode::{self, Format, Metadata};
 use crate::error::check_memory;
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::octahedron::view::{
-    operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
+    operation_t_view, sierpinski_view_controlled, OperationOptions, PolygonKind, ViewOptions,
+    ViewPolygon,
 };
 use crate::scene::color::INK;
 use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
-use crate::figure::plan::{Computed, Plan, Spec};
+use crate::Control;
 use crate::{Error, Result};
-use std::sync::Arc;
 use std::io::Write;
+use std::sync::Arc;
 
 /// What the 3D figure shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,14 +92,14 @@ impl ViewFigure {
     }
 
     /// The polygons, in painter's order.
-    pub fn polygons(&self) -> Result<Vec<ViewPolygon>> {
+    pub fn polygons(&self, control: &Control) -> Result<Vec<ViewPolygon>> {
         match &self.subject {
             ViewSubject::Sierpinski { n, options } => {
                 let options = ViewOptions {
                     memory_limit: self.memory_limit,
                     ..*options
                 };
-                sierpinski_view(*n, &options)
+                sierpinski_view_controlled(*n, &options, control)
             }
             ViewSubject::Operation(options) => Ok(operation_t_view(options)),
         }
@@ -110,16 +112,15 @@ impl ViewFigure {
             ViewSubject::Operation(_) => 1,
         }
     }
-
 }
 
 impl ViewPlan {
     /// The scene: the picture, then the caption under it.
-    pub fn scene(&self) -> Result<Arc<Scene>> {
-        self.cache().get_or_compute(|| self.build_scene())
+    pub fn scene(&self, control: &Control) -> Result<Arc<Scene>> {
+        self.cache().get_or_compute(|| self.build_scene(control))
     }
 
-    fn build_scene(&self) -> Result<Scene> {
+    fn build_scene(&self, control: &Control) -> Result<Scene> {
         let size = self.size;
         let caption_size = self
             .caption_size
@@ -150,7 +151,7 @@ impl ViewPlan {
             self.memory_limit,
             "choose a smaller `width`",
         )?;
-        let polygons = self.polygons()?;
+        let polygons = self.polygons(control)?;
         check_memory(
             || format!("a 3D view of {} polygons", polygons.len()),
             polygons.len() as u64 * BYTES_PER_POLYGON,
@@ -198,8 +199,20 @@ impl crate::figure::Figure for ViewPlan {
         Ok(())
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        encode::write_scene_to(out, format, &*self.scene()?, metadata, self.memory_limit)
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
+        encode::write_scene_to(
+            out,
+            format,
+            &*self.scene(control)?,
+            metadata,
+            self.memory_limit,
+        )
     }
 
     fn default_stem(&self) -> String {

@@ -8,16 +8,19 @@ use super::animation::BoardAnimation;
 use crate::encode::animation::Animation;
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
+use crate::figure::plan::{Computed, Plan, Spec};
 use crate::pattern::decompose::Decomposition;
-use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
+use crate::pattern::{
+    check_board, count_cells, p_grid, p_grid_controlled, write_bilevel_row, SignatureIndex,
+};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
-use crate::figure::plan::{Computed, Plan, Spec};
+use crate::Control;
 use crate::{Error, Result};
-use std::sync::Arc;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 /// How a square figure is drawn.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,7 +162,12 @@ impl SquareFigure {
 
     /// The scene, refused first when writing it as `format` would pass the memory
     /// limit; drawn once per plan (`cache`) for every format.
-    fn scene_for(&self, format: Format, cache: &Computed<Scene>) -> Result<Arc<Scene>> {
+    fn scene_for(
+        &self,
+        format: Format,
+        cache: &Computed<Scene>,
+        control: &Control,
+    ) -> Result<Arc<Scene>> {
         let SquareMode::Styled {
             style,
             size,
@@ -167,7 +175,7 @@ impl SquareFigure {
             decompose,
         } = &self.mode
         else {
-            return cache.get_or_compute(|| self.raw_scene());
+            return cache.get_or_compute(|| self.raw_scene(control));
         };
         let size = size.unwrap_or_else(|| self.default_size(*decompose));
         let shapes: Vec<(usize, usize)> = self
@@ -194,7 +202,7 @@ impl SquareFigure {
             self.memory_limit,
             "use `raw` for one pixel per cell (streamed, a few MiB), or a smaller `cell` / `panel`",
         )?;
-        cache.get_or_compute(|| self.styled_scene(style, size, *columns, *decompose))
+        cache.get_or_compute(|| self.styled_scene(style, size, *columns, *decompose, control))
     }
 
     /// Every board's panel (the model: P-sets, or the overlay's games), laid out.
@@ -204,6 +212,7 @@ impl SquareFigure {
         size: PanelSize,
         columns: Option<usize>,
         decompose: bool,
+        control: &Control,
     ) -> Result<Scene> {
         let panels: Vec<BoardPanel> = self
             .boards
@@ -212,9 +221,12 @@ impl SquareFigure {
                 let (rows, cols) = self.size_of(m);
                 let mut panel = match self.overlay {
                     Some(SquareOverlay::NimPass) => {
-                        overlay::nim_pass_panel(m, style, self.memory_limit)?
+                        overlay::nim_pass_panel(m, style, self.memory_limit, control)?
                     }
-                    None => BoardPanel::from_bits(&p_grid(rows as usize, cols as usize), style),
+                    None => BoardPanel::from_bits(
+                        &p_grid_controlled(rows as usize, cols as usize, control)?,
+                        style,
+                    ),
                 }
                 .with_caption(self.caption(m));
                 if decompose {
@@ -226,7 +238,7 @@ impl SquareFigure {
         Ok(board::sheet(&panels, size, columns, style))
     }
 
-    fn raw_scene(&self) -> Result<Scene> {
+    fn raw_scene(&self, control: &Control) -> Result<Scene> {
         let (m, n) = self.size_of(self.boards[0]);
         check_memory(
             || format!("a raw {m} x {n} board as SVG"),
@@ -234,7 +246,9 @@ impl SquareFigure {
             self.memory_limit,
             "write the raw board as .png, which is streamed",
         )?;
-        Ok(Scene::raw_bits(&p_grid(m as usize, n as usize)))
+        Ok(Scene::raw_bits(&p_grid_controlled(
+            m as usize, n as usize, control,
+        )?))
     }
 
     /// Refuses the formats this figure cannot show, before any work.
@@ -272,10 +286,15 @@ impl SquareFigure {
         out: &mut dyn Write,
         metadata: &Metadata,
         cache: &Computed<Scene>,
+        control: &Control,
     ) -> Result<()> {
         match (format, &self.mode) {
-            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out),
-            (Format::Apng, _) => encode::animation::write_apng(out, self.board_frames()?, metadata),
+            (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out, control),
+            (Format::Apng, _) => encode::animation::write_apng(
+                out,
+                crate::figure::controlled(self.board_frames()?, control),
+                metadata,
+            ),
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
@@ -297,7 +316,7 @@ impl SquareFigure {
             _ => encode::write_scene_to(
                 out,
                 format,
-                &*self.scene_for(format, cache)?,
+                &*self.scene_for(format, cache, control)?,
                 metadata,
                 self.memory_limit,
             ),
@@ -383,9 +402,15 @@ impl SquareFigure {
         })
     }
 
-    fn write_gif(&self, out: &mut dyn Write) -> Result<()> {
+    fn write_gif(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
+        control.add_total(self.boards.len() as u64);
+        let panels = self.animation_panels().map(|panel| {
+            control.check()?;
+            control.advance(1);
+            panel
+        });
         self.board_animation()?
-            .write(out, self.animation_panels(), self.memory_limit)
+            .write(out, panels, self.memory_limit)
     }
 
     fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
@@ -568,7 +593,8 @@ pub type SquarePlan = Plan<SquareFigure, Computed<Scene>>;
 impl SquarePlan {
     /// The scene (panels, captions, marks), drawn once per plan.
     pub fn scene(&self) -> Result<Arc<Scene>> {
-        self.spec().scene_for(Format::Png, self.cache())
+        self.spec()
+            .scene_for(Format::Png, self.cache(), &Control::default())
     }
 }
 
@@ -600,8 +626,15 @@ impl super::Figure for SquarePlan {
         }
     }
 
-    fn write_to(&self, format: Format, out: &mut dyn Write, metadata: &Metadata) -> Result<()> {
-        self.spec().write_format(format, out, metadata, self.cache())
+    fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        metadata: &Metadata,
+        control: &Control,
+    ) -> Result<()> {
+        self.spec()
+            .write_format(format, out, metadata, self.cache(), control)
     }
 
     fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {

@@ -3,7 +3,7 @@
 //! square family does not borrow it from the Grundy family.
 
 use crate::error::check_memory;
-use crate::games::nim_pass::square_board;
+use crate::games::nim_pass::square_board_controlled;
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::color::okabe_ito;
 use crate::scene::Color;
@@ -46,9 +46,14 @@ pub fn check_overlay(boards: &[u64], n: Option<u64>, raw: bool, memory_limit: u6
 /// The `m x m` board panel of Okubo, Kashiwagi, Niida, Figures 8–11: Nim
 /// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
 /// with a legend counting both.
-pub fn nim_pass_panel(m: u64, style: &BoardStyle, limit: u64) -> Result<BoardPanel> {
+pub fn nim_pass_panel(
+    m: u64,
+    style: &BoardStyle,
+    limit: u64,
+    control: &crate::Control,
+) -> Result<BoardPanel> {
     let side = u32::try_from(m).map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
-    let (nim, pass) = square_board(side, limit)?;
+    let (nim, pass) = square_board_controlled(side, limit, control)?;
     let mut panel = BoardPanel::from_bits(&nim, style);
     for (r, c) in pass.ones() {
         // Only the terminal position is P in both games, and it is no cell of a board with m > 1.

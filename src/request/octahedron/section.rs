@@ -2,7 +2,7 @@
 
 use super::super::args;
 use super::{ScaleArg, SectionStyleArgs};
-use crate::figure::octahedron::section::{SectionPlan, NamedLevel, SectionFigure, SectionStyle};
+use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionPlan, SectionStyle};
 use crate::scene::units::Length;
 use crate::Result;
 use clap::Args;

@@ -3,7 +3,7 @@
 use super::super::args;
 use super::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::NamedLevel;
-use crate::figure::octahedron::sweep::{SweepPlan, self, SweepFigure, SweepView};
+use crate::figure::octahedron::sweep::{self, SweepFigure, SweepPlan, SweepView};
 use crate::octahedron::{PlaneOptions, ViewOptions};
 use crate::Result;
 use clap::Args;

@@ -3,7 +3,7 @@
 use super::super::args;
 use super::{rgb, unit, CameraArgs};
 use crate::figure::octahedron::section::NamedLevel;
-use crate::figure::octahedron::view::{ViewPlan, Edges, ViewFigure, ViewSubject};
+use crate::figure::octahedron::view::{Edges, ViewFigure, ViewPlan, ViewSubject};
 use crate::octahedron::{OperationOptions, PlaneOptions, ViewOptions};
 use crate::scene::units::Length;
 use crate::scene::Color;
