@@ -1,6 +1,7 @@
 mod animation_cli;
 mod automaton_cli;
 mod brute;
+mod cdp;
 mod count_cli;
 mod crash_corpus;
 mod golden;

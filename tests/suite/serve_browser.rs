@@ -7,12 +7,9 @@
 //! /usr/bin/chromium-browser. In CI (CI=true) a missing browser fails the
 //! test; elsewhere it is skipped with a printed reason.
 
+use super::cdp::Chromium;
 use super::serve::server;
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::{Browser, LaunchOptions, Tab};
-use std::ffi::OsStr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn chromium() -> Option<PathBuf> {
@@ -33,25 +30,29 @@ fn chromium() -> Option<PathBuf> {
     None
 }
 
-fn eval(tab: &Tab, js: &str) -> serde_json::Value {
-    let result = tab
-        .evaluate(js, true)
-        .unwrap_or_else(|e| panic!("evaluating {js}: {e}"));
-    result.value.unwrap_or(serde_json::Value::Null)
+/// The value of `js` (a promise is awaited); an exception fails the test.
+fn eval(tab: &Chromium, js: &str) -> serde_json::Value {
+    tab.evaluate(js)
+        .unwrap_or_else(|e| panic!("evaluating {js}: {e}"))
 }
 
-fn wait_for(tab: &Tab, what: &str, js: &str) {
+/// Polls `js` until it is `true`; an exception counts as not yet (the page may
+/// still be starting) and is reported if the wait times out.
+fn wait_for(tab: &Chromium, what: &str, js: &str) {
     let start = Instant::now();
+    let mut last = serde_json::Value::Null;
     while start.elapsed() < Duration::from_secs(20) {
-        if eval(tab, js) == serde_json::Value::Bool(true) {
-            return;
+        match tab.evaluate(js) {
+            Ok(serde_json::Value::Bool(true)) => return,
+            Ok(value) => last = value,
+            Err(e) => last = serde_json::Value::String(format!("exception: {e}")),
         }
         std::thread::sleep(Duration::from_millis(40));
     }
-    panic!("timed out waiting for {what} ({js})");
+    panic!("timed out waiting for {what} ({js}); last value: {last}");
 }
 
-fn wait_square(tab: &Tab) {
+fn wait_square(tab: &Chromium) {
     // Two animation frames after the last tile, so the canvas is final.
     std::thread::sleep(Duration::from_millis(60));
     wait_for(
@@ -85,7 +86,7 @@ const SAMPLE_CELLS: &str = r#"
 
 /// Checks sampled pixels against the P-criterion: black exactly on P-cells,
 /// white on the others (one cell per pixel or larger).
-fn check_cells_against_model(tab: &Tab, want_m: u64) -> usize {
+fn check_cells_against_model(tab: &Chromium, want_m: u64) -> usize {
     check_cells(tab, want_m, |m, row, col| {
         if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
             [0, 0, 0]
@@ -96,7 +97,7 @@ fn check_cells_against_model(tab: &Tab, want_m: u64) -> usize {
 }
 
 /// Checks sampled pixels of cells (0-based row, col) against `want`.
-fn check_cells(tab: &Tab, want_m: u64, want: impl Fn(u64, u64, u64) -> [u64; 3]) -> usize {
+fn check_cells(tab: &Chromium, want_m: u64, want: impl Fn(u64, u64, u64) -> [u64; 3]) -> usize {
     let text = eval(tab, SAMPLE_CELLS);
     let sample: serde_json::Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
     let m: u64 = sample["m"].as_str().unwrap().parse().unwrap();
@@ -157,7 +158,7 @@ const DRAG: &str = r#"
 
 /// Compares tiles computed in the page with the server's for a spread of
 /// boards, levels and tile positions; returns (tiles compared, mismatches).
-fn page_tiles_against_server(tab: &Tab) -> (usize, Vec<String>) {
+fn page_tiles_against_server(tab: &Chromium) -> (usize, Vec<String>) {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -216,43 +217,17 @@ fn page_tiles_against_server(tab: &Tab) -> (usize, Vec<String>) {
     (cases.len(), bad)
 }
 
-fn launch(path: PathBuf, profile: &std::path::Path, window: (u32, u32)) -> Browser {
-    let options = LaunchOptions {
-        headless: true,
-        sandbox: false,
-        path: Some(path),
-        user_data_dir: Some(profile.to_path_buf()),
-        window_size: Some(window),
-        idle_browser_timeout: Duration::from_secs(120),
-        args: [
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ]
-        .iter()
-        .map(OsStr::new)
-        .collect(),
-        ..LaunchOptions::default()
-    };
-    Browser::new(options).expect("Chromium starts")
-}
-
 /// `NIMSCAPE_GALLERY=docs/gallery cargo test gallery_screenshots -- --ignored`:
 /// the README gallery's screenshots of each view.
 #[test]
 #[ignore = "writes the gallery screenshots: run on demand with NIMSCAPE_GALLERY set"]
 fn gallery_screenshots() {
-    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
     let Some(path) = chromium() else { return };
     let out = PathBuf::from(
         std::env::var_os("NIMSCAPE_GALLERY").expect("set NIMSCAPE_GALLERY to a folder"),
     );
     let server = server();
-    let profile = tempfile::tempdir().unwrap();
-    let browser = launch(path, profile.path(), (1320, 900));
-    let tab = browser.new_tab().unwrap();
+    let tab = Chromium::launch(&path, (1320, 900));
     let shots: [(&str, &str, &str); 6] = [
         ("serve-square.png", "view=square&m=11&depth=2&pair=1", "document.body.dataset.squareReady === '1'"),
         ("serve-pass.png", "view=square&m=27&pass=1", "document.body.dataset.squareReady === '1'"),
@@ -262,23 +237,15 @@ fn gallery_screenshots() {
         ("serve-grundy.png", "view=grundy&game=triangular&k=3&box=10&plot=table&slice=z%3D5", "document.body.dataset.grundyHover === '1'"),
     ];
     for (file, hash, ready) in shots {
-        tab.navigate_to("about:blank")
-            .unwrap()
-            .wait_until_navigated()
-            .unwrap();
-        tab.navigate_to(&format!("{}#{hash}", server.url()))
-            .unwrap()
-            .wait_until_navigated()
-            .unwrap();
+        tab.navigate("about:blank");
+        tab.navigate(&format!("{}#{hash}", server.url()));
         wait_for(&tab, file, ready);
         if file == "serve-grundy.png" {
             // A hover readout on screen: the centre of the cell x = 4, y = 2.
             eval(&tab, "(() => { const img = document.getElementById('gr-img'), h = window.nimscape.grundyHover(), g = h.grid, b = img.getBoundingClientRect(), s = h.width / img.clientWidth; img.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + img.clientLeft + (g.x + g.width * 3.5 / g.cols) / s, clientY: b.top + img.clientTop + (g.y + g.height * 5.5 / g.rows) / s })); return true; })()");
         }
         std::thread::sleep(Duration::from_millis(300));
-        let png = tab
-            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-            .unwrap();
+        let png = tab.screenshot_png();
         std::fs::write(out.join(file), png).unwrap();
         println!("wrote {}", out.join(file).display());
     }
@@ -288,35 +255,12 @@ fn gallery_screenshots() {
 fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     let Some(path) = chromium() else { return };
     let server = server();
-    let profile = tempfile::tempdir().unwrap();
-    let browser = launch(path, profile.path(), (1400, 1100));
-    let tab = browser.new_tab().unwrap();
-    let problems = Arc::new(Mutex::new(Vec::<String>::new()));
-    let seen = problems.clone();
-    tab.enable_runtime().unwrap();
-    tab.add_event_listener(Arc::new(move |event: &Event| match event {
-        Event::RuntimeConsoleAPICalled(call) => {
-            let kind = format!("{:?}", call.params.Type);
-            if kind.contains("Error") || kind.contains("Assert") {
-                seen.lock()
-                    .unwrap()
-                    .push(format!("console {kind}: {:?}", call.params.args));
-            }
-        }
-        Event::RuntimeExceptionThrown(thrown) => {
-            seen.lock()
-                .unwrap()
-                .push(format!("exception: {:?}", thrown.params.exception_details));
-        }
-        _ => {}
-    }))
-    .unwrap();
+    // Console errors, failed console assertions and uncaught exceptions of the
+    // page are collected by the driver all along (tab.problems() below).
+    let tab = Chromium::launch(&path, (1400, 1100));
 
     // Square view, m = 11, fitted.
-    tab.navigate_to(&format!("{}#view=square&m=11", server.url()))
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
+    tab.navigate(&format!("{}#view=square&m=11", server.url()));
     wait_square(&tab);
     let first_paint = eval(&tab, "window.nimscapeFirstPaint").as_f64().unwrap();
     println!("speed: navigation to first complete square view {first_paint:.0} ms");
@@ -330,6 +274,13 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     eval(&tab, "(() => { const s = document.getElementById('sq-slider'); s.value = '23'; s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change')); return true; })()");
     wait_square(&tab);
     check_cells_against_model(&tab, 23);
+    // The page writes the hash 150 ms after the last change (writeHash in
+    // app.js): a fast driver gets here sooner, so wait for it first.
+    wait_for(
+        &tab,
+        "the hash to record m=23",
+        "location.hash.includes('m=23')",
+    );
     assert!(eval(&tab, "location.hash")
         .as_str()
         .unwrap()
@@ -503,6 +454,6 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         "!document.getElementById('gr-error').hidden",
     );
 
-    let problems = problems.lock().unwrap();
+    let problems = tab.problems();
     assert!(problems.is_empty(), "console errors: {problems:#?}");
 }
