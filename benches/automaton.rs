@@ -46,7 +46,15 @@ fn square_gif(path: &std::path::Path) -> u64 {
         (1..=64).collect(),
         SquareMode::styled(BoardStyle::default()),
     );
-    nimscape::figure::save(&figure, path, &nimscape::encode::Metadata::default()).unwrap();
+    let plan = nimscape::figure::plan::Plan::new(figure).unwrap();
+    nimscape::figure::save(
+        &plan,
+        path,
+        &nimscape::encode::Metadata::default(),
+        &nimscape::Control::default(),
+        nimscape::encode::DEFAULT_OUTPUT_LIMIT,
+    )
+    .unwrap();
     std::fs::metadata(path).unwrap().len()
 }
 

@@ -7,10 +7,26 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nimscape::encode::png::Compression;
-use nimscape::encode::Metadata;
+use nimscape::encode::{Metadata, DEFAULT_OUTPUT_LIMIT};
+use nimscape::figure::plan::Plan;
 use nimscape::figure::square::{SquareFigure, SquareMode};
 use nimscape::scene::board::{BoardStyle, PanelSize};
+use nimscape::Control;
 use std::time::Duration;
+
+/// Plans `figure` and saves it to `path`'s format: a fresh plan each time, so
+/// nothing drawn for one run is reused by the next.
+fn save(figure: SquareFigure, path: &std::path::Path) {
+    let plan = Plan::new(figure).unwrap();
+    nimscape::figure::save(
+        &plan,
+        path,
+        &Metadata::default(),
+        &Control::default(),
+        DEFAULT_OUTPUT_LIMIT,
+    )
+    .unwrap();
+}
 
 fn raw(m: u64) -> SquareFigure {
     SquareFigure::new(
@@ -33,7 +49,7 @@ fn bench_raw(c: &mut Criterion) {
         }
         let path = dir.path().join(format!("raw-{m}.png"));
         group.bench_function(format!("m={m}"), |b| {
-            b.iter(|| nimscape::figure::save(&raw(m), &path, &Metadata::default()).unwrap());
+            b.iter(|| save(raw(m), &path));
         });
         eprintln!(
             "raw m = {m}: {} bytes",
@@ -62,11 +78,11 @@ fn bench_sheet(c: &mut Criterion) {
     let mut group = c.benchmark_group("square_sheet");
     group.sample_size(10);
     group.bench_function("m=1..24 at 1200 px, PNG", |b| {
-        b.iter(|| nimscape::figure::save(&figure, &path, &Metadata::default()).unwrap())
+        b.iter(|| save(figure.clone(), &path))
     });
     let svg = dir.path().join("sheet.svg");
     group.bench_function("m=1..24 at 1200 px, SVG", |b| {
-        b.iter(|| nimscape::figure::save(&figure, &svg, &Metadata::default()).unwrap())
+        b.iter(|| save(figure.clone(), &svg))
     });
     group.finish();
 }

@@ -990,8 +990,10 @@ mod tests {
             },
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };
-        let closed: Vec<Frame> = figure.computed_frames().unwrap().collect();
-        assert_eq!(closed, figure.stepped_frames().unwrap());
+        let plan = Plan::new(figure).unwrap();
+        let control = Control::default();
+        let closed: Vec<Frame> = plan.computed_frames(&control).unwrap().collect();
+        assert_eq!(closed, plan.stepped_frames(&control).unwrap());
     }
 
     #[test]
@@ -1012,8 +1014,9 @@ mod tests {
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };
         let odd = |values| -> Vec<BitGrid> {
-            figure(values)
-                .computed_frames()
+            Plan::new(figure(values))
+                .unwrap()
+                .computed_frames(&Control::default())
                 .unwrap()
                 .map(|f| match f {
                     Frame::Parity(_, g) => g,

@@ -240,7 +240,7 @@ pub const MAX_SPACING: u32 = 4096;
 
 /// The text itself if short, else its start: an error line stays one readable line
 /// (a 200,000-value list once made a 700 KB message).
-fn shorten(text: &str) -> String {
+pub fn shorten(text: &str) -> String {
     if text.chars().count() <= 60 {
         text.to_string()
     } else {
@@ -248,7 +248,6 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// Typeface of a figure's text.
 /// `#rrggbb`: how a default colour is shown in `--help` and parsed back.
 pub fn hex([r, g, b]: [u8; 3]) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")

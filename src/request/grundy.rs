@@ -153,7 +153,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
             "game",
             format!(
                 "unknown game '{}'; expected one of {}",
-                super::shorten(&name),
+                args::shorten(&name),
                 GAME_NAMES.join(", ")
             ),
         ));
@@ -227,44 +227,4 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         memory_limit,
     };
     Ok(figure)
-}
-
-/// Where the cells of a Grundy figure are, for the explorer's hover readout:
-/// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
-/// in pixels of the scene the same flags draw (the PNG at its default size).
-/// A table is one grid whose first row and column are the headers.
-pub fn layout(
-    pairs: &[(String, super::Value)],
-    budget: &super::Budget,
-    control: &crate::Control,
-) -> crate::Result<Vec<u8>> {
-    use clap::FromArgMatches;
-    let matches = super::parse_pairs(&["grundy"], pairs)?;
-    let super::FigureCommand::Grundy(args) =
-        super::FigureCommand::from_arg_matches(&matches).map_err(|e| super::from_clap(&e))?
-    else {
-        return Err(crate::Error::invalid(
-            "a Grundy layout needs grundy parameters",
-        ));
-    };
-    let plan = plan(&args, budget.memory_limit)?;
-    let scene = plan.scene(plan.solution(control)?)?;
-    let grids: Vec<serde_json::Value> = scene
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
-                "x": layer.rect.x,
-                "y": layer.rect.y,
-                "width": layer.rect.width,
-                "height": layer.rect.height,
-                "rows": layer.rows,
-                "cols": layer.cols,
-            })),
-            _ => None,
-        })
-        .collect();
-    let layout =
-        serde_json::json!({ "width": scene.width, "height": scene.height, "grids": grids });
-    Ok(layout.to_string().into_bytes())
 }

@@ -348,7 +348,7 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         name,
         format!(
             "'{}' is not a parameter of model '{}'{why}; allowed: {}{suggested}",
-            shorten(name),
+            args::shorten(name),
             command.join(" "),
             allowed.join(", ")
         ),
@@ -410,17 +410,6 @@ pub fn plan_command(
     })
 }
 
-/// Cuts quoted user input in a message: a 10,000-character value must not make a
-/// 10,000-character line.
-pub fn shorten(text: &str) -> String {
-    const LONGEST: usize = 60;
-    if text.chars().count() <= LONGEST {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(LONGEST).collect::<String>())
-    }
-}
-
 /// A clap parse error as the library's: a bad parameter named as data, with
 /// clap's detail (the possible values, "did you mean") on the same line.
 pub fn from_clap(err: &clap::Error) -> Error {
@@ -455,7 +444,7 @@ pub fn from_clap(err: &clap::Error) -> Error {
         ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
             let value = strings(ContextKind::InvalidValue).join(" ");
             let arg = invalid.first().map(|a| marked(a)).unwrap_or_default();
-            let mut line = format!("invalid value '{}' for {arg}", shorten(&value));
+            let mut line = format!("invalid value '{}' for {arg}", args::shorten(&value));
             if let Some(source) = std::error::Error::source(err) {
                 // A parser may quote the whole value back: cut it too.
                 let source = source.to_string();
@@ -526,5 +515,151 @@ fn first_line(err: &clap::Error) -> String {
         first.to_string()
     } else {
         format!("{}...", first.chars().take(LONGEST).collect::<String>())
+    }
+}
+
+/// Where the cells of a Grundy figure are, for the explorer's hover readout:
+/// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
+/// in pixels of the scene the same flags draw (the PNG at its default size).
+/// A table is one grid whose first row and column are the headers.
+pub fn grundy_layout(
+    pairs: &[(String, Value)],
+    budget: &Budget,
+    control: &Control,
+) -> crate::Result<Vec<u8>> {
+    let matches = parse_pairs(&["grundy"], pairs)?;
+    let FigureCommand::Grundy(args) =
+        FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?
+    else {
+        return Err(crate::Error::invalid(
+            "a Grundy layout needs grundy parameters",
+        ));
+    };
+    let plan = grundy::plan(&args, budget.memory_limit)?;
+    let scene = plan.scene(plan.solution(control)?)?;
+    let grids: Vec<serde_json::Value> = scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
+                "x": layer.rect.x,
+                "y": layer.rect.y,
+                "width": layer.rect.width,
+                "height": layer.rect.height,
+                "rows": layer.rows,
+                "cols": layer.cols,
+            })),
+            _ => None,
+        })
+        .collect();
+    let layout =
+        serde_json::json!({ "width": scene.width, "height": scene.height, "grids": grids });
+    Ok(layout.to_string().into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figure::plan::counts;
+
+    fn text(pairs: &[(&str, &str)]) -> Vec<(String, Value)> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), Value::Text(v.to_string())))
+            .collect()
+    }
+
+    /// Every format a figure draws, from one plan: validation and the model (or
+    /// scene, or solution) each happen once.
+    #[test]
+    fn a_figure_is_validated_once_and_its_model_computed_once_for_every_format() {
+        /// A model, its parameters, and the formats written from one plan.
+        type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a [Format]);
+        let cases: &[Case] = &[
+            (
+                &["square"],
+                &[("m", "1..6"), ("decompose", "true")],
+                &[
+                    Format::Png,
+                    Format::Svg,
+                    Format::Pdf,
+                    Format::Csv,
+                    Format::Json,
+                ],
+            ),
+            (
+                &["square"],
+                &[("m", "12"), ("overlay", "nim-pass")],
+                &[Format::Png, Format::Svg, Format::Pdf],
+            ),
+            (
+                &["automaton"],
+                &[("frames", "1..6"), ("modulus", "3")],
+                &[
+                    Format::Png,
+                    Format::Svg,
+                    Format::Pdf,
+                    Format::Csv,
+                    Format::Json,
+                ],
+            ),
+            (
+                &["octahedron", "view"],
+                &[("n", "2")],
+                &[Format::Png, Format::Svg, Format::Pdf],
+            ),
+            (
+                &["grundy", "triangular"],
+                &[("k", "3"), ("box", "12"), ("slice", "z=5")],
+                &[
+                    Format::Png,
+                    Format::Svg,
+                    Format::Pdf,
+                    Format::Csv,
+                    Format::Json,
+                    Format::Npy,
+                ],
+            ),
+        ];
+        for (command, pairs, formats) in cases {
+            // The automaton's data streams its frames (a 4096-frame CSV must not
+            // hold them all): only the picture is computed once for its formats.
+            let (validations, computations) = counts::during(|| {
+                let planned = if command[0] == "grundy" {
+                    let mut all = text(pairs);
+                    all.push(("game".into(), Value::Text(command[1].into())));
+                    plan_pairs(&command[..1], &all, &Budget::default()).unwrap()
+                } else {
+                    plan_pairs(command, &text(pairs), &Budget::default()).unwrap()
+                };
+                for &format in *formats {
+                    let bytes = planned.render(format, &Control::default()).unwrap();
+                    assert!(!bytes.is_empty(), "{command:?} {format:?}");
+                }
+            });
+            assert_eq!(validations, 1, "{command:?}: validated {validations} times");
+            assert_eq!(
+                computations, 1,
+                "{command:?}: computed {computations} times"
+            );
+        }
+    }
+
+    #[test]
+    fn a_cancelled_control_stops_a_render_with_cancelled() {
+        let planned = plan_pairs(
+            &["grundy"],
+            &text(&[("game", "triangular"), ("k", "3"), ("box", "300")]),
+            &Budget::default(),
+        )
+        .unwrap();
+        let control = Control::new();
+        control.cancel();
+        for format in [Format::Npy, Format::Csv, Format::Png] {
+            assert!(matches!(
+                planned.render(format, &control),
+                Err(Error::Cancelled)
+            ));
+        }
     }
 }

@@ -6,12 +6,16 @@
 //! Everything is parsed and drawn by [`crate::request::render_pairs`], so the
 //! bytes are those `nimscape <command> ... -o x.<ext>` writes.
 
+use super::error::ApiError;
 use super::job::Job;
-use super::{run_job, ApiError, AppState, MAX_PARAMS};
+use super::state::{run_job, AppState};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+
+/// Most `flag=value` pairs in one query.
+pub const MAX_PARAMS: usize = 48;
 
 /// The subcommand words and the extension of an API path, checked to be
 /// plain words (no dots, slashes or escapes beyond the one extension).

@@ -1,7 +1,7 @@
 //! The page and its scripts, compiled into the binary. Only these paths are
 //! served: nothing is read from disk, so no path can escape to the file system.
 
-use super::ApiError;
+use super::error::ApiError;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 

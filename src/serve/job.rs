@@ -5,7 +5,7 @@
 //! refuses work over `--max-memory` before it starts, so a process boundary
 //! would contain nothing the guard does not.
 
-use super::ApiError;
+use super::error::ApiError;
 use crate::request::{self, Budget, Value};
 use crate::Control;
 
@@ -24,7 +24,7 @@ pub enum Job {
         memory_limit: u64,
     },
     /// Where the cells of the Grundy figure of `flags` are (JSON), for the
-    /// hover readout: [`crate::request::grundy::layout`].
+    /// hover readout: [`crate::request::grundy_layout`].
     GrundyLayout {
         /// `(flag, value)` pairs of `grundy`, as for the figure.
         flags: Vec<(String, String)>,
@@ -63,7 +63,7 @@ impl Job {
                     .iter()
                     .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
                     .collect();
-                request::grundy::layout(&pairs, &budget(*memory_limit), control)
+                request::grundy_layout(&pairs, &budget(*memory_limit), control)
                     .map_err(ApiError::from)
             }
             Job::PassBoard { m, memory_limit } => {

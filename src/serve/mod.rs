@@ -14,11 +14,15 @@
 
 pub mod api;
 pub mod assets;
+pub mod error;
 pub mod explore;
 pub mod job;
+pub mod state;
 pub mod tiles;
 
-use crate::Control;
+pub use error::ApiError;
+pub use state::{compute, run_job, AppState};
+
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -33,8 +37,7 @@ use tokio::sync::Semaphore;
 
 /// Longest accepted request target (path and query), bytes.
 pub const MAX_URI: usize = 4096;
-/// Most `flag=value` pairs in one query.
-pub const MAX_PARAMS: usize = 48;
+pub use api::MAX_PARAMS;
 
 /// How the server is set up.
 #[derive(Debug, Clone)]
@@ -62,160 +65,6 @@ impl ServeOptions {
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
-}
-
-/// What every handler shares.
-#[derive(Debug)]
-pub struct AppState {
-    /// Bounds how many requests compute at once.
-    pub permits: Arc<Semaphore>,
-    /// See [`ServeOptions::memory_limit`].
-    pub memory_limit: u64,
-    /// See [`ServeOptions::time_limit`].
-    pub time_limit: Duration,
-    /// Requests computing right now (work started, not yet ended or stopped).
-    pub in_flight: Arc<AtomicUsize>,
-    /// The last few Nim-with-a-pass boards (side, one byte per cell).
-    pub pass_boards: Mutex<Vec<(u32, Arc<Vec<u8>>)>>,
-    /// Held while a Nim-with-a-pass board is solved, so that the tiles of
-    /// one board asked for at once share one solve.
-    pub pass_solving: tokio::sync::Mutex<()>,
-}
-
-/// Counts one piece of work in [`AppState::in_flight`] while it lives.
-struct Busy(Arc<AtomicUsize>);
-
-impl Busy {
-    fn new(count: &Arc<AtomicUsize>) -> Self {
-        count.fetch_add(1, Ordering::SeqCst);
-        Busy(count.clone())
-    }
-}
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// An error as the API answers it: a status and the CLI's one-line message.
-#[derive(Debug)]
-pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
-    /// One line, as the CLI would print it.
-    pub message: String,
-}
-
-impl ApiError {
-    /// A 400 with `message`.
-    pub fn bad(message: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<crate::Error> for ApiError {
-    fn from(err: crate::Error) -> Self {
-        let status = match &err {
-            crate::Error::InvalidParameter { .. } | crate::Error::Unsupported(_) => {
-                StatusCode::BAD_REQUEST
-            }
-            // The request is well formed but the work is over the memory limit.
-            crate::Error::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError {
-            status,
-            // The CLI's own line, parameters named as the query names them.
-            message: crate::request::Naming::Keys.message(&err),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, format!("{}\n", self.message)).into_response();
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; charset=utf-8"),
-        );
-        response
-    }
-}
-
-/// Cancels its control when dropped: the request's future is dropped when its
-/// client goes away or its time limit passes, and the work then stops.
-struct CancelOnDrop(Control);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
-/// Runs `work` on the blocking pool once a permit is free, within the time
-/// limit. Dropping this future (the client went away) or passing the time
-/// limit cancels `work`'s control: the work stops at its next check, and the
-/// permit is free again when it has.
-pub async fn compute<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
-where
-    T: Send + 'static,
-    F: FnOnce(&Control) -> Result<T, ApiError> + Send + 'static,
-{
-    let limit = state.time_limit;
-    let control = Control::new();
-    let cancel = CancelOnDrop(control.clone());
-    let run = async {
-        let permit = state
-            .permits
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| ApiError {
-                status: StatusCode::SERVICE_UNAVAILABLE,
-                message: "the server is shutting down".into(),
-            })?;
-        let busy = Busy::new(&state.in_flight);
-        let result = tokio::task::spawn_blocking(move || {
-            // The permit lives as long as the work, so a cancelled request holds
-            // its core only until the work has seen the cancellation.
-            let _permit = permit;
-            let _busy = busy;
-            work(&control)
-        })
-        .await;
-        match result {
-            Ok(answer) => answer,
-            Err(_) => Err(ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: "the figure could not be drawn (internal error)".into(),
-            }),
-        }
-    };
-    let answer = match tokio::time::timeout(limit, run).await {
-        Ok(answer) => answer,
-        Err(_) => Err(too_slow(limit)),
-    };
-    drop(cancel);
-    answer
-}
-
-fn too_slow(limit: Duration) -> ApiError {
-    ApiError {
-        status: StatusCode::SERVICE_UNAVAILABLE,
-        message: format!(
-            "the request took longer than {} s: ask for a smaller figure",
-            limit.as_secs()
-        ),
-    }
-}
-
-/// Runs `job` in process (see [`compute`]).
-pub async fn run_job(state: &AppState, job: job::Job) -> Result<Vec<u8>, ApiError> {
-    compute(state, move |control| job.run(control)).await
 }
 
 /// Refuses over-long request targets and anything but GET/HEAD, and sets

@@ -10,8 +10,9 @@
 //! P-cells in rows r0..r1 and columns c0..c1 (0-based, half-open) as text.
 
 use super::api::parse_query;
+use super::error::ApiError;
 use super::job::Job;
-use super::{compute, run_job, ApiError, AppState};
+use super::state::{compute, run_job, AppState};
 use crate::pattern::tiles::{check_side, count_p, TileMode, TilePlan, TILE};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue};

@@ -425,6 +425,7 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
                 memory_limit: 1 << 30,
                 ..Default::default()
             },
+            &nimscape::Control::default(),
         )
         .unwrap(),
     )

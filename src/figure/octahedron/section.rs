@@ -975,7 +975,10 @@ mod tests {
         for (text, align) in [("11", false), ("5.5", false), ("11", true), ("5.5", true)] {
             let mut f = figure(&[text]);
             f.align = align;
-            let scene = f.scene(Detail::Exact).unwrap();
+            let scene = Plan::new(f.clone())
+                .unwrap()
+                .scene(Detail::Exact, &Control::default())
+                .unwrap();
             let pixmap = raster::rasterize(&scene).unwrap();
             let ink: f64 = raster::straight_rgba(&pixmap)
                 .chunks(4)
@@ -991,7 +994,7 @@ mod tests {
             if let (true, GridLevel::Integer(m)) = (align, level.at_order(4)) {
                 // Crisp cells: each P cell covers its whole-pixel box exactly.
                 let edge = |i: u64| (i * 160 / m) as f64;
-                let grid = aligned_cells(4, m, u64::MAX).unwrap();
+                let grid = aligned_cells_controlled(4, m, u64::MAX, &Control::default()).unwrap();
                 expected = grid
                     .ones()
                     .map(|(r, c)| {
@@ -1032,7 +1035,10 @@ mod tests {
                 NamedLevel::parse_level(4, text).unwrap()
             }];
             f.align = align;
-            let scene = f.scene(Detail::Pixels).unwrap();
+            let scene = Plan::new(f.clone())
+                .unwrap()
+                .scene(Detail::Pixels, &Control::default())
+                .unwrap();
             let Some(Item::Cells(layer)) = scene.items.first() else {
                 panic!("{text}: the panel is not a cell layer");
             };
@@ -1128,7 +1134,10 @@ mod tests {
         let mut f = figure(&["5.5"]);
         f.style.title = Some("A section".into());
         f.style.print.print = crate::scene::units::Print { dpi: Some(600.0) };
-        let scene = f.scene(Detail::Pixels).unwrap();
+        let scene = Plan::new(f.clone())
+            .unwrap()
+            .scene(Detail::Pixels, &Control::default())
+            .unwrap();
         let (sx, sy) = raster::device_scale(&scene);
         assert!(sx > 8.0 && sy > 8.0, "{sx} {sy}");
         let Some(Item::Cells(layer)) = scene.items.first() else {

@@ -346,7 +346,11 @@ mod tests {
             caption: None,
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         };
-        let rgba = raster::straight_rgba(&raster::rasterize(&figure.scene().unwrap()).unwrap());
+        let scene = Plan::new(figure)
+            .unwrap()
+            .scene(&Control::default())
+            .unwrap();
+        let rgba = raster::straight_rgba(&raster::rasterize(&scene).unwrap());
         let px = |x: usize, y: usize| &rgba[(y * 200 + x) * 4..][..3];
         // The solid (orange: red well above blue) touches no outermost pixel; only
         // the bluish plane and its outline, fitted out of the frame, may.

@@ -5,6 +5,7 @@
 //! checks they share (scale, section style, camera, colours, 0..1 values) are
 //! here.
 
+mod common;
 mod section;
 mod sweep;
 mod view;
@@ -12,13 +13,9 @@ mod view;
 use self::section::SectionArgs;
 use self::sweep::SweepArgs;
 use self::view::ViewArgs;
-use super::args;
-use crate::figure::octahedron::section::{Scale, SectionStyle};
 use crate::figure::Figure;
-use crate::octahedron::{Camera, PlaneOptions};
-use crate::scene::Color;
 use crate::Result;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
 /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level.
 #[derive(Debug, Args)]
@@ -48,69 +45,6 @@ enum OctahedronCommand {
     Sweep(SweepArgs),
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ScaleArg {
-    /// Every section fills its panel.
-    Fit,
-    /// One scale for all panels: true sizes.
-    Common,
-}
-
-impl From<ScaleArg> for Scale {
-    fn from(value: ScaleArg) -> Self {
-        match value {
-            ScaleArg::Fit => Scale::Fit,
-            ScaleArg::Common => Scale::Common,
-        }
-    }
-}
-
-/// Colours and captions of section panels.
-#[derive(Debug, Args)]
-struct SectionStyleArgs {
-    /// Colour of the section (Okabe–Ito blue, colour-blind safe, as the cut in `view --plane`).
-    #[arg(long, alias = "fill", value_name = "COLOR", default_value_t = args::hex(PlaneOptions::DEFAULT_CUT))]
-    fill_color: String,
-    /// Colour around the section (`none` for transparent PNG/SVG).
-    #[arg(long, value_name = "COLOR", default_value = "white")]
-    background: String,
-    /// Colour of the outline of the octahedron's section |x|+|y| <= r (`none` for none).
-    #[arg(long, value_name = "COLOR", default_value = "#888888")]
-    frame_color: String,
-    /// Leave out captions.
-    #[arg(long, visible_alias = "no-title")]
-    no_caption: bool,
-    /// A title above the whole figure ($...$ for math: "$H(4,11)$ beside $R(11,11)$").
-    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
-    caption: Option<String>,
-    /// Caption size in pt (px without a physical size) [default: scaled to the panel].
-    #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
-    caption_size: Option<f64>,
-    /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
-    margin: u32,
-    /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
-    gap: u32,
-}
-
-impl SectionStyleArgs {
-    fn style(&self) -> crate::Result<SectionStyle> {
-        let frame = Color::parse(&self.frame_color, "`frame-color`")?;
-        Ok(SectionStyle {
-            fill: Color::parse(&self.fill_color, "`fill-color`")?,
-            background: Color::parse(&self.background, "`background`")?,
-            frame: (frame.a > 0).then_some(frame),
-            captions: !self.no_caption,
-            caption_size: self.caption_size,
-            margin: self.margin,
-            gap: self.gap,
-            print: Default::default(),
-            title: self.caption.clone(),
-        })
-    }
-}
-
 /// The figure the subcommand's flags describe, validated.
 pub fn plan(args: OctahedronArgs, memory_limit: u64) -> Result<Box<dyn Figure + Send>> {
     Ok(match args.command {
@@ -118,56 +52,4 @@ pub fn plan(args: OctahedronArgs, memory_limit: u64) -> Result<Box<dyn Figure + 
         OctahedronCommand::View(a) => Box::new(view::plan(a, memory_limit)?),
         OctahedronCommand::Sweep(a) => Box::new(sweep::plan(a, memory_limit)?),
     })
-}
-
-fn unit(value: f64, flag: &str) -> crate::Result<f64> {
-    // NaN is not contained in any range, so it is refused here too.
-    if (0.0..=1.0).contains(&value) {
-        Ok(value)
-    } else {
-        Err(crate::Error::invalid(format!(
-            "{flag} must be between 0 and 1; got {value}"
-        )))
-    }
-}
-
-/// Where the 3D view is seen from (`view`, and `sweep --with-view`).
-#[derive(Debug, Args)]
-struct CameraArgs {
-    /// Camera direction around the z axis, degrees from +x towards +y.
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = Camera::default().azimuth_deg,
-        allow_hyphen_values = true
-    )]
-    azimuth: f64,
-    /// Camera height above the xy plane, degrees (negative: from below).
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = Camera::default().elevation_deg,
-        allow_hyphen_values = true
-    )]
-    elevation: f64,
-}
-
-impl CameraArgs {
-    fn camera(&self) -> crate::Result<Camera> {
-        crate::scene::check_view_angles(self.azimuth, self.elevation)?;
-        Ok(Camera {
-            azimuth_deg: self.azimuth,
-            elevation_deg: self.elevation,
-        })
-    }
-}
-
-fn rgb(text: &str, flag: &str) -> crate::Result<[u8; 3]> {
-    let c = Color::parse(text, flag)?;
-    if c.a != 255 {
-        return Err(crate::Error::invalid(format!(
-            "{flag} must be an opaque colour (set opacity with its own option); got '{text}'"
-        )));
-    }
-    Ok(c.rgb_array())
 }

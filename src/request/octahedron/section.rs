@@ -1,7 +1,7 @@
 //! `nimscape octahedron section`: one section, a row of levels, beside R(m,m), or as data.
 
 use super::super::args;
-use super::{ScaleArg, SectionStyleArgs};
+use super::common::{ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionPlan, SectionStyle};
 use crate::scene::units::Length;
 use crate::Result;

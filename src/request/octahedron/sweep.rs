@@ -1,7 +1,7 @@
 //! `nimscape octahedron sweep`: the section as the level r sweeps, as an animation.
 
 use super::super::args;
-use super::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
+use super::common::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::NamedLevel;
 use crate::figure::octahedron::sweep::{self, SweepFigure, SweepPlan, SweepView};
 use crate::octahedron::{PlaneOptions, ViewOptions};

@@ -1,7 +1,7 @@
 //! `nimscape octahedron view`: S_n in 3D, with the section plane, or operation T.
 
 use super::super::args;
-use super::{rgb, unit, CameraArgs};
+use super::common::{rgb, unit, CameraArgs};
 use crate::figure::octahedron::section::NamedLevel;
 use crate::figure::octahedron::view::{Edges, ViewFigure, ViewPlan, ViewSubject};
 use crate::octahedron::{OperationOptions, PlaneOptions, ViewOptions};
