@@ -166,6 +166,8 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         draw_in_process(&jobs, workers, args.keep_going, &bar, ctx)?
     };
     bar.finish_and_clear();
+    // A stopped render writes no gallery: the figures it finished stay, each whole.
+    ctx.control.check()?;
 
     // Report failures, one line each, naming the recipe line.
     let mut drawn = std::collections::BTreeSet::new();

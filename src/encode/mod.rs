@@ -387,6 +387,26 @@ pub fn write_scene_to(
     metadata: &Metadata,
     memory_limit: u64,
 ) -> Result<()> {
+    write_scene_controlled(
+        out,
+        format,
+        scene,
+        metadata,
+        memory_limit,
+        &crate::Control::default(),
+    )
+}
+
+/// [`write_scene_to`] that stops with [`Error::Cancelled`] once `control` is
+/// cancelled: rasterising a print-size 3D view is long enough to need it.
+pub fn write_scene_controlled(
+    out: &mut dyn Write,
+    format: Format,
+    scene: &crate::scene::Scene,
+    metadata: &Metadata,
+    memory_limit: u64,
+    control: &crate::Control,
+) -> Result<()> {
     crate::error::check_memory(
         || {
             format!(
@@ -406,7 +426,7 @@ pub fn write_scene_to(
             out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
-            let pixels = raster::rasterize(scene)?;
+            let pixels = raster::rasterize_controlled(scene, control)?;
             let dpi = scene.paper.map(|paper| paper.dpi);
             png::write_rgb_at(
                 out,

@@ -10,6 +10,11 @@ use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke,
 /// or the paper's dpi when the scene is on paper (cells then still end on whole
 /// pixels: their rectangle is scaled and its edges shared out as always).
 pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
+    rasterize_controlled(scene, &crate::Control::default())
+}
+
+/// [`rasterize`], checking `control` every few dozen items.
+pub fn rasterize_controlled(scene: &Scene, control: &crate::Control) -> Result<Pixmap> {
     let (width, height) = scene.pixel_size();
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
         Error::invalid(format!(
@@ -23,7 +28,10 @@ pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
         Transform::identity()
     };
     pixmap.fill(skia_color(scene.background));
-    for item in &scene.items {
+    for (k, item) in scene.items.iter().enumerate() {
+        if k % 32 == 0 {
+            control.check()?;
+        }
         match item {
             Item::Cells(cells) if scene.paper.is_some() => {
                 draw_cells(&mut pixmap, &scaled_cells(cells, sx, sy))

@@ -577,12 +577,13 @@ impl AutomatonPlan {
                     .map_err(Error::write_failed)?;
                 control.check()
             }
-            _ => encode::write_scene_to(
+            _ => encode::write_scene_controlled(
                 out,
                 format,
                 &*self.scene(control)?,
                 metadata,
                 self.memory_limit,
+                control,
             ),
         }
     }

@@ -8,6 +8,7 @@ mod golden;
 mod grammar_cli;
 mod grundy_cli;
 mod hygiene;
+mod interrupt;
 mod layering;
 mod octahedron_cli;
 mod print_cli;

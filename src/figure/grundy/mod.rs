@@ -44,17 +44,19 @@ impl GrundyFigure {
         format: Format,
         out: &mut dyn Write,
         metadata: &Metadata,
+        control: &Control,
     ) -> Result<()> {
         match format {
             Format::Csv => self.write_csv(solution, out).map_err(Error::write_failed),
             Format::Json => self.write_json(solution, out).map_err(Error::write_failed),
             Format::Npy => self.write_npy(solution, out),
-            _ => encode::write_scene_to(
+            _ => encode::write_scene_controlled(
                 out,
                 format,
                 &self.scene(solution)?,
                 metadata,
                 self.memory_limit,
+                control,
             ),
         }
     }
@@ -107,7 +109,7 @@ impl super::Figure for GrundyPlan {
             return Ok(());
         }
         self.spec()
-            .write_solved(self.solution(control)?, format, out, metadata)
+            .write_solved(self.solution(control)?, format, out, metadata, control)
     }
 
     fn default_stem(&self) -> String {

@@ -743,19 +743,21 @@ impl SectionPlan {
                     metadata,
                 )
             }
-            Format::Png => encode::write_scene_to(
+            Format::Png => encode::write_scene_controlled(
                 out,
                 format,
                 &*self.scene(Detail::Pixels, control)?,
                 metadata,
                 self.memory_limit,
+                control,
             ),
-            _ => encode::write_scene_to(
+            _ => encode::write_scene_controlled(
                 out,
                 format,
                 &*self.scene(Detail::Exact, control)?,
                 metadata,
                 self.memory_limit,
+                control,
             ),
         }
     }

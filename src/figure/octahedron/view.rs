@@ -206,12 +206,13 @@ impl crate::figure::Figure for ViewPlan {
         metadata: &Metadata,
         control: &Control,
     ) -> Result<()> {
-        encode::write_scene_to(
+        encode::write_scene_controlled(
             out,
             format,
             &*self.scene(control)?,
             metadata,
             self.memory_limit,
+            control,
         )
     }
 

@@ -313,12 +313,13 @@ impl SquareFigure {
             (Format::Npy, _) => self.write_npy(out),
             (Format::Csv, _) => self.write_csv(out).map_err(Error::write_failed),
             (Format::Json, _) => self.write_json(out).map_err(Error::write_failed),
-            _ => encode::write_scene_to(
+            _ => encode::write_scene_controlled(
                 out,
                 format,
                 &*self.scene_for(format, cache, control)?,
                 metadata,
                 self.memory_limit,
+                control,
             ),
         }
     }
