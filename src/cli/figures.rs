@@ -4,6 +4,7 @@
 
 use super::out::{self, report};
 use super::output::{self, Context};
+use super::progress::Watch;
 use anyhow::{bail, Result};
 use nimscape::figure::grundy::GrundyPlan;
 use nimscape::games::{check_shifts_controlled, GameSpec};
@@ -118,62 +119,71 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         }
         None => None,
     };
-    let mut out = out::stdout();
-    let start = std::time::Instant::now();
-    let solution = plan.solution(&ctx.control)?;
-    if args.time {
-        report!(
-            out,
-            "solved {} positions in {:.6} s",
-            solution.len(),
-            start.elapsed().as_secs_f64()
+    // Reports need the solution first; a figure alone solves while it is written.
+    if reports {
+        let watch = Watch::start(
+            &ctx.control,
+            format!("solving {}", figure.game.name()),
+            ctx.quiet,
         );
-    }
-    let bounds = solution.bounds();
-    let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
-    if args.compare_nim_sum {
-        let c = solution.compare_nim_sum();
-        let xor = figure.game.coordinate_names().join("^");
-        report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
-        report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
-        report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
-    }
-    if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
-        let checks = check_shifts_controlled(capped, range.clone(), &ctx.control)?;
-        report!(
-            out,
-            "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
-            figure.game.name(),
-            described.join(" x ")
-        );
-        report!(out, "h\tP breaking it\tN fitting it\texact");
-        for c in &checks {
+        let mut out = out::stdout();
+        let start = std::time::Instant::now();
+        let solution = plan.solution(&ctx.control)?;
+        if args.time {
             report!(
                 out,
-                "{}\t{}\t{}\t{}",
-                c.h,
-                c.p_breaking,
-                c.n_satisfying,
-                if c.exact() { "yes" } else { "no" }
+                "solved {} positions in {:.6} s",
+                solution.len(),
+                start.elapsed().as_secs_f64()
             );
         }
-        let exact: Vec<String> = checks
-            .iter()
-            .filter(|c| c.exact())
-            .map(|c| c.h.to_string())
-            .collect();
-        if exact.is_empty() {
+        let bounds = solution.bounds();
+        let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
+        if args.compare_nim_sum {
+            let c = solution.compare_nim_sum();
+            let xor = figure.game.coordinate_names().join("^");
+            report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
+            report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
+            report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
+        }
+        if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
+            let checks = check_shifts_controlled(capped, range.clone(), &ctx.control)?;
             report!(
                 out,
-                "no h in {}..{} gives the P-positions exactly",
-                range.start(),
-                range.end()
+                "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
+                figure.game.name(),
+                described.join(" x ")
             );
-        } else {
-            report!(out, "exact for h = {}", exact.join(", "));
+            report!(out, "h\tP breaking it\tN fitting it\texact");
+            for c in &checks {
+                report!(
+                    out,
+                    "{}\t{}\t{}\t{}",
+                    c.h,
+                    c.p_breaking,
+                    c.n_satisfying,
+                    if c.exact() { "yes" } else { "no" }
+                );
+            }
+            let exact: Vec<String> = checks
+                .iter()
+                .filter(|c| c.exact())
+                .map(|c| c.h.to_string())
+                .collect();
+            if exact.is_empty() {
+                report!(
+                    out,
+                    "no h in {}..{} gives the P-positions exactly",
+                    range.start(),
+                    range.end()
+                );
+            } else {
+                report!(out, "exact for h = {}", exact.join(", "));
+            }
         }
+        out.finish()?;
+        drop(watch);
     }
-    out.finish()?;
     if write_figure {
         output::emit(&plan, output_path.as_deref(), ctx)?;
     }

@@ -60,7 +60,8 @@ fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
             let bar = ProgressBar::with_draw_target(
                 Some(total.max(1)),
                 ProgressDrawTarget::stderr_with_hz(10),
-            );
+            )
+            .with_elapsed(start.elapsed());
             bar.set_style(
                 ProgressStyle::with_template(
                     "{spinner} {msg} [{bar:30}] {percent:>3}% {elapsed_precise} (ETA {eta})",
@@ -80,10 +81,6 @@ fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
     let elapsed = start.elapsed();
     if !terminal && elapsed >= QUIET_FOR && !control.is_cancelled() {
         // One line for a log: what took the time, and how long.
-        let _ = writeln!(
-            std::io::stderr(),
-            "drew {what} in {:.1} s",
-            elapsed.as_secs_f64()
-        );
+        let _ = writeln!(std::io::stderr(), "{what}: {:.1} s", elapsed.as_secs_f64());
     }
 }

@@ -12,6 +12,7 @@ mod interrupt;
 mod layering;
 mod octahedron_cli;
 mod print_cli;
+mod progress;
 mod reliability;
 mod reliability_memory;
 mod reliability_npy;
