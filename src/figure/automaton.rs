@@ -282,6 +282,7 @@ impl AutomatonPlan {
         &self,
         control: &Control,
     ) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
+        crate::figure::plan::computing_model();
         let control = control.clone();
         if self.values == Values::Modulus(2) {
             // Frame n mod 2 is exactly P(n,n) (Okubo–Kashiwagi–Niida, Theorem 5.4,
@@ -413,7 +414,28 @@ impl AutomatonPlan {
     /// The styled scene: one frame, a sheet of frames, or the Rule 60 diagram
     /// (or the raw one-pixel-per-cell scene in raw mode).
     pub fn scene(&self, control: &Control) -> Result<Arc<Scene>> {
-        self.cache().get_or_compute(|| self.build_scene(control))
+        self.cache()
+            .scene
+            .get_or_compute(|| self.build_scene(control))
+    }
+
+    /// The listed frames, all at once, computed once per plan: a picture of the
+    /// frames holds them all anyway, and its data formats then reuse them.
+    fn frame_list(&self, control: &Control) -> Result<Arc<Vec<Frame>>> {
+        self.cache().frames.get_or_compute(|| {
+            let frames: Vec<Frame> = self.computed_frames(control)?.collect();
+            control.check()?;
+            Ok(frames)
+        })
+    }
+
+    /// The frames for the data formats: those a picture already computed, or
+    /// streamed one by one (a 4096-frame CSV never holds them all).
+    fn data_frames(&self, control: &Control) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
+        match self.cache().frames.get() {
+            Some(frames) => Ok(Box::new((0..frames.len()).map(move |k| frames[k].clone()))),
+            None => self.computed_frames(control),
+        }
     }
 
     fn build_scene(&self, control: &Control) -> Result<Scene> {
@@ -461,9 +483,10 @@ impl AutomatonPlan {
         let ramp = self.ramp()?;
         let single = self.frames.len() == 1;
         let panels = self
-            .computed_frames(control)?
+            .frame_list(control)?
+            .iter()
             .map(|frame| {
-                let mut panel = Self::panel(&frame, style, ramp.as_ref())?;
+                let mut panel = Self::panel(frame, style, ramp.as_ref())?;
                 if let (true, Values::Modulus(p), Some(ramp)) = (single, self.values, &ramp) {
                     add_residue_legend(&mut panel, p, ramp);
                 }
@@ -572,7 +595,7 @@ impl AutomatonPlan {
             (Format::Npy, _) => self.write_npy(out, control),
             (Format::Csv | Format::Json, _) => {
                 let csv = format == Format::Csv;
-                let frames = self.computed_frames(control)?;
+                let frames = self.data_frames(control)?;
                 self.write_data(out, frames, csv)
                     .map_err(Error::write_failed)?;
                 control.check()
@@ -702,7 +725,7 @@ impl AutomatonPlan {
     /// Streamed one frame at a time.
     fn write_npy(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
         let shape = self.npy_shape();
-        let frames = self.computed_frames(control)?;
+        let frames = self.data_frames(control)?;
         let side = self.last();
         let write = || -> std::io::Result<()> {
             npy::write_header(out, "<u2", &shape)?;
@@ -879,7 +902,15 @@ impl Spec for AutomatonFigure {
 }
 
 /// A validated automaton figure; its picture is drawn once for PNG, SVG and PDF.
-pub type AutomatonPlan = Plan<AutomatonFigure, Computed<Scene>>;
+pub type AutomatonPlan = Plan<AutomatonFigure, AutomatonCache>;
+
+/// What an automaton plan computes once: its frames (when a picture needs them
+/// all) and its picture.
+#[derive(Default)]
+pub struct AutomatonCache {
+    frames: Computed<Vec<Frame>>,
+    scene: Computed<Scene>,
+}
 
 impl super::Figure for AutomatonPlan {
     fn formats(&self) -> Vec<Format> {

@@ -608,6 +608,13 @@ mod tests {
                 &[("n", "2")],
                 &[Format::Png, Format::Svg, Format::Pdf],
             ),
+            // A section's PNG is its per-pixel coverage, SVG and PDF its exact
+            // polygons: two pictures by design, each drawn once.
+            (
+                &["octahedron", "section"],
+                &[("n", "4"), ("level", "11")],
+                &[Format::Svg, Format::Pdf],
+            ),
             (
                 &["grundy", "triangular"],
                 &[("k", "3"), ("box", "12"), ("slice", "z=5")],
@@ -622,8 +629,6 @@ mod tests {
             ),
         ];
         for (command, pairs, formats) in cases {
-            // The automaton's data streams its frames (a 4096-frame CSV must not
-            // hold them all): only the picture is computed once for its formats.
             let (validations, computations) = counts::during(|| {
                 let planned = if command[0] == "grundy" {
                     let mut all = text(pairs);

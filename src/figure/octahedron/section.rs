@@ -553,6 +553,7 @@ impl SectionPlan {
     }
 
     fn build_scene(&self, detail: Detail, control: &Control) -> Result<Scene> {
+        crate::figure::plan::computing_model();
         if self.raw {
             return self.raw_scene(control);
         }

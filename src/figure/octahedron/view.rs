@@ -121,6 +121,7 @@ impl ViewPlan {
     }
 
     fn build_scene(&self, control: &Control) -> Result<Scene> {
+        crate::figure::plan::computing_model();
         let size = self.size;
         let caption_size = self
             .caption_size

@@ -17,7 +17,7 @@ use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, 
 use crate::scene::color::okabe_ito;
 use crate::scene::{Color, Scene};
 use crate::Control;
-use crate::{Error, Result};
+use crate::{BitGrid, Error, Result};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -165,7 +165,7 @@ impl SquareFigure {
     fn scene_for(
         &self,
         format: Format,
-        cache: &Computed<Scene>,
+        cache: &SquareCache,
         control: &Control,
     ) -> Result<Arc<Scene>> {
         let SquareMode::Styled {
@@ -175,7 +175,7 @@ impl SquareFigure {
             decompose,
         } = &self.mode
         else {
-            return cache.get_or_compute(|| self.raw_scene(control));
+            return cache.scene.get_or_compute(|| self.raw_scene(control));
         };
         let size = size.unwrap_or_else(|| self.default_size(*decompose));
         let shapes: Vec<(usize, usize)> = self
@@ -202,7 +202,34 @@ impl SquareFigure {
             self.memory_limit,
             "use `raw` for one pixel per cell (streamed, a few MiB), or a smaller `cell` / `panel`",
         )?;
-        cache.get_or_compute(|| self.styled_scene(style, size, *columns, *decompose, control))
+        cache.scene.get_or_compute(|| {
+            let grids = match self.overlay {
+                Some(_) => None,
+                None => Some(self.grids(cache, control)?),
+            };
+            self.styled_scene(
+                style,
+                size,
+                *columns,
+                *decompose,
+                grids.as_deref().map(Vec::as_slice),
+                control,
+            )
+        })
+    }
+
+    /// The P-set of every board, computed once per plan for its pictures and data.
+    fn grids(&self, cache: &SquareCache, control: &Control) -> Result<Arc<Vec<BitGrid>>> {
+        cache.grids.get_or_compute(|| {
+            crate::figure::plan::computing_model();
+            self.boards
+                .iter()
+                .map(|&m| {
+                    let (rows, cols) = self.size_of(m);
+                    p_grid_controlled(rows as usize, cols as usize, control)
+                })
+                .collect()
+        })
     }
 
     /// Every board's panel (the model: P-sets, or the overlay's games), laid out.
@@ -212,21 +239,21 @@ impl SquareFigure {
         size: PanelSize,
         columns: Option<usize>,
         decompose: bool,
+        grids: Option<&[BitGrid]>,
         control: &Control,
     ) -> Result<Scene> {
+        if grids.is_none() {
+            // The overlay's games: Nim and Nim with a pass on every board.
+            crate::figure::plan::computing_model();
+        }
         let panels: Vec<BoardPanel> = self
             .boards
             .iter()
-            .map(|&m| {
-                let (rows, cols) = self.size_of(m);
-                let mut panel = match self.overlay {
-                    Some(SquareOverlay::NimPass) => {
-                        overlay::nim_pass_panel(m, style, self.memory_limit, control)?
-                    }
-                    None => BoardPanel::from_bits(
-                        &p_grid_controlled(rows as usize, cols as usize, control)?,
-                        style,
-                    ),
+            .enumerate()
+            .map(|(k, &m)| {
+                let mut panel = match grids {
+                    Some(grids) => BoardPanel::from_bits(&grids[k], style),
+                    None => overlay::nim_pass_panel(m, style, self.memory_limit, control)?,
                 }
                 .with_caption(self.caption(m));
                 if decompose {
@@ -239,6 +266,7 @@ impl SquareFigure {
     }
 
     fn raw_scene(&self, control: &Control) -> Result<Scene> {
+        crate::figure::plan::computing_model();
         let (m, n) = self.size_of(self.boards[0]);
         check_memory(
             || format!("a raw {m} x {n} board as SVG"),
@@ -285,7 +313,7 @@ impl SquareFigure {
         format: Format,
         out: &mut dyn Write,
         metadata: &Metadata,
-        cache: &Computed<Scene>,
+        cache: &SquareCache,
         control: &Control,
     ) -> Result<()> {
         match (format, &self.mode) {
@@ -311,8 +339,12 @@ impl SquareFigure {
                 )
             }
             (Format::Npy, _) => self.write_npy(out),
-            (Format::Csv, _) => self.write_csv(out).map_err(Error::write_failed),
-            (Format::Json, _) => self.write_json(out).map_err(Error::write_failed),
+            (Format::Csv, _) => self
+                .write_csv(out, cache.grids.get().as_deref().map(Vec::as_slice))
+                .map_err(Error::write_failed),
+            (Format::Json, _) => self
+                .write_json(out, cache.grids.get().as_deref().map(Vec::as_slice))
+                .map_err(Error::write_failed),
             _ => encode::write_scene_controlled(
                 out,
                 format,
@@ -423,12 +455,17 @@ impl SquareFigure {
     }
 
     /// `i,j` (one board) or `m,i,j` (several): every P cell, 1-based, sorted.
-    fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    /// `grids` are the boards' P-sets when a picture of this plan computed them;
+    /// without them the cells are streamed from the P-criterion row by row.
+    fn write_csv(&self, out: &mut dyn Write, grids: Option<&[BitGrid]>) -> std::io::Result<()> {
         let several = self.boards.len() > 1;
         writeln!(out, "{}", if several { "m,i,j" } else { "i,j" })?;
-        for &m in &self.boards {
+        if grids.is_none() {
+            crate::figure::plan::computing_model();
+        }
+        for (k, &m) in self.boards.iter().enumerate() {
             let (rows, cols) = self.size_of(m);
-            for_each_p_cell(rows, cols, |i, j| {
+            for_each_p_cell(rows, cols, grids.map(|g| &g[k]), |i, j| {
                 if several {
                     writeln!(out, "{m},{i},{j}")
                 } else {
@@ -442,8 +479,11 @@ impl SquareFigure {
     /// Every board with its P-cells, streamed (a 16383 board has 10^8 cells: building
     /// a JSON tree of them took gigabytes). Keys in sorted order, as serde_json writes
     /// a map; one board alone, several as `{"boards": [...]}`.
-    fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_json(&self, out: &mut dyn Write, grids: Option<&[BitGrid]>) -> std::io::Result<()> {
         let several = self.boards.len() > 1;
+        if grids.is_none() {
+            crate::figure::plan::computing_model();
+        }
         if several {
             write!(out, "{{\"boards\":[")?;
         }
@@ -459,7 +499,7 @@ impl SquareFigure {
             }
             write!(out, ",\"m\":{rows},\"n\":{cols},\"p_positions\":[")?;
             let mut first = true;
-            for_each_p_cell(rows, cols, |i, j| {
+            for_each_p_cell(rows, cols, grids.map(|g| &g[k]), |i, j| {
                 let comma = if std::mem::take(&mut first) { "" } else { "," };
                 write!(out, "{comma}[{i},{j}]")
             })?;
@@ -514,12 +554,20 @@ impl SquareFigure {
 }
 
 /// Calls `f(i, j)` for every P-cell of C(rows, cols), 1-based, row by row, columns
-/// increasing: memory O(cols), whatever the board.
+/// increasing: from `grid` when the board's P-set is at hand, else from the
+/// P-criterion in memory O(cols), whatever the board.
 fn for_each_p_cell(
     rows: u64,
     cols: u64,
+    grid: Option<&BitGrid>,
     mut f: impl FnMut(u64, u64) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    if let Some(grid) = grid {
+        for (r, c) in grid.ones() {
+            f(r as u64 + 1, c as u64 + 1)?;
+        }
+        return Ok(());
+    }
     let index = SignatureIndex::new(cols);
     let mut columns = Vec::new();
     for i in 1..=rows {
@@ -589,7 +637,14 @@ impl Spec for SquareFigure {
 }
 
 /// A validated square figure; its scene is drawn once for PNG, SVG and PDF.
-pub type SquarePlan = Plan<SquareFigure, Computed<Scene>>;
+pub type SquarePlan = Plan<SquareFigure, SquareCache>;
+
+/// What a square plan computes once: the boards' P-sets and the picture.
+#[derive(Default)]
+pub struct SquareCache {
+    grids: Computed<Vec<BitGrid>>,
+    scene: Computed<Scene>,
+}
 
 impl SquarePlan {
     /// The scene (panels, captions, marks), drawn once per plan.
