@@ -61,7 +61,6 @@ pub struct GifWriter<W: Write> {
     colours: usize,
     frames: usize,
     pending: Option<gif::Frame<'static>>,
-    path: PathBuf,
 }
 
 impl<W: Write> GifWriter<W> {
@@ -95,17 +94,15 @@ impl<W: Write> GifWriter<W> {
                 "an animation plays at least once: Times(0) is not a play count; `loop` 0 (Repeat::Forever) loops forever",
             ));
         }
-        let path = PathBuf::from("GIF stream");
         let table: Vec<u8> = palette.iter().flatten().copied().collect();
         let (width, height) = (width as u16, height as u16);
-        let mut encoder =
-            gif::Encoder::new(writer, width, height, &table).map_err(|e| encode_error(&path, e))?;
+        let mut encoder = gif::Encoder::new(writer, width, height, &table).map_err(encode_error)?;
         match repeat {
             Repeat::Forever => encoder.set_repeat(gif::Repeat::Infinite),
             Repeat::Times(1) => Ok(()),
             Repeat::Times(n) => encoder.set_repeat(gif::Repeat::Finite(n - 1)),
         }
-        .map_err(|e| encode_error(&path, e))?;
+        .map_err(encode_error)?;
         Ok(GifWriter {
             encoder,
             width,
@@ -113,14 +110,7 @@ impl<W: Write> GifWriter<W> {
             colours: palette.len(),
             frames: 0,
             pending: None,
-            path,
         })
-    }
-
-    /// Names the file being written, for error messages (default: "GIF stream").
-    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.path = path.into();
-        self
     }
 
     /// Number of frames written so far.
@@ -189,17 +179,14 @@ impl<W: Write> GifWriter<W> {
             frame.delay = delay;
         }
         self.flush_pending()?;
-        let path = std::mem::take(&mut self.path);
-        self.encoder
-            .into_inner()
-            .map_err(|e| encode_error(&path, e))
+        self.encoder.into_inner().map_err(encode_error)
     }
 
     fn flush_pending(&mut self) -> Result<()> {
         if let Some(frame) = self.pending.take() {
             self.encoder
                 .write_lzw_pre_encoded_frame(&frame)
-                .map_err(|e| encode_error(&self.path, e))?;
+                .map_err(encode_error)?;
         }
         Ok(())
     }
@@ -248,14 +235,15 @@ impl FrameEncoder {
     }
 }
 
-fn encode_error(path: &std::path::Path, error: gif::EncodingError) -> Error {
+/// An encoder's error, its file named later by whoever opened it ([`Error::at`]).
+fn encode_error(error: gif::EncodingError) -> Error {
     match error {
         gif::EncodingError::Io(source) => Error::Io {
-            path: path.to_path_buf(),
+            path: PathBuf::new(),
             source,
         },
         other => Error::Encode {
-            path: path.to_path_buf(),
+            path: PathBuf::new(),
             message: other.to_string(),
         },
     }

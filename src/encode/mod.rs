@@ -422,7 +422,7 @@ pub fn write_scene_controlled(
     )?;
     match format {
         Format::Pdf => {
-            let pdf = pdf::scene_to_pdf(scene, metadata, Path::new(""))?;
+            let pdf = pdf::scene_to_pdf(scene, metadata)?;
             out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
@@ -430,7 +430,6 @@ pub fn write_scene_controlled(
             let dpi = scene.paper.map(|paper| paper.dpi);
             png::write_rgb_at(
                 out,
-                Path::new(""),
                 (pixels.width(), pixels.height()),
                 &pixels,
                 metadata,

@@ -6,7 +6,6 @@
 
 use crate::scene::Scene;
 use crate::{Error, Result};
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// The embedded fonts as svg2pdf's font database: no system font is ever looked up.
@@ -23,28 +22,25 @@ fn fonts() -> Arc<svg2pdf::usvg::fontdb::Database> {
 }
 
 /// A scene as PDF bytes, the same bytes on every run.
-pub fn scene_to_pdf(
-    scene: &Scene,
-    metadata: &super::metadata::Metadata,
-    path: &Path,
-) -> Result<Vec<u8>> {
+pub fn scene_to_pdf(scene: &Scene, metadata: &super::metadata::Metadata) -> Result<Vec<u8>> {
     let mut svg = Vec::new();
     super::svg::write_svg_for(&mut svg, scene, metadata, super::svg::Purpose::Pdf)
         .map_err(crate::Error::write_failed)?;
     // SVG lengths in mm are read at usvg's 96 px to the inch; a page at 96 dpi turns
     // them back into exact points. Scenes not on paper keep one pixel per point.
     let dpi = if scene.paper.is_some() { 96.0 } else { 72.0 };
-    convert(&svg, path, dpi)
+    convert(&svg, dpi)
 }
 
 /// Converts an SVG document to PDF bytes, the same bytes on every run.
-pub fn svg_to_pdf(svg: &[u8], path: &Path) -> Result<Vec<u8>> {
-    convert(svg, path, 72.0)
+pub fn svg_to_pdf(svg: &[u8]) -> Result<Vec<u8>> {
+    convert(svg, 72.0)
 }
 
-fn convert(svg: &[u8], path: &Path, dpi: f32) -> Result<Vec<u8>> {
+fn convert(svg: &[u8], dpi: f32) -> Result<Vec<u8>> {
+    // The file is named by whoever opened it ([`Error::at`]).
     let fail = |message: String| Error::Encode {
-        path: path.to_path_buf(),
+        path: std::path::PathBuf::new(),
         message,
     };
     let options = svg2pdf::usvg::Options {
@@ -205,12 +201,9 @@ mod tests {
             Color::BLACK,
         ));
         let metadata = super::super::metadata::Metadata::default();
-        let first = scene_to_pdf(&scene, &metadata, Path::new("x.pdf")).unwrap();
+        let first = scene_to_pdf(&scene, &metadata).unwrap();
         for _ in 0..12 {
-            assert_eq!(
-                scene_to_pdf(&scene, &metadata, Path::new("x.pdf")).unwrap(),
-                first
-            );
+            assert_eq!(scene_to_pdf(&scene, &metadata).unwrap(), first);
         }
         // Italic variables are the one font slanted: a single embedded subset.
         let text = String::from_utf8_lossy(&first);

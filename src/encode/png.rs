@@ -8,16 +8,17 @@ use super::metadata::Metadata;
 use crate::{BitGrid, Error, Result};
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 
-fn encode_error(path: &Path) -> impl Fn(png::EncodingError) -> Error + '_ {
+/// An encoder's error, its file named later by whoever opened it ([`Error::at`]).
+fn encode_error() -> impl Fn(png::EncodingError) -> Error {
     move |err| match err {
         png::EncodingError::IoError(source) => Error::Io {
-            path: path.to_path_buf(),
+            path: PathBuf::new(),
             source,
         },
         other => Error::Encode {
-            path: path.to_path_buf(),
+            path: PathBuf::new(),
             message: other.to_string(),
         },
     }
@@ -25,7 +26,6 @@ fn encode_error(path: &Path) -> impl Fn(png::EncodingError) -> Error + '_ {
 
 fn encoder<'w>(
     out: &'w mut dyn Write,
-    path: &Path,
     width: u32,
     height: u32,
     metadata: &Metadata,
@@ -34,7 +34,7 @@ fn encoder<'w>(
     for (key, value) in &metadata.entries {
         encoder
             .add_text_chunk(key.clone(), value.clone())
-            .map_err(encode_error(path))?;
+            .map_err(encode_error())?;
     }
     Ok(encoder)
 }
@@ -43,20 +43,18 @@ fn encoder<'w>(
 /// every pixel is opaque, RGBA otherwise.
 pub fn write_rgb(
     out: &mut dyn Write,
-    path: &Path,
     width: u32,
     height: u32,
     pixmap: &tiny_skia::Pixmap,
     metadata: &Metadata,
 ) -> Result<()> {
-    write_rgb_at(out, path, (width, height), pixmap, metadata, None)
+    write_rgb_at(out, (width, height), pixmap, metadata, None)
 }
 
 /// [`write_rgb`] with the resolution stored in a pHYs chunk (pixels per metre), so
 /// a page-layout program places the image at its physical size.
 pub fn write_rgb_at(
     out: &mut dyn Write,
-    path: &Path,
     (width, height): (u32, u32),
     pixmap: &tiny_skia::Pixmap,
     metadata: &Metadata,
@@ -64,7 +62,7 @@ pub fn write_rgb_at(
 ) -> Result<()> {
     let rgba = super::raster::straight_rgba(pixmap);
     let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
-    let mut encoder = encoder(out, path, width, height, metadata)?;
+    let mut encoder = encoder(out, width, height, metadata)?;
     set_dpi(&mut encoder, dpi);
     encoder.set_depth(png::BitDepth::Eight);
     // zlib's default level: on these figures as small as its best level (smaller, with
@@ -95,16 +93,16 @@ pub fn write_rgb_at(
         adaptive_rows(&rgba, width as usize * 4, 4)
     };
     let zlib = zlib(&raw).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
+        path: PathBuf::new(),
         source,
     })?;
-    let mut writer = encoder.write_header().map_err(encode_error(path))?;
+    let mut writer = encoder.write_header().map_err(encode_error())?;
     for chunk in zlib.chunks(MAX_IDAT_LEN) {
         writer
             .write_chunk(png::chunk::IDAT, chunk)
-            .map_err(encode_error(path))?;
+            .map_err(encode_error())?;
     }
-    writer.finish().map_err(encode_error(path))
+    writer.finish().map_err(encode_error())
 }
 
 /// The longest IDAT chunk png writes (2^31 - 1 bytes).
@@ -319,14 +317,13 @@ const BAND_ROWS: usize = 1024;
 /// compressed in order, so the bytes never depend on the thread count.
 pub fn write_bilevel(
     out: &mut dyn Write,
-    path: &Path,
     width: u32,
     height: u32,
     compression: Compression,
     metadata: &Metadata,
     fill_row: impl Fn(usize, &mut [u8]) + Sync,
 ) -> Result<()> {
-    let mut encoder = encoder(out, path, width, height, metadata)?;
+    let mut encoder = encoder(out, width, height, metadata)?;
     encoder.set_color(png::ColorType::Grayscale);
     encoder.set_depth(png::BitDepth::One);
     encoder.set_compression(match compression {
@@ -337,7 +334,7 @@ pub fn write_bilevel(
     // Sub turns the long runs of equal bytes in these patterns into zeros, which
     // fdeflate packs tightly; unfiltered, near-checkerboard rows (m = 2^k - 1) grow.
     encoder.set_filter(png::Filter::Sub);
-    let mut writer = encoder.write_header().map_err(encode_error(path))?;
+    let mut writer = encoder.write_header().map_err(encode_error())?;
     let row_bytes = (width as usize).div_ceil(8);
     let height = height as usize;
     let band_of = |start: usize, buffer: &mut Vec<u8>| {
@@ -351,7 +348,7 @@ pub fn write_bilevel(
     {
         let mut stream = writer
             .stream_writer_with_size(1 << 20)
-            .map_err(encode_error(path))?;
+            .map_err(encode_error())?;
         let (mut current, mut next) = (Vec::new(), Vec::new());
         if height > 0 {
             band_of(0, &mut current);
@@ -373,13 +370,13 @@ pub fn write_bilevel(
                 written
             });
             written.map_err(|source| Error::Io {
-                path: path.to_path_buf(),
+                path: PathBuf::new(),
                 source,
             })?;
             std::mem::swap(&mut current, &mut next);
             start = next_start;
         }
-        stream.finish().map_err(encode_error(path))?;
+        stream.finish().map_err(encode_error())?;
     }
     Ok(())
 }
@@ -388,14 +385,12 @@ pub fn write_bilevel(
 /// others white (see [`write_bilevel`]).
 pub fn write_bilevel_grid(
     out: &mut dyn Write,
-    path: &Path,
     grid: &BitGrid,
     compression: Compression,
     metadata: &Metadata,
 ) -> Result<()> {
     write_bilevel(
         out,
-        path,
         grid.cols() as u32,
         grid.rows() as u32,
         compression,
@@ -430,15 +425,7 @@ mod tests {
     fn written(pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
         let mut out = Vec::new();
         let size = (pixmap.width(), pixmap.height());
-        write_rgb_at(
-            &mut out,
-            Path::new("t.png"),
-            size,
-            pixmap,
-            &Metadata::default(),
-            None,
-        )
-        .unwrap();
+        write_rgb_at(&mut out, size, pixmap, &Metadata::default(), None).unwrap();
         out
     }
 

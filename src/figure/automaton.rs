@@ -22,7 +22,6 @@ use crate::scene::{Color, Scene};
 use crate::Control;
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 /// The most frames one figure lists (a range 1..65536 is the most a stepper could reach).
@@ -630,7 +629,7 @@ impl AutomatonPlan {
             }
         };
         // Odd cells black.
-        png_enc::write_bilevel_grid(out, Path::new(""), &grid, compression, metadata)
+        png_enc::write_bilevel_grid(out, &grid, compression, metadata)
     }
 
     /// The animation the GIF output uses, with its frame geometry.

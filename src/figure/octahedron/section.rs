@@ -45,7 +45,6 @@ use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, PixelRect, Scene, 
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 /// A level as the user named it: the exact rational and the text for captions.
@@ -736,13 +735,7 @@ impl SectionPlan {
             }
             Format::Png if self.raw => {
                 let grid = self.raw_grid(control)?;
-                png_enc::write_bilevel_grid(
-                    out,
-                    Path::new(""),
-                    &grid,
-                    png_enc::Compression::Fast,
-                    metadata,
-                )
+                png_enc::write_bilevel_grid(out, &grid, png_enc::Compression::Fast, metadata)
             }
             Format::Png => encode::write_scene_controlled(
                 out,

@@ -19,7 +19,6 @@ use crate::scene::{Color, Scene};
 use crate::Control;
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 /// How a square figure is drawn.
@@ -330,7 +329,6 @@ impl SquareFigure {
                 }
                 png_enc::write_bilevel(
                     out,
-                    Path::new(""),
                     n as u32,
                     m as u32,
                     *compression,
