@@ -15,6 +15,7 @@ pub use scene::font;
 pub mod recipe;
 pub mod request;
 pub mod scene;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod verify;
 

@@ -11,6 +11,7 @@ pub(crate) mod out;
 mod output;
 mod progress;
 mod render;
+#[cfg(feature = "serve")]
 mod serve;
 pub mod signals;
 mod verify;
@@ -64,8 +65,10 @@ enum Command {
     /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
     Man,
     /// Serve the interactive explorer: deep zoom into R(m,n), every figure's controls, exact downloads.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
     /// Write the explorer as one offline HTML file with its tiles and frames embedded.
+    #[cfg(feature = "serve")]
     Explore(serve::ExploreArgs),
 }
 
@@ -119,7 +122,9 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
             clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
             write_stdout(&buffer)
         }
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args, ctx.memory_limit),
+        #[cfg(feature = "serve")]
         Command::Explore(args) => serve::run_explore(args, ctx.memory_limit),
     }
 }

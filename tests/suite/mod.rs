@@ -1,6 +1,7 @@
 mod animation_cli;
 mod automaton_cli;
 mod brute;
+#[cfg(feature = "serve")]
 mod cdp;
 mod count_cli;
 mod crash_corpus;
@@ -17,7 +18,9 @@ mod reliability;
 mod reliability_memory;
 mod reliability_npy;
 mod render_cli;
+#[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
 mod serve_browser;
 mod square_cli;
 mod square_theorems;

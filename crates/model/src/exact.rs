@@ -63,7 +63,7 @@ pub fn isqrt(n: u128) -> u128 {
     }
     // A float guess (within a few units of the root), then exact correction.
     let mut r = (n as f64).sqrt() as u128;
-    while r.checked_mul(r).map_or(true, |sq| sq > n) {
+    while r.checked_mul(r).is_none_or(|sq| sq > n) {
         r -= 1;
     }
     while (r + 1).checked_mul(r + 1).is_some_and(|sq| sq <= n) {
@@ -277,7 +277,7 @@ mod tests {
         }
         (1..=a.min(b))
             .rev()
-            .find(|d| a % d == 0 && b % d == 0)
+            .find(|d| a.is_multiple_of(*d) && b.is_multiple_of(*d))
             .unwrap()
     }
 
@@ -347,7 +347,7 @@ mod tests {
         fn isqrt_is_the_floor_of_the_root(n in any::<u128>()) {
             let r = isqrt(n);
             prop_assert!(r * r <= n);
-            prop_assert!((r + 1).checked_mul(r + 1).map_or(true, |s| s > n));
+            prop_assert!((r + 1).checked_mul(r + 1).is_none_or(|s| s > n));
         }
 
         #[test]

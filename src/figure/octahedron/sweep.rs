@@ -88,7 +88,7 @@ pub fn level_caption(level: Level) -> String {
     let (num, den) = (u128::from(level.numer()), u128::from(level.denom()));
     let mut scale = 1u128;
     for digits in 0..=6 {
-        if (num * scale) % den == 0 {
+        if (num * scale).is_multiple_of(den) {
             let value = num * scale / den;
             if digits == 0 {
                 return format!("r = {value}");

@@ -159,7 +159,7 @@ fn expr() -> impl Strategy<Value = E> {
 /// parser's arithmetic; beyond it an overflow error is the right answer).
 fn fits(e: &E, x: u32, z: u32) -> bool {
     let small = |r: &R| r.0.bits() < 60 && r.1.bits() < 60;
-    let here = reference(e, x, z).map_or(true, |r| small(&r));
+    let here = reference(e, x, z).is_none_or(|r| small(&r));
     here && match e {
         E::Num(_) | E::X | E::Z => true,
         E::Neg(a) | E::Floor(a) | E::Ceil(a) | E::Round(a) | E::Pow(a, _) => fits(a, x, z),

@@ -205,7 +205,7 @@ impl Level {
             if power > 2
                 || num
                     .checked_mul(10u128.pow(power as u32))
-                    .map_or(true, |v| v > 1)
+                    .is_none_or(|v| v > 1)
             {
                 return Err(Error::invalid(format!(
                     "`r` must be at most 1 (the bottom vertex z = -1); got {t}"
@@ -282,11 +282,11 @@ impl Level {
         // r * 2^(n+1) = num * 2^(n+1) / den.
         let scaled = u128::from(self.numer()) << (n + 1);
         let den = u128::from(self.denom());
-        if scaled % den != 0 {
+        if !scaled.is_multiple_of(den) {
             return GridLevel::Other;
         }
         let twice = (scaled / den) as u64;
-        if twice % 2 == 0 {
+        if twice.is_multiple_of(2) {
             GridLevel::Integer(twice / 2)
         } else {
             GridLevel::Half(twice / 2)

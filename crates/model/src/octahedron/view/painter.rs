@@ -445,7 +445,7 @@ mod tests {
                 match (hits.first(), painted) {
                     (None, None) => {}
                     (Some(&(d, i)), Some(o)) => {
-                        let clear = hits.get(1).map_or(true, |h| d - h.0 > 1e-9);
+                        let clear = hits.get(1).is_none_or(|h| d - h.0 > 1e-9);
                         if clear {
                             assert_eq!(o, i, "painter and ray cast disagree at {p:?}");
                             checked += 1;
@@ -454,8 +454,9 @@ mod tests {
                     (h, o) => {
                         // Only on an outline edge could one see it and the other not.
                         assert!(
-                            h.map_or(true, |&(d, i)| solids[i].front_depth(&painter.basis, world)
-                                == Some(d)),
+                            h.is_none_or(
+                                |&(d, i)| solids[i].front_depth(&painter.basis, world) == Some(d)
+                            ),
                             "coverage differs at {p:?}: {h:?} vs {o:?}"
                         );
                     }
