@@ -109,7 +109,10 @@ pub fn run() -> Result<()> {
 fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
-        Command::Verify(args) => verify::run(args, ctx.memory_limit),
+        Command::Verify(args) => {
+            signals::exit_at_once();
+            verify::run(args, ctx.memory_limit)
+        }
         Command::Render(args) => render::run(args, ctx),
         Command::Completions { shell } => {
             // Rendered into a buffer first: clap_complete panics on a closed pipe.
@@ -123,7 +126,10 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
             write_stdout(&buffer)
         }
         #[cfg(feature = "serve")]
-        Command::Serve(args) => serve::run(args, ctx.memory_limit),
+        Command::Serve(args) => {
+            signals::exit_at_once();
+            serve::run(args, ctx.memory_limit)
+        }
         #[cfg(feature = "serve")]
         Command::Explore(args) => serve::run_explore(args, ctx.memory_limit),
     }

@@ -9,7 +9,7 @@
 //! same way; the parent waits for them).
 
 use nimscape::Control;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::time::Duration;
 
@@ -18,6 +18,16 @@ static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
 /// The controls of the work running now.
 static CONTROLS: Mutex<Vec<Control>> = Mutex::new(Vec::new());
+
+/// Set by commands whose work takes no control (`serve`, `verify`): a signal
+/// ends them at once, as the shell's default would, since they write no file.
+static AT_ONCE: AtomicBool = AtomicBool::new(false);
+
+/// Makes a signal end this process at once: for commands that run no cancellable
+/// work and leave no file half-written (the server, `verify`'s checks).
+pub fn exit_at_once() {
+    AT_ONCE.store(true, Ordering::SeqCst);
+}
 
 /// Child processes running now, and whether a signal came (no new child may start).
 struct Children {
@@ -123,6 +133,9 @@ pub fn install() {
                 .spawn(move || {
                     if let Some(signal) = signals.forever().next() {
                         SIGNALLED.store(signal, Ordering::SeqCst);
+                        if AT_ONCE.load(Ordering::SeqCst) {
+                            std::process::exit(128 + signal);
+                        }
                         for control in lock(&CONTROLS).iter() {
                             control.cancel();
                         }

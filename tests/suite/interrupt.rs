@@ -137,3 +137,26 @@ fn ctrl_c_stops_a_render_of_the_templates() {
         .collect();
     assert_stopped("render templates/", stopped, partial);
 }
+
+#[cfg(feature = "serve")]
+#[test]
+fn ctrl_c_stops_the_server_at_once() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nimscape"))
+        .current_dir(dir.path())
+        .args(["serve", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Listening once it prints its address.
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("http://127.0.0.1:"), "{line}");
+    let stopped = interrupt(&mut child, || true);
+    assert_stopped("nimscape serve", stopped, files(dir.path()));
+}
