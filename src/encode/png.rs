@@ -312,6 +312,18 @@ pub enum Compression {
 /// Rows per band: enough work to share among threads, little enough memory.
 const BAND_ROWS: usize = 1024;
 
+/// The bytes [`write_bilevel`] holds for a `width` x `height` image: two bands
+/// of rows (one compressed while the next is computed), the encoder's few rows
+/// and its 1 MiB stream buffer. Saturating, so that any size is refused rather
+/// than wrapped.
+pub fn bilevel_peak_bytes(width: u64, height: u64) -> u64 {
+    let row_bytes = width.div_ceil(8).saturating_add(1);
+    let band = height.min(BAND_ROWS as u64);
+    row_bytes
+        .saturating_mul(band.saturating_mul(2).saturating_add(4))
+        .saturating_add(1 << 20)
+}
+
 /// Writes a 1-bit grayscale PNG (0 = black, 1 = white). `fill_row(row, bytes)` writes one
 /// row of packed pixels, most significant bit first; rows are filled in parallel and
 /// compressed in order, so the bytes never depend on the thread count.

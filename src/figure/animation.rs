@@ -79,7 +79,9 @@ impl BoardAnimation {
         let side = self.largest as u64;
         check_memory(
             || format!("{batch} boards of up to {side} x {side} cells drawn at once"),
-            side * side * 3 * batch,
+            side.saturating_mul(side)
+                .saturating_mul(3)
+                .saturating_mul(batch),
             memory_limit,
             "animate smaller boards, or run with fewer `threads`",
         )?;

@@ -243,6 +243,7 @@ impl AutomatonFigure {
                 ));
             }
         }
+        self.check_model_memory()?;
         match &self.mode {
             AutomatonMode::Raw { .. } if self.values == Values::Exact => Err(Error::unsupported(
                 "`raw` draws pixels and exact values have no colours; write them to .csv or .json, or use `modulus` p",
@@ -257,6 +258,39 @@ impl AutomatonFigure {
             } => Err(Error::invalid("`columns` must be at least 1")),
             _ => Ok(()),
         }
+    }
+}
+
+impl AutomatonFigure {
+    /// Refuses, before any work, frames whose model alone would pass the memory
+    /// limit: frame n mod 2 is one n x n P-set (or Rule 60's diagram), residues and
+    /// exact values take the stepper's three planes. The estimates saturate, so a
+    /// frame near 2^62 is refused, not wrapped to a few bytes.
+    fn check_model_memory(&self) -> Result<()> {
+        let last = self.last();
+        let (needed, what, hint) = match self.values {
+            _ if self.rule60 => (
+                crate::automaton::rule60_bytes(last),
+                format!("Rule 60 for {last} generations"),
+                "ask for fewer `frames`",
+            ),
+            Values::Modulus(2) => (
+                crate::pattern::p_grid_bytes(last as u64, last as u64),
+                format!("frame {last} of the automaton mod 2"),
+                "ask for fewer `frames`",
+            ),
+            Values::Modulus(p) => (
+                ResidueStepper::memory_estimate(last),
+                format!("the automaton mod {p} up to frame {last}"),
+                "ask for fewer `frames`, or use `modulus` 2 which packs 64 cells per word",
+            ),
+            Values::Exact => (
+                ExactStepper::memory_estimate(last),
+                format!("exact values up to frame {last}"),
+                "ask for fewer `frames`, or use `modulus` p for larger frames",
+            ),
+        };
+        check_memory(|| what, needed, self.memory_limit, hint)
     }
 }
 
@@ -459,7 +493,9 @@ impl AutomatonPlan {
             self.frames.iter().map(|&n| (n, n)).collect()
         };
         let pixels = board::sheet_pixels(&shapes, size, *columns, style);
-        let cells: u64 = shapes.iter().map(|&(r, c)| (r * c) as u64 * 2).sum();
+        let cells: u64 = shapes.iter().fold(0u64, |n, &(r, c)| {
+            n.saturating_add((r as u64).saturating_mul(c as u64).saturating_mul(2))
+        });
         check_memory(
             || {
                 format!(
@@ -469,7 +505,10 @@ impl AutomatonPlan {
                     self.last()
                 )
             },
-            pixels.saturating_mul(11).saturating_add(cells) + self.stepper_bytes(),
+            pixels
+                .saturating_mul(11)
+                .saturating_add(cells)
+                .saturating_add(self.stepper_bytes()),
             self.memory_limit,
             "draw fewer or smaller frames, use `raw` for one pixel per cell, or -o .gif which is streamed",
         )?;
@@ -508,7 +547,10 @@ impl AutomatonPlan {
         let n = self.last();
         check_memory(
             || format!("a raw {n} x {n} frame as an image scene"),
-            (n as u64) * (n as u64) * 5 + self.stepper_bytes(),
+            (n as u64)
+                .saturating_mul(n as u64)
+                .saturating_mul(5)
+                .saturating_add(self.stepper_bytes()),
             self.memory_limit,
             "write `raw` with `modulus` 2 as .png, which is streamed 1 bit per cell",
         )?;
@@ -618,6 +660,18 @@ impl AutomatonPlan {
         control: &Control,
     ) -> Result<()> {
         let n = self.last();
+        // The grid (checked with the spec) and the PNG encoder's bands of rows.
+        let grid_bytes = if self.rule60 {
+            crate::automaton::rule60_bytes(n)
+        } else {
+            crate::pattern::p_grid_bytes(n as u64, n as u64)
+        };
+        check_memory(
+            || format!("a raw {n} x {n} frame as a 1-bit .png"),
+            grid_bytes.saturating_add(png_enc::bilevel_peak_bytes(n as u64, n as u64)),
+            self.memory_limit,
+            "ask for fewer `frames`",
+        )?;
         let grid = if self.rule60 {
             rule60_controlled(n, self.memory_limit, control)?
         } else {

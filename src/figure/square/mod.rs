@@ -302,6 +302,26 @@ impl SquareFigure {
                     "`raw` draws one image; write .png or .svg, or drop `raw` for .gif, .csv or .json",
                 ))
             }
+            // The cells are streamed row by row from an index of the columns (or the
+            // P-sets a picture of this plan computed, which cost more still).
+            (Format::Csv | Format::Json, _) => self.boards.iter().try_for_each(|&m| {
+                let (rows, cols) = self.size_of(m);
+                check_memory(
+                    || format!("the P-cells of a {rows} x {cols} board"),
+                    crate::pattern::signature_index_bytes(cols),
+                    self.memory_limit,
+                    "use a smaller `n` (or `m`)",
+                )
+            }),
+            (Format::Png, SquareMode::Raw { .. }) => {
+                let (m, n) = self.size_of(self.boards[0]);
+                check_memory(
+                    || format!("a raw {m} x {n} board as a 1-bit .png"),
+                    png_enc::bilevel_peak_bytes(n, m),
+                    self.memory_limit,
+                    "use a smaller `m` (or `n`)",
+                )
+            }
             _ => Ok(()),
         }
     }

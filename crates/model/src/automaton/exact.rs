@@ -120,8 +120,10 @@ impl ExactStepper {
     /// The bytes a stepper up to frame `last` can need: three `(last+1)²` planes
     /// whose cells hold values of up to [`value_bits_bound`]`(last)` bits.
     pub fn memory_estimate(last: usize) -> u64 {
-        let side = last as u64 + 1;
-        3 * side * side * cell_bytes(last)
+        let side = (last as u64).saturating_add(1);
+        side.saturating_mul(side)
+            .saturating_mul(3)
+            .saturating_mul(cell_bytes(last))
     }
 
     /// A stepper that can go up to frame `last`, refusing above `memory_limit` bytes.
@@ -201,10 +203,14 @@ impl ExactStepper {
 
 /// The bytes [`exact_frames`]`(first, last, ..)` can need: the stepper plus every frame kept.
 pub fn exact_memory_estimate(first: usize, last: usize) -> u64 {
-    let kept: u64 = (first..=last)
-        .map(|n| (n as u64) * (n as u64) * cell_bytes(n))
-        .sum();
-    ExactStepper::memory_estimate(last) + kept
+    let kept = (first..=last).fold(0u64, |kept, n| {
+        kept.saturating_add(
+            (n as u64)
+                .saturating_mul(n as u64)
+                .saturating_mul(cell_bytes(n)),
+        )
+    });
+    ExactStepper::memory_estimate(last).saturating_add(kept)
 }
 
 /// Frames `first..=last` with exact values, refusing above `memory_limit` bytes;

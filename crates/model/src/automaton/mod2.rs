@@ -39,7 +39,10 @@ pub struct ParityStepper {
 impl ParityStepper {
     /// The bytes a stepper up to frame `last` needs: three `last x last` bit planes.
     pub fn memory_estimate(last: usize) -> u64 {
-        3 * (last as u64) * (last.div_ceil(64) as u64) * 8
+        // Saturating: a frame number near 2^62 must be refused, not wrap to a small estimate.
+        (last as u64)
+            .saturating_mul(last.div_ceil(64) as u64)
+            .saturating_mul(24)
     }
 
     /// A stepper that can go up to frame `last`, refusing above `memory_limit` bytes.

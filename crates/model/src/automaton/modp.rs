@@ -106,8 +106,8 @@ pub struct ResidueStepper {
 impl ResidueStepper {
     /// The bytes a stepper up to frame `last` needs: three `(last+1)²` planes of `u16`.
     pub fn memory_estimate(last: usize) -> u64 {
-        let side = last as u64 + 1;
-        3 * side * side * 2
+        let side = (last as u64).saturating_add(1);
+        side.saturating_mul(side).saturating_mul(6)
     }
 
     /// A stepper mod `modulus` that can go up to frame `last`, refusing above `memory_limit` bytes.

@@ -20,6 +20,13 @@ pub fn rule60(generations: usize, memory_limit: u64) -> Result<BitGrid> {
     rule60_controlled(generations, memory_limit, &Control::default())
 }
 
+/// The bytes of the diagram for `generations` generations (saturating: a count
+/// near 2^62 is refused, not wrapped to a small estimate).
+pub fn rule60_bytes(generations: usize) -> u64 {
+    let n = generations as u64;
+    n.saturating_mul(n.div_ceil(64)).saturating_mul(8)
+}
+
 /// Rows checked and counted together: a row is at most a few thousand words, so 64
 /// of them stay far under a millisecond, and the counter is not touched per row.
 const ROWS_PER_CHECK: usize = 64;
@@ -31,10 +38,9 @@ pub fn rule60_controlled(
     control: &Control,
 ) -> Result<BitGrid> {
     check_frames(1, generations)?;
-    let n = generations as u64;
     check_memory(
         || format!("Rule 60 for {generations} generations"),
-        n * n.div_ceil(64) * 8,
+        rule60_bytes(generations),
         memory_limit,
         "ask for fewer generations",
     )?;

@@ -312,3 +312,24 @@ fn too_large_requests_are_refused_with_an_estimate() {
     assert!(held <= estimate && estimate < 16 << 20, "{held} {estimate}");
     assert!(ParityStepper::new(4096, LIMIT).is_ok());
 }
+
+#[test]
+fn estimates_saturate_so_huge_frames_are_refused_not_wrapped() {
+    for last in [1usize << 31, 1 << 32, 1 << 62, usize::MAX] {
+        assert!(ParityStepper::memory_estimate(last) > LIMIT, "{last}");
+        assert!(ResidueStepper::memory_estimate(last) > LIMIT, "{last}");
+        assert!(rule60_bytes(last) > LIMIT, "{last}");
+        assert!(matches!(
+            ParityStepper::new(last, LIMIT),
+            Err(Error::TooLarge { .. })
+        ));
+        assert!(matches!(
+            ResidueStepper::new(3, last, LIMIT),
+            Err(Error::TooLarge { .. })
+        ));
+        assert!(matches!(rule60(last, LIMIT), Err(Error::TooLarge { .. })));
+    }
+    assert!(ExactStepper::memory_estimate(1 << 62) > LIMIT);
+    assert!(crate::pattern::p_grid_bytes(1 << 62, 1 << 62) > LIMIT);
+    assert_eq!(crate::pattern::p_grid_bytes(64, 64), 64 * 8 + 2 * 64 * 8);
+}

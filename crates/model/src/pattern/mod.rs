@@ -67,6 +67,21 @@ impl SignatureIndex {
     }
 }
 
+/// The bytes of a [`SignatureIndex`] of a side of length `n`: 8 per column.
+pub fn signature_index_bytes(n: u64) -> u64 {
+    n.saturating_mul(8)
+}
+
+/// The bytes [`p_grid`] allocates for C(m,n): the m x n bit grid, the column
+/// index, and the ready rows of widely shared signatures (at most n / words of
+/// them, a row's words each: 8 bytes per column again).
+/// Saturating, so that any side is refused rather than wrapped.
+pub fn p_grid_bytes(m: u64, n: u64) -> u64 {
+    m.saturating_mul(n.div_ceil(64))
+        .saturating_mul(8)
+        .saturating_add(signature_index_bytes(n).saturating_mul(2))
+}
+
 /// The P-cells of C(m,n) as an m x n grid (row i-1, column j-1 for cell (i,j)).
 // TODO(request layer): callers pass their Control
 pub fn p_grid(m: usize, n: usize) -> BitGrid {
