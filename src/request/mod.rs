@@ -41,7 +41,7 @@ pub enum FigureCommand {
     Automaton(automaton::AutomatonArgs),
     /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, nim-sum analyses.
     Grundy(grundy::GrundyArgs),
-    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level as GIF.
+    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level (GIF, APNG, frames).
     Octahedron(octahedron::OctahedronArgs),
 }
 
