@@ -92,7 +92,9 @@ pub fn run() -> Result<()> {
                 err.exit();
             }
             // One line: what was wrong, named as flags; --help says the rest.
-            return Err(UsageError(Naming::Flags.message(&request::from_clap(&err))).into());
+            let flags = flags_of_parsed_command(&Cli::command());
+            let err = request::from_clap_among(&err, &flags);
+            return Err(UsageError(Naming::Flags.message(&err)).into());
         }
     };
     let cli = Cli::from_arg_matches(&matches)?;
@@ -107,6 +109,23 @@ pub fn run() -> Result<()> {
         command_line: request::command_line(&matches),
     };
     dispatch(cli.command, &ctx)
+}
+
+/// The long flags of the (sub)command the words on the command line name, the
+/// global ones included: the candidates of an unknown flag's suggestion.
+fn flags_of_parsed_command(root: &clap::Command) -> Vec<String> {
+    let mut command = root;
+    for word in std::env::args_os().skip(1) {
+        if let Some(sub) = word.to_str().and_then(|w| command.find_subcommand(w)) {
+            command = sub;
+        }
+    }
+    command
+        .get_arguments()
+        .chain(root.get_arguments())
+        .filter(|a| !a.is_hide_set())
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect()
 }
 
 fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
@@ -164,7 +183,10 @@ fn man(args: &ManArgs, quiet: bool) -> Result<()> {
                 .map(|s| s.get_name())
                 .collect();
             let command = args.command.join(" ");
-            anyhow::anyhow!("no manual page for '{command}'; commands: {}", names.join(", "))
+            anyhow::anyhow!(
+                "no manual page for '{command}'; commands: {}",
+                names.join(", ")
+            )
         })?;
     }
     let mut buffer = Vec::new();

@@ -152,9 +152,12 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         return Err(crate::Error::invalid_parameter(
             "game",
             format!(
-                "unknown game '{}'; expected one of {}",
+                "unknown game '{}'; expected one of {}{}",
                 args::shorten(&name),
-                GAME_NAMES.join(", ")
+                GAME_NAMES.join(", "),
+                super::suggestion(&name, &GAME_NAMES.map(String::from))
+                    .map(|best| format!("; did you mean '{best}'?"))
+                    .unwrap_or_default()
             ),
         ));
     }

@@ -360,7 +360,7 @@ fn suggestion<'a>(wanted: &str, allowed: &'a [String]) -> Option<&'a str> {
     allowed
         .iter()
         .map(|a| (strsim_distance(wanted, a), a))
-        .filter(|(d, a)| *d <= 2.max(a.len() / 4))
+        .filter(|(d, a)| *d <= 2.max(a.len() / 3))
         .min_by_key(|(d, _)| *d)
         .map(|(_, a)| a.as_str())
 }
@@ -413,6 +413,13 @@ pub fn plan_command(
 /// A clap parse error as the library's: a bad parameter named as data, with
 /// clap's detail (the possible values, "did you mean") on the same line.
 pub fn from_clap(err: &clap::Error) -> Error {
+    from_clap_among(err, &[])
+}
+
+/// [`from_clap`] for an error of a command whose long flags (without dashes) are
+/// `flags`: an unknown flag gets the nearest of them by edit distance
+/// (`--palete`: `--palette`), not clap's guess by its own measure.
+pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let strings = |kind: ContextKind| -> Vec<String> {
         match err.get(kind) {
@@ -479,20 +486,43 @@ pub fn from_clap(err: &clap::Error) -> Error {
         }
         _ => first_line(err),
     };
-    let listed = |kind: ContextKind| {
-        let values = strings(kind);
-        (!values.is_empty()).then(|| values.join(", "))
-    };
-    if let Some(values) = listed(ContextKind::ValidValue) {
-        message.push_str(&format!("; possible values: {values}"));
+    let values = strings(ContextKind::ValidValue);
+    if !values.is_empty() {
+        message.push_str(&format!("; possible values: {}", values.join(", ")));
     }
-    for kind in [
-        ContextKind::SuggestedArg,
-        ContextKind::SuggestedValue,
-        ContextKind::SuggestedSubcommand,
+    // One suggestion, the nearest to what was typed (clap may list several,
+    // its best last).
+    let typed = |kind: ContextKind| strings(kind).first().cloned().unwrap_or_default();
+    for (kind, wrong) in [
+        (ContextKind::SuggestedArg, typed(ContextKind::InvalidArg)),
+        (
+            ContextKind::SuggestedValue,
+            typed(ContextKind::InvalidValue),
+        ),
+        (
+            ContextKind::SuggestedSubcommand,
+            typed(ContextKind::InvalidSubcommand),
+        ),
     ] {
-        if let Some(suggestion) = listed(kind) {
-            message.push_str(&format!("; did you mean '{suggestion}'?"));
+        let mut candidates = strings(kind);
+        let own_flags = kind == ContextKind::SuggestedArg
+            && err.kind() == ErrorKind::UnknownArgument
+            && !flags.is_empty()
+            && wrong.starts_with("--");
+        if own_flags {
+            // Ours or none: clap's measure finds `--panel` near `--palete`.
+            candidates = suggestion(&name_of(&wrong), flags)
+                .map(|own| format!("--{own}"))
+                .into_iter()
+                .collect();
+        }
+        let wrong = wrong.split('=').next().unwrap_or_default();
+        let best = candidates
+            .iter()
+            .rev()
+            .min_by_key(|candidate| strsim_distance(wrong, candidate));
+        if let Some(best) = best {
+            message.push_str(&format!("; did you mean '{best}'?"));
         }
     }
     match first {

@@ -13,9 +13,21 @@ fn global_flags_have_their_own_heading_in_a_subcommands_help() {
     let (own, global) = help
         .split_once("Global options:")
         .unwrap_or_else(|| panic!("no 'Global options:' heading in: {help}"));
-    for flag in ["--threads", "--max-memory", "--max-output", "--quiet", "--format"] {
-        assert!(global.contains(flag), "{flag} not under the heading: {global}");
-        assert!(!own.contains(flag), "{flag} among square's own flags: {own}");
+    for flag in [
+        "--threads",
+        "--max-memory",
+        "--max-output",
+        "--quiet",
+        "--format",
+    ] {
+        assert!(
+            global.contains(flag),
+            "{flag} not under the heading: {global}"
+        );
+        assert!(
+            !own.contains(flag),
+            "{flag} among square's own flags: {own}"
+        );
     }
     assert!(own.contains("--cell"), "{own}");
 }
@@ -23,7 +35,10 @@ fn global_flags_have_their_own_heading_in_a_subcommands_help() {
 #[test]
 fn help_shows_the_latex_macro_with_one_backslash() {
     let dir = temp();
-    for args in [&["square", "--help"][..], &["octahedron", "sweep", "--help"]] {
+    for args in [
+        &["square", "--help"][..],
+        &["octahedron", "sweep", "--help"],
+    ] {
         let help = run_ok(dir.path(), args);
         assert!(help.contains("\\animategraphics"), "{args:?}: {help}");
         assert!(!help.contains("\\\\animategraphics"), "{args:?}: {help}");
@@ -34,8 +49,14 @@ fn help_shows_the_latex_macro_with_one_backslash() {
 fn sweep_is_described_by_every_format_it_writes() {
     let dir = temp();
     let help = run_ok(dir.path(), &["octahedron", "--help"]);
-    let line = help.lines().find(|l| l.trim_start().starts_with("sweep")).unwrap();
-    assert!(line.contains("GIF") && line.contains("APNG") && line.contains("frames"), "{line}");
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("sweep"))
+        .unwrap();
+    assert!(
+        line.contains("GIF") && line.contains("APNG") && line.contains("frames"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -45,11 +66,20 @@ fn man_prints_one_page_per_command_and_writes_them_all_with_dir() {
     assert!(top.contains(".TH nimscape 1"), "{top}");
     let square = run_ok(dir.path(), &["man", "square"]);
     assert!(square.contains(".TH nimscape-square 1"), "{square}");
-    assert!(square.contains("\\-\\-cell"), "square's page lists its flags");
+    assert!(
+        square.contains("\\-\\-cell"),
+        "square's page lists its flags"
+    );
     let section = run_ok(dir.path(), &["man", "octahedron", "section"]);
-    assert!(section.contains(".TH nimscape-octahedron-section 1"), "{section}");
+    assert!(
+        section.contains(".TH nimscape-octahedron-section 1"),
+        "{section}"
+    );
 
-    let out = nimscape(dir.path()).args(["man", "squares"]).output().unwrap();
+    let out = nimscape(dir.path())
+        .args(["man", "squares"])
+        .output()
+        .unwrap();
     assert_one_line_error(&out, "no manual page for 'squares'");
 
     nimscape(dir.path())
@@ -68,4 +98,57 @@ fn man_prints_one_page_per_command_and_writes_them_all_with_dir() {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{page}: {e}"));
         assert!(text.starts_with(".ie"), "{page} is not roff");
     }
+}
+
+#[test]
+fn a_typo_gets_one_suggestion_the_nearest() {
+    let dir = temp();
+    for (args, needle) in [
+        (&["sqaure"][..], "did you mean 'square'?"),
+        (
+            &["automaton", "--palete", "paper"][..],
+            "did you mean '--palette'?",
+        ),
+        (
+            &["square", "--thread", "2"][..],
+            "did you mean '--threads'?",
+        ),
+        (
+            &["grundy", "triangle", "--box", "5"][..],
+            "did you mean 'triangular'?",
+        ),
+    ] {
+        let out = nimscape(dir.path()).args(args).output().unwrap();
+        assert_one_line_error(&out, needle);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.matches("did you mean").count(),
+            1,
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            !stderr.contains(", square"),
+            "{args:?}: two candidates: {stderr}"
+        );
+    }
+    // square has no --palette: no suggestion beats a wrong one (clap's `--panel`).
+    let out = nimscape(dir.path())
+        .args(["square", "--palete", "paper"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "'--palete'");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("--panel"));
+}
+
+#[cfg(feature = "serve")]
+#[test]
+fn an_http_error_keeps_the_suggestion() {
+    let server = super::serve::server();
+    let reply = super::serve::get(server.addr, "/api/grundy.png?game=triangle&box=5");
+    assert_eq!(reply.status, 400);
+    assert!(
+        reply.text().contains("did you mean 'triangular'?"),
+        "{}",
+        reply.text()
+    );
 }

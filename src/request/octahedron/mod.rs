@@ -41,7 +41,7 @@ enum OctahedronCommand {
     Section(SectionArgs),
     /// A shaded 3D picture of S_n, optionally with the section plane, or operation T.
     View(ViewArgs),
-    /// The section as the level r sweeps from --from to --to: an animated GIF or APNG, or numbered frames.
+    /// The section as the level r sweeps from --from to --to: a GIF, an APNG or frames.
     Sweep(SweepArgs),
 }
 
