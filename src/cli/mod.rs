@@ -143,7 +143,7 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args, ctx.memory_limit),
         #[cfg(feature = "serve")]
-        Command::Explore(args) => serve::run_explore(args, ctx.memory_limit),
+        Command::Explore(args) => serve::run_explore(args, ctx),
     }
 }
 

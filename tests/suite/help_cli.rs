@@ -152,3 +152,25 @@ fn an_http_error_keeps_the_suggestion() {
         reply.text()
     );
 }
+
+#[cfg(feature = "serve")]
+#[test]
+fn explore_writes_under_output_and_says_so_on_stderr() {
+    let dir = temp();
+    let small = ["explore", "--frames", "2", "--zoom-levels", "0"];
+    let out = nimscape(dir.path()).args(small).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), "wrote output/explorer.html");
+    assert!(dir.path().join("output/explorer.html").is_file());
+    assert!(!dir.path().join("explorer.html").exists());
+
+    let out = nimscape(dir.path())
+        .args(small)
+        .args(["-q", "-o", "new/folder/page.html"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(dir.path().join("new/folder/page.html").is_file());
+}
