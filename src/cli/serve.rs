@@ -86,7 +86,12 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N", default_value_t = 2000)]
     max_tiles: usize,
     /// The HTML file to write (missing folders are made).
-    #[arg(short, long, value_name = "FILE", default_value = "output/explorer.html")]
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        default_value = "output/explorer.html"
+    )]
     output: PathBuf,
 }
 

@@ -160,8 +160,15 @@ fn explore_writes_under_output_and_says_so_on_stderr() {
     let small = ["explore", "--frames", "2", "--zoom-levels", "0"];
     let out = nimscape(dir.path()).args(small).output().unwrap();
     assert!(out.status.success(), "{out:?}");
-    assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), "wrote output/explorer.html");
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "wrote output/explorer.html"
+    );
     assert!(dir.path().join("output/explorer.html").is_file());
     assert!(!dir.path().join("explorer.html").exists());
 
@@ -173,4 +180,32 @@ fn explore_writes_under_output_and_says_so_on_stderr() {
     assert!(out.status.success(), "{out:?}");
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     assert!(dir.path().join("new/folder/page.html").is_file());
+}
+
+#[test]
+fn section_messages_report_what_was_given() {
+    let dir = temp();
+    let out = nimscape(dir.path())
+        .args(["octahedron", "section", "--n", "60", "--level", "77.5"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--n must be at most 59 for exact arithmetic (got 60)");
+    nimscape(dir.path())
+        .args([
+            "octahedron",
+            "section",
+            "--n",
+            "3",
+            "--r",
+            "-0",
+            "-o",
+            "apex.svg",
+        ])
+        .assert()
+        .success();
+    let out = nimscape(dir.path())
+        .args(["octahedron", "section", "--n", "3", "--r", "-0.5"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--r must not be negative");
 }
