@@ -209,3 +209,25 @@ fn section_messages_report_what_was_given() {
         .unwrap();
     assert_one_line_error(&out, "--r must not be negative");
 }
+
+#[test]
+fn a_memory_refusal_names_the_limit_to_raise_to_and_that_limit_is_enough() {
+    let dir = temp();
+    let args = ["square", "--m", "100", "--cell", "4", "-o", "board.png"];
+    let out = nimscape(dir.path())
+        .args(args)
+        .args(["--max-memory", "1M"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "would need about");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, example) = stderr
+        .split_once("or raise --max-memory (e.g. --max-memory ")
+        .unwrap_or_else(|| panic!("no way out named: {stderr}"));
+    let limit = example.split(')').next().unwrap();
+    nimscape(dir.path())
+        .args(args)
+        .args(["--max-memory", limit])
+        .assert()
+        .success();
+}
