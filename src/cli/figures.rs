@@ -6,6 +6,7 @@ use super::out::{self, report};
 use super::output::{self, Context};
 use super::progress::Watch;
 use anyhow::{bail, Result};
+use nimscape::encode::Format;
 use nimscape::figure::grundy::GrundyPlan;
 use nimscape::games::{check_shifts_controlled, GameSpec};
 use nimscape::pattern::count::check_controlled;
@@ -188,6 +189,19 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         output::emit(&plan, output_path.as_deref(), ctx)?;
     }
     Ok(())
+}
+
+/// Whether `command`'s report is JSON (`--format json`) rather than text (no
+/// `--format`); any other format is refused: a report is no picture.
+pub fn report_format(format: Option<Format>, command: &str) -> Result<bool> {
+    match format {
+        None => Ok(false),
+        Some(Format::Json) => Ok(true),
+        Some(other) => bail!(
+            "{command} reports as text, or as JSON with --format json; not as {}",
+            other.extension()
+        ),
+    }
 }
 
 /// The plan, with the output's format checked before the (possibly long) solve.

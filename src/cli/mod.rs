@@ -131,7 +131,7 @@ fn flags_of_parsed_command(root: &clap::Command) -> Vec<String> {
 fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
-        Command::Verify(args) => verify::run(args, ctx.memory_limit),
+        Command::Verify(args) => verify::run(args, ctx.memory_limit, ctx.format),
         Command::Render(args) => render::run(args, ctx),
         Command::Completions { shell } => {
             // Rendered into a buffer first: clap_complete panics on a closed pipe.
