@@ -122,6 +122,10 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     };
     // Reports need the solution first; a figure alone solves while it is written.
     if reports {
+        let json = report_format(ctx.format, "grundy")?;
+        if output_path.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+            bail!("the reports (--compare-nim-sum, --find-shift, --time) go to stdout: give -o a file for the figure");
+        }
         let watch = Watch::start(
             &ctx.control,
             format!("solving {}", figure.game.name()),
@@ -130,57 +134,90 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         let mut out = out::stdout();
         let start = std::time::Instant::now();
         let solution = plan.solution(&ctx.control)?;
-        if args.time {
-            report!(
-                out,
-                "solved {} positions in {:.6} s",
-                solution.len(),
-                start.elapsed().as_secs_f64()
-            );
-        }
+        let seconds = start.elapsed().as_secs_f64();
         let bounds = solution.bounds();
         let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
+        let mut document = serde_json::json!({
+            "game": figure.game.name(),
+            "box": bounds,
+        });
+        if args.time {
+            document["positions"] = solution.len().into();
+            document["seconds"] = seconds.into();
+            if !json {
+                report!(out, "solved {} positions in {seconds:.6} s", solution.len());
+            }
+        }
         if args.compare_nim_sum {
             let c = solution.compare_nim_sum();
             let xor = figure.game.coordinate_names().join("^");
-            report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
-            report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
-            report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
+            document["compare_nim_sum"] = serde_json::json!({
+                "nim_sum": xor,
+                "positions": c.positions,
+                "equal": c.equal,
+                "different": c.different,
+            });
+            if !json {
+                report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
+                report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
+                report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
+            }
         }
         if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
             let checks = check_shifts_controlled(capped, range.clone(), &ctx.control)?;
-            report!(
-                out,
-                "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
-                figure.game.name(),
-                described.join(" x ")
-            );
-            report!(out, "h\tP breaking it\tN fitting it\texact");
-            for c in &checks {
-                report!(
-                    out,
-                    "{}\t{}\t{}\t{}",
-                    c.h,
-                    c.p_breaking,
-                    c.n_satisfying,
-                    if c.exact() { "yes" } else { "no" }
-                );
-            }
-            let exact: Vec<String> = checks
-                .iter()
-                .filter(|c| c.exact())
-                .map(|c| c.h.to_string())
-                .collect();
-            if exact.is_empty() {
-                report!(
-                    out,
-                    "no h in {}..{} gives the P-positions exactly",
-                    range.start(),
-                    range.end()
-                );
+            let exact: Vec<i64> = checks.iter().filter(|c| c.exact()).map(|c| c.h).collect();
+            if json {
+                let rows: Vec<serde_json::Value> = checks
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "h": c.h,
+                            "p_breaking": c.p_breaking,
+                            "n_fitting": c.n_satisfying,
+                            "exact": c.exact(),
+                        })
+                    })
+                    .collect();
+                document["find_shift"] = serde_json::json!({
+                    "rule": "(x+h)^y^(z+h) = 0",
+                    "from": range.start(),
+                    "to": range.end(),
+                    "shifts": rows,
+                    "exact": exact,
+                });
             } else {
-                report!(out, "exact for h = {}", exact.join(", "));
+                report!(
+                    out,
+                    "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
+                    figure.game.name(),
+                    described.join(" x ")
+                );
+                report!(out, "h\tP breaking it\tN fitting it\texact");
+                for c in &checks {
+                    report!(
+                        out,
+                        "{}\t{}\t{}\t{}",
+                        c.h,
+                        c.p_breaking,
+                        c.n_satisfying,
+                        if c.exact() { "yes" } else { "no" }
+                    );
+                }
+                if exact.is_empty() {
+                    report!(
+                        out,
+                        "no h in {}..{} gives the P-positions exactly",
+                        range.start(),
+                        range.end()
+                    );
+                } else {
+                    let exact: Vec<String> = exact.iter().map(i64::to_string).collect();
+                    report!(out, "exact for h = {}", exact.join(", "));
+                }
             }
+        }
+        if json {
+            report!(out, "{document:#}");
         }
         out.finish()?;
         drop(watch);
