@@ -61,12 +61,32 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         anyhow::bail!("--m is required (e.g. --m 1..64), unless you only --check");
     }
     let check_report = args.check.then_some(args.check_up_to);
+    // With --check the reports are one document: text, or JSON with --format json.
+    let json = match check_report {
+        Some(_) => report_format(ctx.format, "count --check")?,
+        None => false,
+    };
+    let mut table = None;
     if args.m.is_some() {
         let output = args.output.take();
         let figure = request::count::plan(args)?;
         match output {
             Some(path) => {
                 output::emit(&figure, Some(&path), ctx)?;
+            }
+            // Without -o, --format says how the table goes to stdout (json, csv).
+            None if ctx.format.is_some() && check_report.is_none() => {
+                output::emit(&figure, Some(std::path::Path::new("-")), ctx)?;
+            }
+            None if json => {
+                // The figure's own JSON: g(m) may pass 2^64, more than a serde_json number holds.
+                let bytes = nimscape::figure::to_bytes(
+                    &figure,
+                    Format::Json,
+                    &ctx.metadata(),
+                    &ctx.control,
+                )?;
+                table = Some(String::from_utf8(bytes)?);
             }
             None => {
                 // Without -o the table is a report: it goes to stdout.
@@ -80,18 +100,36 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         }
     }
     if let Some(check_up_to) = check_report {
-        let mut failed = false;
+        let lines = check_controlled(check_up_to, &ctx.control)?;
+        let failed = lines.iter().any(|line| !line.holds);
         let mut out = out::stdout();
-        report!(out, "checked\trange\tresult");
-        for line in check_controlled(check_up_to, &ctx.control)? {
-            report!(
-                out,
-                "{}\t{}\t{}",
-                line.claim,
-                line.range,
-                if line.holds { "holds" } else { "FAILS" }
-            );
-            failed |= !line.holds;
+        if json {
+            let checks: Vec<serde_json::Value> = lines
+                .iter()
+                .map(|line| {
+                    serde_json::json!({
+                        "claim": line.claim,
+                        "range": line.range,
+                        "holds": line.holds,
+                    })
+                })
+                .collect();
+            let checks = serde_json::to_string(&checks)?;
+            match table {
+                Some(table) => report!(out, "{{\"g\":{},\"checks\":{checks}}}", table.trim_end()),
+                None => report!(out, "{{\"checks\":{checks}}}"),
+            }
+        } else {
+            report!(out, "checked\trange\tresult");
+            for line in &lines {
+                report!(
+                    out,
+                    "{}\t{}\t{}",
+                    line.claim,
+                    line.range,
+                    if line.holds { "holds" } else { "FAILS" }
+                );
+            }
         }
         out.finish()?;
         if failed {
