@@ -41,12 +41,27 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
     let check = args.check;
     let figure = request::automaton::plan(args, ctx.memory_limit)?;
     if check {
+        // With -o, --format is the figure's (for `-o -`); without, the report's.
+        let json = match output_path {
+            Some(_) => ctx.format == Some(Format::Json),
+            None => report_format(ctx.format, "automaton --check")?,
+        };
         let report = figure.check(&ctx.control)?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
         let mut out = out::stdout();
-        report!(out, "{report}");
+        if json {
+            let document = serde_json::json!({
+                "frames": [1, report.last],
+                "method": report.method,
+                "cells": report.cells,
+                "agree": true,
+            });
+            report!(out, "{document:#}");
+        } else {
+            report!(out, "{report}");
+        }
         out.finish()?;
         if output_path.is_none() {
             return Ok(());
