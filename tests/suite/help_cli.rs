@@ -231,3 +231,36 @@ fn a_memory_refusal_names_the_limit_to_raise_to_and_that_limit_is_enough() {
         .assert()
         .success();
 }
+
+#[test]
+fn completions_offer_the_game_names_after_grundy() {
+    let dir = temp();
+    let bash = run_ok(dir.path(), &["completions", "bash"]);
+    let grundy = bash
+        .lines()
+        .find(|l| l.contains("opts=") && l.contains("--compare-nim-sum"))
+        .expect("grundy's options in the bash script");
+    for game in [
+        "triangular",
+        "min-half",
+        "six-sided",
+        "band-7-1",
+        "nim-pass",
+    ] {
+        assert!(grundy.contains(game), "{game} not offered: {grundy}");
+    }
+    let zsh = run_ok(dir.path(), &["completions", "zsh"]);
+    assert!(
+        zsh.contains("(triangular min-half cap six-sided"),
+        "zsh offers no games"
+    );
+    // Completion only: help does not list them twice, and an unknown game is still
+    // the request layer's refusal, with its suggestion.
+    let help = run_ok(dir.path(), &["grundy", "--help"]);
+    assert!(!help.contains("possible values"), "{help}");
+    let out = nimscape(dir.path())
+        .args(["grundy", "chess", "--box", "5"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "unknown game 'chess'; expected one of triangular");
+}
