@@ -184,7 +184,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
                 "unknown game '{}'; expected one of {}{}",
                 args::shorten(&name),
                 GAME_NAMES.join(", "),
-                super::suggestion(&name, &GAME_NAMES.map(String::from))
+                args::suggestion(&name, &GAME_NAMES.map(String::from))
                     .map(|best| format!("; did you mean '{best}'?"))
                     .unwrap_or_default()
             ),

@@ -341,7 +341,8 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
     let (why, suggested) = if HOW_OR_WHERE.contains(&wanted.as_str()) {
         (" (it says how or where to draw, not what)", String::new())
     } else {
-        let suggested = suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
+        let suggested =
+            args::suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
         ("", suggested.unwrap_or_default())
     };
     Error::invalid_parameter(
@@ -353,32 +354,6 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
             allowed.join(", ")
         ),
     )
-}
-
-/// The closest allowed name to `wanted`, when it is close (a typo).
-fn suggestion<'a>(wanted: &str, allowed: &'a [String]) -> Option<&'a str> {
-    allowed
-        .iter()
-        .map(|a| (strsim_distance(wanted, a), a))
-        .filter(|(d, a)| *d <= 2.max(a.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, a)| a.as_str())
-}
-
-/// Levenshtein distance (small strings: parameter names).
-fn strsim_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 /// The canonical command line of parsed `matches` (of the command line's root or
@@ -511,7 +486,7 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
             && wrong.starts_with("--");
         if own_flags {
             // Ours or none: clap's measure finds `--panel` near `--palete`.
-            candidates = suggestion(&name_of(&wrong), flags)
+            candidates = args::suggestion(&name_of(&wrong), flags)
                 .map(|own| format!("--{own}"))
                 .into_iter()
                 .collect();
@@ -520,7 +495,7 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
         let best = candidates
             .iter()
             .rev()
-            .min_by_key(|candidate| strsim_distance(wrong, candidate));
+            .min_by_key(|candidate| args::strsim_distance(wrong, candidate));
         if let Some(best) = best {
             message.push_str(&format!("; did you mean '{best}'?"));
         }
