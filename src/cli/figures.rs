@@ -6,6 +6,7 @@ use super::out::{self, report};
 use super::output::{self, Context};
 use super::progress::Watch;
 use anyhow::{bail, Result};
+use nimscape::encode::Format;
 use nimscape::figure::grundy::GrundyPlan;
 use nimscape::games::{check_shifts_controlled, GameSpec};
 use nimscape::pattern::count::check_controlled;
@@ -40,12 +41,27 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
     let check = args.check;
     let figure = request::automaton::plan(args, ctx.memory_limit)?;
     if check {
+        // With -o, --format is the figure's (for `-o -`); without, the report's.
+        let json = match output_path {
+            Some(_) => ctx.format == Some(Format::Json),
+            None => report_format(ctx.format, "automaton --check")?,
+        };
         let report = figure.check(&ctx.control)?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
         let mut out = out::stdout();
-        report!(out, "{report}");
+        if json {
+            let document = serde_json::json!({
+                "frames": [1, report.last],
+                "method": report.method,
+                "cells": report.cells,
+                "agree": true,
+            });
+            report!(out, "{document:#}");
+        } else {
+            report!(out, "{report}");
+        }
         out.finish()?;
         if output_path.is_none() {
             return Ok(());
@@ -60,12 +76,32 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         anyhow::bail!("--m is required (e.g. --m 1..64), unless you only --check");
     }
     let check_report = args.check.then_some(args.check_up_to);
+    // With --check the reports are one document: text, or JSON with --format json.
+    let json = match check_report {
+        Some(_) => report_format(ctx.format, "count --check")?,
+        None => false,
+    };
+    let mut table = None;
     if args.m.is_some() {
         let output = args.output.take();
         let figure = request::count::plan(args)?;
         match output {
             Some(path) => {
                 output::emit(&figure, Some(&path), ctx)?;
+            }
+            // Without -o, --format says how the table goes to stdout (json, csv).
+            None if ctx.format.is_some() && check_report.is_none() => {
+                output::emit(&figure, Some(std::path::Path::new("-")), ctx)?;
+            }
+            None if json => {
+                // The figure's own JSON: g(m) may pass 2^64, more than a serde_json number holds.
+                let bytes = nimscape::figure::to_bytes(
+                    &figure,
+                    Format::Json,
+                    &ctx.metadata(),
+                    &ctx.control,
+                )?;
+                table = Some(String::from_utf8(bytes)?);
             }
             None => {
                 // Without -o the table is a report: it goes to stdout.
@@ -79,18 +115,36 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         }
     }
     if let Some(check_up_to) = check_report {
-        let mut failed = false;
+        let lines = check_controlled(check_up_to, &ctx.control)?;
+        let failed = lines.iter().any(|line| !line.holds);
         let mut out = out::stdout();
-        report!(out, "checked\trange\tresult");
-        for line in check_controlled(check_up_to, &ctx.control)? {
-            report!(
-                out,
-                "{}\t{}\t{}",
-                line.claim,
-                line.range,
-                if line.holds { "holds" } else { "FAILS" }
-            );
-            failed |= !line.holds;
+        if json {
+            let checks: Vec<serde_json::Value> = lines
+                .iter()
+                .map(|line| {
+                    serde_json::json!({
+                        "claim": line.claim,
+                        "range": line.range,
+                        "holds": line.holds,
+                    })
+                })
+                .collect();
+            let checks = serde_json::to_string(&checks)?;
+            match table {
+                Some(table) => report!(out, "{{\"g\":{},\"checks\":{checks}}}", table.trim_end()),
+                None => report!(out, "{{\"checks\":{checks}}}"),
+            }
+        } else {
+            report!(out, "checked\trange\tresult");
+            for line in &lines {
+                report!(
+                    out,
+                    "{}\t{}\t{}",
+                    line.claim,
+                    line.range,
+                    if line.holds { "holds" } else { "FAILS" }
+                );
+            }
         }
         out.finish()?;
         if failed {
@@ -121,6 +175,10 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     };
     // Reports need the solution first; a figure alone solves while it is written.
     if reports {
+        let json = report_format(ctx.format, "grundy")?;
+        if output_path.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+            bail!("the reports (--compare-nim-sum, --find-shift, --time) go to stdout: give -o a file for the figure");
+        }
         let watch = Watch::start(
             &ctx.control,
             format!("solving {}", figure.game.name()),
@@ -129,57 +187,90 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         let mut out = out::stdout();
         let start = std::time::Instant::now();
         let solution = plan.solution(&ctx.control)?;
-        if args.time {
-            report!(
-                out,
-                "solved {} positions in {:.6} s",
-                solution.len(),
-                start.elapsed().as_secs_f64()
-            );
-        }
+        let seconds = start.elapsed().as_secs_f64();
         let bounds = solution.bounds();
         let described: Vec<String> = bounds.iter().map(|b| format!("0..{b}")).collect();
+        let mut document = serde_json::json!({
+            "game": figure.game.name(),
+            "box": bounds,
+        });
+        if args.time {
+            document["positions"] = solution.len().into();
+            document["seconds"] = seconds.into();
+            if !json {
+                report!(out, "solved {} positions in {seconds:.6} s", solution.len());
+            }
+        }
         if args.compare_nim_sum {
             let c = solution.compare_nim_sum();
             let xor = figure.game.coordinate_names().join("^");
-            report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
-            report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
-            report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
+            document["compare_nim_sum"] = serde_json::json!({
+                "nim_sum": xor,
+                "positions": c.positions,
+                "equal": c.equal,
+                "different": c.different,
+            });
+            if !json {
+                report!(out, "{}, box {}", figure.game.name(), described.join(" x "));
+                report!(out, "positions\tgrundy = {xor}\tgrundy != {xor}");
+                report!(out, "{}\t{}\t{}", c.positions, c.equal, c.different);
+            }
         }
         if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
             let checks = check_shifts_controlled(capped, range.clone(), &ctx.control)?;
-            report!(
-                out,
-                "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
-                figure.game.name(),
-                described.join(" x ")
-            );
-            report!(out, "h\tP breaking it\tN fitting it\texact");
-            for c in &checks {
-                report!(
-                    out,
-                    "{}\t{}\t{}\t{}",
-                    c.h,
-                    c.p_breaking,
-                    c.n_satisfying,
-                    if c.exact() { "yes" } else { "no" }
-                );
-            }
-            let exact: Vec<String> = checks
-                .iter()
-                .filter(|c| c.exact())
-                .map(|c| c.h.to_string())
-                .collect();
-            if exact.is_empty() {
-                report!(
-                    out,
-                    "no h in {}..{} gives the P-positions exactly",
-                    range.start(),
-                    range.end()
-                );
+            let exact: Vec<i64> = checks.iter().filter(|c| c.exact()).map(|c| c.h).collect();
+            if json {
+                let rows: Vec<serde_json::Value> = checks
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "h": c.h,
+                            "p_breaking": c.p_breaking,
+                            "n_fitting": c.n_satisfying,
+                            "exact": c.exact(),
+                        })
+                    })
+                    .collect();
+                document["find_shift"] = serde_json::json!({
+                    "rule": "(x+h)^y^(z+h) = 0",
+                    "from": range.start(),
+                    "to": range.end(),
+                    "shifts": rows,
+                    "exact": exact,
+                });
             } else {
-                report!(out, "exact for h = {}", exact.join(", "));
+                report!(
+                    out,
+                    "{}, box {}: is P exactly (x+h)^y^(z+h) = 0?",
+                    figure.game.name(),
+                    described.join(" x ")
+                );
+                report!(out, "h\tP breaking it\tN fitting it\texact");
+                for c in &checks {
+                    report!(
+                        out,
+                        "{}\t{}\t{}\t{}",
+                        c.h,
+                        c.p_breaking,
+                        c.n_satisfying,
+                        if c.exact() { "yes" } else { "no" }
+                    );
+                }
+                if exact.is_empty() {
+                    report!(
+                        out,
+                        "no h in {}..{} gives the P-positions exactly",
+                        range.start(),
+                        range.end()
+                    );
+                } else {
+                    let exact: Vec<String> = exact.iter().map(i64::to_string).collect();
+                    report!(out, "exact for h = {}", exact.join(", "));
+                }
             }
+        }
+        if json {
+            report!(out, "{document:#}");
         }
         out.finish()?;
         drop(watch);
@@ -188,6 +279,19 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         output::emit(&plan, output_path.as_deref(), ctx)?;
     }
     Ok(())
+}
+
+/// Whether `command`'s report is JSON (`--format json`) rather than text (no
+/// `--format`); any other format is refused: a report is no picture.
+pub fn report_format(format: Option<Format>, command: &str) -> Result<bool> {
+    match format {
+        None => Ok(false),
+        Some(Format::Json) => Ok(true),
+        Some(other) => bail!(
+            "{command} reports as text, or as JSON with --format json; not as {}",
+            other.extension()
+        ),
+    }
 }
 
 /// The plan, with the output's format checked before the (possibly long) solve.

@@ -20,6 +20,9 @@ use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use nimscape::request::{self, args, FigureCommand, Naming};
 
+/// The help heading of the flags every subcommand takes (`--threads`, `--quiet`, ...).
+const GLOBAL: &str = "Global options";
+
 /// Exact, publication-ready figures of chocolate-bar games.
 #[derive(Debug, Parser)]
 #[command(name = "nimscape", version, about, long_about = None, propagate_version = true)]
@@ -28,23 +31,23 @@ pub(crate) struct Cli {
     command: Command,
 
     /// Worker threads (default: one per core). Output is the same whatever the count.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "N")]
     threads: Option<usize>,
 
     /// Refuse figures that would need more memory than this (e.g. 512M, 4G).
-    #[arg(long, global = true, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
     max_memory: u64,
 
     /// Refuse outputs larger than this, or than the free space where they go (e.g. 100G).
-    #[arg(long, global = true, value_name = "BYTES", default_value = "4G", value_parser = args::parse_bytes)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "BYTES", default_value = "4G", value_parser = args::parse_bytes)]
     max_output: u64,
 
     /// Print nothing but errors and reports: no "wrote FILE" lines, no progress bar.
-    #[arg(long, short, global = true)]
+    #[arg(long, short, global = true, help_heading = GLOBAL)]
     quiet: bool,
 
-    /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, gif, csv, json.
-    #[arg(long, global = true, value_name = "EXT", value_parser = args::parse_format)]
+    /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, gif, csv, json; json for reports (verify, --check, grundy's).
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "EXT", value_parser = args::parse_format)]
     format: Option<nimscape::encode::Format>,
 }
 
@@ -62,8 +65,8 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff): nimscape man > nimscape.1 && man ./nimscape.1
-    Man,
+    /// Print a manual page (roff): nimscape man square > nimscape-square.1 && man ./nimscape-square.1; --dir DIR writes them all
+    Man(ManArgs),
     /// Serve the interactive explorer: deep zoom into R(m,n), every figure's controls, exact downloads.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
@@ -89,7 +92,9 @@ pub fn run() -> Result<()> {
                 err.exit();
             }
             // One line: what was wrong, named as flags; --help says the rest.
-            return Err(UsageError(Naming::Flags.message(&request::from_clap(&err))).into());
+            let flags = flags_of_parsed_command(&Cli::command());
+            let err = request::from_clap_among(&err, &flags);
+            return Err(UsageError(Naming::Flags.message(&err)).into());
         }
     };
     let cli = Cli::from_arg_matches(&matches)?;
@@ -106,12 +111,29 @@ pub fn run() -> Result<()> {
     dispatch(cli.command, &ctx)
 }
 
+/// The long flags of the (sub)command the words on the command line name, the
+/// global ones included: the candidates of an unknown flag's suggestion.
+fn flags_of_parsed_command(root: &clap::Command) -> Vec<String> {
+    let mut command = root;
+    for word in std::env::args_os().skip(1) {
+        if let Some(sub) = word.to_str().and_then(|w| command.find_subcommand(w)) {
+            command = sub;
+        }
+    }
+    command
+        .get_arguments()
+        .chain(root.get_arguments())
+        .filter(|a| !a.is_hide_set())
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect()
+}
+
 fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
         Command::Verify(args) => {
             signals::exit_at_once();
-            verify::run(args, ctx.memory_limit)
+            verify::run(args, ctx.memory_limit, ctx.format)
         }
         Command::Render(args) => render::run(args, ctx),
         Command::Completions { shell } => {
@@ -120,19 +142,71 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
             clap_complete::generate(shell, &mut Cli::command(), "nimscape", &mut buffer);
             write_stdout(&buffer)
         }
-        Command::Man => {
-            let mut buffer = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut buffer)?;
-            write_stdout(&buffer)
-        }
+        Command::Man(args) => man(&args, ctx.quiet),
         #[cfg(feature = "serve")]
         Command::Serve(args) => {
             signals::exit_at_once();
             serve::run(args, ctx.memory_limit)
         }
         #[cfg(feature = "serve")]
-        Command::Explore(args) => serve::run_explore(args, ctx.memory_limit),
+        Command::Explore(args) => serve::run_explore(args, ctx),
     }
+}
+
+/// `nimscape man`'s words.
+#[derive(Debug, clap::Args)]
+struct ManArgs {
+    /// The command whose page to print (`square`, `octahedron section`); none: the top page.
+    #[arg(value_name = "COMMAND")]
+    command: Vec<String>,
+
+    /// Write every page into this folder instead (nimscape.1, nimscape-square.1, ...), as git's.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    dir: Option<std::path::PathBuf>,
+}
+
+/// The manual page of one command on stdout, or every command's page in a folder.
+fn man(args: &ManArgs, quiet: bool) -> Result<()> {
+    let mut root = Cli::command().disable_help_subcommand(true);
+    root.build();
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        clap_mangen::generate_to(root.clone(), dir)
+            .map_err(|e| anyhow::anyhow!("cannot write the pages into {}: {e}", dir.display()))?;
+        if !quiet {
+            let pages = man_pages(&root);
+            eprintln!("wrote {pages} manual pages into {}", dir.display());
+        }
+        return Ok(());
+    }
+    let mut found = &root;
+    for word in &args.command {
+        found = found.find_subcommand(word).ok_or_else(|| {
+            let names: Vec<&str> = found
+                .get_subcommands()
+                .filter(|s| !s.is_hide_set())
+                .map(|s| s.get_name())
+                .collect();
+            let command = args.command.join(" ");
+            anyhow::anyhow!(
+                "no manual page for '{command}'; commands: {}",
+                names.join(", ")
+            )
+        })?;
+    }
+    let mut buffer = Vec::new();
+    clap_mangen::Man::new(found.clone()).render(&mut buffer)?;
+    write_stdout(&buffer)
+}
+
+/// How many pages `--dir` writes: `command` and every command under it.
+fn man_pages(command: &clap::Command) -> usize {
+    1 + command
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(man_pages)
+        .sum::<usize>()
 }
 
 /// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).

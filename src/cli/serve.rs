@@ -85,12 +85,17 @@ pub struct ExploreArgs {
     /// Most tiles the file may hold (each is 256 x 256, compressed).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     max_tiles: usize,
-    /// The HTML file to write.
-    #[arg(short, long, value_name = "FILE", default_value = "explorer.html")]
+    /// The HTML file to write (missing folders are made).
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        default_value = "output/explorer.html"
+    )]
     output: PathBuf,
 }
 
-pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
+pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()> {
     if args.output.extension().and_then(|e| e.to_str()) != Some("html") {
         anyhow::bail!("-o {} must end in .html", args.output.display());
     }
@@ -101,7 +106,8 @@ pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
         max_tiles: args.max_tiles,
     };
     let control = super::signals::control();
-    let page = serve::explore::explorer_html(&spec, memory_limit, &control)?;
+    let page = serve::explore::explorer_html(&spec, ctx.memory_limit, &control)?;
+    super::output::make_parent(&args.output)?;
     // Written whole to a temporary file beside the target, then renamed: never half a page.
     let dir = args
         .output
@@ -113,12 +119,7 @@ pub fn run_explore(args: ExploreArgs, memory_limit: u64) -> Result<()> {
     file.write_all(page.as_bytes())?;
     file.persist(&args.output)
         .with_context(|| format!("cannot write '{}'", args.output.display()))?;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "wrote {} ({} bytes)",
-        args.output.display(),
-        page.len()
-    );
+    // On stderr, as every command's: stdout stays for reports and data.
+    super::output::announce(&args.output, ctx);
     Ok(())
 }

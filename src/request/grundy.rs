@@ -16,7 +16,7 @@ use std::path::PathBuf;
 pub struct GrundyArgs {
     /// The game: triangular, min-half, cap, six-sided, band-7-1, band-7-2, nim-pass, nim
     /// (with --cap EXPR it may be left out).
-    #[arg(value_name = "GAME")]
+    #[arg(value_name = "GAME", value_parser = GameName, hide_possible_values = true)]
     game: Option<String>,
     /// triangular: the cap is floor((x+z)/K); band-7-2: the slope (default 1).
     #[arg(long, value_name = "K")]
@@ -137,6 +137,35 @@ pub fn plan(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
     figure_of(args, memory_limit).and_then(Plan::new)
 }
 
+/// The `game` positional's parser: any word (an unknown game is refused with a
+/// suggestion when the figure is planned, on every front end alike), with the
+/// game names as its possible values, for shell completion only.
+#[derive(Clone, Copy, Debug)]
+struct GameName;
+
+impl clap::builder::TypedValueParser for GameName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            GAME_NAMES
+                .iter()
+                .map(|&name| clap::builder::PossibleValue::new(name)),
+        ))
+    }
+}
+
 fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {
     let name = match (&args.game, &args.cap) {
         (Some(name), _) => name.clone(),
@@ -152,9 +181,12 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
         return Err(crate::Error::invalid_parameter(
             "game",
             format!(
-                "unknown game '{}'; expected one of {}",
+                "unknown game '{}'; expected one of {}{}",
                 args::shorten(&name),
-                GAME_NAMES.join(", ")
+                GAME_NAMES.join(", "),
+                args::suggestion(&name, &GAME_NAMES.map(String::from))
+                    .map(|best| format!("; did you mean '{best}'?"))
+                    .unwrap_or_default()
             ),
         ));
     }

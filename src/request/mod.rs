@@ -41,7 +41,7 @@ pub enum FigureCommand {
     Automaton(automaton::AutomatonArgs),
     /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, nim-sum analyses.
     Grundy(grundy::GrundyArgs),
-    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level as GIF.
+    /// Sections of the Sierpinski octahedron S_n, its 3D view, and sweeps of the level (GIF, APNG, frames).
     Octahedron(octahedron::OctahedronArgs),
 }
 
@@ -341,7 +341,8 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
     let (why, suggested) = if HOW_OR_WHERE.contains(&wanted.as_str()) {
         (" (it says how or where to draw, not what)", String::new())
     } else {
-        let suggested = suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
+        let suggested =
+            args::suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
         ("", suggested.unwrap_or_default())
     };
     Error::invalid_parameter(
@@ -353,32 +354,6 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
             allowed.join(", ")
         ),
     )
-}
-
-/// The closest allowed name to `wanted`, when it is close (a typo).
-fn suggestion<'a>(wanted: &str, allowed: &'a [String]) -> Option<&'a str> {
-    allowed
-        .iter()
-        .map(|a| (strsim_distance(wanted, a), a))
-        .filter(|(d, a)| *d <= 2.max(a.len() / 4))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, a)| a.as_str())
-}
-
-/// Levenshtein distance (small strings: parameter names).
-fn strsim_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 /// The canonical command line of parsed `matches` (of the command line's root or
@@ -413,6 +388,13 @@ pub fn plan_command(
 /// A clap parse error as the library's: a bad parameter named as data, with
 /// clap's detail (the possible values, "did you mean") on the same line.
 pub fn from_clap(err: &clap::Error) -> Error {
+    from_clap_among(err, &[])
+}
+
+/// [`from_clap`] for an error of a command whose long flags (without dashes) are
+/// `flags`: an unknown flag gets the nearest of them by edit distance
+/// (`--palete`: `--palette`), not clap's guess by its own measure.
+pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let strings = |kind: ContextKind| -> Vec<String> {
         match err.get(kind) {
@@ -479,20 +461,43 @@ pub fn from_clap(err: &clap::Error) -> Error {
         }
         _ => first_line(err),
     };
-    let listed = |kind: ContextKind| {
-        let values = strings(kind);
-        (!values.is_empty()).then(|| values.join(", "))
-    };
-    if let Some(values) = listed(ContextKind::ValidValue) {
-        message.push_str(&format!("; possible values: {values}"));
+    let values = strings(ContextKind::ValidValue);
+    if !values.is_empty() {
+        message.push_str(&format!("; possible values: {}", values.join(", ")));
     }
-    for kind in [
-        ContextKind::SuggestedArg,
-        ContextKind::SuggestedValue,
-        ContextKind::SuggestedSubcommand,
+    // One suggestion, the nearest to what was typed (clap may list several,
+    // its best last).
+    let typed = |kind: ContextKind| strings(kind).first().cloned().unwrap_or_default();
+    for (kind, wrong) in [
+        (ContextKind::SuggestedArg, typed(ContextKind::InvalidArg)),
+        (
+            ContextKind::SuggestedValue,
+            typed(ContextKind::InvalidValue),
+        ),
+        (
+            ContextKind::SuggestedSubcommand,
+            typed(ContextKind::InvalidSubcommand),
+        ),
     ] {
-        if let Some(suggestion) = listed(kind) {
-            message.push_str(&format!("; did you mean '{suggestion}'?"));
+        let mut candidates = strings(kind);
+        let own_flags = kind == ContextKind::SuggestedArg
+            && err.kind() == ErrorKind::UnknownArgument
+            && !flags.is_empty()
+            && wrong.starts_with("--");
+        if own_flags {
+            // Ours or none: clap's measure finds `--panel` near `--palete`.
+            candidates = args::suggestion(&name_of(&wrong), flags)
+                .map(|own| format!("--{own}"))
+                .into_iter()
+                .collect();
+        }
+        let wrong = wrong.split('=').next().unwrap_or_default();
+        let best = candidates
+            .iter()
+            .rev()
+            .min_by_key(|candidate| args::strsim_distance(wrong, candidate));
+        if let Some(best) = best {
+            message.push_str(&format!("; did you mean '{best}'?"));
         }
     }
     match first {

@@ -660,3 +660,26 @@ fn golden_frame_12_mod_3() {
         &["automaton", "--frames", "12", "--modulus", "3"],
     );
 }
+
+#[test]
+fn automaton_check_honours_format_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["automaton", "--frames", "16", "--check", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(document["frames"], serde_json::json!([1, 16]));
+    assert_eq!(document["agree"], true);
+    assert_eq!(document["cells"], (1..=16u64).map(|n| n * n).sum::<u64>());
+    let out = nimscape(dir.path())
+        .args(["automaton", "--frames", "4", "--check", "--format", "gif"])
+        .output()
+        .unwrap();
+    super::support::assert_one_line_error(&out, "automaton --check reports as text, or as JSON");
+}

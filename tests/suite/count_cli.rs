@@ -90,3 +90,47 @@ fn bad_counts() {
         assert_one_line_error(&output, needle);
     }
 }
+
+#[test]
+fn count_reports_honour_format() {
+    let dir = tempfile::tempdir().unwrap();
+    // The table without -o: in the --format asked for, as `-o -` writes it.
+    let json = nimscape(dir.path())
+        .args(["count", "--m", "1..4", "--format", "json"])
+        .output()
+        .unwrap();
+    let piped = nimscape(dir.path())
+        .args(["count", "--m", "1..4", "-o", "-", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(json.status.success() && !json.stdout.is_empty());
+    assert_eq!(json.stdout, piped.stdout);
+    // --check with --format json: one document, the table beside the checks.
+    let out = nimscape(dir.path())
+        .args([
+            "count",
+            "--m",
+            "1..4",
+            "--check",
+            "--check-up-to",
+            "16",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(document["g"][3]["g"], 16);
+    let checks = document["checks"].as_array().unwrap();
+    assert!(checks.len() >= 5 && checks.iter().all(|c| c["holds"] == true));
+    let out = nimscape(dir.path())
+        .args(["count", "--check", "--format", "svg"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "count --check reports as text, or as JSON");
+}

@@ -621,3 +621,53 @@ fn without_o_or_a_report_the_figure_goes_to_output() {
         1
     );
 }
+
+#[test]
+fn grundy_reports_honour_format_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["grundy", "triangular", "--k", "3", "--box", "12"];
+    let reports = ["--find-shift", "-3..3", "--compare-nim-sum", "--time"];
+    let out = nimscape(dir.path())
+        .args(base)
+        .args(reports)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(document["game"], "triangular k=3");
+    assert_eq!(document["box"], serde_json::json!([12, 12, 12]));
+    let compared = &document["compare_nim_sum"];
+    assert_eq!(
+        compared["positions"],
+        compared["equal"].as_u64().unwrap() + compared["different"].as_u64().unwrap()
+    );
+    assert_eq!(document["find_shift"]["exact"], serde_json::json!([0]));
+    assert_eq!(
+        document["find_shift"]["shifts"].as_array().unwrap().len(),
+        7
+    );
+    assert!(document["seconds"].is_f64());
+
+    // Without --format: the text tables, as before.
+    let text = nimscape(dir.path())
+        .args(base)
+        .args(reports)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).contains("exact for h = 0"));
+
+    let out = nimscape(dir.path())
+        .args(base)
+        .args(["--time", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        "grundy reports as text, or as JSON with --format json; not as csv",
+    );
+}

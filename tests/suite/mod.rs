@@ -8,6 +8,7 @@ mod crash_corpus;
 mod golden;
 mod grammar_cli;
 mod grundy_cli;
+mod help_cli;
 mod hygiene;
 mod interrupt;
 mod layering;

@@ -12,9 +12,6 @@ fn every_claim_holds_at_the_default_bounds() {
         String::from_utf8_lossy(&out.stderr)
     );
     let table = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<&str> = table.lines().skip(1).collect();
-    assert!(rows.len() >= 15, "{table}");
-    assert!(rows.iter().all(|r| r.contains("holds")), "{table}");
     for source in [
         "Thm 2.3",
         "Thm 3.4",
@@ -26,31 +23,65 @@ fn every_claim_holds_at_the_default_bounds() {
     ] {
         assert!(table.contains(source), "{source} missing:\n{table}");
     }
-    // Every column starts at the same character in every row, en dashes and all.
-    let column_of = |row: &str, needle: &str| {
-        let byte = row.find(needle).unwrap();
-        row[..byte].chars().count()
-    };
-    let header = table.lines().next().unwrap();
-    let result_column = column_of(header, "result");
-    for row in &rows {
-        assert_eq!(column_of(row, "holds"), result_column, "{row}");
+    // One block per claim, each starting with its result; within 100 columns,
+    // en dashes and all.
+    let results: Vec<&str> = table
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with(' '))
+        .collect();
+    let (summary, rows) = results.split_last().unwrap();
+    assert!(rows.len() >= 15, "{table}");
+    assert!(rows.iter().all(|r| r.starts_with("holds")), "{table}");
+    assert_eq!(
+        *summary,
+        format!("{} claims hold, 0 fail", rows.len()),
+        "{table}"
+    );
+    for line in table.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
     }
-    // And no column is wider than its widest entry plus the two-space gap.
-    let (source_at, range_at) = (column_of(header, "source"), column_of(header, "checked on"));
-    let widest_source = rows
-        .iter()
-        .map(|row| {
-            let cells: String = row
-                .chars()
-                .skip(source_at)
-                .take(range_at - source_at)
-                .collect();
-            cells.trim_end().chars().count()
-        })
-        .max()
+    // The claims' text starts at the same character in every block.
+    let header = table.lines().next().unwrap();
+    let byte = header.find("claim").unwrap();
+    let claim_column = header[..byte].chars().count();
+    for line in table.lines().skip(1).filter(|l| l.starts_with(' ')) {
+        assert_eq!(line.len() - line.trim_start().len(), claim_column, "{line}");
+    }
+}
+
+#[test]
+fn verify_reports_json_with_format_json_and_refuses_other_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["verify", "--up-to", "8", "--format", "json"])
+        .output()
         .unwrap();
-    assert_eq!(range_at - source_at, widest_source + 2, "{table}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let claims = document["claims"].as_array().unwrap();
+    assert!(claims.len() >= 15, "{document}");
+    assert!(claims
+        .iter()
+        .all(|c| c["holds"] == true && c["source"].is_string()));
+    assert_eq!(document["hold"], claims.len());
+    assert_eq!(document["fail"], 0);
+
+    let out = nimscape(dir.path())
+        .args(["verify", "--up-to", "8", "--format", "png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        "verify reports as text, or as JSON with --format json",
+    );
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub enum Error {
     },
 
     /// The requested work would need more memory than the limit allows.
-    #[error("{what} would need about {} of memory, over the limit of {}; {hint}", human_bytes(*.needed), human_bytes(*.limit))]
+    #[error("{what} would need about {} of memory, over the limit of {}; {hint}{}", human_bytes(*.needed), human_bytes(*.limit), raise_limit(*.needed))]
     TooLarge {
         /// What was asked for, e.g. "a 65536 x 65536 board at 4 px per cell".
         what: String,
@@ -182,6 +182,23 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// The other way out of a memory refusal: "; or raise `max-memory` (e.g.
+/// `max-memory` 120G)", the example the estimate plus a tenth, rounded up to a
+/// whole T, G or M (the largest unit that needs more than 1); nothing when
+/// that is past any limit (1024T).
+fn raise_limit(needed: u64) -> String {
+    let wanted = u128::from(needed) + u128::from(needed) / 10;
+    let (count, unit) = [("T", 40), ("G", 30), ("M", 20)]
+        .into_iter()
+        .map(|(unit, shift)| (wanted.div_ceil(1u128 << shift), unit))
+        .find(|(count, unit)| *count > 1 || *unit == "M")
+        .unwrap_or((1, "M"));
+    if unit == "T" && count > 1024 {
+        return String::new();
+    }
+    format!("; or raise `max-memory` (e.g. `max-memory` {count}{unit})")
+}
+
 /// The default memory limit for one figure: 2 GiB, well inside the 24 GiB machines
 /// this runs on, and far more than any figure meant for a page needs.
 pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
@@ -244,5 +261,26 @@ mod tests {
         let text = err.to_string();
         assert!(!text.contains('\n'));
         assert!(text.contains("5.0 GiB") && text.contains("2.0 GiB") && text.contains("`raw`"));
+        assert!(
+            text.ends_with("use `raw`; or raise `max-memory` (e.g. `max-memory` 6G)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_memory_limit_to_raise_to_is_the_estimate_rounded_up() {
+        assert_eq!(
+            raise_limit(100 << 20),
+            "; or raise `max-memory` (e.g. `max-memory` 110M)"
+        );
+        assert_eq!(
+            raise_limit(16 << 30),
+            "; or raise `max-memory` (e.g. `max-memory` 18G)"
+        );
+        assert_eq!(
+            raise_limit(1600 << 30),
+            "; or raise `max-memory` (e.g. `max-memory` 2T)"
+        );
+        assert_eq!(raise_limit(u64::MAX), "");
     }
 }

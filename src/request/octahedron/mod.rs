@@ -41,7 +41,7 @@ enum OctahedronCommand {
     Section(SectionArgs),
     /// A shaded 3D picture of S_n, optionally with the section plane, or operation T.
     View(ViewArgs),
-    /// An animated GIF of the section as the level r sweeps from --from to --to.
+    /// The section as the level r sweeps from --from to --to: a GIF, an APNG or frames.
     Sweep(SweepArgs),
 }
 

@@ -42,10 +42,12 @@ pub enum GridLevel {
     Other,
 }
 
-fn check_order(n: u32, flag: &str) -> Result<()> {
-    if n > MAX_ORDER {
+/// `n` at most `most` (the order whose levels the exact arithmetic can cut), the
+/// `n` given shown as given.
+fn check_order(n: u32, most: u32, flag: &str) -> Result<()> {
+    if n > most {
         return Err(Error::invalid(format!(
-            "`n` must be at most {MAX_ORDER} for exact arithmetic (got {n}) when giving {flag}"
+            "`n` must be at most {most} for exact arithmetic (got {n}) when giving {flag}"
         )));
     }
     Ok(())
@@ -86,7 +88,7 @@ impl Level {
 
     /// The integer level m at order n: r = m / 2^n, 1 <= m <= 2^n (`--level`).
     pub fn integer(n: u32, m: u64) -> Result<Level> {
-        check_order(n, "`level`")?;
+        check_order(n, MAX_ORDER, "`level`")?;
         let top = 1u64 << n;
         if m == 0 {
             return Err(Error::invalid(
@@ -103,7 +105,8 @@ impl Level {
 
     /// The half level m + 1/2 at order n: r = (2m + 1) / 2^(n+1), 0 <= m < 2^n (`--level`).
     pub fn half(n: u32, m: u64) -> Result<Level> {
-        check_order(n + 1, "a half `level`")?;
+        // A half level needs one more binary digit: 2^(n+1) <= 2^60.
+        check_order(n, MAX_ORDER - 1, "a half `level`")?;
         let top = 1u64 << n;
         if m >= top {
             return Err(Error::invalid(format!(
@@ -160,10 +163,14 @@ impl Level {
                 "`r` must be a number in [0, 1] such as 0.37, 3e-6 or 3/8; got '{text}'"
             ))
         };
-        if t.starts_with('-') && t.len() > 1 {
-            return Err(Error::invalid(format!(
-                "`r` must not be negative (r = 0 is the apex); got {t}"
-            )));
+        if let Some(magnitude) = t.strip_prefix('-').filter(|m| !m.is_empty()) {
+            // -0 (or -0.0, -0/7) is 0, the apex; anything else below 0 is no level.
+            return match Level::parse_r(magnitude) {
+                Ok(zero) if zero.0 == Rational::ZERO => Ok(zero),
+                _ => Err(Error::invalid(format!(
+                    "`r` must not be negative (r = 0 is the apex); got {t}"
+                ))),
+            };
         }
         if let Some((p, q)) = t.split_once('/') {
             let p: u128 = p.trim().parse().map_err(|_| bad())?;
@@ -375,5 +382,23 @@ mod tests {
             let msg = result.unwrap_err().to_string();
             assert!(msg.contains(flag) && !msg.contains('\n'), "{msg}");
         }
+    }
+
+    #[test]
+    fn minus_zero_is_the_apex_and_a_too_deep_half_level_names_the_n_given() {
+        for zero in ["-0", "-0.0", "-0e3", "-0/7"] {
+            assert_eq!(Level::parse_r(zero).unwrap(), Level::parse_r("0").unwrap());
+        }
+        assert_eq!(Level::from_f64(-0.0).unwrap(), Level::parse_r("0").unwrap());
+        for negative in ["-0.1", "-1", "-2", "-x"] {
+            let msg = Level::parse_r(negative).unwrap_err().to_string();
+            assert!(msg.contains("must not be negative"), "{negative}: {msg}");
+        }
+        let msg = Level::parse_level(60, "77.5").unwrap_err().to_string();
+        assert!(
+            msg.contains("at most 59") && msg.contains("(got 60)"),
+            "{msg}"
+        );
+        assert!(Level::parse_level(59, "77.5").is_ok());
     }
 }
