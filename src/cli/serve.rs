@@ -105,8 +105,7 @@ pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()
         frames: args.frames,
         max_tiles: args.max_tiles,
     };
-    let control = super::signals::control();
-    let page = serve::explore::explorer_html(&spec, ctx.memory_limit, &control)?;
+    let page = serve::explore::explorer_html(&spec, ctx.memory_limit, &ctx.control)?;
     super::output::make_parent(&args.output)?;
     // Written whole to a temporary file beside the target, then renamed: never half a page.
     let dir = args

@@ -738,12 +738,12 @@ impl AutomatonPlan {
         };
         let animation = self.board_animation()?;
         let ramp = self.ramp()?;
-        control.add_total(self.frames.len() as u64);
-        let panels = self.computed_frames(control)?.map(|frame| {
-            control.advance(1);
-            Self::panel(&frame, style, ramp.as_ref())
-        });
+        let panels = self
+            .computed_frames(control)?
+            .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
+        let panels = crate::figure::counted(panels, self.frames.len(), control);
         animation.write(out, panels, self.memory_limit)?;
+        // The frames end early when cancelled mid-frame: a short GIF is no result.
         control.check()
     }
 

@@ -83,20 +83,30 @@ pub fn write_frame_sequence(
 /// `frames` that stop with [`crate::Error::Cancelled`] before the next frame once
 /// `control` is cancelled, and count one unit of progress per frame.
 pub fn controlled<'a>(mut frames: Frames<'a>, control: &Control) -> Frames<'a> {
+    frames.scenes = Box::new(counted(frames.scenes, frames.count, control));
+    frames
+}
+
+/// `items` (the `count` frames or levels of an animation) under `control`: one
+/// unit of progress each, and [`crate::Error::Cancelled`] instead of the next
+/// item once `control` is cancelled.
+pub fn counted<'a, T: 'a>(
+    mut items: impl Iterator<Item = Result<T>> + 'a,
+    count: usize,
+    control: &Control,
+) -> impl Iterator<Item = Result<T>> + 'a {
     let control = control.clone();
-    control.add_total(frames.count as u64);
-    let mut scenes = frames.scenes;
-    frames.scenes = Box::new(std::iter::from_fn(move || {
+    control.add_total(count as u64);
+    std::iter::from_fn(move || {
         if let Err(cancelled) = control.check() {
             return Some(Err(cancelled));
         }
-        let next = scenes.next();
+        let next = items.next();
         if next.is_some() {
             control.advance(1);
         }
         next
-    }));
-    frames
+    })
 }
 
 /// The last frame of an animated figure as a PNG at `path`: the still a LaTeX

@@ -397,17 +397,13 @@ impl SweepFigure {
             self.frame_scene_in(level, fit)?;
         }
         let palette = self.palette();
-        control.add_total(levels.len() as u64);
+        let count = levels.len();
         write_frames(
             out,
             (width, height),
             &palette,
             // One check per level: frames are drawn in batches of `BATCH`.
-            levels.into_iter().map(|level| {
-                control.check()?;
-                control.advance(1);
-                Ok(level)
-            }),
+            crate::figure::counted(levels.into_iter().map(Ok), count, control),
             BATCH,
             &self.animation,
             |_, &level| self.frame_indices_in(level, fit, &palette),

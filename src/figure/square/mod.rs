@@ -454,12 +454,7 @@ impl SquareFigure {
     }
 
     fn write_gif(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
-        control.add_total(self.boards.len() as u64);
-        let panels = self.animation_panels().map(|panel| {
-            control.check()?;
-            control.advance(1);
-            panel
-        });
+        let panels = crate::figure::counted(self.animation_panels(), self.boards.len(), control);
         self.board_animation()?
             .write(out, panels, self.memory_limit)
     }
