@@ -419,7 +419,15 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
                 .replace('_', "-"),
         }
     };
-    let marked = |shown: &str| format!("`{}`", name_of(shown));
+    // A flag is marked as a parameter (each front end names it its way); a
+    // positional (`<RECIPE>...`) has no flag to show, so it stays as clap wrote it.
+    let marked = |shown: &str| {
+        if shown.trim().starts_with("--") {
+            format!("`{}`", name_of(shown))
+        } else {
+            shown.trim().to_string()
+        }
+    };
     let invalid = strings(ContextKind::InvalidArg);
     let first = invalid.first().map(|s| name_of(s));
     let mut message = match err.kind() {

@@ -264,3 +264,11 @@ fn completions_offer_the_game_names_after_grundy() {
         .unwrap();
     assert_one_line_error(&out, "unknown game 'chess'; expected one of triangular");
 }
+
+#[test]
+fn a_missing_positional_is_named_as_written_not_as_a_flag() {
+    let dir = temp();
+    let out = nimscape(dir.path()).arg("render").output().unwrap();
+    assert_one_line_error(&out, "<RECIPE>... is required");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("--recipe"));
+}
