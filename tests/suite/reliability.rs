@@ -651,3 +651,43 @@ fn an_error_quotes_at_most_a_line_of_what_was_typed() {
     assert_one_line_error(&out, "is not a colour");
     assert!(out.stderr.len() < 300, "{} bytes", out.stderr.len());
 }
+
+#[test]
+fn recipes_are_regular_files_of_bounded_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let sets = dir.path().join("sets");
+    std::fs::create_dir(&sets).unwrap();
+    // A FIFO blocked the render for ever; /dev/zero was read until memory ran out.
+    let fifo = sets.join("f.toml");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    for args in [&["render", "sets"][..], &["render", "sets/f.toml"]] {
+        let out = nimscape(dir.path())
+            .args(args)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, "not a regular file");
+    }
+    std::fs::remove_file(&fifo).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", sets.join("z.toml")).unwrap();
+    let out = nimscape(dir.path())
+        .args(["render", "sets"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "not a regular file");
+    std::fs::remove_file(sets.join("z.toml")).unwrap();
+    std::fs::write(sets.join("big.toml"), "#".repeat(2 << 20)).unwrap();
+    let out = nimscape(dir.path())
+        .args(["render", "sets"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "larger than 1024 KiB");
+}
