@@ -72,7 +72,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 // Bad input is refused before a folder is made.
                 figure.check(Format::Apng)?;
                 pattern.check_count(figure.frames()?.count)?;
-                make_parent(&pattern.frame_path(1))?;
+                let folders = make_parent(&pattern.frame_path(1))?;
                 let watch = Watch::start(&ctx.control, path.display().to_string(), ctx.quiet);
                 figure::write_frame_sequence(
                     figure,
@@ -83,6 +83,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                     ctx.output_limit,
                 )?;
                 drop(watch);
+                folders.keep();
                 return Ok(Some(pattern.tex_path()));
             }
             let format = figure::format_of(figure, path)?;
@@ -120,7 +121,7 @@ fn write(
 ) -> Result<()> {
     // Bad input is refused before a folder is made, so it leaves nothing behind.
     figure.check(format)?;
-    make_parent(path)?;
+    let folders = make_parent(path)?;
     let watch = Watch::start(&ctx.control, path.display().to_string(), ctx.quiet);
     figure::write_file(
         figure,
@@ -131,21 +132,58 @@ fn write(
         ctx.output_limit,
     )?;
     drop(watch);
+    folders.keep();
     announce(path, ctx);
     Ok(())
 }
 
-/// Creates the folders above `path` when they are missing.
-pub fn make_parent(path: &Path) -> Result<()> {
+/// Creates the folders above `path` when they are missing. Unless the write that
+/// needed them succeeds ([`NewFolders::keep`]), they are removed again when empty:
+/// a refused or stopped run leaves no folder behind.
+pub fn make_parent(path: &Path) -> Result<NewFolders> {
+    let mut created = Vec::new();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if !parent.is_dir() {
-            std::fs::create_dir_all(parent).map_err(|source| nimscape::Error::Io {
-                path: parent.to_path_buf(),
-                source,
-            })?;
+        let mut missing: Vec<&Path> = parent
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.is_dir())
+            .collect();
+        missing.reverse();
+        for folder in missing {
+            match std::fs::create_dir(folder) {
+                Ok(()) => created.push(folder.to_path_buf()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => {}
+                Err(source) => {
+                    drop(NewFolders(created));
+                    return Err(nimscape::Error::Io {
+                        path: folder.to_path_buf(),
+                        source,
+                    }
+                    .into());
+                }
+            }
         }
     }
-    Ok(())
+    Ok(NewFolders(created))
+}
+
+/// Folders [`make_parent`] created, outermost first; removed on drop unless kept.
+#[must_use = "call keep() once the file is written"]
+pub struct NewFolders(Vec<PathBuf>);
+
+impl NewFolders {
+    /// The file was written: its folders stay.
+    pub fn keep(mut self) {
+        self.0.clear();
+    }
+}
+
+impl Drop for NewFolders {
+    fn drop(&mut self) {
+        for folder in self.0.iter().rev() {
+            // Only an empty folder goes: anything written into it meanwhile stays.
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
 }
 
 /// Says on stderr which file was written (stdout stays for reports and data).

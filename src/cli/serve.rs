@@ -106,18 +106,17 @@ pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()
         max_tiles: args.max_tiles,
     };
     let page = serve::explore::explorer_html(&spec, ctx.memory_limit, &ctx.control)?;
-    super::output::make_parent(&args.output)?;
-    // Written whole to a temporary file beside the target, then renamed: never half a page.
-    let dir = args
-        .output
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write '{}'", args.output.display()))?;
-    file.write_all(page.as_bytes())?;
-    file.persist(&args.output)
-        .with_context(|| format!("cannot write '{}'", args.output.display()))?;
+    let folders = super::output::make_parent(&args.output)?;
+    // As every figure: a temporary file beside the target, renamed when whole (never
+    // half a page, none left when stopped), readable by others, under --max-output.
+    nimscape::encode::write_atomic(&args.output, ctx.output_limit, |out| {
+        out.write_all(page.as_bytes())
+            .map_err(|source| nimscape::Error::Io {
+                path: args.output.clone(),
+                source,
+            })
+    })?;
+    folders.keep();
     // On stderr, as every command's: stdout stays for reports and data.
     super::output::announce(&args.output, ctx);
     Ok(())

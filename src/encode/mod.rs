@@ -120,20 +120,64 @@ impl Format {
 
 /// Checks that `path`'s folder exists and is a folder, before any work is done.
 pub fn check_output_path(path: &Path) -> Result<()> {
-    let dir = parent_dir(path);
-    if !dir.is_dir() {
-        return Err(Error::invalid(format!(
-            "output folder '{}' does not exist; create it first or choose another -o",
-            dir.display()
-        )));
+    output_target(path).map(|_| ())
+}
+
+/// The file a write to `path` replaces: `path` itself, or where its symbolic links
+/// lead (a figure written through a link lands in the link's target, and the link
+/// stays). Refuses a folder, a missing folder, and anything that is not a regular
+/// file (a FIFO, a device, a socket): an atomic write would replace it.
+pub fn output_target(path: &Path) -> Result<PathBuf> {
+    const MAX_LINKS: usize = 40;
+    let mut target = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let metadata = match std::fs::symlink_metadata(&target) {
+            Ok(metadata) => metadata,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let dir = parent_dir(&target);
+                if !dir.is_dir() {
+                    return Err(Error::invalid(format!(
+                        "output folder '{}' does not exist; create it first or choose another -o",
+                        dir.display()
+                    )));
+                }
+                return Ok(target);
+            }
+            Err(source) => {
+                return Err(Error::Io {
+                    path: target,
+                    source,
+                })
+            }
+        };
+        let kind = metadata.file_type();
+        if kind.is_symlink() {
+            let link = std::fs::read_link(&target).map_err(|source| Error::Io {
+                path: target.clone(),
+                source,
+            })?;
+            target = parent_dir(&target).join(link);
+            continue;
+        }
+        if kind.is_dir() {
+            return Err(Error::invalid(format!(
+                "output '{}' is a folder; give a file name",
+                path.display()
+            )));
+        }
+        if !kind.is_file() {
+            return Err(Error::invalid(format!(
+                "output '{}' is not a regular file (a FIFO, device or socket); nimscape \
+                 replaces files atomically, so write to a stream with -o - instead",
+                path.display()
+            )));
+        }
+        return Ok(target);
     }
-    if path.is_dir() {
-        return Err(Error::invalid(format!(
-            "output '{}' is a folder; give a file name",
-            path.display()
-        )));
-    }
-    Ok(())
+    Err(Error::invalid(format!(
+        "output '{}' goes through more than {MAX_LINKS} symbolic links",
+        path.display()
+    )))
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -156,7 +200,8 @@ pub fn write_atomic(
     output_limit: u64,
     write: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
-    check_output_path(path)?;
+    let target = output_target(path)?;
+    let path = target.as_path();
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,

@@ -691,3 +691,96 @@ fn recipes_are_regular_files_of_bounded_size() {
         .unwrap();
     assert_one_line_error(&out, "larger than 1024 KiB");
 }
+
+#[test]
+fn a_refused_run_leaves_no_folder_it_made() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("kept")).unwrap();
+    for target in ["new/deeper/x.png", "kept/new/x.png", "fr/m-%03d.png"] {
+        let m = if target.contains('%') {
+            "1..3"
+        } else {
+            "100000"
+        };
+        let out = nimscape(dir.path())
+            .args(["--max-memory", "1M", "square", "--m", m, "--cell", "4000"])
+            .args(["-o", target])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+    }
+    let out = nimscape(dir.path())
+        .args([
+            "--max-output",
+            "1K",
+            "explore",
+            "--m",
+            "11",
+            "-o",
+            "e/x.html",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "max-output");
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["kept"]);
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("kept")).unwrap().count(),
+        0
+    );
+    // A written file keeps the folders made for it; the explorer is an ordinary file.
+    let out = nimscape(dir.path())
+        .args(["explore", "--m", "11", "-o", "e/f/x.html"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mode = std::fs::metadata(dir.path().join("e/f/x.html")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o644
+    );
+}
+
+#[test]
+fn an_output_link_is_written_through_and_special_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("real.svg"), "old").unwrap();
+    std::os::unix::fs::symlink("real.svg", dir.path().join("link.svg")).unwrap();
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "5", "-o", "link.svg"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let link = std::fs::symlink_metadata(dir.path().join("link.svg")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    let written = std::fs::read_to_string(dir.path().join("real.svg")).unwrap();
+    assert!(
+        written.starts_with("<?xml") || written.starts_with("<svg"),
+        "{written:.40}"
+    );
+
+    let fifo = dir.path().join("pipe.png");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "5", "-o", "pipe.png"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "is not a regular file");
+    let still = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(
+        rustix::fs::FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(&still))
+            == rustix::fs::FileType::Fifo
+    );
+}
