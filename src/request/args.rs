@@ -226,12 +226,10 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
 }
 
 /// Parses a caption size in pixels: any number from 4 to 200 (12.5 is fine).
+/// A caption size: a bare number is pt (px without a physical size), as `--help`
+/// says; `7pt`, `9px` and `3mm` are taken too, as `--font-size` takes them.
 pub fn parse_caption_size(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(size) if (4.0..=200.0).contains(&size) => Ok(size),
-        Ok(_) => Err("must be between 4 and 200 px".into()),
-        Err(_) => Err(format!("'{text}' is not a number of pixels")),
-    }
+    units::parse_font_size(text).map(|length| length.points(Print::default()))
 }
 
 /// The largest margin or gap, pixels: beyond it the figure is nearly all blank, and

@@ -159,8 +159,22 @@ pub fn parse_font_size(text: &str) -> Result<Length, String> {
     } else {
         parse_length(t)?
     };
+    // Beyond this a single glyph outgrows any figure (the chart then drew its title
+    // alone), and the size would reach the layout's integer arithmetic.
+    let points = length.points(Print::default());
+    if !(MIN_GIVEN_TEXT_PT..=MAX_GIVEN_TEXT_PT).contains(&points) {
+        return Err(format!(
+            "must be between {MIN_GIVEN_TEXT_PT} and {MAX_GIVEN_TEXT_PT} pt (got {})",
+            crate::error::excerpt(t)
+        ));
+    }
     Ok(length)
 }
+
+/// The smallest text size a flag may ask for, pt.
+pub const MIN_GIVEN_TEXT_PT: f64 = 4.0;
+/// The largest text size a flag may ask for, pt.
+pub const MAX_GIVEN_TEXT_PT: f64 = 200.0;
 
 /// How scene units map to paper and pixels for one figure.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -209,5 +209,6 @@ pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
 
 /// True when `host` only accepts connections from this machine.
 pub fn is_loopback(host: IpAddr) -> bool {
-    host.is_loopback()
+    // `::ffff:127.0.0.1` is 127.0.0.1 written as IPv6: loopback too.
+    host.to_canonical().is_loopback()
 }

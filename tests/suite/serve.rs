@@ -685,3 +685,14 @@ fn automaton_frame_speed() {
         first.body.len()
     );
 }
+
+#[test]
+fn loopback_written_as_ipv6_is_loopback() {
+    use nimscape::serve::is_loopback;
+    for host in ["127.0.0.1", "::1", "::ffff:127.0.0.1", "127.3.2.1"] {
+        assert!(is_loopback(host.parse().unwrap()), "{host}");
+    }
+    for host in ["0.0.0.0", "::", "::ffff:10.0.0.1", "192.168.1.2"] {
+        assert!(!is_loopback(host.parse().unwrap()), "{host}");
+    }
+}
