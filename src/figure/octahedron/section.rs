@@ -735,7 +735,7 @@ impl SectionPlan {
             }
             Format::Png if self.raw => {
                 let grid = self.raw_grid(control)?;
-                png_enc::write_bilevel_grid(out, &grid, png_enc::Compression::Fast, metadata)
+                png_enc::write_bilevel_grid(out, &grid, png_enc::Compression::default(), metadata)
             }
             Format::Png => encode::write_scene_controlled(
                 out,
