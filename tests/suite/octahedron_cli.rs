@@ -300,6 +300,61 @@ fn golden_3d_view_with_plane() {
     );
 }
 
+/// Where the picture is not the white background, as rows of booleans.
+fn silhouette(dir: &Path, args: &[&str], file: &str) -> Vec<Vec<bool>> {
+    let mut all = args.to_vec();
+    all.extend(["--no-caption", "--width", "300", "-o", file]);
+    run_ok(dir, &all);
+    let (w, h, colour, _, pixels) = decode_png(&std::fs::read(dir.join(file)).unwrap());
+    let channels = pixels.len() / (w * h) as usize;
+    assert!(channels >= 3, "{colour:?}");
+    pixels
+        .chunks(channels * w as usize)
+        .map(|row| {
+            row.chunks(channels)
+                .map(|p| p[..3].iter().any(|&c| c < 240))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn default_camera_shows_an_octahedron_not_a_cube() {
+    // Seen near a face's normal (the old default, azimuth 30° and elevation 35°)
+    // an octahedron's outline is a near-regular hexagon, as wide as it is tall:
+    // S_5 read as a faceted cube. Stood on its apex and seen from low, it is
+    // taller than wide and pointed at the top: a bipyramid.
+    assert!(nimscape::octahedron::Camera::default().angle_from_face_normal_deg() > 18.0);
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["1", "5"] {
+        let mask = silhouette(dir.path(), &["octahedron", "view", "--n", n], "v.png");
+        let rows: Vec<(usize, usize)> = mask
+            .iter()
+            .filter_map(|row| {
+                let first = row.iter().position(|&b| b)?;
+                let last = row.iter().rposition(|&b| b)?;
+                Some((first, last))
+            })
+            .collect();
+        let height = rows.len() as f64;
+        let left = rows.iter().map(|r| r.0).min().unwrap();
+        let right = rows.iter().map(|r| r.1).max().unwrap();
+        let width = (right - left + 1) as f64;
+        assert!(
+            height > 1.15 * width,
+            "S_{n}: {height} px tall, {width} wide"
+        );
+        // A tenth of the way down, the outline is still narrow: a sharp apex
+        // (the old default: 0.32 of the height; now 0.19).
+        let (a, b) = rows[rows.len() / 10];
+        let spread = (b - a + 1) as f64;
+        assert!(
+            spread < 0.22 * height,
+            "S_{n}: apex {spread} px wide at a tenth"
+        );
+    }
+}
+
 #[test]
 fn sweep_gif_has_every_frame_in_one_fixed_palette() {
     let dir = tempfile::tempdir().unwrap();
