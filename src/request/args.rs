@@ -270,7 +270,7 @@ pub enum PaletteArg {
     Paper,
     /// Okabe–Ito: orange, sky blue, bluish green, ...: colour-blind safe (p <= 9).
     OkabeIto,
-    /// Dark purple through blue and teal to green: ordered, colour-blind safe.
+    /// Dark purple through blue, teal and green to orange: ordered, colour-blind safe.
     Viridis,
     /// Evenly spaced hues at one lightness: categorical, not ordered.
     Hues,
