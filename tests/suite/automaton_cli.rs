@@ -39,13 +39,16 @@ fn cell_centre(x0: usize, y0: usize, side: usize, n: usize, r: usize, c: usize) 
 }
 
 /// Colours a GIF frame may show: the cell colours, white, the frame and grid
-/// greys, the caption ink and its 7 shades over white.
+/// greys, the caption ink and the key's swatch edge, each with its 7 shades
+/// over white.
 fn allowed_colours(cells: &[[u8; 3]]) -> HashSet<[u8; 3]> {
     let mut allowed: HashSet<[u8; 3]> = cells.iter().copied().collect();
-    allowed.extend([WHITE, [0x88; 3], [0xD0; 3], [0x22; 3]]);
-    for k in 1..=7u32 {
-        let v = ((0x22 * k + 255 * (8 - k)) as f64 / 8.0).round() as u8;
-        allowed.insert([v; 3]);
+    allowed.extend([WHITE, [0x88; 3], [0xD0; 3], [0x22; 3], [0x73; 3]]);
+    for ink in [0x22u32, 0x73] {
+        for k in 1..=7u32 {
+            let v = ((ink * k + 255 * (8 - k)) as f64 / 8.0).round() as u8;
+            allowed.insert([v; 3]);
+        }
     }
     allowed
 }
