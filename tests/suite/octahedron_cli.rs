@@ -356,6 +356,61 @@ fn default_camera_shows_an_octahedron_not_a_cube() {
 }
 
 #[test]
+fn deep_sections_are_seen_at_first_sight_and_keep_their_area() {
+    // S_30 at r = 0.37 is a lace of lines thinner than a pixel. Drawn at
+    // opacity = covered share, half of its pixels were under 27% blue: a faint
+    // haze. Drawn at the square root of the share, they are at 40% or more,
+    // and the squared tones still add up to the exact area of the section
+    // drawn (S_11's, whose octahedra are under half a 640 px panel's pixel).
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "30",
+            "--r",
+            "0.37",
+            "-o",
+            "s.png",
+        ],
+    );
+    let (w, h, _, _, rgba) = decode_png(&std::fs::read(dir.path().join("s.png")).unwrap());
+    let channels = rgba.len() / (w * h) as usize;
+    // Okabe–Ito blue (0, 114, 178) over white: the red channel gives the tone;
+    // the frame and the caption are grey (red = green).
+    let mut tones: Vec<f64> = rgba
+        .chunks(channels)
+        .filter(|p| p[1] > p[0].saturating_add(2))
+        .map(|p| 1.0 - f64::from(p[0]) / 255.0)
+        .collect();
+    tones.sort_by(f64::total_cmp);
+    let median = tones[tones.len() / 2];
+    assert!(
+        median >= 0.4,
+        "half of the section's pixels under {median:.2}"
+    );
+    let seen = tones.iter().filter(|&&t| t >= 0.25).count() as f64 / f64::from(w * h);
+    assert!(
+        seen >= 0.05,
+        "only {:.1}% of the picture shows the set",
+        100.0 * seen
+    );
+    let level = Level::parse_r("0.37").unwrap();
+    let pixels_per_unit = 320.0 / 0.37;
+    let k = nimscape::octahedron::detail_order(30, 0.5 / pixels_per_unit);
+    assert_eq!(k, 11);
+    let (num, d) = exact_area(k, level).unwrap();
+    let area = num as f64 / (d as f64 * d as f64) * pixels_per_unit * pixels_per_unit;
+    let painted: f64 = tones.iter().map(|t| t * t).sum();
+    assert!(
+        (painted - area).abs() <= 0.02 * area,
+        "squared tones {painted:.0} px against the exact area {area:.0} px"
+    );
+}
+
+#[test]
 fn sweep_gif_has_every_frame_in_one_fixed_palette() {
     let dir = tempfile::tempdir().unwrap();
     run_ok(
