@@ -418,10 +418,12 @@ impl AutomatonPlan {
         if p > MAX_KEY_CLASSES {
             return Ok(Vec::new());
         }
+        // The modulus is named once, so the key of a 288 px frame takes two
+        // rows instead of five.
         let mut key = vec![(style.other_color, format!("≡ 0 (mod {p})"))];
         for r in 1..p {
             let colour = ramp.colours()[ramp.index(u64::from(r))];
-            key.push((colour, format!("≡ {r} (mod {p})")));
+            key.push((colour, format!("≡ {r}")));
         }
         Ok(key)
     }
