@@ -97,6 +97,7 @@ pub fn run() -> Result<()> {
             return Err(UsageError(Naming::Flags.message(&err)).into());
         }
     };
+    request::refuse_control_characters(&matches)?;
     let cli = Cli::from_arg_matches(&matches)?;
     configure_threads(cli.threads)?;
     signals::install();
@@ -212,6 +213,7 @@ fn man_pages(command: &clap::Command) -> usize {
 /// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
 fn write_stdout(bytes: &[u8]) -> Result<()> {
     use std::io::Write;
+    out::ensure_open()?;
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()?;

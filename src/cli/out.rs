@@ -15,9 +15,34 @@ pub fn stdout() -> Report {
     Report(BufWriter::new(std::io::stdout().lock()))
 }
 
+/// Fails when the process was started with standard output closed (`>&-`), so a
+/// run that prints nothing of what it was asked for does not end with exit 0. The
+/// Rust runtime reopens a closed descriptor 1 on `/dev/null` for reading and writing
+/// before `main`; a shell's `> /dev/null` opens it for writing only, and passes.
+pub fn ensure_open() -> std::io::Result<()> {
+    use rustix::fs::{FileType, OFlags};
+    use std::os::fd::AsFd;
+    let stdout = std::io::stdout();
+    let fd = stdout.as_fd();
+    let reopened_by_runtime = rustix::fs::fcntl_getfl(fd)
+        .is_ok_and(|flags| flags & OFlags::ACCMODE == OFlags::RDWR)
+        && rustix::fs::fstat(fd).is_ok_and(|stat| {
+            FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
+                && rustix::fs::major(stat.st_rdev) == 1
+                && rustix::fs::minor(stat.st_rdev) == 3
+        });
+    if reopened_by_runtime {
+        return Err(std::io::Error::other(
+            "standard output is closed; redirect it (> file) or write a file with -o FILE",
+        ));
+    }
+    Ok(())
+}
+
 impl Report {
     /// Flushes everything written; a failure is the run's error.
     pub fn finish(mut self) -> anyhow::Result<()> {
+        ensure_open().map_err(stdout_error)?;
         self.0.flush().map_err(stdout_error)
     }
 }
@@ -33,6 +58,10 @@ impl Write for Report {
 
 /// An error writing standard output, with the cause kept for `main`'s broken-pipe test.
 pub fn stdout_error(err: std::io::Error) -> anyhow::Error {
+    if err.kind() == std::io::ErrorKind::Other {
+        // ensure_open's sentence says it all.
+        return anyhow::Error::new(err);
+    }
     anyhow::Error::new(err).context("writing to standard output")
 }
 

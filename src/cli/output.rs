@@ -48,6 +48,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
             let format = ctx.format.unwrap_or(figure.formats()[0]);
             // The same choice of formats as for a file (PDF wherever SVG is).
             figure::format_of(figure, Path::new(&format!("stdout.{}", format.extension())))?;
+            super::out::ensure_open()?;
             let stdout = std::io::stdout();
             if is_binary(format) && stdout.is_terminal() {
                 bail!(

@@ -31,12 +31,25 @@ fn encoder<'w>(
     metadata: &Metadata,
 ) -> Result<png::Encoder<'w, &'w mut dyn Write>> {
     let mut encoder = png::Encoder::new(out, width, height);
-    for (key, value) in &metadata.entries {
-        encoder
-            .add_text_chunk(key.clone(), value.clone())
-            .map_err(encode_error())?;
-    }
+    add_text(&mut encoder, metadata).map_err(encode_error())?;
     Ok(encoder)
+}
+
+/// Stores the metadata as text chunks: `tEXt` where the value is Latin-1 (the PNG
+/// standard's charset for it, read by every tool), `iTXt` (UTF-8) where it is not,
+/// e.g. a caption with an en dash in the command line.
+pub(crate) fn add_text<W: Write>(
+    encoder: &mut png::Encoder<'_, W>,
+    metadata: &Metadata,
+) -> std::result::Result<(), png::EncodingError> {
+    for (key, value) in &metadata.entries {
+        if value.chars().all(|c| u32::from(c) <= 0xFF) {
+            encoder.add_text_chunk(key.clone(), value.clone())?;
+        } else {
+            encoder.add_itxt_chunk(key.clone(), value.clone())?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes a rasterised scene: indexed when it has at most 256 colours, else RGB when

@@ -268,6 +268,9 @@ fn formats_of(
         .collect()
 }
 
+/// The largest recipe file read (the papers' recipes are a few KiB).
+pub const MAX_RECIPE_BYTES: u64 = 1024 * 1024;
+
 /// The recipe file as TOML gives it, spans kept for every key that can be wrong.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -281,9 +284,36 @@ struct RawRecipe {
 
 impl Recipe {
     /// Reads and parses a recipe file.
+    /// Only regular files of at most [`MAX_RECIPE_BYTES`] are read: a FIFO would block
+    /// for ever, `/dev/zero` would be read until memory runs out.
     pub fn load(path: &Path) -> Result<Recipe> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::invalid(format!("cannot read recipe '{}': {e}", path.display())))?;
+        use std::io::Read;
+        let cannot =
+            |why: String| Error::invalid(format!("cannot read recipe '{}': {why}", path.display()));
+        let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+        if !metadata.is_file() {
+            return Err(cannot(
+                "not a regular file (a recipe is a .toml file; FIFOs and devices are not read)"
+                    .into(),
+            ));
+        }
+        let too_large = || {
+            cannot(format!(
+                "larger than {} KiB; a recipe lists figures, not data",
+                MAX_RECIPE_BYTES / 1024
+            ))
+        };
+        if metadata.len() > MAX_RECIPE_BYTES {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|file| file.take(MAX_RECIPE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| cannot(e.to_string()))?;
+        if bytes.len() as u64 > MAX_RECIPE_BYTES {
+            return Err(too_large());
+        }
+        let text = String::from_utf8(bytes).map_err(|_| cannot("not UTF-8 text".into()))?;
         Recipe::parse(path, &text)
     }
 
@@ -444,7 +474,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Recipe>> {
                 )));
             }
             files.extend(inside);
-        } else if path.is_file() {
+        } else if path.exists() {
+            // Recipe::load refuses what is not a regular file, with the reason.
             files.push(path.clone());
         } else {
             return Err(Error::invalid(format!(

@@ -65,7 +65,7 @@ pub fn parse_list(text: &str, min: u64, limit: u64) -> Result<ValueList, String>
         if count > limit {
             return Err(format!(
                 "'{}' names more than {limit} values; ask for fewer",
-                shorten(text)
+                excerpt(text)
             ));
         }
         parts.push((a, b, step));
@@ -238,15 +238,7 @@ pub fn parse_caption_size(text: &str) -> Result<f64, String> {
 /// sizes computed from it could overflow.
 pub const MAX_SPACING: u32 = 4096;
 
-/// The text itself if short, else its start: an error line stays one readable line
-/// (a 200,000-value list once made a 700 KB message).
-pub fn shorten(text: &str) -> String {
-    if text.chars().count() <= 60 {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(60).collect::<String>())
-    }
-}
+pub use crate::error::excerpt;
 
 /// `#rrggbb`: how a default colour is shown in `--help` and parsed back.
 pub fn hex([r, g, b]: [u8; 3]) -> String {

@@ -182,7 +182,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
             "game",
             format!(
                 "unknown game '{}'; expected one of {}{}",
-                args::shorten(&name),
+                args::excerpt(&name),
                 GAME_NAMES.join(", "),
                 args::suggestion(&name, &GAME_NAMES.map(String::from))
                     .map(|best| format!("; did you mean '{best}'?"))

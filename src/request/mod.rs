@@ -349,7 +349,7 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         name,
         format!(
             "'{}' is not a parameter of model '{}'{why}; allowed: {}{suggested}",
-            args::shorten(name),
+            args::excerpt(name),
             command.join(" "),
             allowed.join(", ")
         ),
@@ -369,6 +369,7 @@ pub fn plan_command(
     matches: &ArgMatches,
     budget: &Budget,
 ) -> Result<Planned> {
+    refuse_control_characters(matches)?;
     let command_line = command_line(matches);
     let memory_limit = budget.memory_limit;
     let figure: Box<dyn Figure + Send> = match command {
@@ -383,6 +384,52 @@ pub fn plan_command(
         command_line,
         arguments: provenance::arguments(definition(), matches),
     })
+}
+
+/// Refuses a value holding a control character (`--caption $'a\x01b'`): text is
+/// drawn on one line, and no format could carry it alike (SVG would not be
+/// well-formed XML, PDF refuses it). Checked for every parameter at once, so every
+/// front end and every format refuses it the same way. `matches` are at the root of
+/// the command line or of [`parse_pairs`]; other subcommands pass.
+pub fn refuse_control_characters(matches: &ArgMatches) -> Result<()> {
+    refuse_control_characters_under(definition(), matches)
+}
+
+fn refuse_control_characters_under(definition: &clap::Command, matches: &ArgMatches) -> Result<()> {
+    for id in matches.ids() {
+        if NOT_PARAMETERS.contains(&id.as_str()) {
+            continue;
+        }
+        let Ok(Some(values)) = matches.try_get_raw(id.as_str()) else {
+            continue;
+        };
+        for value in values {
+            let text = value.to_string_lossy();
+            if let Some(control) = text.chars().find(|c| c.is_control()) {
+                let name = definition
+                    .get_arguments()
+                    .find(|a| a.get_id() == id)
+                    .and_then(|a| a.get_long())
+                    .unwrap_or(id.as_str());
+                return Err(Error::invalid_parameter(
+                    name,
+                    format!(
+                        "`{name}` holds a control character (U+{:04X}) in '{}'; \
+                         write it as one line of plain text",
+                        u32::from(control),
+                        args::excerpt(&text.replace(|c: char| c.is_control(), "?"))
+                    ),
+                ));
+            }
+        }
+    }
+    match matches.subcommand() {
+        Some((name, sub)) => match definition.find_subcommand(name) {
+            Some(found) => refuse_control_characters_under(found, sub),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    }
 }
 
 /// A clap parse error as the library's: a bad parameter named as data, with
@@ -434,7 +481,7 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
         ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
             let value = strings(ContextKind::InvalidValue).join(" ");
             let arg = invalid.first().map(|a| marked(a)).unwrap_or_default();
-            let mut line = format!("invalid value '{}' for {arg}", args::shorten(&value));
+            let mut line = format!("invalid value '{}' for {arg}", args::excerpt(&value));
             if let Some(source) = std::error::Error::source(err) {
                 // A parser may quote the whole value back: cut it too.
                 let source = source.to_string();

@@ -84,7 +84,8 @@ impl Color {
         let trimmed = text.trim();
         let bad = || {
             Error::invalid(format!(
-                "{what}: '{text}' is not a colour; use #rrggbb, #rrggbbaa or a CSS name such as navy"
+                "{what}: '{}' is not a colour; use #rrggbb, #rrggbbaa or a CSS name such as navy",
+                crate::error::excerpt(text)
             ))
         };
         if let Some(hex) = trimmed.strip_prefix('#') {

@@ -5,6 +5,7 @@ mod brute;
 mod cdp;
 mod count_cli;
 mod crash_corpus;
+mod doc_examples;
 mod golden;
 mod grammar_cli;
 mod grundy_cli;

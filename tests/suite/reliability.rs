@@ -538,3 +538,156 @@ fn an_interrupted_isolated_render_stops_its_children() {
         );
     }
 }
+
+/// Runs `args` in a fresh folder with descriptor 1 closed, as `nimscape ... >&-`.
+fn with_stdout_closed(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("nimscape"));
+    command.current_dir(dir).args(args).stderr(Stdio::piped());
+    // SAFETY: close(2) is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            rustix::io::close(1);
+            Ok(())
+        });
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn closed_stdout_is_an_error_not_a_silent_success() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["square", "--m", "5", "-o", "-", "--format", "csv"][..],
+        &["count", "--m", "1..5"],
+        &[
+            "grundy",
+            "nim",
+            "--heaps",
+            "2",
+            "--box",
+            "3",
+            "--compare-nim-sum",
+        ],
+    ] {
+        let out = with_stdout_closed(dir.path(), args);
+        assert_one_line_error(&out, "standard output is closed");
+    }
+    // A redirection to /dev/null is a place to write, not a closed output.
+    let status = std::process::Command::new(assert_cmd::cargo::cargo_bin("nimscape"))
+        .current_dir(dir.path())
+        .args(["count", "--m", "1..5"])
+        .stdout(std::fs::File::create("/dev/null").unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn control_characters_in_text_are_refused_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, value, args) in [
+        ("--caption", "a\u{1}b", &["square", "--m", "11"][..]),
+        ("--caption", "two\nlines", &["square", "--m", "11"]),
+        ("--axis-names", "m,\tg", &["count", "--m", "1..5"]),
+        (
+            "--caption",
+            "a\u{7f}",
+            &["grundy", "nim", "--heaps", "2", "--box", "4"],
+        ),
+    ] {
+        for file in ["x.svg", "x.png", "x.pdf"] {
+            let out = nimscape(dir.path())
+                .args(args)
+                .args([flag, value, "-o", file])
+                .output()
+                .unwrap();
+            assert_one_line_error(&out, &format!("{flag} holds a control character"));
+            assert!(!dir.path().join(file).exists(), "{file} was written");
+        }
+    }
+}
+
+#[test]
+fn text_beyond_latin_1_goes_into_an_itxt_chunk() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["dash.png", "dash.apng"] {
+        let m = if file.ends_with(".apng") {
+            "1..3"
+        } else {
+            "11"
+        };
+        let out = nimscape(dir.path())
+            .args(["square", "--m", m, "--caption", "R(m,m) – ∑", "-o", file])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let bytes = std::fs::read(dir.path().join(file)).unwrap();
+        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        let reader = decoder.read_info().unwrap();
+        let info = reader.info();
+        let parameters = info
+            .utf8_text
+            .iter()
+            .find(|chunk| chunk.keyword == "Parameters")
+            .expect("the command line in an iTXt chunk");
+        assert!(parameters.get_text().unwrap().contains("R(m,m) – ∑"));
+        // Latin-1 text stays in tEXt, where every reader finds it.
+        assert!(info
+            .uncompressed_latin1_text
+            .iter()
+            .any(|c| c.keyword == "Software"));
+    }
+}
+
+#[test]
+fn an_error_quotes_at_most_a_line_of_what_was_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let colour = "x".repeat(10_001);
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "5", "--p-color", &colour, "-o", "x.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "is not a colour");
+    assert!(out.stderr.len() < 300, "{} bytes", out.stderr.len());
+}
+
+#[test]
+fn recipes_are_regular_files_of_bounded_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let sets = dir.path().join("sets");
+    std::fs::create_dir(&sets).unwrap();
+    // A FIFO blocked the render for ever; /dev/zero was read until memory ran out.
+    let fifo = sets.join("f.toml");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    for args in [&["render", "sets"][..], &["render", "sets/f.toml"]] {
+        let out = nimscape(dir.path())
+            .args(args)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, "not a regular file");
+    }
+    std::fs::remove_file(&fifo).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", sets.join("z.toml")).unwrap();
+    let out = nimscape(dir.path())
+        .args(["render", "sets"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "not a regular file");
+    std::fs::remove_file(sets.join("z.toml")).unwrap();
+    std::fs::write(sets.join("big.toml"), "#".repeat(2 << 20)).unwrap();
+    let out = nimscape(dir.path())
+        .args(["render", "sets"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "larger than 1024 KiB");
+}

@@ -166,6 +166,17 @@ fn marked_names(message: &str) -> impl Iterator<Item = &str> {
         .filter(|name| is_parameter_name(name))
 }
 
+/// Quoted input as an error shows it: the text itself when short, else its first 60
+/// characters and "...", so a message stays one readable line whatever was typed.
+pub fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 60;
+    if text.chars().count() <= SHOWN {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(SHOWN).collect::<String>())
+    }
+}
+
 /// Formats a byte count the way a person reads it: `1.5 GiB`, `640 KiB`, `12 B`.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];

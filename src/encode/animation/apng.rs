@@ -31,11 +31,7 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
         Repeat::Times(n) => u32::from(n.max(1)),
     };
     encoder.set_animated(count as u32, plays).map_err(fail)?;
-    for (key, value) in &metadata.entries {
-        encoder
-            .add_text_chunk(key.clone(), value.clone())
-            .map_err(fail)?;
-    }
+    png_enc::add_text(&mut encoder, metadata).map_err(fail)?;
     let mut writer: Option<png::Writer<&mut dyn Write>> = None;
     let mut header = Some(encoder);
     frames.for_each_encoded(

@@ -120,6 +120,9 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
             args.explode
         )));
     }
+    let removed = rgb(&args.removed_color, "`removed-color`")?;
+    let plane_colour = rgb(&args.plane_color, "`plane-color`")?;
+    let cut = rgb(&args.cut_color, "`cut-color`")?;
     let options = ViewOptions {
         camera: args.camera.camera()?,
         light: parse_light(&args.light)?,
@@ -130,13 +133,6 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
     };
     let n = args.n;
     let (subject, caption) = if args.operation {
-        let removed = rgb(&args.removed_color, "`removed-color`")?;
-        if !(0.0..=4.0).contains(&args.explode) {
-            return Err(crate::Error::invalid(format!(
-                "`explode` must be between 0 and 4; got {}",
-                args.explode
-            )));
-        }
         (
             ViewSubject::Operation(OperationOptions {
                 view: options,
@@ -154,9 +150,9 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
             let named = NamedLevel::parse_level(n, text)?;
             options.plane = Some(PlaneOptions {
                 level: named.level,
-                colour: rgb(&args.plane_color, "`plane-color`")?,
+                colour: plane_colour,
                 opacity: unit(f64::from(args.plane_opacity), "`plane-opacity`")? as f32,
-                cut: rgb(&args.cut_color, "`cut-color`")?,
+                cut,
                 above_opacity: unit(f64::from(args.above_opacity), "`above-opacity`")? as f32,
             });
             caption = format!("{caption} and the plane of ${}$", named.caption(n));

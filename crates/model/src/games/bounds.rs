@@ -59,7 +59,7 @@ impl std::str::FromStr for GameBox {
             let n: u32 = part.parse().map_err(|_| {
                 Error::invalid(format!(
                     "box: expected N or N,N,N with non-negative integers below 2^32, got '{}'",
-                    shorten(s)
+                    crate::error::excerpt(s)
                 ))
             })?;
             bounds.push(n);
@@ -69,15 +69,6 @@ impl std::str::FromStr for GameBox {
         } else {
             GameBox::Each(bounds)
         })
-    }
-}
-
-/// The text itself if short, else its start: an error line stays one readable line.
-fn shorten(s: &str) -> String {
-    if s.chars().count() <= 40 {
-        s.to_string()
-    } else {
-        format!("{}...", s.chars().take(40).collect::<String>())
     }
 }
 
