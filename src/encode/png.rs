@@ -241,7 +241,7 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
 /// zero-fills its 32 KiB output buffer, which cost more than compressing most
 /// figures. A deflate stream does not depend on how its input was split, so the
 /// bytes are png's own (`images_are_the_bytes_png_itself_writes` checks it).
-fn zlib(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+pub(crate) fn zlib(raw: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut zlib = flate2::write::ZlibEncoder::new(
         Vec::with_capacity(raw.len() / 4 + 64),
         flate2::Compression::default(),
@@ -313,10 +313,12 @@ impl Palette {
 /// How hard to compress bilevel boards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Compression {
-    /// Fastest (the default: huge boards stay quick, files are still small).
-    #[default]
+    /// Fastest, but files up to 40x larger than `Balanced` (m = 12345: 4.4 MB
+    /// against 119 KB), for only about 3x less time.
     Fast,
-    /// zlib's usual balance of size and speed.
+    /// zlib's usual balance of size and speed (the default: the file a user
+    /// keeps, m = 65535 in under a second).
+    #[default]
     Balanced,
     /// Smallest files, slowest.
     Best,

@@ -33,6 +33,8 @@ pub struct BoardAnimation {
     /// true size in frames sized to the largest, so growth is visible; otherwise
     /// every board fills the frame.
     pub common_scale: bool,
+    /// A key under every frame (swatch and text per entry).
+    pub key: Vec<(Color, String)>,
 }
 
 impl BoardAnimation {
@@ -44,6 +46,7 @@ impl BoardAnimation {
             text_lines: self.text_lines,
             style: self.style.clone(),
             common_scale: self.common_scale,
+            key: self.key.clone(),
         }
     }
 

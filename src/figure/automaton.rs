@@ -16,7 +16,7 @@ use crate::encode::animation::Animation;
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
 use crate::figure::plan::{Computed, Plan, Spec};
-use crate::scene::board::{self, BoardPanel, BoardStyle, LegendEntry, PanelSize};
+use crate::scene::board::{self, BoardPanel, BoardStyle, PanelSize};
 use crate::scene::ramp::{Palette, ResidueColours};
 use crate::scene::{Color, Scene};
 use crate::Control;
@@ -408,6 +408,26 @@ impl AutomatonPlan {
         })
     }
 
+    /// The colour key of values mod p, classes 0..p-1 (as under a Grundy
+    /// table), for p from 3 up to [`MAX_KEY_CLASSES`]; none for parity, whose
+    /// odd cells are the P cells.
+    fn key(&self, style: &BoardStyle) -> Result<Vec<(Color, String)>> {
+        let (Values::Modulus(p), Some(ramp)) = (self.values, self.ramp()?) else {
+            return Ok(Vec::new());
+        };
+        if p > MAX_KEY_CLASSES {
+            return Ok(Vec::new());
+        }
+        // The modulus is named once, so the key of a 288 px frame takes two
+        // rows instead of five.
+        let mut key = vec![(style.other_color, format!("≡ 0 (mod {p})"))];
+        for r in 1..p {
+            let colour = ramp.colours()[ramp.index(u64::from(r))];
+            key.push((colour, format!("≡ {r}")));
+        }
+        Ok(key)
+    }
+
     fn ramp(&self) -> Result<Option<ResidueColours>> {
         match self.values {
             Values::Modulus(p) if p > 2 => Ok(Some(self.palette().colours(u64::from(p))?)),
@@ -519,20 +539,14 @@ impl AutomatonPlan {
             return Ok(board::sheet(&[panel], size, Some(1), style));
         }
         let ramp = self.ramp()?;
-        let single = self.frames.len() == 1;
         let panels = self
             .frame_list(control)?
             .iter()
-            .map(|frame| {
-                let mut panel = Self::panel(frame, style, ramp.as_ref())?;
-                if let (true, Values::Modulus(p), Some(ramp)) = (single, self.values, &ramp) {
-                    add_residue_legend(&mut panel, p, ramp);
-                }
-                Ok(panel)
-            })
+            .map(|frame| Self::panel(frame, style, ramp.as_ref()))
             .collect::<Result<Vec<_>>>()?;
         control.check()?;
-        Ok(board::sheet(&panels, size, *columns, style))
+        let key = self.key(style)?;
+        Ok(board::sheet_with_key(&panels, size, *columns, style, &key))
     }
 
     fn stepper_bytes(&self) -> u64 {
@@ -725,6 +739,7 @@ impl AutomatonPlan {
             colours,
             animation: *animation,
             common_scale: *common_scale,
+            key: self.key(style)?,
         };
         animation.validate()?;
         Ok(animation)
@@ -934,19 +949,9 @@ fn residue_panel(grid: &ResidueGrid, zero: Color, ramp: &ResidueColours) -> Boar
     }
 }
 
-/// A legend naming the colours of residues 1..p-1, for small p.
-fn add_residue_legend(panel: &mut BoardPanel, p: u16, ramp: &ResidueColours) {
-    const MAX_LEGEND: u16 = 6;
-    if p > MAX_LEGEND {
-        return;
-    }
-    for r in 1..p {
-        panel.legend.push(LegendEntry {
-            color: ramp.colours()[ramp.index(u64::from(r))],
-            text: format!("a ≡ {r} (mod {p})"),
-        });
-    }
-}
+/// The most classes a key names: beyond, colours are told apart by order on
+/// the ramp, not one by one.
+pub const MAX_KEY_CLASSES: u16 = 12;
 
 impl Spec for AutomatonFigure {
     fn validate(&self) -> Result<()> {

@@ -260,7 +260,7 @@ pub enum PaletteArg {
     Paper,
     /// Okabe–Ito: orange, sky blue, bluish green, ...: colour-blind safe (p <= 9).
     OkabeIto,
-    /// Dark purple through blue and teal to green: ordered, colour-blind safe.
+    /// Dark purple through blue, teal and green to orange: ordered, colour-blind safe.
     Viridis,
     /// Evenly spaced hues at one lightness: categorical, not ordered.
     Hues,
@@ -278,6 +278,29 @@ impl From<PaletteArg> for crate::scene::ramp::Palette {
             PaletteArg::Viridis => Palette::Viridis,
             PaletteArg::Hues => Palette::Hues,
             PaletteArg::Grey => Palette::Grey,
+        }
+    }
+}
+
+/// PNG compression of 1-bit `--raw` images (`--compression`).
+#[derive(Debug, Clone, Copy, Default, ValueEnum)]
+pub enum CompressionArg {
+    /// Fastest: about 3x quicker than balanced, but files up to 40x larger.
+    Fast,
+    /// zlib's default level: small files, still fast (the default).
+    #[default]
+    Balanced,
+    /// zlib's highest level: slower, and rarely smaller than balanced.
+    Best,
+}
+
+impl From<CompressionArg> for crate::encode::png::Compression {
+    fn from(arg: CompressionArg) -> Self {
+        use crate::encode::png::Compression;
+        match arg {
+            CompressionArg::Fast => Compression::Fast,
+            CompressionArg::Balanced => Compression::Balanced,
+            CompressionArg::Best => Compression::Best,
         }
     }
 }

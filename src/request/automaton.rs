@@ -1,11 +1,10 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
-use crate::encode::png::Compression;
 use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, AutomatonPlan, Values};
 use crate::figure::plan::Plan;
 use crate::Result;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
 
 /// Draw frames of the 2D analogue of Rule 60, whose odd cells in frame n are P(n,n).
@@ -33,8 +32,8 @@ pub struct AutomatonArgs {
     #[arg(long, conflicts_with_all = ["cell", "panel", "width", "columns"])]
     raw: bool,
     /// PNG compression of --raw mod 2 frames.
-    #[arg(long, value_enum, default_value = "fast", requires = "raw")]
-    compression: CompressionArg,
+    #[arg(long, value_enum, default_value_t, requires = "raw")]
+    compression: args::CompressionArg,
     #[command(flatten)]
     style: BoardStyleArgs,
     #[command(flatten)]
@@ -44,13 +43,6 @@ pub struct AutomatonArgs {
     scale: args::FrameScale,
     #[command(flatten)]
     print: args::PrintArgs,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum CompressionArg {
-    Fast,
-    Balanced,
-    Best,
 }
 
 /// Inclusive frame ranges as typed; validated by the library.
@@ -70,11 +62,7 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonPl
     let palette = args.palette.into();
     let mode = if args.raw {
         AutomatonMode::Raw {
-            compression: match args.compression {
-                CompressionArg::Fast => Compression::Fast,
-                CompressionArg::Balanced => Compression::Balanced,
-                CompressionArg::Best => Compression::Best,
-            },
+            compression: args.compression.into(),
             palette,
         }
     } else {

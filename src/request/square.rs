@@ -1,7 +1,6 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
-use crate::encode::png::Compression;
 use crate::figure::plan::Plan;
 use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay, SquarePlan};
 use clap::{Args, ValueEnum};
@@ -23,8 +22,8 @@ pub struct SquareArgs {
     #[arg(long, conflicts_with_all = ["decompose", "cell", "panel", "width", "columns"])]
     raw: bool,
     /// PNG compression of --raw boards.
-    #[arg(long, value_enum, default_value = "fast", requires = "raw")]
-    compression: CompressionArg,
+    #[arg(long, value_enum, default_value_t, requires = "raw")]
+    compression: args::CompressionArg,
     /// Outline Theorem 3.4's blocks: four s x s corner copies of R(s,s) and the t x t centre R(t,t).
     #[arg(long)]
     decompose: bool,
@@ -48,13 +47,6 @@ enum OverlayArg {
     NimPass,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum CompressionArg {
-    Fast,
-    Balanced,
-    Best,
-}
-
 /// The figure the flags describe, validated.
 pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
     let boards: Vec<u64> = args.m.map(|list| list.0).unwrap_or_default();
@@ -65,11 +57,7 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
     }
     let mode = if args.raw {
         SquareMode::Raw {
-            compression: match args.compression {
-                CompressionArg::Fast => Compression::Fast,
-                CompressionArg::Balanced => Compression::Balanced,
-                CompressionArg::Best => Compression::Best,
-            },
+            compression: args.compression.into(),
         }
     } else {
         args.style.check_columns(boards.len())?;

@@ -184,12 +184,37 @@ pub fn sheet_pixels(
     (columns * (u64::from(w) + u64::from(style.gap)) + pad) * (rows * (u64::from(h) + 80) + pad)
 }
 
+/// The caption size of panels `panel_width` pixels wide.
+pub fn caption_size(style: &BoardStyle, panel_width: u32) -> f64 {
+    style
+        .caption_size
+        .unwrap_or_else(|| (f64::from(panel_width) / 9.0).clamp(12.0, 20.0))
+}
+
+/// The text size of a figure's key under panels `panel_width` pixels wide (as
+/// a panel's legend lines).
+pub fn key_size(style: &BoardStyle, panel_width: u32) -> f64 {
+    caption_size(style, panel_width) * 0.85
+}
+
 /// Lays panels out in a grid (`columns`, or a sensible default) and draws them.
 pub fn sheet(
     panels: &[BoardPanel],
     size: PanelSize,
     columns: Option<usize>,
     style: &BoardStyle,
+) -> Scene {
+    sheet_with_key(panels, size, columns, style, &[])
+}
+
+/// [`sheet`] with a key under all the panels: a swatch and text per entry,
+/// in rows as wide as the sheet (as under a Grundy table).
+pub fn sheet_with_key(
+    panels: &[BoardPanel],
+    size: PanelSize,
+    columns: Option<usize>,
+    style: &BoardStyle,
+    key: &[(Color, String)],
 ) -> Scene {
     let columns = columns
         .unwrap_or_else(|| SheetLayout::default_columns(panels.len()))
@@ -198,9 +223,7 @@ pub fn sheet(
         .iter()
         .map(|p| board_pixels(p.rows, p.cols, size))
         .fold((1, 1), |(a, b), (w, h)| (a.max(w), b.max(h)));
-    let caption_size = style
-        .caption_size
-        .unwrap_or_else(|| (f64::from(panel_width) / 9.0).clamp(12.0, 20.0));
+    let caption_size = caption_size(style, panel_width);
     let line_height = (caption_size * 1.45).ceil() as u32;
     let text_lines = panels
         .iter()
@@ -293,6 +316,14 @@ pub fn sheet(
             });
             baseline += f64::from(line_height);
         }
+    }
+    let room = f64::from(scene.width.saturating_sub(2 * style.margin.max(4)));
+    if let Some(block) = legend::KeyBlock::new(key, key_size(style, panel_width), room) {
+        // In the bottom margin, which the key pushes down.
+        let top = f64::from(scene.height.saturating_sub(style.margin));
+        scene.height += block.height;
+        let centre = f64::from(scene.width) / 2.0;
+        block.draw(&mut scene, centre, top, style.caption_color);
     }
     if let Some(title) = &style.title {
         let natural = (caption_size * 1.15).max(8.0);

@@ -5,6 +5,7 @@
 
 use super::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, PanelSize};
 use super::color::Color;
+use super::legend;
 use super::Scene;
 use crate::{Error, Result};
 
@@ -24,6 +25,8 @@ pub struct BoardFrames {
     /// true size in frames sized to the largest, so growth is visible; otherwise
     /// every board fills the frame.
     pub common_scale: bool,
+    /// A key under every frame (swatch and text per entry), the same in all.
+    pub key: Vec<(Color, String)>,
 }
 
 impl BoardFrames {
@@ -49,6 +52,20 @@ impl BoardFrames {
 
     /// The pixel size of every frame.
     pub fn frame_size(&self) -> (u32, u32) {
+        let (width, height) = self.board_size();
+        let key = self.key_block(width).map_or(0, |k| k.height);
+        (width, height + key)
+    }
+
+    /// The key laid out under frames `width` pixels wide.
+    fn key_block(&self, width: u32) -> Option<legend::KeyBlock> {
+        let room = f64::from(width.saturating_sub(2 * self.style.margin.max(4)));
+        let size = board::key_size(&self.style, self.panel_px);
+        legend::KeyBlock::new(&self.key, size, room)
+    }
+
+    /// The pixel size of every frame without its key.
+    fn board_size(&self) -> (u32, u32) {
         let legend = self.legend_lines();
         let probe = BoardPanel {
             rows: 1,
@@ -90,8 +107,11 @@ impl BoardFrames {
         if self.text_lines > 0 {
             text.push(s.caption_color);
         }
-        if self.legend_lines() > 0 {
+        if self.legend_lines() > 0 || !self.key.is_empty() {
             text.push(board::SWATCH_EDGE);
+        }
+        if !self.key.is_empty() && !text.contains(&s.caption_color) {
+            text.push(s.caption_color);
         }
         (solid, text)
     }
@@ -104,6 +124,8 @@ impl BoardFrames {
         panels: impl Iterator<Item = Result<BoardPanel>> + 'a,
     ) -> impl Iterator<Item = Result<Scene>> + 'a {
         let (width, height) = self.frame_size();
+        let key_top = self.board_size().1.saturating_sub(self.style.margin);
+        let key = self.key_block(width);
         let style = self.frame_style();
         let size = if self.common_scale {
             PanelSize::Cell((self.panel_px / self.largest.max(1) as u32).max(1))
@@ -129,6 +151,12 @@ impl BoardFrames {
             // (the background fills the rest).
             scene.width = width;
             scene.height = height;
+            if let Some(key) = &key {
+                // At the same place in every frame, whatever the board's size.
+                let centre = f64::from(width) / 2.0;
+                key.draw(&mut scene, centre, f64::from(key_top), style.caption_color);
+                scene = style.print.apply(scene);
+            }
             Ok(scene)
         })
     }

@@ -53,6 +53,18 @@ pub fn draw_key(
     baseline: f64,
     size: f64,
 ) {
+    draw_key_in(scene, entries, centre, baseline, size, INK);
+}
+
+/// [`draw_key`] with text in `ink`.
+fn draw_key_in(
+    scene: &mut Scene,
+    entries: &[(Color, String)],
+    centre: f64,
+    baseline: f64,
+    size: f64,
+    ink: Color,
+) {
     let mut x = centre - key_width(entries, size) / 2.0;
     for (color, text) in entries {
         scene.push(swatch(x, baseline - size, size, *color));
@@ -62,12 +74,52 @@ pub fn draw_key(
             y: baseline,
             text: text.clone(),
             size,
-            color: INK,
+            color: ink,
             halign: HAlign::Left,
             valign: VAlign::Baseline,
             rotation: 0.0,
         });
         x += font::text_width(text, size) + size * 1.5;
+    }
+}
+
+/// A figure's key laid out under a sheet: rows of entries wrapped to the
+/// sheet's width, at a size shrunk only if one entry alone would not fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyBlock {
+    rows: Vec<Vec<(Color, String)>>,
+    size: f64,
+    /// Pixels the key adds under the sheet.
+    pub height: u32,
+}
+
+impl KeyBlock {
+    /// The key of `entries` at text size `natural`, in rows no wider than
+    /// `room`; `None` without entries.
+    pub fn new(entries: &[(Color, String)], natural: f64, room: f64) -> Option<KeyBlock> {
+        if entries.is_empty() {
+            return None;
+        }
+        let widest = entries
+            .iter()
+            .map(|e| key_width(std::slice::from_ref(e), natural))
+            .fold(0.0, f64::max);
+        let size = if widest > room && room > 0.0 {
+            natural * room / widest
+        } else {
+            natural
+        };
+        let rows = key_rows(entries, size, room);
+        let height = (size * (0.6 + 1.6 * rows.len() as f64)).ceil() as u32;
+        Some(KeyBlock { rows, size, height })
+    }
+
+    /// Draws the rows centred on `centre`, the first from `top` down, text in `ink`.
+    pub fn draw(&self, scene: &mut Scene, centre: f64, top: f64, ink: Color) {
+        for (k, row) in self.rows.iter().enumerate() {
+            let baseline = top + self.size * (1.3 + 1.6 * k as f64);
+            draw_key_in(scene, row, centre, baseline, self.size, ink);
+        }
     }
 }
 

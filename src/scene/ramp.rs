@@ -31,7 +31,9 @@ pub enum Palette {
     Paper,
     /// The Okabe–Ito colours: colour-blind safe and very distinct, for p up to 9.
     OkabeIto,
-    /// Dark purple through blue and teal to green, like viridis: ordered, colour-blind safe.
+    /// Dark purple through blue, teal and green to orange, like viridis but
+    /// turning further: ordered in lightness, colour-blind safe, and up to
+    /// mod 8 every class a hue of its own.
     #[default]
     Viridis,
     /// Evenly spaced hues at one lightness: categorical, best for small p, not ordered.
@@ -106,9 +108,13 @@ impl Palette {
                 Palette::Paper => PAPER[k],
                 Palette::Viridis => {
                     let t = at(k);
-                    // Lightness 0.30..0.62 keeps the lightest class at 3:1 against
+                    // Lightness 0.22..0.67 keeps the lightest class at 3:1 against
                     // white and, for two classes (mod 3), the two 3:1 apart in grey.
-                    oklch(0.30 + 0.32 * t, 0.12 + 0.05 * t, 300.0 - 165.0 * t)
+                    // The hue turns 258° (purple, blue, teal, green, olive, orange)
+                    // so that up to 7 classes (mod 8) differ in hue as well as in
+                    // lightness: viridis' shorter turn to green left mod 5's
+                    // purple and blue hard to tell apart.
+                    oklch(0.22 + 0.45 * t, 0.12 + 0.03 * t, 320.0 - 258.0 * t)
                 }
                 Palette::Hues => oklch(0.66, 0.14, 30.0 + 360.0 * k as f64 / count as f64),
                 Palette::OkabeIto => OKABE_ITO[k],
@@ -239,6 +245,38 @@ mod tests {
         }
     }
     use std::collections::HashSet;
+
+    #[test]
+    fn default_classes_up_to_mod_8_are_told_apart_in_colour_and_in_grey() {
+        // Every two classes of values mod p (white for 0, then the ramp) at
+        // least 0.10 apart in Oklab, and 12 of 255 apart once printed in grey
+        // (Rec. 601 luma, as a greyscale conversion does). The ramp before
+        // fell to 0.076 and 6 at mod 8; at mod 5 purple and blue were 0.15
+        // and 19 apart, and read as one colour.
+        use palette::{FromColor, Oklab, Srgb};
+        let oklab = |c: &Color| Oklab::from_color(Srgb::new(c.r, c.g, c.b).into_format::<f64>());
+        let grey =
+            |c: &Color| 0.299 * f64::from(c.r) + 0.587 * f64::from(c.g) + 0.114 * f64::from(c.b);
+        for p in 3..=8u32 {
+            let classes = Palette::Viridis.class_colors(p).unwrap();
+            for (i, a) in classes.iter().enumerate() {
+                for b in &classes[i + 1..] {
+                    let (x, y) = (oklab(a), oklab(b));
+                    let distance =
+                        ((x.l - y.l).powi(2) + (x.a - y.a).powi(2) + (x.b - y.b).powi(2)).sqrt();
+                    assert!(
+                        distance >= 0.10,
+                        "mod {p}: {a:?} and {b:?} {distance:.3} apart"
+                    );
+                    let step = (grey(a) - grey(b)).abs();
+                    assert!(
+                        step >= 12.0,
+                        "mod {p}: {a:?} and {b:?} {step:.1} apart in grey"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_residue_gets_its_own_colour_up_to_the_limit() {

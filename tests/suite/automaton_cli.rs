@@ -39,13 +39,16 @@ fn cell_centre(x0: usize, y0: usize, side: usize, n: usize, r: usize, c: usize) 
 }
 
 /// Colours a GIF frame may show: the cell colours, white, the frame and grid
-/// greys, the caption ink and its 7 shades over white.
+/// greys, the caption ink and the key's swatch edge, each with its 7 shades
+/// over white.
 fn allowed_colours(cells: &[[u8; 3]]) -> HashSet<[u8; 3]> {
     let mut allowed: HashSet<[u8; 3]> = cells.iter().copied().collect();
-    allowed.extend([WHITE, [0x88; 3], [0xD0; 3], [0x22; 3]]);
-    for k in 1..=7u32 {
-        let v = ((0x22 * k + 255 * (8 - k)) as f64 / 8.0).round() as u8;
-        allowed.insert([v; 3]);
+    allowed.extend([WHITE, [0x88; 3], [0xD0; 3], [0x22; 3], [0x73; 3]]);
+    for ink in [0x22u32, 0x73] {
+        for k in 1..=7u32 {
+            let v = ((ink * k + 255 * (8 - k)) as f64 / 8.0).round() as u8;
+            allowed.insert([v; 3]);
+        }
     }
     allowed
 }
@@ -136,7 +139,9 @@ fn mod_3_gif_colours_each_cell_by_its_exact_residue() {
     );
     let gif = decode_gif(&std::fs::read(dir.path().join("m3.gif")).unwrap());
     assert_eq!(gif.repeat, gif::Repeat::Finite(2), "--loop 3 plays 3 times");
-    assert_eq!((gif.width, gif.height, gif.rgb.len()), (128, 128, 12));
+    // 128 x 128 px boards, the key of the three classes under them.
+    assert_eq!((gif.width, gif.rgb.len()), (128, 12));
+    assert!(gif.height > 128);
     let ramp: Vec<[u8; 3]> = Palette::Viridis
         .colours(3)
         .unwrap()
@@ -148,7 +153,9 @@ fn mod_3_gif_colours_each_cell_by_its_exact_residue() {
     let exact = naive_exact(12);
     for (k, frame) in gif.rgb.iter().enumerate() {
         let n = k + 1;
-        assert!(frame.iter().all(|p| allowed.contains(p)), "frame {n}");
+        // The margin and the board; the key starts in what was the bottom margin.
+        let board = &frame[..(16 + 96) * gif.width];
+        assert!(board.iter().all(|p| allowed.contains(p)), "frame {n}");
         for r in 0..n {
             for c in 0..n {
                 let residue = (&exact[n][r][c] % 3u32)
@@ -172,6 +179,69 @@ fn mod_3_gif_colours_each_cell_by_its_exact_residue() {
             }
         }
     }
+}
+
+/// Whether `colour` fills a square of at least `side` x `side` pixels at or
+/// below row `from` of a `width`-wide image: a key's swatch.
+fn has_swatch(pixels: &[[u8; 3]], width: usize, from: usize, colour: [u8; 3], side: usize) -> bool {
+    let height = pixels.len() / width;
+    (from..height.saturating_sub(side)).any(|y| {
+        (0..width.saturating_sub(side)).any(|x| {
+            (0..side).all(|dy| (0..side).all(|dx| pixels[(y + dy) * width + x + dx] == colour))
+        })
+    })
+}
+
+#[test]
+fn mod_p_animations_and_sheets_carry_a_key_of_every_class() {
+    // Frames 1..64 mod 5 had no key: which colour is which residue was
+    // anyone's guess. Every GIF frame and the sheet now end in a swatch per
+    // class 0..4, in the palette's exact colours, under the boards.
+    let dir = tempfile::tempdir().unwrap();
+    let ramp: Vec<[u8; 3]> = Palette::Viridis
+        .colours(5)
+        .unwrap()
+        .colours()
+        .iter()
+        .map(|c| c.rgb_array())
+        .collect();
+    let args = ["automaton", "--frames", "1..64", "--modulus", "5", "-o"];
+    run_ok(dir.path(), &[&args[..], &["m5.gif"]].concat());
+    let gif = decode_gif(&std::fs::read(dir.path().join("m5.gif")).unwrap());
+    for colour in &ramp {
+        assert!(
+            gif.palette.contains(colour),
+            "{colour:?} not in the GIF palette"
+        );
+    }
+    // The board and its caption take the top 560 px of the 544 px wide frame.
+    for k in [0, 31, 63] {
+        for &colour in &ramp {
+            assert!(
+                has_swatch(&gif.rgb[k], gif.width, 560, colour, 8),
+                "frame {}: no swatch of {colour:?} in the key",
+                k + 1
+            );
+        }
+    }
+    run_ok(dir.path(), &[&args[..], &["m5.png"]].concat());
+    let (w, h, _, _, rgba) = decode_png(&std::fs::read(dir.path().join("m5.png")).unwrap());
+    let channels = rgba.len() / (w * h) as usize;
+    let pixels: Vec<[u8; 3]> = rgba.chunks(channels).map(|p| [p[0], p[1], p[2]]).collect();
+    let below = h as usize - 60;
+    for &colour in &ramp {
+        assert!(
+            has_swatch(&pixels, w as usize, below, colour, 8),
+            "sheet: no swatch of {colour:?} in its last 60 rows"
+        );
+    }
+    // Parity (mod 2) needs no key: its odd cells are the P cells.
+    run_ok(
+        dir.path(),
+        &["automaton", "--frames", "1..4", "-o", "m2.gif"],
+    );
+    let parity = decode_gif(&std::fs::read(dir.path().join("m2.gif")).unwrap());
+    assert!(parity.height < gif.height);
 }
 
 #[test]

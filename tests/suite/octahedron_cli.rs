@@ -300,6 +300,116 @@ fn golden_3d_view_with_plane() {
     );
 }
 
+/// Where the picture is not the white background, as rows of booleans.
+fn silhouette(dir: &Path, args: &[&str], file: &str) -> Vec<Vec<bool>> {
+    let mut all = args.to_vec();
+    all.extend(["--no-caption", "--width", "300", "-o", file]);
+    run_ok(dir, &all);
+    let (w, h, colour, _, pixels) = decode_png(&std::fs::read(dir.join(file)).unwrap());
+    let channels = pixels.len() / (w * h) as usize;
+    assert!(channels >= 3, "{colour:?}");
+    pixels
+        .chunks(channels * w as usize)
+        .map(|row| {
+            row.chunks(channels)
+                .map(|p| p[..3].iter().any(|&c| c < 240))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn default_camera_shows_an_octahedron_not_a_cube() {
+    // Seen near a face's normal (the old default, azimuth 30° and elevation 35°)
+    // an octahedron's outline is a near-regular hexagon, as wide as it is tall:
+    // S_5 read as a faceted cube. Stood on its apex and seen from low, it is
+    // taller than wide and pointed at the top: a bipyramid.
+    assert!(nimscape::octahedron::Camera::default().angle_from_face_normal_deg() > 18.0);
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["1", "5"] {
+        let mask = silhouette(dir.path(), &["octahedron", "view", "--n", n], "v.png");
+        let rows: Vec<(usize, usize)> = mask
+            .iter()
+            .filter_map(|row| {
+                let first = row.iter().position(|&b| b)?;
+                let last = row.iter().rposition(|&b| b)?;
+                Some((first, last))
+            })
+            .collect();
+        let height = rows.len() as f64;
+        let left = rows.iter().map(|r| r.0).min().unwrap();
+        let right = rows.iter().map(|r| r.1).max().unwrap();
+        let width = (right - left + 1) as f64;
+        assert!(
+            height > 1.15 * width,
+            "S_{n}: {height} px tall, {width} wide"
+        );
+        // A tenth of the way down, the outline is still narrow: a sharp apex
+        // (the old default: 0.32 of the height; now 0.19).
+        let (a, b) = rows[rows.len() / 10];
+        let spread = (b - a + 1) as f64;
+        assert!(
+            spread < 0.22 * height,
+            "S_{n}: apex {spread} px wide at a tenth"
+        );
+    }
+}
+
+#[test]
+fn deep_sections_are_seen_at_first_sight_and_keep_their_area() {
+    // S_30 at r = 0.37 is a lace of lines thinner than a pixel. Drawn at
+    // opacity = covered share, half of its pixels were under 27% blue: a faint
+    // haze. Drawn at the square root of the share, they are at 40% or more,
+    // and the squared tones still add up to the exact area of the section
+    // drawn (S_11's, whose octahedra are under half a 640 px panel's pixel).
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "30",
+            "--r",
+            "0.37",
+            "-o",
+            "s.png",
+        ],
+    );
+    let (w, h, _, _, rgba) = decode_png(&std::fs::read(dir.path().join("s.png")).unwrap());
+    let channels = rgba.len() / (w * h) as usize;
+    // Okabe–Ito blue (0, 114, 178) over white: the red channel gives the tone;
+    // the frame and the caption are grey (red = green).
+    let mut tones: Vec<f64> = rgba
+        .chunks(channels)
+        .filter(|p| p[1] > p[0].saturating_add(2))
+        .map(|p| 1.0 - f64::from(p[0]) / 255.0)
+        .collect();
+    tones.sort_by(f64::total_cmp);
+    let median = tones[tones.len() / 2];
+    assert!(
+        median >= 0.4,
+        "half of the section's pixels under {median:.2}"
+    );
+    let seen = tones.iter().filter(|&&t| t >= 0.25).count() as f64 / f64::from(w * h);
+    assert!(
+        seen >= 0.05,
+        "only {:.1}% of the picture shows the set",
+        100.0 * seen
+    );
+    let level = Level::parse_r("0.37").unwrap();
+    let pixels_per_unit = 320.0 / 0.37;
+    let k = nimscape::octahedron::detail_order(30, 0.5 / pixels_per_unit);
+    assert_eq!(k, 11);
+    let (num, d) = exact_area(k, level).unwrap();
+    let area = num as f64 / (d as f64 * d as f64) * pixels_per_unit * pixels_per_unit;
+    let painted: f64 = tones.iter().map(|t| t * t).sum();
+    assert!(
+        (painted - area).abs() <= 0.02 * area,
+        "squared tones {painted:.0} px against the exact area {area:.0} px"
+    );
+}
+
 #[test]
 fn sweep_gif_has_every_frame_in_one_fixed_palette() {
     let dir = tempfile::tempdir().unwrap();

@@ -694,5 +694,54 @@ fn loopback_written_as_ipv6_is_loopback() {
     }
     for host in ["0.0.0.0", "::", "::ffff:10.0.0.1", "192.168.1.2"] {
         assert!(!is_loopback(host.parse().unwrap()), "{host}");
+
+fn exported_explorer_tiles_are_small_and_inflate_to_the_models_cells() {
+    // fdeflate's fast level made `explore --m 1000` an 11 MB page; zlib's
+    // default level makes it about 0.5 MB.
+    use base64::Engine as _;
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    nimscape(dir.path())
+        .args([
+            "explore", "--m", "1000", "--frames", "0", "-q", "-o", "e.html",
+        ])
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(dir.path().join("e.html")).unwrap();
+    assert!(page.len() < 2_000_000, "{} bytes", page.len());
+    let start = page.find("window.NIMSCAPE_EMBED = ").unwrap() + 24;
+    let end = start + page[start..].find(";</script>").unwrap();
+    let embed: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    let tiles = embed["tiles"].as_object().unwrap();
+    assert!(tiles.len() > 100, "{} tiles", tiles.len());
+    for (key, data) in tiles.iter().step_by(37) {
+        let field = |name: &str| {
+            key.split('&')
+                .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
+                .unwrap()
+                .to_string()
+        };
+        let packed = base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().unwrap())
+            .unwrap();
+        let mut cells = Vec::new();
+        flate2::read::ZlibDecoder::new(&packed[..])
+            .read_to_end(&mut cells)
+            .unwrap();
+        let m: u64 = field("m").parse().unwrap();
+        let plan = TilePlan::new(m, m, field("level").parse().unwrap()).unwrap();
+        let mode = if field("mode") == "nimsum" {
+            TileMode::NimSumBits
+        } else {
+            TileMode::Density
+        };
+        let mut want = vec![0u8; TILE * TILE];
+        plan.render(
+            field("x").parse().unwrap(),
+            field("y").parse().unwrap(),
+            mode,
+            &mut want,
+        );
+        assert!(cells == want, "tile {key} differs from the model's");
     }
 }

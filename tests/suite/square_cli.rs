@@ -68,6 +68,71 @@ fn raw_png_spans_several_bands() {
 }
 
 #[test]
+fn raw_png_default_compression_makes_a_file_worth_keeping() {
+    // m = 12345: 4.4 MB at `--compression fast`, 119 KB at zlib's default level.
+    // The default must be the small one, for every command with a raw 1-bit PNG.
+    let dir = tempfile::tempdir().unwrap();
+    let size = |args: &[&str], name: &str| {
+        let mut all = args.to_vec();
+        all.extend(["-o", name]);
+        nimscape(dir.path()).args(&all).assert().success();
+        std::fs::metadata(dir.path().join(name)).unwrap().len()
+    };
+    // The compressed pixels alone: the text chunks hold the command, which differs.
+    let idat = |name: &str| {
+        let bytes = std::fs::read(dir.path().join(name)).unwrap();
+        let (mut at, mut data) = (8, Vec::new());
+        while at + 8 <= bytes.len() {
+            let len = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+            if &bytes[at + 4..at + 8] == b"IDAT" {
+                data.extend_from_slice(&bytes[at + 8..at + 8 + len]);
+            }
+            at += 12 + len;
+        }
+        data
+    };
+    let square = ["square", "--m", "12345", "--raw"];
+    let fast = size(
+        &[&square[..], &["--compression", "fast"]].concat(),
+        "fast.png",
+    );
+    let default = size(&square, "default.png");
+    let balanced = size(
+        &[&square[..], &["--compression", "balanced"]].concat(),
+        "balanced.png",
+    );
+    assert!(fast > 4_000_000, "fast: {fast} bytes");
+    assert!(default < 200_000, "default: {default} bytes");
+    assert!(balanced.abs_diff(default) < 100);
+    assert!(idat("default.png") == idat("balanced.png"));
+    // The section's raw board is the same picture, drawn with the same default.
+    let section = size(
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "14",
+            "--level",
+            "12345",
+            "--align",
+            "--raw",
+        ],
+        "section.png",
+    );
+    assert!(section < 200_000, "section --raw: {section} bytes");
+    let automaton = ["automaton", "--frames", "4095", "--raw"];
+    let automaton_fast = size(
+        &[&automaton[..], &["--compression", "fast"]].concat(),
+        "automaton-fast.png",
+    );
+    let automaton_default = size(&automaton, "automaton.png");
+    assert!(
+        automaton_default < automaton_fast / 4,
+        "automaton --raw: {automaton_default} bytes by default, {automaton_fast} fast"
+    );
+}
+
+#[test]
 fn csv_lists_every_p_cell_sorted_and_json_agrees() {
     let dir = tempfile::tempdir().unwrap();
     nimscape(dir.path())

@@ -10,8 +10,9 @@
 //! at r = 0.37 (about 10^13 diamonds) draws in milliseconds.
 //!
 //! A PNG panel is one cell per device pixel (the paper's dpi when printed),
-//! each the fill at the share of the pixel S_k's section covers, rounded to
-//! [`COVERAGE_SHADES`] shades ([`coverage`]). Those shares come from the walk
+//! each the fill at an opacity of the square root of the share of the pixel
+//! S_k's section covers ([`tone`]), rounded to [`COVERAGE_SHADES`] shades
+//! ([`coverage`]). Those shares come from the walk
 //! over the cut octahedra, not from a list of diamonds: the model knows the
 //! exact area below every node, so the walk stops at a node inside one pixel
 //! (its area goes into that pixel), a full node (painted as its diamond), or
@@ -27,6 +28,13 @@
 //! r = 0.37, S_30's is 1/400 of S_11's), so shares of S_30 itself would fade
 //! to white at generic levels; S_k shows where the section is at the
 //! resolution drawn, as the PNG always has.
+//!
+//! The square root, not the share itself: at generic levels S_k's section is
+//! a lace of lines thinner than a pixel (at r = 0.37 half of the pixels it
+//! meets are under a quarter covered), which at opacity = share drew S_30's
+//! section as a faint haze. The root keeps empty pixels empty, full pixels
+//! full and more cover always darker, so the picture still orders pixels by
+//! their exact shares, and a quarter covered shows at half strength.
 
 use super::coverage;
 use crate::encode::{self, png as png_enc, raster, Format, Metadata};
@@ -172,6 +180,12 @@ impl DeviceGrid {
         scale: (1.0, 1.0),
         shift_y: 0,
     };
+}
+
+/// The opacity of the fill on a PNG pixel whose share `covered` (in [0, 1]) the
+/// section covers: its square root (module docs). Monotone, 0 at 0 and 1 at 1.
+pub fn tone(covered: f64) -> f64 {
+    covered.max(0.0).sqrt()
 }
 
 /// Shades of the fill a PNG panel's coverage is rounded to (index 0 is
@@ -372,7 +386,7 @@ impl SectionPanel {
     }
 
     /// The section as one cell per device pixel of the panel, each the fill
-    /// at the share of the pixel the section covers.
+    /// at the [`tone`] of the share of the pixel the section covers.
     fn coverage_layer(&self, fill: Color, memory_limit: u64) -> Result<CellLayer> {
         let (rect, shades) = self.pixel_coverage(memory_limit)?;
         let top = (COVERAGE_SHADES - 1) as f64;
@@ -437,9 +451,9 @@ impl SectionPanel {
             align: self.align,
         };
         let top = (COVERAGE_SHADES - 1) as f64;
-        // Coverage is in [0, 1]: adding a half and truncating rounds it, without
+        // The tone is in [0, 1]: adding a half and truncating rounds it, without
         // the libm call `f64::round` is on baseline x86-64.
-        let shade = |covered: f64| (covered * top + 0.5) as u8;
+        let shade = |covered: f64| (tone(covered) * top + 0.5) as u8;
         Ok((rect, coverage::shades(&cut, &frame, shade)))
     }
 }
@@ -735,7 +749,7 @@ impl SectionPlan {
             }
             Format::Png if self.raw => {
                 let grid = self.raw_grid(control)?;
-                png_enc::write_bilevel_grid(out, &grid, png_enc::Compression::Fast, metadata)
+                png_enc::write_bilevel_grid(out, &grid, png_enc::Compression::default(), metadata)
             }
             Format::Png => encode::write_scene_controlled(
                 out,
@@ -1009,9 +1023,10 @@ mod tests {
     }
 
     /// The PNG end to end: each pixel of a panel is the fill over white at
-    /// the section's exact share of that pixel, against clipping every
-    /// diamond of the section (independently of the walk), up to the shades
-    /// (1/126), the canvas's 8 bits (1/255) and the approximation (1/1024).
+    /// the [`tone`] of the section's exact share of that pixel, against
+    /// clipping every diamond of the section (independently of the walk), up
+    /// to the shades (1/126) and the canvas's 8 bits (1/255) in tone, and the
+    /// approximation (1/1024) in share.
     #[test]
     fn png_pixels_are_the_exact_coverage_of_the_section() {
         let cases = [
@@ -1063,11 +1078,14 @@ mod tests {
                 let red = rgba[((y0 + row) * scene.width as usize + x0 + col) * 4];
                 // The fill's red is 0 and the background's 255.
                 let got = 1.0 - f64::from(red) / 255.0;
-                painted += got;
-                let tolerance = 0.5 / 63.0 + 1.0 / 255.0 + 8.0 * coverage::DELTA;
+                painted += got * got;
+                // The shares whose tone rounds to what was painted.
+                let slack = 0.5 / 63.0 + 1.0 / 255.0;
+                let (low, high) = ((got - slack).max(0.0).powi(2), (got + slack).powi(2));
+                let approximation = 8.0 * coverage::DELTA;
                 assert!(
-                    (got - want).abs() <= tolerance,
-                    "{text} align={align} pixel ({col}, {row}): {got} vs exact {want}"
+                    low - approximation <= *want && *want <= high + approximation,
+                    "{text} align={align} pixel ({col}, {row}): tone {got} vs exact share {want}"
                 );
             }
             let (num, d) = exact_area(4, level).unwrap();
@@ -1148,7 +1166,8 @@ mod tests {
         // mass on the panel's centre, its area the exact area in device pixels.
         let (mut total, mut sum_x, mut sum_y) = (0.0, 0.0, 0.0);
         for (at, &index) in layer.indices.iter().enumerate() {
-            let weight = index as f64 / 63.0;
+            // The share back from its tone (the square root).
+            let weight = (index as f64 / 63.0).powi(2);
             total += weight;
             sum_x += weight * (device.x as f64 + (at % layer.cols) as f64 + 0.5);
             sum_y += weight * (device.y as f64 + (at / layer.cols) as f64 + 0.5);

@@ -429,6 +429,7 @@ impl SquareFigure {
             },
             animation: self.animation,
             common_scale: self.common_scale,
+            key: Vec::new(),
         };
         animation.validate()?;
         Ok(animation)
