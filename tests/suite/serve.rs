@@ -694,7 +694,10 @@ fn loopback_written_as_ipv6_is_loopback() {
     }
     for host in ["0.0.0.0", "::", "::ffff:10.0.0.1", "192.168.1.2"] {
         assert!(!is_loopback(host.parse().unwrap()), "{host}");
+    }
+}
 
+#[test]
 fn exported_explorer_tiles_are_small_and_inflate_to_the_models_cells() {
     // fdeflate's fast level made `explore --m 1000` an 11 MB page; zlib's
     // default level makes it about 0.5 MB.
