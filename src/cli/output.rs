@@ -57,11 +57,17 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 );
             }
             let watch = Watch::start(&ctx.control, "stdout".to_string(), ctx.quiet);
-            let bytes = figure::to_bytes(figure, format, &metadata, &ctx.control)?;
+            // Streamed as it is made: a large data output never sits whole in memory.
+            let mut lock = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            figure::write_stream(
+                figure,
+                format,
+                &mut lock,
+                &metadata,
+                &ctx.control,
+                ctx.output_limit,
+            )?;
             drop(watch);
-            let mut lock = stdout.lock();
-            lock.write_all(&bytes)?;
-            lock.flush()?;
             Ok(None)
         }
         Some(path) => {

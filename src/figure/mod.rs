@@ -208,6 +208,63 @@ pub fn write_file(
     })
 }
 
+/// Writes `figure` as `format` to a stream (`-o -`): as it is made, never whole in
+/// memory, and refused past `output_limit` (`--max-output`) as a file would be:
+/// before any work when the output's size is known, else once it grows past it.
+/// A stream cannot be taken back: a failure leaves what was already written.
+pub fn write_stream(
+    figure: &dyn Figure,
+    format: Format,
+    out: &mut dyn Write,
+    metadata: &Metadata,
+    control: &Control,
+    output_limit: u64,
+) -> Result<()> {
+    figure.check(format)?;
+    if let Some(bytes) = figure.output_bytes(format) {
+        if bytes > output_limit {
+            return Err(crate::Error::unsupported(format!(
+                "this .{} output would be about {}, over {} (the `max-output` limit); \
+                 ask for less (a smaller box, fewer frames or boards), or raise `max-output`",
+                format.extension(),
+                crate::error::human_bytes(bytes),
+                crate::error::human_bytes(output_limit),
+            )));
+        }
+    }
+    let mut bounded = Bounded {
+        out,
+        written: 0,
+        limit: output_limit,
+    };
+    write_controlled(figure, format, &mut bounded, metadata, control)?;
+    bounded.flush().map_err(crate::Error::write_failed)
+}
+
+/// A stream that refuses to grow past its limit.
+struct Bounded<'a> {
+    out: &'a mut dyn Write,
+    written: u64,
+    limit: u64,
+}
+
+impl Write for Bounded<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.written = self.written.saturating_add(buf.len() as u64);
+        if self.written > self.limit {
+            return Err(std::io::Error::other(format!(
+                "the output grew past {} (the --max-output limit); stopped; raise --max-output if you mean it",
+                crate::error::human_bytes(self.limit)
+            )));
+        }
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// The figure's bytes in `format`, in memory (for the HTTP server and tests).
 pub fn to_bytes(
     figure: &dyn Figure,

@@ -320,3 +320,20 @@ fn small_figures_never_pass_the_guard_far_below_their_peak() {
         );
     }
 }
+
+#[test]
+fn a_stream_to_stdout_is_never_whole_in_memory() {
+    // R(20000,20000)'s P-cells as CSV are 200 MB; `-o -` used to hold them
+    // all before writing the first byte.
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<String> = ["square", "--m", "20000", "-o", "-", "--format", "csv"]
+        .map(String::from)
+        .to_vec();
+    let run = probe(dir.path(), &args);
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.peak_kib < 64 * 1024,
+        "peak {} KiB streaming to stdout",
+        run.peak_kib
+    );
+}
