@@ -19,6 +19,7 @@
 pub mod args;
 pub mod automaton;
 pub mod count;
+pub mod data;
 pub mod grundy;
 pub mod octahedron;
 pub mod provenance;
