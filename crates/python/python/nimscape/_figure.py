@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import inspect
 import json
 import keyword
@@ -119,7 +120,11 @@ class Figure:
         """Writes the figure to ``path`` atomically (a temporary file, then a
         rename), in the format its extension names: .png, .svg, .pdf, .gif,
         .apng, .csv, .json, .npy, or a frame pattern ``frames/f-%03d.png``."""
-        self._plan.save(os.fspath(path))
+        path = os.fspath(path)
+        folder = os.path.dirname(path)
+        if folder and not os.path.isdir(folder):
+            raise FileNotFoundError(errno.ENOENT, "the folder to save into does not exist", folder)
+        self._plan.save(path)
 
     def array(self) -> Any:
         """The figure's ``.npy`` data as a NumPy array, without a file or a copy:
