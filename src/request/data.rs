@@ -210,10 +210,23 @@ impl Write for Sink {
 }
 
 /// The P-set of the chocolate bar R(m,n) (n = m when `None`): `true` at
-/// `[i-1, j-1]` when cell (i,j) is a P-position. `m` and `n` are checked as the
-/// command line's `nimscape square --m M --n N --raw` checks them; the bit grid
-/// is unpacked to one value per cell on every core.
+/// `[i-1, j-1]` when cell (i,j) is a P-position. See [`p_set_shape`] and
+/// [`p_set_into`], which a front end uses to fill memory it allocated itself.
 pub fn p_set(m: u64, n: Option<u64>, budget: &Budget, control: &Control) -> Result<Array> {
+    let (rows, cols) = p_set_shape(m, n, budget)?;
+    let mut values = vec![false; rows * cols];
+    p_set_into(rows, cols, &mut values, control)?;
+    Ok(Array {
+        shape: vec![rows, cols],
+        values: Values::Bool(values),
+    })
+}
+
+/// The shape `(m, n)` of the P-set of R(m,n), with `m` and `n` checked as the
+/// command line's `nimscape square --m M --n N --raw` checks them and the memory
+/// (one byte per cell and the bit grid [`p_set_into`] builds) checked against the
+/// budget, before anything is allocated.
+pub fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, usize)> {
     let mut pairs = vec![
         ("m".to_string(), Value::Text(m.to_string())),
         ("raw".to_string(), Value::Switch(true)),
@@ -223,38 +236,52 @@ pub fn p_set(m: u64, n: Option<u64>, budget: &Budget, control: &Control) -> Resu
     }
     plan_pairs(&["square"], &pairs, budget)?;
     let n = n.unwrap_or(m);
-    let cells = m.saturating_mul(n);
     check_memory(
         || format!("the P-set of R({m},{n}) as an array"),
-        cells.saturating_add(p_grid_bytes(m, n)),
+        m.saturating_mul(n).saturating_add(p_grid_bytes(m, n)),
         budget.memory_limit,
         "ask for a smaller board, or draw it with `raw`",
     )?;
-    let (rows, cols) = (m as usize, n as usize);
+    let side = |v: u64| {
+        usize::try_from(v).map_err(|_| Error::invalid(format!("`m` {v} is too large here")))
+    };
+    Ok((side(m)?, side(n)?))
+}
+
+/// Fills `out` (`rows * cols` flags, all `false`) with the P-set of
+/// R(rows, cols): the bit grid of [`p_grid_controlled`] unpacked to one value per
+/// cell, rows in parallel; a word of all P-cells is one fill, an empty one is
+/// skipped.
+pub fn p_set_into(rows: usize, cols: usize, out: &mut [bool], control: &Control) -> Result<()> {
+    if out.len() != rows * cols {
+        return Err(Error::invalid(format!(
+            "a P-set of {rows} x {cols} needs {} cells, not {}",
+            rows * cols,
+            out.len()
+        )));
+    }
+    if out.is_empty() {
+        return Ok(());
+    }
     let grid = p_grid_controlled(rows, cols, control)?;
-    let mut values = vec![false; rows * cols];
-    values
-        .par_chunks_mut(cols)
-        .enumerate()
-        .for_each(|(row, out)| {
-            if control.is_cancelled() {
-                return;
-            }
-            for (chunk, &word) in out.chunks_mut(64).zip(grid.row_words(row)) {
-                if word == 0 {
-                    continue;
-                }
-                for (eight, byte) in chunk.chunks_mut(8).zip(word.to_le_bytes()) {
-                    let unpacked = &UNPACKED[usize::from(byte)];
-                    eight.copy_from_slice(&unpacked[..eight.len()]);
+    out.par_chunks_mut(cols).enumerate().for_each(|(row, out)| {
+        if control.is_cancelled() {
+            return;
+        }
+        for (chunk, &word) in out.chunks_mut(64).zip(grid.row_words(row)) {
+            match word {
+                0 => {}
+                u64::MAX => chunk.fill(true),
+                _ => {
+                    for (eight, byte) in chunk.chunks_mut(8).zip(word.to_le_bytes()) {
+                        let unpacked = &UNPACKED[usize::from(byte)];
+                        eight.copy_from_slice(&unpacked[..eight.len()]);
+                    }
                 }
             }
-        });
-    control.check()?;
-    Ok(Array {
-        shape: vec![rows, cols],
-        values: Values::Bool(values),
-    })
+        }
+    });
+    control.check()
 }
 
 /// The eight flags of a byte, least significant bit first (the bit grid's order).

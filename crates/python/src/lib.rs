@@ -17,7 +17,7 @@ use nimscape::request::data::{self, Array, Values};
 use nimscape::request::{self, Budget, Naming, Planned, Value};
 use nimscape::{Control, Error};
 use numpy::ndarray::{ArrayD, IxDyn};
-use numpy::IntoPyArray;
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
 };
@@ -258,18 +258,27 @@ fn parameters(command: Vec<String>) -> PyResult<Vec<String>> {
     request::parameters(&words).map_err(to_py)
 }
 
-/// The P-set of R(m, n) as a boolean array.
+/// The P-set of R(m, n) as a boolean array: NumPy allocates it (large arrays on
+/// huge pages, as NumPy does), the request layer fills it in place.
 #[pyfunction]
 #[pyo3(signature = (m, n=None, max_memory=None))]
-fn p_set(
-    py: Python<'_>,
+fn p_set<'py>(
+    py: Python<'py>,
     m: u64,
     n: Option<u64>,
-    max_memory: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
+    max_memory: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<bool>>> {
     let budget = budget(max_memory)?;
-    let array = interruptible(py, |control| data::p_set(m, n, &budget, control))?;
-    to_numpy(py, array)
+    let (rows, cols) = data::p_set_shape(m, n, &budget).map_err(to_py)?;
+    let array = PyArray2::<bool>::zeros(py, [rows, cols], false);
+    {
+        let mut cells = array.readwrite();
+        let out = cells
+            .as_slice_mut()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        interruptible(py, |control| data::p_set_into(rows, cols, out, control))?;
+    }
+    Ok(array)
 }
 
 /// Exact P-share tiles: (counts, areas, fits) with counts and areas flat lists of

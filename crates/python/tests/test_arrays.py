@@ -30,13 +30,13 @@ def test_pset_is_four_heap_nim(m, n):
             assert p[i - 1, j - 1] == nim_is_p(tuple(sorted((i - 1, j - 1, m - i, n - j)))), (i, j)
 
 
-def test_pset_large_is_the_xor_criterion_and_owns_rust_memory():
+def test_pset_large_is_the_xor_criterion_filled_in_place():
     m, n = 1000, 777
     p = nimscape.data.pset(m, n)
     i = np.arange(1, m + 1)[:, None]
     j = np.arange(1, n + 1)[None, :]
     assert np.array_equal(p, ((i - 1) ^ (m - i)) == ((j - 1) ^ (n - j)))
-    assert not p.flags["OWNDATA"] and p.base is not None  # NumPy holds Rust's buffer
+    assert p.flags["C_CONTIGUOUS"] and p.flags["OWNDATA"]  # NumPy's memory, filled by Rust
 
 
 def automaton_frames(last):
@@ -112,6 +112,11 @@ def test_grundy_values_equal_the_memoised_recursion():
                     assert g[x, y, z] == gr(x, y, z), (x, y, z)
                 else:
                     assert g[x, y, z] == nimscape.OUTSIDE
+
+
+def test_arrays_from_npy_data_hold_rust_memory_without_a_copy():
+    g = nimscape.data.grundy("triangular", k=3, box=20)
+    assert not g.flags["OWNDATA"] and g.base is not None and g.flags["C_CONTIGUOUS"]
 
 
 def test_grundy_of_nim_is_the_nim_sum():
