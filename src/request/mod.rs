@@ -343,16 +343,19 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         (" (it says how or where to draw, not what)", String::new())
     } else {
         let suggested =
-            args::suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
+            args::suggestion(&wanted, &allowed).map(|s| format!("; did you mean '`{s}`'?"));
         ("", suggested.unwrap_or_default())
     };
+    // The allowed names are marked as parameters: each front end shows them its
+    // own way (`p-color` as a key, `p_color` as a Python keyword).
+    let marked: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
     Error::invalid_parameter(
         name,
         format!(
             "'{}' is not a parameter of model '{}'{why}; allowed: {}{suggested}",
             args::shorten(name),
             command.join(" "),
-            allowed.join(", ")
+            marked.join(", ")
         ),
     )
 }

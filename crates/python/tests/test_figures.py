@@ -36,8 +36,10 @@ def test_png_svg_pdf_save_and_repr(tmp_path, run_cli):
     assert fig.png().startswith(b"\x89PNG")
     assert fig.svg().lstrip().startswith(b"<")
     assert fig.pdf().startswith(b"%PDF")
-    assert fig._repr_png_() == fig.png()
-    assert fig._repr_svg_() == fig.svg().decode()
+    assert fig._repr_png_() == fig.png() and fig._repr_svg_() is None  # one inline format
+    fig.inline_format = "svg"
+    assert fig._repr_svg_() == fig.svg().decode() and fig._repr_png_() is None
+    assert nimscape.count(m=range(1, 9)).array().dtype.name == "uint64"
     for extension in ["png", "svg", "pdf", "csv", "json", "npy", "gif"]:
         path = tmp_path / f"f.{extension}"
         fig.save(path)

@@ -19,6 +19,7 @@ __version__: str
 class Figure:
     """A validated figure; bytes equal the command line's."""
 
+    inline_format: str
     command: str
     arguments: List[str]
     formats: List[str]

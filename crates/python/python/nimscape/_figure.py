@@ -73,9 +73,9 @@ class Figure:
     bytes equal those ``nimscape <command> ... -o file.<ext>`` writes.
     """
 
-    #: Inline PNGs wider than this many pixels are shown as SVG only (Jupyter
-    #: scrolls a 4000 px PNG slowly).
-    INLINE_PNG_LIMIT = 3_000_000
+    #: What Jupyter shows inline: "png" (the default; a 1-bit board of any size
+    #: stays small) or "svg". Only one is rendered, not both.
+    inline_format = "png"
 
     def __init__(self, plan: "_nimscape.Plan") -> None:
         self._plan = plan
@@ -136,15 +136,17 @@ class Figure:
         """The figure's JSON data, parsed (integers exact, fractions as text)."""
         return json.loads(self.render("json"))
 
+    def _inline(self) -> Optional[str]:
+        formats = self.formats
+        if self.inline_format in formats:
+            return self.inline_format
+        return next((f for f in ("png", "svg") if f in formats), None)
+
     def _repr_png_(self) -> Optional[bytes]:
-        if "png" not in self.formats:
-            return None
-        return self.png()
+        return self.png() if self._inline() == "png" else None
 
     def _repr_svg_(self) -> Optional[str]:
-        if "svg" not in self.formats:
-            return None
-        return self.svg().decode("utf-8")
+        return self.svg().decode("utf-8") if self._inline() == "svg" else None
 
     def __repr__(self) -> str:
         return f"<nimscape.Figure {self.command!r}>"
