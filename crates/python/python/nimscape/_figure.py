@@ -100,9 +100,13 @@ class Figure:
         """The figure as ``format`` ("png", "svg", "pdf", "csv", "json", "npy",
         "gif", "apng", ...), in memory."""
         format = format.lstrip(".").lower()
-        if format not in self._cache:
-            self._cache[format] = self._plan.render(format)
-        return self._cache[format]
+        if format in self._cache:
+            return self._cache[format]
+        rendered = self._plan.render(format)
+        if format in ("png", "svg"):
+            # Kept for Jupyter, which may ask again; data formats can be large.
+            self._cache[format] = rendered
+        return rendered
 
     def png(self) -> bytes:
         """The PNG bytes."""
