@@ -38,7 +38,12 @@ fn to_py(err: Error) -> PyErr {
         Error::InvalidParameter { .. } | Error::Unsupported(_) => PyValueError::new_err(message),
         Error::TooLarge { .. } => PyMemoryError::new_err(message),
         Error::Cancelled => PyKeyboardInterrupt::new_err(message),
-        Error::Io { .. } | Error::Encode { .. } => PyOSError::new_err(message),
+        // With its errno, Python picks the subclass (PermissionError, ...).
+        Error::Io { source, .. } => match source.raw_os_error() {
+            Some(errno) => PyOSError::new_err((errno, message)),
+            None => PyOSError::new_err(message),
+        },
+        Error::Encode { .. } => PyOSError::new_err(message),
     }
 }
 

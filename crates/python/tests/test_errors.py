@@ -54,6 +54,9 @@ def test_writing_where_nothing_can_be_written_is_an_os_error(tmp_path):
     (tmp_path / "file").write_text("a file, not a folder")
     with pytest.raises(OSError):
         nimscape.square(m=5).save(tmp_path / "file" / "s.png")
+    (tmp_path / "taken.png").mkdir()  # a folder where the file should go
+    with pytest.raises(IsADirectoryError):
+        nimscape.square(m=5).save(tmp_path / "taken.png")
 
 
 def test_positional_mistakes_are_type_errors():

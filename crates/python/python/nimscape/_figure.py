@@ -128,6 +128,8 @@ class Figure:
         folder = os.path.dirname(path)
         if folder and not os.path.isdir(folder):
             raise FileNotFoundError(errno.ENOENT, "the folder to save into does not exist", folder)
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "a folder is in the way; give a file name", path)
         self._plan.save(path)
 
     def array(self) -> Any:
