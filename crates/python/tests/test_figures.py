@@ -17,8 +17,8 @@ CASES = [
     (lambda: nimscape.grundy("triangular", k=3, box=12, slice="z=5"), ["png", "svg", "csv", "json", "npy"]),
     (lambda: nimscape.grundy("nim-pass", heaps=2, box=9), ["png", "csv"]),
     (lambda: nimscape.octahedron.section(n=4, level=11), ["png", "svg", "json"]),
-    (lambda: nimscape.octahedron.view(2, size=200), ["png", "svg"]),
-    (lambda: nimscape.octahedron.sweep(n=3, frames=4, size=64), ["gif", "apng"]),
+    (lambda: nimscape.octahedron.view(2, width=200), ["png", "svg"]),
+    (lambda: nimscape.octahedron.sweep(n=3, frames=4, panel=64), ["gif", "apng"]),
 ]
 
 
