@@ -202,6 +202,17 @@ impl Plan {
     /// The figure as `extension` (png, svg, pdf, csv, json, npy, gif, apng, ...), in memory.
     fn render<'py>(&self, py: Python<'py>, extension: &str) -> PyResult<Bound<'py, PyBytes>> {
         let format = self.planned.format(extension).map_err(to_py)?;
+        // In memory, an output the command line would stream to a file counts
+        // against the memory limit, before any work.
+        if let Some(bytes) = self.planned.figure().output_bytes(format) {
+            nimscape::error::check_memory(
+                || format!("this .{extension} output, in memory"),
+                bytes,
+                self.budget.memory_limit,
+                "ask for less, or save() it to a file",
+            )
+            .map_err(to_py)?;
+        }
         let bytes = interruptible(py, |control| self.planned.render(format, control))?;
         Ok(PyBytes::new(py, &bytes))
     }

@@ -44,6 +44,8 @@ def test_over_the_memory_limit_is_a_memory_error_before_any_work():
         nimscape.data.grundy("triangular", k=3, box=300, max_memory="1M")
     with pytest.raises(MemoryError):
         nimscape.square(m=100_000, max_memory=1 << 20).png()
+    with pytest.raises(MemoryError, match="in memory"):
+        nimscape.square(m=65536, raw=True).render("csv")
     with pytest.raises(ValueError, match="max_memory"):
         nimscape.data.pset(10, max_memory="lots")
 
