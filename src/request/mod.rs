@@ -213,16 +213,28 @@ fn model_definition(command: &[&str]) -> Result<&'static clap::Command> {
 /// The parameter names of model `command`, as a user writes them (long flag names,
 /// positionals by their id), hidden ones left out.
 pub fn parameters(command: &[&str]) -> Result<Vec<String>> {
+    Ok(parameter_help(command)?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
+}
+
+/// The parameters of model `command` as [`parameters`] names them, each with its
+/// one-line help (what `--help` says of it), for front ends that document
+/// themselves (Python's docstrings).
+pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
     let found = model_definition(command)?;
     Ok(found
         .get_arguments()
         .filter(|a| !a.is_hide_set() && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
         .filter_map(|a| {
-            if a.is_positional() {
-                Some(a.get_id().to_string())
+            let name = if a.is_positional() {
+                a.get_id().to_string()
             } else {
-                a.get_long().map(str::to_string)
-            }
+                a.get_long()?.to_string()
+            };
+            let help = a.get_help().map(ToString::to_string).unwrap_or_default();
+            Some((name, help))
         })
         .collect())
 }

@@ -274,6 +274,13 @@ fn parameters(command: Vec<String>) -> PyResult<Vec<String>> {
     request::parameters(&words).map_err(to_py)
 }
 
+/// `(name, help)` of every parameter of `command`, as `--help` shows them.
+#[pyfunction]
+fn parameter_help(command: Vec<String>) -> PyResult<Vec<(String, String)>> {
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    request::parameter_help(&words).map_err(to_py)
+}
+
 /// The P-set of R(m, n) as a boolean array: NumPy allocates it (large arrays on
 /// huge pages, as NumPy does), the request layer fills it in place.
 #[pyfunction]
@@ -348,6 +355,7 @@ fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Plan>()?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(parameter_help, m)?)?;
     m.add_function(wrap_pyfunction!(p_set, m)?)?;
     m.add_function(wrap_pyfunction!(tiles, m)?)?;
     m.add("OUTSIDE", nimscape::games::OUTSIDE)?;

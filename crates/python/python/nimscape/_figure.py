@@ -6,6 +6,7 @@ import errno
 import inspect
 import json
 import keyword
+import textwrap
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -198,14 +199,26 @@ def _command_function(command: str, name: str, summary: str) -> Any:
 
     draw.__name__ = draw.__qualname__ = name
     draw.__signature__ = _signature(command)  # type: ignore[attr-defined]
-    names = ", ".join(parameters(command))
-    draw.__doc__ = (
-        f"{summary}\n\n"
-        f"The command line's ``nimscape {command}``; parameters (keywords, "
-        f"underscores for dashes): {names}. ``max_memory`` is ``--max-memory`` "
-        f"(bytes or text such as \"4G\"). Returns a :class:`Figure`; see "
-        f"``nimscape {command} --help`` for each parameter."
-    )
+    lines = [
+        summary,
+        "",
+        f"The command line's ``nimscape {command}``, drawn by the same request layer:",
+        "the same parameters (keywords, underscores for dashes), the same",
+        "validation (ValueError naming the keyword) and the same bytes.",
+        "Returns a :class:`Figure`.",
+        "",
+        "Parameters",
+        "----------",
+    ]
+    for name, help in _nimscape.parameter_help(_words(command)):
+        keyword_name = name.replace("-", "_")
+        if keyword.iskeyword(keyword_name):
+            keyword_name += "_"
+        lines.append(keyword_name)
+        lines.extend("    " + part for part in textwrap.wrap(help or "(see --help)", 72))
+    lines.append("max_memory")
+    lines.append('    Refuse work over this many bytes (int, or text such as "4G"); default 2 GiB.')
+    draw.__doc__ = "\n".join(lines)
     return draw
 
 
