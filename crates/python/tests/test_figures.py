@@ -77,13 +77,17 @@ def test_the_stub_lists_every_parameter():
     import ast
     import pathlib
 
-    stub = pathlib.Path(nimscape.__file__).with_name("__init__.pyi")
-    tree = ast.parse(stub.read_text())
-    functions = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            functions.setdefault(node.name, set()).update(
-                a.arg for a in node.args.args + node.args.kwonlyargs
-            )
+    def stubbed(file):
+        tree = ast.parse(pathlib.Path(nimscape.__file__).with_name(file).read_text())
+        return {
+            node.name: {a.arg for a in node.args.args + node.args.kwonlyargs}
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef)
+        }
+
+    top, octahedron = stubbed("__init__.pyi"), stubbed("octahedron.pyi")
     for name in ["square", "count", "automaton", "grundy"]:
-        assert set(nimscape.parameters(name)) <= functions[name], name
+        assert set(nimscape.parameters(name)) | {"max_memory"} == top[name], name
+    for name in ["section", "view", "sweep"]:
+        assert set(nimscape.parameters(f"octahedron {name}")) | {"max_memory"} == octahedron[name], name
+    assert "Rows m: one board (11)" in nimscape.square.__doc__  # the --help line of --m
