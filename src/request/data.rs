@@ -7,12 +7,17 @@
 //! CLI's values without parsing a file and without a second implementation. Each
 //! array is checked against the memory limit before anything is allocated.
 
-use super::{plan_pairs, Budget, Planned, Value};
+use super::{
+    from_clap, grundy, parse_pairs, plan_command, plan_pairs, Budget, FigureCommand, Planned, Value,
+};
 use crate::encode::Format;
 use crate::error::check_memory;
+use crate::figure::grundy::GrundyPlan;
+use crate::figure::Figure;
 use crate::pattern::tiles::TilePlan;
 use crate::pattern::{p_grid_bytes, p_grid_controlled};
 use crate::{Control, Error, Result};
+use clap::FromArgMatches;
 use rayon::prelude::*;
 use std::io::{self, Write};
 
@@ -207,6 +212,62 @@ impl Write for Sink {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// Grundy values of a game on a box, from `nimscape grundy`'s parameters: see
+/// [`grundy_values`].
+pub enum GrundyValues {
+    /// The whole box, solved: the front end allocates [`SolvedBox::shape`] values
+    /// and has [`SolvedBox::fill`] write them in place (NumPy's own allocation).
+    Whole(SolvedBox),
+    /// A slice of the box: the figure's `.npy` data (see [`Planned::array`]).
+    Slice(Array),
+}
+
+/// A solved game whose whole box is about to become an array.
+pub struct SolvedBox(GrundyPlan);
+
+impl SolvedBox {
+    /// The array's shape: one axis per coordinate, a capped game's `y` up to its
+    /// tallest column (the `.npy` file's shape).
+    pub fn shape(&self) -> Result<Vec<usize>> {
+        let solution = self.0.solution(&Control::default())?;
+        Ok(solution.data_shape().iter().map(|&d| d as usize).collect())
+    }
+
+    /// Writes every value into `out` (C order, [`crate::games::OUTSIDE`] where a
+    /// tuple is not a position), in parallel.
+    pub fn fill(&self, out: &mut [u16], control: &Control) -> Result<()> {
+        self.0.solution(control)?.fill_dense(out, control)
+    }
+}
+
+/// The Grundy values `nimscape grundy ... -o x.npy` writes, as an array: the
+/// game is solved first (refused, before anything is allocated, when the array
+/// or the solver's own memory passes the budget), then the values are written
+/// straight into the array on every core, without the `.npy` stream in between.
+pub fn grundy_values(
+    pairs: &[(String, Value)],
+    budget: &Budget,
+    control: &Control,
+) -> Result<GrundyValues> {
+    let matches = parse_pairs(&["grundy"], pairs)?;
+    let FigureCommand::Grundy(args) =
+        FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?
+    else {
+        return Err(Error::invalid("Grundy values need grundy parameters"));
+    };
+    let plan = grundy::plan(&args, budget.memory_limit)?;
+    if !plan.is_whole_box()? {
+        let planned = plan_command(FigureCommand::Grundy(args), &matches, budget)?;
+        return planned.array(budget, control).map(GrundyValues::Slice);
+    }
+    Figure::check(&plan, Format::Npy)?;
+    if let Some(bytes) = Figure::output_bytes(&plan, Format::Npy) {
+        check_array(bytes, budget)?;
+    }
+    plan.solution(control)?;
+    Ok(GrundyValues::Whole(SolvedBox(plan)))
 }
 
 /// The P-set of the chocolate bar R(m,n) (n = m when `None`): `true` at
@@ -426,6 +487,41 @@ mod tests {
         let le: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         assert_eq!(le, data);
         assert_eq!(array.shape.iter().product::<usize>(), values.len());
+    }
+
+    #[test]
+    fn grundy_values_of_the_whole_box_are_its_npy_data() {
+        for pairs in [
+            &[("game", "triangular"), ("k", "3"), ("box", "40")][..],
+            &[("game", "min-half"), ("box", "9,5,12")][..],
+            &[("game", "nim-pass"), ("heaps", "3"), ("box", "6")][..],
+        ] {
+            let whole = match grundy_values(&text(pairs), &Budget::default(), &Control::default()) {
+                Ok(GrundyValues::Whole(solved)) => solved,
+                _ => panic!("{pairs:?}: the whole box"),
+            };
+            let mut values = vec![0u16; whole.shape().unwrap().iter().product()];
+            whole.fill(&mut values, &Control::default()).unwrap();
+            let planned = plan_pairs(&["grundy"], &text(pairs), &Budget::default()).unwrap();
+            let Values::U16(streamed) = planned
+                .array(&Budget::default(), &Control::default())
+                .unwrap()
+                .values
+            else {
+                panic!("uint16")
+            };
+            assert_eq!(values, streamed, "{pairs:?}");
+        }
+        let slice = &[
+            ("game", "triangular"),
+            ("k", "3"),
+            ("box", "12"),
+            ("slice", "z=5"),
+        ];
+        assert!(matches!(
+            grundy_values(&text(slice), &Budget::default(), &Control::default()),
+            Ok(GrundyValues::Slice(_))
+        ));
     }
 
     #[test]

@@ -274,6 +274,37 @@ fn parameters(command: Vec<String>) -> PyResult<Vec<String>> {
     request::parameters(&words).map_err(to_py)
 }
 
+/// Grundy values of `nimscape grundy`'s `pairs`: the whole box solved, then
+/// written in place into an array NumPy allocated; a slice through the figure's
+/// `.npy` data.
+#[pyfunction]
+#[pyo3(signature = (pairs, max_memory=None))]
+fn grundy_values(
+    py: Python<'_>,
+    pairs: &Bound<'_, PyList>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let budget = budget(max_memory)?;
+    let pairs = self::pairs(pairs)?;
+    match interruptible(py, |control| data::grundy_values(&pairs, &budget, control))? {
+        data::GrundyValues::Slice(array) => to_numpy(py, array),
+        data::GrundyValues::Whole(solved) => {
+            // Rust's allocation, handed over without a copy: NumPy's own asks the
+            // kernel for huge pages, whose compaction stalled for seconds here.
+            let shape = solved.shape().map_err(to_py)?;
+            let mut values = vec![0u16; shape.iter().product()];
+            interruptible(py, |control| solved.fill(&mut values, control))?;
+            to_numpy(
+                py,
+                Array {
+                    shape,
+                    values: Values::U16(values),
+                },
+            )
+        }
+    }
+}
+
 /// `(name, help)` of every parameter of `command`, as `--help` shows them.
 #[pyfunction]
 fn parameter_help(command: Vec<String>) -> PyResult<Vec<(String, String)>> {
@@ -357,6 +388,7 @@ fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parameters, m)?)?;
     m.add_function(wrap_pyfunction!(parameter_help, m)?)?;
     m.add_function(wrap_pyfunction!(p_set, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_values, m)?)?;
     m.add_function(wrap_pyfunction!(tiles, m)?)?;
     m.add("OUTSIDE", nimscape::games::OUTSIDE)?;
     m.add(

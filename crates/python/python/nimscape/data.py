@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _nimscape
-from ._figure import figure
+from ._figure import _pairs, figure
 from ._nimscape import OUTSIDE
 
 
@@ -30,8 +30,12 @@ def grundy(game: Optional[str] = None, *, max_memory: Any = None, **params: Any)
     tuple of the box is not a position of the game (above the cap, outside a
     band). Parameters are ``nimscape grundy``'s (``k``, ``h``, ``heaps``,
     ``cap``, ``box``, ``slice``). A capped game's ``y`` axis stops at its
-    tallest column."""
-    return figure("grundy", game, max_memory=max_memory, **params).array()
+    tallest column. The whole box is solved, then written straight into an array
+    NumPy allocated, on every core (``nimscape.grundy(...).array()`` gives the
+    same values through the figure's ``.npy`` stream)."""
+    if game is not None:
+        params = {"game": game, **params}
+    return _nimscape.grundy_values(_pairs(params), max_memory)
 
 
 def automaton(frames: Any, *, modulus: int = 3, max_memory: Any = None) -> np.ndarray:
