@@ -218,8 +218,8 @@ impl Write for Sink {
 /// [`grundy_values`].
 pub enum GrundyValues {
     /// The whole box, solved: the front end allocates [`SolvedBox::shape`] values
-    /// and has [`SolvedBox::fill`] write them in place (NumPy's own allocation).
-    Whole(SolvedBox),
+    /// and has [`SolvedBox::fill`] write them in place.
+    Whole(Box<SolvedBox>),
     /// A slice of the box: the figure's `.npy` data (see [`Planned::array`]).
     Slice(Array),
 }
@@ -267,7 +267,7 @@ pub fn grundy_values(
         check_array(bytes, budget)?;
     }
     plan.solution(control)?;
-    Ok(GrundyValues::Whole(SolvedBox(plan)))
+    Ok(GrundyValues::Whole(Box::new(SolvedBox(plan))))
 }
 
 /// The P-set of the chocolate bar R(m,n) (n = m when `None`): `true` at
