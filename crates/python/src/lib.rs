@@ -17,7 +17,7 @@ use nimscape::request::data::{self, Array, Values};
 use nimscape::request::{self, Budget, Naming, Planned, Value};
 use nimscape::{Control, Error};
 use numpy::ndarray::{ArrayD, IxDyn};
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
+use numpy::IntoPyArray;
 use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
 };
@@ -275,8 +275,8 @@ fn parameters(command: Vec<String>) -> PyResult<Vec<String>> {
 }
 
 /// Grundy values of `nimscape grundy`'s `pairs`: the whole box solved, then
-/// written in place into an array NumPy allocated; a slice through the figure's
-/// `.npy` data.
+/// written in place into Rust memory that NumPy then owns; a slice through the
+/// figure's `.npy` data.
 #[pyfunction]
 #[pyo3(signature = (pairs, max_memory=None))]
 fn grundy_values(
@@ -312,27 +312,19 @@ fn parameter_help(command: Vec<String>) -> PyResult<Vec<(String, String)>> {
     request::parameter_help(&words).map_err(to_py)
 }
 
-/// The P-set of R(m, n) as a boolean array: NumPy allocates it (large arrays on
-/// huge pages, as NumPy does), the request layer fills it in place.
+/// The P-set of R(m, n) as a boolean array, filled on every core into Rust's
+/// allocation and handed to NumPy without a copy.
 #[pyfunction]
 #[pyo3(signature = (m, n=None, max_memory=None))]
-fn p_set<'py>(
-    py: Python<'py>,
+fn p_set(
+    py: Python<'_>,
     m: u64,
     n: Option<u64>,
-    max_memory: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let budget = budget(max_memory)?;
-    let (rows, cols) = data::p_set_shape(m, n, &budget).map_err(to_py)?;
-    let array = PyArray2::<bool>::zeros(py, [rows, cols], false);
-    {
-        let mut cells = array.readwrite();
-        let out = cells
-            .as_slice_mut()
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        interruptible(py, |control| data::p_set_into(rows, cols, out, control))?;
-    }
-    Ok(array)
+    let array = interruptible(py, |control| data::p_set(m, n, &budget, control))?;
+    to_numpy(py, array)
 }
 
 /// Exact P-share tiles: (counts, areas, fits) with counts and areas flat lists of

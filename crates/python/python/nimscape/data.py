@@ -30,9 +30,9 @@ def grundy(game: Optional[str] = None, *, max_memory: Any = None, **params: Any)
     tuple of the box is not a position of the game (above the cap, outside a
     band). Parameters are ``nimscape grundy``'s (``k``, ``h``, ``heaps``,
     ``cap``, ``box``, ``slice``). A capped game's ``y`` axis stops at its
-    tallest column. The whole box is solved, then written straight into an array
-    NumPy allocated, on every core (``nimscape.grundy(...).array()`` gives the
-    same values through the figure's ``.npy`` stream)."""
+    tallest column. The whole box is solved, then written straight into the
+    array on every core (``nimscape.grundy(...).array()`` gives the same values
+    through the figure's ``.npy`` stream)."""
     if game is not None:
         params = {"game": game, **params}
     return _nimscape.grundy_values(_pairs(params), max_memory)
