@@ -7,23 +7,34 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 CHILD = textwrap.dedent(
     """
-    import sys, time
+    import sys, tempfile, os
     import nimscape
+    folder = tempfile.mkdtemp()
     print("ready", flush=True)
     try:
-        nimscape.data.grundy("triangular", k=3, box=1000, max_memory="4G")
+        {call}
         print("finished", flush=True)
     except KeyboardInterrupt:
         print("KeyboardInterrupt", flush=True)
+    print("left:", sorted(os.listdir(folder)), flush=True)
     """
 )
 
+LONG_CALLS = [
+    # Solving into an array (data.grundy), and a figure's .npy stream saved to a file.
+    'nimscape.data.grundy("triangular", k=3, box=1000, max_memory="4G")',
+    'nimscape.grundy("triangular", k=3, box=1000, max_memory="4G").save(os.path.join(folder, "g.npy"))',
+]
 
-def test_ctrl_c_stops_a_long_solve_within_half_a_second():
+
+@pytest.mark.parametrize("call", LONG_CALLS)
+def test_ctrl_c_stops_a_long_solve_within_half_a_second(call):
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHILD.replace("{call}", call)], stdout=subprocess.PIPE, text=True
     )
     try:
         assert child.stdout.readline().strip() == "ready"
@@ -35,6 +46,7 @@ def test_ctrl_c_stops_a_long_solve_within_half_a_second():
         elapsed = time.monotonic() - start
         assert line == "KeyboardInterrupt"
         assert elapsed < 0.5, f"KeyboardInterrupt after {elapsed:.3f} s"
+        assert child.stdout.readline().strip() == "left: []", "an interrupted save leaves nothing"
         assert child.wait(timeout=10) == 0
     finally:
         if child.poll() is None:
