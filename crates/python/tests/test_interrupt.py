@@ -11,7 +11,7 @@ import pytest
 
 CHILD = textwrap.dedent(
     """
-    import sys, tempfile, os
+    import os, shutil, sys, tempfile
     import nimscape
     folder = tempfile.mkdtemp()
     print("ready", flush=True)
@@ -21,6 +21,7 @@ CHILD = textwrap.dedent(
     except KeyboardInterrupt:
         print("KeyboardInterrupt", flush=True)
     print("left:", sorted(os.listdir(folder)), flush=True)
+    shutil.rmtree(folder)
     """
 )
 
