@@ -66,9 +66,10 @@ def count(m: Any) -> Dict[int, int]:
 class Section:
     """An octahedron section with exact coordinates (:class:`fractions.Fraction`).
 
-    ``diamonds`` are ``(cx, cy, h)``: the centre and half-diagonal of each
-    square (a diamond in the section plane), in units of the octahedron's
-    half-width; ``area`` is the section's exact area.
+    ``diamonds`` are ``(cx, cy, h)``: the diamond ``|x - cx| + |y - cy| <= h``
+    in the plane of the section, in the coordinates where S_0 is the
+    octahedron ``|x| + |y| + |z| <= 1``; ``area`` is the section's exact area,
+    ``r`` the level and ``z`` the height of the plane.
     """
 
     def __init__(self, data: Dict[str, Any]) -> None:
