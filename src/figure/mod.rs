@@ -272,10 +272,22 @@ pub fn to_bytes(
     metadata: &Metadata,
     control: &Control,
 ) -> Result<Vec<u8>> {
-    figure.check(format)?;
     let mut bytes = Vec::new();
-    write_controlled(figure, format, &mut bytes, metadata, control)?;
+    to_writer(figure, format, &mut bytes, metadata, control)?;
     Ok(bytes)
+}
+
+/// Checks the figure for `format`, then writes it to `out` under `control` (the
+/// Python module catches `.npy` data this way, straight into an array).
+pub fn to_writer(
+    figure: &dyn Figure,
+    format: Format,
+    out: &mut dyn Write,
+    metadata: &Metadata,
+    control: &Control,
+) -> Result<()> {
+    figure.check(format)?;
+    write_controlled(figure, format, out, metadata, control)
 }
 
 /// [`write_file`] in the format `path`'s extension names.

@@ -19,6 +19,7 @@
 pub mod args;
 pub mod automaton;
 pub mod count;
+pub mod data;
 pub mod grundy;
 pub mod octahedron;
 pub mod provenance;
@@ -212,16 +213,28 @@ fn model_definition(command: &[&str]) -> Result<&'static clap::Command> {
 /// The parameter names of model `command`, as a user writes them (long flag names,
 /// positionals by their id), hidden ones left out.
 pub fn parameters(command: &[&str]) -> Result<Vec<String>> {
+    Ok(parameter_help(command)?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
+}
+
+/// The parameters of model `command` as [`parameters`] names them, each with its
+/// one-line help (what `--help` says of it), for front ends that document
+/// themselves (Python's docstrings).
+pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
     let found = model_definition(command)?;
     Ok(found
         .get_arguments()
         .filter(|a| !a.is_hide_set() && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
         .filter_map(|a| {
-            if a.is_positional() {
-                Some(a.get_id().to_string())
+            let name = if a.is_positional() {
+                a.get_id().to_string()
             } else {
-                a.get_long().map(str::to_string)
-            }
+                a.get_long()?.to_string()
+            };
+            let help = a.get_help().map(ToString::to_string).unwrap_or_default();
+            Some((name, help))
         })
         .collect())
 }
@@ -342,16 +355,19 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         (" (it says how or where to draw, not what)", String::new())
     } else {
         let suggested =
-            args::suggestion(&wanted, &allowed).map(|s| format!("; did you mean '{s}'?"));
+            args::suggestion(&wanted, &allowed).map(|s| format!("; did you mean '`{s}`'?"));
         ("", suggested.unwrap_or_default())
     };
+    // The allowed names are marked as parameters: each front end shows them its
+    // own way (`p-color` as a key, `p_color` as a Python keyword).
+    let marked: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
     Error::invalid_parameter(
         name,
         format!(
             "'{}' is not a parameter of model '{}'{why}; allowed: {}{suggested}",
             args::excerpt(name),
             command.join(" "),
-            allowed.join(", ")
+            marked.join(", ")
         ),
     )
 }

@@ -137,6 +137,12 @@ impl Spec for GrundyFigure {
 pub type GrundyPlan = Plan<GrundyFigure, std::sync::OnceLock<Solution>>;
 
 impl GrundyPlan {
+    /// Whether the figure's data is the whole box (no `slice`): its array is then
+    /// the solution's own ([`crate::games::Solution::fill_dense`]).
+    pub fn is_whole_box(&self) -> Result<bool> {
+        Ok(self.frame()?.is_whole_box())
+    }
+
     /// The solution, computed on first use (stopping early when `control` is cancelled).
     pub fn solution(&self, control: &Control) -> Result<&Solution> {
         if let Some(solution) = self.cache().get() {

@@ -605,6 +605,43 @@ impl CappedGrundy {
         Ok(())
     }
 
+    /// [`CappedGrundy::for_each_slab`] into one array `out` (every slab in order),
+    /// the slabs filled in parallel: each `outside` first, then its columns over
+    /// it, 64 at a time, so that writes go along the rows of the slab.
+    pub(crate) fn fill_dense(
+        &self,
+        outside: u16,
+        out: &mut [u16],
+        control: &Control,
+    ) -> Result<()> {
+        const BLOCK: usize = 64;
+        let columns = self.columns();
+        let (ny, nz) = (columns.ny, columns.nz);
+        out.par_chunks_mut(ny * nz)
+            .enumerate()
+            .for_each(|(x, slab)| {
+                if control.is_cancelled() {
+                    return;
+                }
+                slab.fill(outside);
+                let mut block: Vec<&[u16]> = Vec::with_capacity(BLOCK);
+                for z0 in (0..nz).step_by(BLOCK) {
+                    let z1 = (z0 + BLOCK).min(nz);
+                    block.clear();
+                    block.extend((z0..z1).map(|z| columns.column(x, z)));
+                    let top = block.iter().map(|c| c.len()).max().unwrap_or(0);
+                    for (y, row) in slab.chunks_exact_mut(nz).take(top).enumerate() {
+                        for (cell, column) in row[z0..z1].iter_mut().zip(&block) {
+                            if let Some(&v) = column.get(y) {
+                                *cell = v;
+                            }
+                        }
+                    }
+                }
+            });
+        control.check()
+    }
+
     /// [`CappedGrundy::for_each_slab`] as little-endian bytes. Slabs are built a few
     /// at a time in parallel (rayon), on a helper thread while `f` writes the previous
     /// ones. Memory: two groups of slabs.

@@ -326,6 +326,32 @@ impl Solution {
         }
     }
 
+    /// [`Solution::for_each_slab`] into one array: `out` must hold
+    /// `data_shape().product()` values, and gets them in C order, [`OUTSIDE`] where a
+    /// tuple is not a position. A capped game's slabs are filled in parallel.
+    pub fn fill_dense(&self, out: &mut [u16], control: &Control) -> Result<()> {
+        let wanted: u64 = self.data_shape().iter().product();
+        if out.len() as u64 != wanted {
+            return Err(Error::invalid(format!(
+                "the box has {wanted} values, the array {}",
+                out.len()
+            )));
+        }
+        self.check_outside()?;
+        match self {
+            Solution::Capped(g) => g.fill_dense(OUTSIDE, out, control),
+            Solution::Dense(g) => {
+                let mut at = 0;
+                g.for_each_slab(OUTSIDE, |slab| -> Result<()> {
+                    control.check()?;
+                    out[at..at + slab.len()].copy_from_slice(slab);
+                    at += slab.len();
+                    Ok(())
+                })
+            }
+        }
+    }
+
     /// Errors when a value equals [`OUTSIDE`] and would read as "not a position".
     fn check_outside(&self) -> Result<()> {
         // Only large boxes need the scan.

@@ -1,0 +1,392 @@
+//! `nimscape._nimscape`: the Python module's native half, a front end over the
+//! request layer like the command line, recipes and the server.
+//!
+//! Parameters arrive as `name = value` pairs and go through
+//! [`nimscape::request::plan_pairs`], so a Python call is validated by the same
+//! definitions as the command line and records the same `nimscape ...` words.
+//! Bytes come from [`nimscape::request::Planned::render`], arrays from the plan's
+//! own `.npy` data ([`nimscape::request::Planned::array`]) handed to NumPy
+//! without a copy. Long work runs on another thread with the GIL released; the
+//! calling thread polls for signals, so Ctrl-C cancels the request's
+//! [`nimscape::Control`] and raises `KeyboardInterrupt` within a fraction of a
+//! second. The Python half (`python/nimscape`) turns keywords into pairs and
+//! lays out the public functions.
+#![forbid(unsafe_code)]
+
+use nimscape::request::data::{self, Array, Values};
+use nimscape::request::{self, Budget, Naming, Planned, Value};
+use nimscape::{Control, Error};
+use numpy::ndarray::{ArrayD, IxDyn};
+use numpy::IntoPyArray;
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// How often the waiting thread looks for a signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(40);
+
+/// A library error as the Python exception a user expects, its message naming
+/// parameters as Python keywords (`p_color`).
+fn to_py(err: Error) -> PyErr {
+    let message = Naming::Keywords.message(&err);
+    match err {
+        Error::InvalidParameter { .. } | Error::Unsupported(_) => PyValueError::new_err(message),
+        Error::TooLarge { .. } => PyMemoryError::new_err(message),
+        Error::Cancelled => PyKeyboardInterrupt::new_err(message),
+        // With its errno, Python picks the subclass (PermissionError, ...).
+        Error::Io { source, .. } => match source.raw_os_error() {
+            Some(errno) => PyOSError::new_err((errno, message)),
+            None => PyOSError::new_err(message),
+        },
+        Error::Encode { .. } => PyOSError::new_err(message),
+    }
+}
+
+/// Runs `work` on its own thread with the GIL released, while this thread checks
+/// for signals every [`SIGNAL_POLL`]: a `KeyboardInterrupt` (or any exception a
+/// signal handler raises) cancels the work's control, waits for the work to stop
+/// (it checks the control every few tens of milliseconds) and is raised.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Control) -> nimscape::Result<T> + Send,
+) -> PyResult<T> {
+    let control = Control::new();
+    let done = Arc::new((Mutex::new(false), Condvar::new()));
+    std::thread::scope(|scope| {
+        let worker = {
+            let done = Arc::clone(&done);
+            let control = &control;
+            scope.spawn(move || {
+                let result = work(control);
+                let (lock, wake) = &*done;
+                *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                wake.notify_all();
+                result
+            })
+        };
+        let mut interrupted = None;
+        loop {
+            let finished = py.detach(|| {
+                let (lock, wake) = &*done;
+                let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+                let (guard, _) = wake
+                    .wait_timeout_while(guard, SIGNAL_POLL, |finished| !*finished)
+                    .unwrap_or_else(|e| e.into_inner());
+                *guard
+            });
+            if finished {
+                break;
+            }
+            if let Err(err) = py.check_signals() {
+                control.cancel();
+                interrupted = Some(err);
+                break;
+            }
+        }
+        let result = py.detach(|| worker.join());
+        if let Some(err) = interrupted {
+            return Err(err);
+        }
+        match result {
+            Ok(result) => result.map_err(to_py),
+            Err(_) => Err(PyRuntimeError::new_err(
+                "nimscape panicked: this is a bug, please report it with the call that did it",
+            )),
+        }
+    })
+}
+
+/// The budget of one call: `max_memory` as the command line's `--max-memory`
+/// (bytes, or text such as "512M", "4G").
+fn budget(max_memory: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
+    let mut budget = Budget::default();
+    if let Some(value) = max_memory.filter(|v| !v.is_none()) {
+        budget.memory_limit = if let Ok(bytes) = value.extract::<u64>() {
+            bytes
+        } else {
+            let text: String = value.str()?.extract()?;
+            request::args::parse_bytes(&text).map_err(|why| {
+                PyValueError::new_err(format!("invalid value '{text}' for max_memory: {why}"))
+            })?
+        };
+    }
+    Ok(budget)
+}
+
+/// Pairs from Python: `True`/`False` are switches, anything else its text.
+fn pairs(items: &Bound<'_, PyList>) -> PyResult<Vec<(String, Value)>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        let (name, value): (String, Bound<'_, PyAny>) = item.extract()?;
+        let value = if value.is_instance_of::<pyo3::types::PyBool>() {
+            Value::Switch(value.extract()?)
+        } else {
+            Value::Text(value.str()?.extract()?)
+        };
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+/// An array as NumPy's, owning the Rust memory (no copy).
+fn to_numpy(py: Python<'_>, array: Array) -> PyResult<Py<PyAny>> {
+    let shape = IxDyn(&array.shape);
+    let bad = |e: numpy::ndarray::ShapeError| PyRuntimeError::new_err(e.to_string());
+    Ok(match array.values {
+        Values::Bool(v) => ArrayD::from_shape_vec(shape, v)
+            .map_err(bad)?
+            .into_pyarray(py)
+            .into_any()
+            .unbind(),
+        Values::U8(v) => ArrayD::from_shape_vec(shape, v)
+            .map_err(bad)?
+            .into_pyarray(py)
+            .into_any()
+            .unbind(),
+        Values::U16(v) => ArrayD::from_shape_vec(shape, v)
+            .map_err(bad)?
+            .into_pyarray(py)
+            .into_any()
+            .unbind(),
+        Values::U64(v) => ArrayD::from_shape_vec(shape, v)
+            .map_err(bad)?
+            .into_pyarray(py)
+            .into_any()
+            .unbind(),
+    })
+}
+
+/// A validated figure request: what `nimscape.figure(...)` wraps.
+#[pyclass(frozen, module = "nimscape._nimscape")]
+struct Plan {
+    planned: Planned,
+    budget: Budget,
+}
+
+#[pymethods]
+impl Plan {
+    /// `nimscape <command> <flags>`: the command line that draws the same bytes.
+    #[getter]
+    fn command(&self) -> &str {
+        self.planned.command_line()
+    }
+
+    /// The words after `nimscape` for another process (values as --flag=value).
+    #[getter]
+    fn arguments(&self) -> Vec<String> {
+        self.planned.arguments().to_vec()
+    }
+
+    /// The file extensions this figure writes, the usual one first.
+    fn formats(&self) -> Vec<&'static str> {
+        let mut formats: Vec<&'static str> = self
+            .planned
+            .figure()
+            .formats()
+            .iter()
+            .map(|f| f.extension())
+            .collect();
+        // Every figure that writes SVG writes PDF too (through the SVG).
+        if formats.contains(&"svg") && !formats.contains(&"pdf") {
+            let at = formats.iter().position(|f| *f == "svg").unwrap_or(0) + 1;
+            formats.insert(at, "pdf");
+        }
+        formats
+    }
+
+    /// The figure as `extension` (png, svg, pdf, csv, json, npy, gif, apng, ...), in memory.
+    fn render<'py>(&self, py: Python<'py>, extension: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let format = self.planned.format(extension).map_err(to_py)?;
+        // In memory, an output the command line would stream to a file counts
+        // against the memory limit, before any work.
+        if let Some(bytes) = self.planned.figure().output_bytes(format) {
+            nimscape::error::check_memory(
+                || format!("this .{extension} output, in memory"),
+                bytes,
+                self.budget.memory_limit,
+                "ask for less, or save() it to a file",
+            )
+            .map_err(to_py)?;
+        }
+        let bytes = interruptible(py, |control| self.planned.render(format, control))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes the figure to `path` atomically, in the format its extension names;
+    /// a frame pattern (`frames/f-%03d.png`) writes numbered frames and a LaTeX snippet.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let figure = self.planned.figure();
+        let metadata = self.planned.metadata();
+        let limit = self.budget.output_limit;
+        let pattern = nimscape::encode::animation::FramePattern::parse(&path).map_err(to_py)?;
+        interruptible(py, |control| match &pattern {
+            Some(pattern) => nimscape::figure::write_frame_sequence(
+                figure,
+                pattern,
+                &metadata,
+                |_| {},
+                control,
+                limit,
+            ),
+            None => nimscape::figure::save(figure, &path, &metadata, control, limit),
+        })
+    }
+
+    /// The figure's `.npy` data as a NumPy array (no file, no copy).
+    fn array(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let array = interruptible(py, |control| self.planned.array(&self.budget, control))?;
+        to_numpy(py, array)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<nimscape figure: {}>", self.planned.command_line())
+    }
+}
+
+/// Plans `command` (["square"], ["octahedron", "section"]) with `pairs`
+/// ([(name, value)]): the request layer validates them as the command line does.
+#[pyfunction]
+#[pyo3(signature = (command, pairs, max_memory=None))]
+fn plan(
+    py: Python<'_>,
+    command: Vec<String>,
+    pairs: &Bound<'_, PyList>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Plan> {
+    let budget = budget(max_memory)?;
+    let pairs = self::pairs(pairs)?;
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    let planned = py
+        .detach(|| request::plan_pairs(&words, &pairs, &budget))
+        .map_err(to_py)?;
+    Ok(Plan { planned, budget })
+}
+
+/// The parameter names of `command`, as the command line's long flags.
+#[pyfunction]
+fn parameters(command: Vec<String>) -> PyResult<Vec<String>> {
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    request::parameters(&words).map_err(to_py)
+}
+
+/// Grundy values of `nimscape grundy`'s `pairs`: the whole box solved, then
+/// written in place into Rust memory that NumPy then owns; a slice through the
+/// figure's `.npy` data.
+#[pyfunction]
+#[pyo3(signature = (pairs, max_memory=None))]
+fn grundy_values(
+    py: Python<'_>,
+    pairs: &Bound<'_, PyList>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let budget = budget(max_memory)?;
+    let pairs = self::pairs(pairs)?;
+    match interruptible(py, |control| data::grundy_values(&pairs, &budget, control))? {
+        data::GrundyValues::Slice(array) => to_numpy(py, array),
+        data::GrundyValues::Whole(solved) => {
+            // Rust's allocation, handed over without a copy: NumPy's own asks the
+            // kernel for huge pages, whose compaction stalled for seconds here.
+            let shape = solved.shape().map_err(to_py)?;
+            let mut values = vec![0u16; shape.iter().product()];
+            interruptible(py, |control| solved.fill(&mut values, control))?;
+            to_numpy(
+                py,
+                Array {
+                    shape,
+                    values: Values::U16(values),
+                },
+            )
+        }
+    }
+}
+
+/// `(name, help)` of every parameter of `command`, as `--help` shows them.
+#[pyfunction]
+fn parameter_help(command: Vec<String>) -> PyResult<Vec<(String, String)>> {
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    request::parameter_help(&words).map_err(to_py)
+}
+
+/// The P-set of R(m, n) as a boolean array, filled on every core into Rust's
+/// allocation and handed to NumPy without a copy.
+#[pyfunction]
+#[pyo3(signature = (m, n=None, max_memory=None))]
+fn p_set(
+    py: Python<'_>,
+    m: u64,
+    n: Option<u64>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let budget = budget(max_memory)?;
+    let array = interruptible(py, |control| data::p_set(m, n, &budget, control))?;
+    to_numpy(py, array)
+}
+
+/// Exact P-share tiles: (counts, areas, fits) with counts and areas flat lists of
+/// ints when a value passes 64 bits (fits = False), else uint64 arrays.
+#[pyfunction]
+#[pyo3(signature = (m, n, level, rows=None, cols=None, max_memory=None))]
+fn tiles(
+    py: Python<'_>,
+    m: u64,
+    n: u64,
+    level: u32,
+    rows: Option<(u64, u64)>,
+    cols: Option<(u64, u64)>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let budget = budget(max_memory)?;
+    let tiles = interruptible(py, |control| {
+        data::tiles(
+            m,
+            n,
+            level,
+            rows.map(|(a, b)| a..b),
+            cols.map(|(a, b)| a..b),
+            &budget,
+            control,
+        )
+    })?;
+    let shape = tiles.shape.to_vec();
+    let as_numpy = |values: Vec<u128>| -> PyResult<Py<PyAny>> {
+        match values
+            .iter()
+            .map(|&v| u64::try_from(v))
+            .collect::<Result<Vec<u64>, _>>()
+        {
+            Ok(small) => to_numpy(
+                py,
+                Array {
+                    shape: shape.clone(),
+                    values: Values::U64(small),
+                },
+            ),
+            Err(_) => Ok(PyList::new(py, values)?.into_any().unbind()),
+        }
+    };
+    Ok((as_numpy(tiles.counts)?, as_numpy(tiles.areas)?))
+}
+
+/// The native half of the `nimscape` package.
+#[pymodule]
+fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Plan>()?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(parameter_help, m)?)?;
+    m.add_function(wrap_pyfunction!(p_set, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_values, m)?)?;
+    m.add_function(wrap_pyfunction!(tiles, m)?)?;
+    m.add("OUTSIDE", nimscape::games::OUTSIDE)?;
+    m.add(
+        "DEFAULT_MEMORY_LIMIT",
+        nimscape::error::DEFAULT_MEMORY_LIMIT,
+    )?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

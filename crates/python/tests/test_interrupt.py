@@ -1,0 +1,79 @@
+"""Ctrl-C during a long solve raises KeyboardInterrupt within 0.5 s."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+CHILD = textwrap.dedent(
+    """
+    import os, shutil, sys, tempfile
+    import nimscape
+    folder = tempfile.mkdtemp()
+    print("ready", flush=True)
+    try:
+        {call}
+        print("finished", flush=True)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", flush=True)
+    print("left:", sorted(os.listdir(folder)), flush=True)
+    shutil.rmtree(folder)
+    """
+)
+
+LONG_CALLS = [
+    # Solving into an array (data.grundy), and a figure's .npy stream saved to a file.
+    'nimscape.data.grundy("triangular", k=3, box=1000, max_memory="4G")',
+    'nimscape.grundy("triangular", k=3, box=1000, max_memory="4G").save(os.path.join(folder, "g.npy"))',
+]
+
+
+@pytest.mark.parametrize("call", LONG_CALLS)
+def test_ctrl_c_stops_a_long_solve_within_half_a_second(call):
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.replace("{call}", call)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # well inside the solve (several seconds)
+        assert child.poll() is None, "the solve ended before the signal"
+        start = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().strip()
+        elapsed = time.monotonic() - start
+        assert line == "KeyboardInterrupt"
+        assert elapsed < 0.5, f"KeyboardInterrupt after {elapsed:.3f} s"
+        assert child.stdout.readline().strip() == "left: []", "an interrupted save leaves nothing"
+        assert child.wait(timeout=10) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def test_the_gil_is_released_while_work_runs():
+    import threading
+
+    import nimscape
+
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    try:
+        nimscape.data.grundy("triangular", k=3, box=300)
+    finally:
+        stop.set()
+        thread.join()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    assert len(ticks) > 5 and max(gaps) < 0.2, "another Python thread kept running"
