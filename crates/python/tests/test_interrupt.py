@@ -11,8 +11,12 @@ import pytest
 
 CHILD = textwrap.dedent(
     """
-    import os, shutil, sys, tempfile
+    import os, shutil, signal, sys, tempfile
     import nimscape
+    # Ctrl-C as in any interactive session or notebook: a process started in the
+    # background by a non-interactive shell (as CI may start this one) begins with
+    # SIGINT ignored, and Python then never raises KeyboardInterrupt for anything.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     folder = tempfile.mkdtemp()
     print("ready", flush=True)
     try:
