@@ -52,6 +52,12 @@ pub struct ServeOptions {
     pub time_limit: Duration,
     /// Requests computing at once (default: one per core).
     pub workers: usize,
+    /// Longest time a client may take to send a request's headers, and to start
+    /// its next request on a kept-alive connection: a slow or idle client is
+    /// closed, never holds a connection for ever.
+    pub header_timeout: Duration,
+    /// Connections served at once; further clients wait in the listen queue.
+    pub max_connections: usize,
 }
 
 impl ServeOptions {
@@ -63,6 +69,8 @@ impl ServeOptions {
             memory_limit,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
         }
     }
 }
@@ -139,7 +147,7 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     state: Arc<AppState>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl RunningServer {
@@ -159,7 +167,7 @@ impl RunningServer {
         match self.thread.take() {
             Some(thread) => thread
                 .join()
-                .unwrap_or_else(|_| Err(std::io::Error::other("the server thread panicked"))),
+                .map_err(|_| std::io::Error::other("the server thread panicked")),
             None => Ok(()),
         }
     }
@@ -188,16 +196,14 @@ pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
     let state = state_for(options);
     let app = router_with(state.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let limits = ConnectionLimits {
+        header_timeout: options.header_timeout,
+        max_connections: options.max_connections.max(1),
+    };
     let thread = std::thread::Builder::new()
         .name("nimscape-serve".into())
         .spawn(move || {
-            runtime.block_on(async move {
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-            })
+            runtime.block_on(serve_connections(listener, app, limits, stopped));
         })?;
     Ok(RunningServer {
         addr,
@@ -205,6 +211,57 @@ pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
         shutdown: Some(stop),
         thread: Some(thread),
     })
+}
+
+/// What one client may hold of the server.
+#[derive(Debug, Clone, Copy)]
+struct ConnectionLimits {
+    header_timeout: Duration,
+    max_connections: usize,
+}
+
+/// The accept loop: hyper's HTTP/1 with a header time-out (a slow-loris or an idle
+/// kept-alive client is closed; `axum::serve` sets no timer, so it had none), and
+/// at most `max_connections` served at once. A half-closed client is not waited
+/// for: its end of file reads exactly like a client that went away, and that one's
+/// work must stop (`half_close(true)` would compute every abandoned figure to the end).
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    limits: ConnectionLimits,
+    mut stopped: tokio::sync::oneshot::Receiver<()>,
+) {
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    loop {
+        let slot = tokio::select! {
+            _ = &mut stopped => return,
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => return,
+            },
+        };
+        let stream = tokio::select! {
+            _ = &mut stopped => return,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of descriptors or a connection reset before it was taken:
+                // wait a moment rather than spin, then go on serving.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+            drop(slot);
+        });
+    }
 }
 
 /// True when `host` only accepts connections from this machine.

@@ -748,3 +748,76 @@ fn exported_explorer_tiles_are_small_and_inflate_to_the_models_cells() {
         assert!(cells == want, "tile {key} differs from the model's");
     }
 }
+
+/// Seconds until the server closes `stream` (a read returns end of file or an
+/// error), at most `limit`.
+fn closed_after(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
+    let start = std::time::Instant::now();
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return Some(start.elapsed()),
+            Ok(_) => continue, // the rest of a reply
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return None
+            }
+            Err(_) => return Some(start.elapsed()),
+        }
+    }
+}
+
+#[test]
+fn slow_and_idle_clients_are_closed_after_the_header_time_out() {
+    let mut options = options();
+    options.header_timeout = Duration::from_secs(1);
+    let server = start(&options).unwrap();
+    let addr = server.addr;
+    // A slow-loris client: half a header block, then nothing.
+    let mut slow = TcpStream::connect(addr).unwrap();
+    write!(slow, "GET /api/count.json?m=5 HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+    let waited =
+        closed_after(&mut slow, Duration::from_secs(10)).expect("the slow client is closed");
+    assert!(waited < Duration::from_secs(5), "closed after {waited:?}");
+    // An idle kept-alive connection after a full exchange.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    write!(
+        idle,
+        "GET /api/count.json?m=5 HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+    )
+    .unwrap();
+    let waited =
+        closed_after(&mut idle, Duration::from_secs(10)).expect("the idle client is closed");
+    assert!(waited < Duration::from_secs(5), "closed after {waited:?}");
+    // A connection that never sends a byte.
+    let mut silent = TcpStream::connect(addr).unwrap();
+    let waited =
+        closed_after(&mut silent, Duration::from_secs(10)).expect("the silent client is closed");
+    assert!(waited < Duration::from_secs(5), "closed after {waited:?}");
+}
+
+#[test]
+fn connections_past_the_limit_wait_until_one_is_free() {
+    let mut options = options();
+    options.max_connections = 2;
+    options.header_timeout = Duration::from_secs(2);
+    let server = start(&options).unwrap();
+    let addr = server.addr;
+    let _held: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let start_at = std::time::Instant::now();
+    let reply = get(addr, "/api/count.json?m=5");
+    let waited = start_at.elapsed();
+    assert_eq!(reply.status, 200);
+    // Served once the two silent connections time out, not before, not never.
+    assert!(
+        waited > Duration::from_millis(1200),
+        "served after {waited:?}: no limit"
+    );
+    assert!(waited < Duration::from_secs(10), "served after {waited:?}");
+}
