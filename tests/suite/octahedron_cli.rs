@@ -622,3 +622,40 @@ fn bad_input_is_one_line_and_leaves_no_file() {
         assert!(left.is_empty(), "{args:?} left {left:?}");
     }
 }
+
+#[test]
+fn a_view_with_its_section_plane_looks_down_on_the_section() {
+    // The low default camera shows S_n's outline; with a plane it would foreshorten
+    // the section into thin strips, so the default elevation there is higher.
+    let dir = tempfile::tempdir().unwrap();
+    let cut_pixels = |extra: &[&str]| -> usize {
+        let mut args = vec![
+            "octahedron",
+            "view",
+            "--n",
+            "3",
+            "--plane",
+            "5",
+            "--width",
+            "400",
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["-o", "v.png"]);
+        run_ok(dir.path(), &args);
+        let (_, _, color, _, pixels) =
+            decode_png(&std::fs::read(dir.path().join("v.png")).unwrap());
+        let channels = if color == png::ColorType::Rgba { 4 } else { 3 };
+        // The section's own colour, Okabe–Ito blue #0072b2, shaded a little.
+        pixels
+            .chunks_exact(channels)
+            .filter(|p| p[0] < 40 && (90..=140).contains(&p[1]) && (150..=200).contains(&p[2]))
+            .count()
+    };
+    let default = cut_pixels(&[]);
+    let low = cut_pixels(&["--elevation", "15"]);
+    assert_eq!(default, cut_pixels(&["--elevation", "35"]));
+    assert!(
+        default as f64 > 1.5 * low as f64,
+        "the section covers {default} px by default, {low} px seen from 15°"
+    );
+}

@@ -92,22 +92,29 @@ pub(super) struct CameraArgs {
         allow_hyphen_values = true
     )]
     azimuth: f64,
-    /// Camera height above the xy plane, degrees (negative: from below).
-    #[arg(
-        long,
-        value_name = "DEG",
-        default_value_t = Camera::default().elevation_deg,
-        allow_hyphen_values = true
-    )]
-    elevation: f64,
+    /// Camera height above the xy plane, degrees (negative: from below)
+    /// [default: 15, or 35 when a section plane is drawn].
+    #[arg(long, value_name = "DEG", allow_hyphen_values = true)]
+    elevation: Option<f64>,
 }
 
+/// The elevation of a view that shows a section plane: low views show S_n's
+/// outline best, but foreshorten the section on its plane into thin strips.
+pub(super) const PLANE_ELEVATION_DEG: f64 = 35.0;
+
 impl CameraArgs {
-    pub(super) fn camera(&self) -> crate::Result<Camera> {
-        crate::scene::check_view_angles(self.azimuth, self.elevation)?;
+    /// The camera; `with_plane` when a section plane is drawn, so the default
+    /// elevation looks down on the section.
+    pub(super) fn camera(&self, with_plane: bool) -> crate::Result<Camera> {
+        let elevation = self.elevation.unwrap_or(if with_plane {
+            PLANE_ELEVATION_DEG
+        } else {
+            Camera::default().elevation_deg
+        });
+        crate::scene::check_view_angles(self.azimuth, elevation)?;
         Ok(Camera {
             azimuth_deg: self.azimuth,
-            elevation_deg: self.elevation,
+            elevation_deg: elevation,
         })
     }
 }

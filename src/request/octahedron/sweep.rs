@@ -71,7 +71,8 @@ pub struct SweepArgs {
 
 pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
     // Checked with or without --with-view: a NaN angle is a mistake either way.
-    let camera = args.camera.camera()?;
+    // The sweep's 3D panel always shows the moving plane.
+    let camera = args.camera.camera(true)?;
     let base = rgb(&args.solid_color, "`solid-color`")?;
     // The plan's defaults (light, ambient, plane glass) are `view`'s: one place.
     let view = if args.with_view {

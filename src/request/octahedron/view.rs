@@ -124,7 +124,9 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
     let plane_colour = rgb(&args.plane_color, "`plane-color`")?;
     let cut = rgb(&args.cut_color, "`cut-color`")?;
     let options = ViewOptions {
-        camera: args.camera.camera()?,
+        camera: args
+            .camera
+            .camera(args.plane.is_some() && !args.operation)?,
         light: parse_light(&args.light)?,
         ambient: unit(args.ambient, "`ambient`")?,
         base: rgb(&args.solid_color, "`solid-color`")?,
