@@ -249,19 +249,8 @@ impl LazyTemp {
 
 impl Write for LazyTemp {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.written = self.written.saturating_add(buf.len() as u64);
-        if self.written > self.budget.bytes {
-            return Err(std::io::Error::other(format!(
-                "the output grew past {} ({}); stopped before filling the disk{}",
-                crate::error::human_bytes(self.budget.bytes),
-                self.budget.why,
-                if self.budget.from_flag {
-                    "; raise `max-output` if you mean it"
-                } else {
-                    ""
-                }
-            )));
-        }
+        self.budget
+            .charge(&mut self.written, buf.len(), " before filling the disk")?;
         if self.file.is_none() {
             self.file = Some(Self::create(&self.dir)?);
         }
@@ -281,10 +270,40 @@ impl Write for LazyTemp {
 
 /// How much one output may take, and why.
 #[derive(Debug, Clone, Copy)]
-struct OutputBudget {
+pub struct OutputBudget {
     bytes: u64,
     why: &'static str,
     from_flag: bool,
+}
+
+impl OutputBudget {
+    /// The `--max-output` limit alone: a stream has no filesystem to measure.
+    pub fn of_limit(bytes: u64) -> Self {
+        OutputBudget {
+            bytes,
+            why: "the `max-output` limit",
+            from_flag: true,
+        }
+    }
+
+    /// Counts `len` more bytes into `written`; an error once they pass the budget,
+    /// saying it stopped (`stopped_how`, e.g. " before filling the disk").
+    pub fn charge(&self, written: &mut u64, len: usize, stopped_how: &str) -> std::io::Result<()> {
+        *written = written.saturating_add(len as u64);
+        if *written > self.bytes {
+            return Err(std::io::Error::other(format!(
+                "the output grew past {} ({}); stopped{stopped_how}{}",
+                crate::error::human_bytes(self.bytes),
+                self.why,
+                if self.from_flag {
+                    "; raise `max-output` if you mean it"
+                } else {
+                    ""
+                }
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// The default output limit: 4 GiB (`--max-output` raises it).

@@ -235,28 +235,26 @@ pub fn write_stream(
     let mut bounded = Bounded {
         out,
         written: 0,
-        limit: output_limit,
+        budget: encode::OutputBudget::of_limit(output_limit),
     };
-    write_controlled(figure, format, &mut bounded, metadata, control)?;
-    bounded.flush().map_err(crate::Error::write_failed)
+    // Errors name the stream as errors of a file name the file.
+    let stream = Path::new("standard output");
+    write_controlled(figure, format, &mut bounded, metadata, control).map_err(|e| e.at(stream))?;
+    bounded
+        .flush()
+        .map_err(|e| crate::Error::write_failed(e).at(stream))
 }
 
-/// A stream that refuses to grow past its limit.
+/// A stream that refuses to grow past its budget.
 struct Bounded<'a> {
     out: &'a mut dyn Write,
     written: u64,
-    limit: u64,
+    budget: encode::OutputBudget,
 }
 
 impl Write for Bounded<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.written = self.written.saturating_add(buf.len() as u64);
-        if self.written > self.limit {
-            return Err(std::io::Error::other(format!(
-                "the output grew past {} (the --max-output limit); stopped; raise --max-output if you mean it",
-                crate::error::human_bytes(self.limit)
-            )));
-        }
+        self.budget.charge(&mut self.written, buf.len(), "")?;
         self.out.write(buf)
     }
 

@@ -659,14 +659,7 @@ fn recipes_are_regular_files_of_bounded_size() {
     std::fs::create_dir(&sets).unwrap();
     // A FIFO blocked the render for ever; /dev/zero was read until memory ran out.
     let fifo = sets.join("f.toml");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
+    make_fifo(&fifo);
     for args in [&["render", "sets"][..], &["render", "sets/f.toml"]] {
         let out = nimscape(dir.path())
             .args(args)
@@ -764,14 +757,7 @@ fn an_output_link_is_written_through_and_special_files_are_refused() {
     );
 
     let fifo = dir.path().join("pipe.png");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
+    make_fifo(&fifo);
     let out = nimscape(dir.path())
         .args(["square", "--m", "5", "-o", "pipe.png"])
         .timeout(std::time::Duration::from_secs(20))
@@ -783,4 +769,16 @@ fn an_output_link_is_written_through_and_special_files_are_refused() {
         rustix::fs::FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(&still))
             == rustix::fs::FileType::Fifo
     );
+}
+
+/// A named pipe at `path` (what `mkfifo` makes).
+fn make_fifo(path: &std::path::Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
 }
