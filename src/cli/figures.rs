@@ -84,7 +84,7 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
     let mut table = None;
     if args.m.is_some() {
         let output = args.output.take();
-        let figure = request::count::plan(args)?;
+        let figure = request::count::plan(args, ctx.memory_limit)?;
         match output {
             Some(path) => {
                 output::emit(&figure, Some(&path), ctx)?;

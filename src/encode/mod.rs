@@ -386,11 +386,13 @@ pub fn write_csv<R: AsRef<[String]>>(
     Ok(())
 }
 
-/// Bytes per cell of a board's cell layer while writing SVG (the merged rectangles
-/// and the path text, both whole in memory) and PDF (the same, then the SVG text and
-/// the converter's tree). Measured: docs/reliability.md.
-const SVG_BYTES_PER_CELL: u64 = 34;
-const PDF_BYTES_PER_CELL: u64 = 40;
+/// Bytes per run of equal cells along a row of a cell layer while writing SVG (the
+/// merged rectangles and the path text, both whole in memory) and PDF (the same, then
+/// the SVG text and the converter's tree). Runs, not cells: a board of large blocks
+/// is a few rectangles whatever its size. Measured on P-position boards of 2047 and
+/// 4095 (44-47 and 52-54 bytes a run): docs/reliability.md.
+const SVG_BYTES_PER_RUN: u64 = 48;
+const PDF_BYTES_PER_RUN: u64 = 56;
 /// Bytes per path command in memory while writing SVG / PDF (the command, its text,
 /// and for PDF the converter's tree of it).
 const SVG_BYTES_PER_COMMAND: u64 = 64;
@@ -399,14 +401,20 @@ const PDF_BYTES_PER_COMMAND: u64 = 400;
 /// copy (4) and the RGB rows handed to the encoder (3).
 const PNG_BYTES_PER_PIXEL: u64 = 11;
 
-/// The peak memory of writing `scene` as `format`, beyond the scene itself, in
-/// O(items): the memory guard's estimate for every figure drawn through a scene.
+/// The peak memory of writing `scene` as `format`, the scene's own cells included,
+/// in one pass over its items: the memory guard's estimate for every figure drawn
+/// through a scene.
 pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
     use crate::scene::Item;
-    let (mut cells, mut commands) = (0u64, 0u64);
+    let (mut cells, mut runs, mut commands) = (0u64, 0u64, 0u64);
     for item in &scene.items {
         match item {
-            Item::Cells(layer) => cells = cells.saturating_add(layer.indices.len() as u64),
+            Item::Cells(layer) => {
+                cells = cells.saturating_add(layer.indices.len() as u64);
+                if format != Format::Png {
+                    runs = runs.saturating_add(row_runs(layer));
+                }
+            }
             Item::Path(path) => commands = commands.saturating_add(path.commands.len() as u64),
             // Text outlines: a few hundred commands per line of text.
             Item::Text(text) => {
@@ -421,13 +429,28 @@ pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
         Format::Png => pixels
             .saturating_mul(PNG_BYTES_PER_PIXEL)
             .saturating_add(cells),
-        Format::Pdf => cells
-            .saturating_mul(PDF_BYTES_PER_CELL)
-            .saturating_add(commands.saturating_mul(PDF_BYTES_PER_COMMAND)),
-        _ => cells
-            .saturating_mul(SVG_BYTES_PER_CELL)
-            .saturating_add(commands.saturating_mul(SVG_BYTES_PER_COMMAND)),
+        Format::Pdf => runs
+            .saturating_mul(PDF_BYTES_PER_RUN)
+            .saturating_add(commands.saturating_mul(PDF_BYTES_PER_COMMAND))
+            .saturating_add(cells),
+        _ => runs
+            .saturating_mul(SVG_BYTES_PER_RUN)
+            .saturating_add(commands.saturating_mul(SVG_BYTES_PER_COMMAND))
+            .saturating_add(cells),
     }
+}
+
+/// Runs of equal cells along the rows of a layer: at least the number of
+/// rectangles `svg::merged_rectangles` makes of it, and a linear scan.
+fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
+    if layer.cols == 0 {
+        return 0;
+    }
+    layer
+        .indices
+        .chunks(layer.cols)
+        .map(|row| 1 + row.windows(2).filter(|pair| pair[0] != pair[1]).count() as u64)
+        .sum()
 }
 
 /// Writes a scene in the format its path names (PNG, SVG or PDF), atomically.

@@ -491,7 +491,11 @@ impl AutomatonPlan {
         }
     }
 
-    fn build_scene(&self, control: &Control) -> Result<Scene> {
+    /// Refuses a sheet (or Rule 60's diagram) whose frames, scene and, with
+    /// `raster`, PNG raster (encode::scene_peak_bytes' 11 bytes a pixel) would pass
+    /// the memory limit. SVG and PDF cost by runs of equal cells, which encode
+    /// checks once the scene exists.
+    fn check_sheet_memory(&self, raster: bool) -> Result<()> {
         let AutomatonMode::Styled {
             style,
             size,
@@ -499,20 +503,19 @@ impl AutomatonPlan {
             ..
         } = &self.mode
         else {
-            return self.raw_scene(control);
+            return Ok(());
         };
-        if self.values == Values::Exact {
-            return Err(Error::unsupported(
-                "exact values have no colours: write them to .csv or .json, or draw `modulus` p",
-            ));
-        }
         let size = size.unwrap_or_else(|| self.default_size());
         let shapes: Vec<(usize, usize)> = if self.rule60 {
             vec![(self.last(), self.last())]
         } else {
             self.frames.iter().map(|&n| (n, n)).collect()
         };
-        let pixels = board::sheet_pixels(&shapes, size, *columns, style);
+        let pixels = if raster {
+            board::sheet_pixels(&shapes, size, *columns, style)
+        } else {
+            0
+        };
         let cells: u64 = shapes.iter().fold(0u64, |n, &(r, c)| {
             n.saturating_add((r as u64).saturating_mul(c as u64).saturating_mul(2))
         });
@@ -531,7 +534,27 @@ impl AutomatonPlan {
                 .saturating_add(self.stepper_bytes()),
             self.memory_limit,
             "draw fewer or smaller frames, use `raw` for one pixel per cell, or -o .gif which is streamed",
-        )?;
+        )
+    }
+
+    fn build_scene(&self, control: &Control) -> Result<Scene> {
+        let AutomatonMode::Styled {
+            style,
+            size,
+            columns,
+            ..
+        } = &self.mode
+        else {
+            return self.raw_scene(control);
+        };
+        if self.values == Values::Exact {
+            return Err(Error::unsupported(
+                "exact values have no colours: write them to .csv or .json, or draw `modulus` p",
+            ));
+        }
+        let size = size.unwrap_or_else(|| self.default_size());
+        // Building the scene; a PNG's raster on top was checked with the format.
+        self.check_sheet_memory(false)?;
         if self.rule60 {
             let grid = rule60_controlled(self.last(), self.memory_limit, control)?;
             let panel = BoardPanel::from_bits(&grid, style)
@@ -984,7 +1007,11 @@ impl super::Figure for AutomatonPlan {
     }
 
     fn check(&self, format: Format) -> Result<()> {
-        self.check_format(format)
+        self.check_format(format)?;
+        if format == Format::Png && self.values != Values::Exact {
+            self.check_sheet_memory(true)?;
+        }
+        Ok(())
     }
 
     fn output_bytes(&self, format: Format) -> Option<u64> {

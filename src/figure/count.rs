@@ -28,6 +28,8 @@ pub struct CountFigure {
     pub labels: ChartLabels,
     /// Resolution, paper size, typeface and text handling.
     pub print: PrintStyle,
+    /// Refuse work whose estimated memory exceeds this many bytes.
+    pub memory_limit: u64,
 }
 
 impl Default for CountFigure {
@@ -39,6 +41,7 @@ impl Default for CountFigure {
             height: 560,
             labels: ChartLabels::count(),
             print: PrintStyle::default(),
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
         }
     }
 }
@@ -47,6 +50,35 @@ impl CountFigure {
     /// Every (m, g(m)), by the recurrence (instant for any m).
     pub fn rows(&self) -> impl Iterator<Item = (u64, u128)> + '_ {
         self.ms.iter().map(|&m| (m, g(m)))
+    }
+
+    /// The chart's points: every m, or an even sample of at most
+    /// [`MAX_CHART_POINTS`] of them.
+    fn chart_points(&self) -> Vec<(u64, u128)> {
+        let stride = self.ms.len().div_ceil(MAX_CHART_POINTS).max(1);
+        self.ms.iter().step_by(stride).map(|&m| (m, g(m))).collect()
+    }
+
+    /// Memory the list of m takes: the front end parsed it once and the plan holds
+    /// it again (8 bytes a value, twice). Rows are written as they are computed, so
+    /// data adds nothing to it; a chart adds its scene's (checked when drawn).
+    fn list_bytes(&self) -> u64 {
+        (self.ms.len() as u64).saturating_mul(16)
+    }
+
+    fn refuse_over_limit(&self, format: Format, bytes: u64) -> Result<()> {
+        crate::error::check_memory(
+            || {
+                format!(
+                    "g(m) for {} values of m as .{}",
+                    self.ms.len(),
+                    format.extension()
+                )
+            },
+            bytes,
+            self.memory_limit,
+            "ask for fewer values of `m` (a range with a step, such as 1..10000000:1000)",
+        )
     }
 }
 
@@ -74,6 +106,7 @@ impl Figure for CountPlan {
     }
 
     fn check(&self, format: Format) -> Result<()> {
+        self.refuse_over_limit(format, self.list_bytes())?;
         if format == Format::Npy {
             if let Some(m) = self.ms.iter().find(|&&m| m >= 1 << 32) {
                 return Err(Error::unsupported(format!(
@@ -107,11 +140,19 @@ impl Figure for CountPlan {
             Format::Npy => {
                 let mut write = || -> std::io::Result<()> {
                     encode::npy::write_header(out, "<u8", &[self.ms.len() as u64, 2])?;
-                    let flat: Vec<u64> = self
-                        .rows()
-                        .flat_map(|(m, gm)| [m, u64::try_from(gm).unwrap_or(u64::MAX)])
-                        .collect();
-                    encode::npy::LeWriter::new().u64s(out, &flat)
+                    // In blocks, so the rows are never all in memory at once.
+                    let mut writer = encode::npy::LeWriter::new();
+                    let mut block = Vec::with_capacity(2 * 4096);
+                    for chunk in self.ms.chunks(4096) {
+                        block.clear();
+                        block.extend(
+                            chunk
+                                .iter()
+                                .flat_map(|&m| [m, u64::try_from(g(m)).unwrap_or(u64::MAX)]),
+                        );
+                        writer.u64s(out, &block)?;
+                    }
+                    Ok(())
                 };
                 write().map_err(Error::write_failed)
             }
@@ -128,9 +169,7 @@ impl Figure for CountPlan {
                 write().map_err(Error::write_failed)
             }
             _ => {
-                let rows: Vec<(u64, u128)> = self.rows().collect();
-                let stride = rows.len().div_ceil(MAX_CHART_POINTS);
-                let points: Vec<(u64, u128)> = rows.iter().step_by(stride).copied().collect();
+                let points = self.chart_points();
                 let scene = self.print.apply(count_chart(
                     &points,
                     self.log,
@@ -138,6 +177,8 @@ impl Figure for CountPlan {
                     self.height,
                     &self.labels,
                 )?);
+                let drawing = encode::scene_peak_bytes(&scene, format);
+                self.refuse_over_limit(format, self.list_bytes().saturating_add(drawing))?;
                 encode::write_scene_to(out, format, &scene, metadata, u64::MAX)
             }
         }

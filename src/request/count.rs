@@ -49,7 +49,7 @@ fn parse_counts(text: &str) -> Result<args::ValueList, String> {
 }
 
 /// The chart or data the flags describe.
-pub fn plan(args: CountArgs) -> crate::Result<CountPlan> {
+pub fn plan(args: CountArgs, memory_limit: u64) -> crate::Result<CountPlan> {
     let style = args.print.style(&[args.width, args.height], args.width);
     let width = match args.width {
         Some(w) => args::length_units("`width`", w, style.print, 150..=8000)?,
@@ -67,6 +67,7 @@ pub fn plan(args: CountArgs) -> crate::Result<CountPlan> {
         height,
         labels: args.labels.labels(ChartLabels::count()),
         print: style,
+        memory_limit,
     };
     if figure.ms.is_empty() {
         return Err(crate::Error::invalid(

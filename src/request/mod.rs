@@ -390,7 +390,7 @@ pub fn plan_command(
     let memory_limit = budget.memory_limit;
     let figure: Box<dyn Figure + Send> = match command {
         FigureCommand::Square(args) => Box::new(square::plan(args, memory_limit)?),
-        FigureCommand::Count(args) => Box::new(count::plan(args)?),
+        FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         FigureCommand::Grundy(args) => Box::new(grundy::plan(&args, memory_limit)?),
         FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,

@@ -255,6 +255,52 @@ fn estimates_are_within_one_and_a_half_times_the_measured_peak() {
         &[
             "grundy", "nim", "--heaps", "4", "--box", "60", "-o", "a.npy",
         ],
+        // SVG and PDF cost by runs of equal cells, not by cells: R(3500) is a few
+        // large blocks (estimated at 514 MB when counted by cells, peak 32 MB).
+        &["square", "--m", "3500", "-o", "a.pdf"],
+        &["square", "--m", "4095", "-o", "a.svg"],
+        &["automaton", "--rule60", "--frames", "4000", "-o", "a.svg"],
+        &["automaton", "--rule60", "--frames", "4000", "-o", "a.png"],
+        // The list of m and the chart (once unestimated: 483 MB under a 64M limit).
+        &["count", "--m", "1..5000000", "-o", "a.png"],
+        &["count", "--m", "1..5000000", "-o", "a.npy"],
+        // Octahedra and raster in one check before any work (S_6 was half
+        // estimated; S_8 spent 1.8 GB before a second check refused it).
+        &[
+            "octahedron",
+            "view",
+            "--n",
+            "6",
+            "--width",
+            "3000",
+            "-o",
+            "a.png",
+        ],
+        &["octahedron", "view", "--n", "6", "-o", "a.svg"],
+        // Frames drawn at once, one per thread (was 16 whatever the threads).
+        &[
+            "octahedron",
+            "sweep",
+            "--n",
+            "6",
+            "--frames",
+            "40",
+            "--size",
+            "2048",
+            "-o",
+            "a.gif",
+        ],
+        &[
+            "explore",
+            "--m",
+            "1000,2000,3000",
+            "--zoom-levels",
+            "6",
+            "--max-tiles",
+            "20000",
+            "-o",
+            "e.html",
+        ],
     ];
     let mut report = Vec::new();
     for args in cases {

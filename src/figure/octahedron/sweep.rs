@@ -382,11 +382,15 @@ impl SweepFigure {
         let layout = self.layout();
         let (width, height) = layout.size(layout.columns);
         const BATCH: usize = 16;
+        // Each thread draws one frame at a time: its canvas, the palette indices
+        // and the LZW coder's state, about 7.3 bytes a pixel measured at 1, 2 and 4
+        // threads; the batch's compressed frames are small beside them.
+        let drawing = rayon::current_num_threads().min(BATCH) as u64;
         check_memory(
-            || format!("a {width} x {height} px sweep"),
-            u64::from(width) * u64::from(height) * (4 + BATCH as u64) * 2,
+            || format!("a {width} x {height} px sweep, {drawing} frame(s) drawn at once"),
+            u64::from(width) * u64::from(height) * 8 * drawing,
             self.memory_limit,
-            "choose a smaller `panel`",
+            "choose a smaller `panel`, or run with fewer --threads",
         )?;
         // Fail before writing anything if a frame cannot be drawn (e.g. too many diamonds).
         let fit = match &self.view {

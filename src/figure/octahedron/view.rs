@@ -63,8 +63,9 @@ pub struct ViewFigure {
     pub caption_size: Option<f64>,
 }
 
-/// Scene bytes per polygon (path commands, colours).
-const BYTES_PER_POLYGON: u64 = 400;
+/// Bytes per octahedron of a view: the model's solid and its up to four visible
+/// faces, then the scene's paths of them. Measured on S_6 and S_7 (about 2.4 KiB).
+const BYTES_PER_OCTAHEDRON: u64 = 2560;
 
 impl ViewFigure {
     /// The default edges for a picture `size` px wide of octahedra of radius 2^-order.
@@ -145,20 +146,31 @@ impl ViewPlan {
             0
         };
         let (width, height) = (size, size + caption_height);
+        // Checked once, before any work: the raster (PNG's peak per pixel in
+        // encode::scene_peak_bytes: canvas, straight copy, RGB) and the model's
+        // octahedra with their polygons, which the scene holds again as paths.
+        let raster = u64::from(width) * u64::from(height) * 11;
+        let octahedra = match self.subject {
+            ViewSubject::Sierpinski { n, .. } => 6u64.checked_pow(n).unwrap_or(u64::MAX),
+            ViewSubject::Operation(_) => 14,
+        };
+        let solid = octahedra.saturating_mul(BYTES_PER_OCTAHEDRON);
         check_memory(
-            || format!("a {width} x {height} px 3D view"),
-            // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
-            u64::from(width) * u64::from(height) * 11,
+            || match self.subject {
+                ViewSubject::Sierpinski { n, .. } => {
+                    format!("a {width} x {height} px 3D view of S_{n} ({octahedra} octahedra)")
+                }
+                ViewSubject::Operation(_) => format!("a {width} x {height} px 3D view"),
+            },
+            raster.saturating_add(solid),
             self.memory_limit,
-            "choose a smaller `width`",
+            if raster >= solid {
+                "choose a smaller `width`"
+            } else {
+                "choose a smaller `n` (n <= 5 draws in under a second, 6 in a few)"
+            },
         )?;
         let polygons = self.polygons(control)?;
-        check_memory(
-            || format!("a 3D view of {} polygons", polygons.len()),
-            polygons.len() as u64 * BYTES_PER_POLYGON,
-            self.memory_limit,
-            "choose a smaller `n`",
-        )?;
         let mut scene = Scene::new(width, height, self.background);
         let edges = self.edges.filter(|e| e.width > 0.0);
         scene.items.extend(polygon_items(

@@ -187,11 +187,11 @@ impl SquareFigure {
         let cells: u64 = shapes.iter().fold(0u64, |n, &(m, c)| {
             n.saturating_add((m as u64).saturating_mul(c as u64))
         });
-        // The peak of writing it (encode::scene_peak_bytes' rates) plus the scene's
-        // own cells, computed before the scene exists.
+        // Before the scene exists: building it (two bytes a cell) and, for a raster,
+        // drawing it (encode::scene_peak_bytes' rate). SVG and PDF cost by runs of
+        // equal cells, which only the scene knows: encode checks them once it exists.
         let writing = match format {
-            Format::Svg => cells.saturating_mul(34),
-            Format::Pdf => cells.saturating_mul(40),
+            Format::Svg | Format::Pdf => 0,
             _ => pixels.saturating_mul(11),
         };
         let peak = writing.saturating_add(cells.saturating_mul(2));
