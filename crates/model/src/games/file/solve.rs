@@ -39,11 +39,7 @@ impl GameFile {
     /// negative when a move's expression makes them so), in the file's order of
     /// moves. `t` runs upwards. An arithmetic fault stops with a message naming the
     /// position and the move.
-    pub(super) fn for_each_option(
-        &self,
-        p: &[u32],
-        f: &mut OptionSink<'_>,
-    ) -> Result<()> {
+    pub(super) fn for_each_option(&self, p: &[u32], f: &mut OptionSink<'_>) -> Result<()> {
         let n = self.heaps.len();
         let mut vars: Vec<i128> = p.iter().map(|&c| i128::from(c)).collect();
         vars.push(0);
