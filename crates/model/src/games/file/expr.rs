@@ -52,6 +52,8 @@ enum Op {
     Pow,
     Neg,
     Floor,
+    /// `floor(a / b)`, fused: whole numbers divide without building a fraction.
+    FloorDiv,
     Ceil,
     Round,
     Isqrt,
@@ -61,10 +63,52 @@ enum Op {
     Max(usize),
 }
 
+/// Exact comparison, with whole numbers compared directly.
+fn compare(a: Rational, b: Rational) -> Result<std::cmp::Ordering, Fault> {
+    if a.is_integer() && b.is_integer() {
+        return Ok(a.numer().cmp(&b.numer()));
+    }
+    Ok(a.checked_cmp(b)?)
+}
+
+/// `floor(a / b)`.
+fn floor_div(a: Rational, b: Rational) -> Result<Rational, Fault> {
+    if a.is_integer() && b.is_integer() {
+        let (n, d) = (a.numer(), b.numer());
+        if d == 0 {
+            return Err(Fault::DivisionByZero);
+        }
+        let q = n.checked_div(d).ok_or(Fault::Overflow)?;
+        let floor = if n % d != 0 && ((n < 0) != (d < 0)) {
+            q - 1
+        } else {
+            q
+        };
+        return Ok(Rational::int(floor));
+    }
+    Ok(Rational::int(a.checked_div(b)?.floor()))
+}
+
 /// A compiled expression: evaluate it with [`Expr::eval`] on the variables' values.
+///
+/// An expression with no bare `/` (divisions only as `floor(a/b)`) has whole
+/// values all the way through on whole inputs, so it is first run on `i64`
+/// ([`Expr::eval_whole`]), several times faster; any overflow there, or a negative
+/// power, reruns it on the exact fractions, which decide.
 #[derive(Clone, Debug)]
 pub(crate) struct Expr {
     code: Vec<Op>,
+    whole: bool,
+}
+
+/// `floor(n / d)` of `i64`s; `None` on overflow or a zero `d`.
+fn floor_div_i64(n: i64, d: i64) -> Option<i64> {
+    let q = n.checked_div(d)?;
+    Some(if n % d != 0 && ((n < 0) != (d < 0)) {
+        q - 1
+    } else {
+        q
+    })
 }
 
 /// The stack of an evaluation; deeper expressions are refused when compiled.
@@ -111,7 +155,7 @@ impl Expr {
                     };
                     let mut best = stack[top - n];
                     for &q in &stack[top - n + 1..top] {
-                        if q.checked_cmp(best)? == want {
+                        if compare(q, best)? == want {
                             best = q;
                         }
                     }
@@ -124,7 +168,11 @@ impl Expr {
                     stack[top - 1] = match op {
                         Op::Add => a.checked_add(b)?,
                         Op::Sub => a.checked_sub(b)?,
+                        Op::Mul if a.is_integer() && b.is_integer() => {
+                            Rational::int(a.numer().checked_mul(b.numer()).ok_or(Fault::Overflow)?)
+                        }
                         Op::Mul => a.checked_mul(b)?,
+                        Op::FloorDiv => floor_div(a, b)?,
                         Op::Div => a.checked_div(b)?,
                         Op::Pow => {
                             if !b.is_integer() {
@@ -146,7 +194,67 @@ impl Expr {
 
     /// The value floored to an integer (a coordinate, a bound).
     pub(crate) fn eval_int(&self, vars: &[i128]) -> Result<i128, Fault> {
+        if let Some(v) = self.eval_whole(vars) {
+            return Ok(i128::from(v));
+        }
         Ok(self.eval(vars)?.floor())
+    }
+
+    /// The value on `i64`, when the expression has whole values throughout and
+    /// nothing overflows; `None` sends the caller to the exact [`Expr::eval`].
+    fn eval_whole(&self, vars: &[i128]) -> Option<i64> {
+        if !self.whole {
+            return None;
+        }
+        let mut stack = [0i64; STACK];
+        let mut top = 0usize;
+        for op in &self.code {
+            match op {
+                Op::Const(q) => {
+                    stack[top] = i64::try_from(q.numer()).ok()?;
+                    top += 1;
+                }
+                Op::Var(i) => {
+                    stack[top] = i64::try_from(vars[*i]).ok()?;
+                    top += 1;
+                }
+                Op::Neg | Op::Floor | Op::Ceil | Op::Round | Op::Isqrt | Op::Abs => {
+                    let a = stack[top - 1];
+                    stack[top - 1] = match op {
+                        Op::Neg => a.checked_neg()?,
+                        Op::Abs => a.checked_abs()?,
+                        Op::Isqrt if a >= 0 => isqrt(a as u128) as i64,
+                        Op::Isqrt => return None,
+                        _ => a,
+                    };
+                }
+                Op::Min(n) | Op::Max(n) => {
+                    let args = &stack[top - n..top];
+                    let v = if matches!(op, Op::Min(_)) {
+                        args.iter().copied().min()?
+                    } else {
+                        args.iter().copied().max()?
+                    };
+                    top -= n - 1;
+                    stack[top - 1] = v;
+                }
+                _ => {
+                    let (a, b) = (stack[top - 2], stack[top - 1]);
+                    top -= 1;
+                    stack[top - 1] = match op {
+                        Op::Add => a.checked_add(b)?,
+                        Op::Sub => a.checked_sub(b)?,
+                        Op::Mul => a.checked_mul(b)?,
+                        Op::FloorDiv => floor_div_i64(a, b)?,
+                        Op::Pow => a.checked_pow(u32::try_from(b).ok()?)?,
+                        Op::Mod => a.checked_sub(b.checked_mul(floor_div_i64(a, b)?)?)?,
+                        // A bare division: never here (`whole` is false).
+                        _ => return None,
+                    };
+                }
+            }
+        }
+        Some(stack[0])
     }
 }
 
@@ -610,6 +718,12 @@ fn emit(r: &Res, code: &mut Vec<Op>) -> usize {
             da.max(db + 1)
         }
         Res::Call(op, args) => {
+            if let (Op::Floor, [Res::Bin("/", a, b)]) = (op, args.as_slice()) {
+                let da = emit(a, code);
+                let db = emit(b, code);
+                code.push(Op::FloorDiv);
+                return da.max(db + 1);
+            }
             let mut depth = 0;
             for (i, a) in args.iter().enumerate() {
                 depth = depth.max(emit(a, code) + i);
@@ -629,7 +743,12 @@ fn compile_node(node: &Node, scope: &Scope, src: &str) -> Result<Expr, Problem> 
             "'{src}' is too large once its functions are written out (stack {depth}, at most {STACK})"
         ));
     }
-    Ok(Expr { code })
+    let whole = code.iter().all(|op| match op {
+        Op::Div => false,
+        Op::Const(q) => q.is_integer(),
+        _ => true,
+    });
+    Ok(Expr { code, whole })
 }
 
 /// Compiles one expression (the tests; files use tuples and conditions).
@@ -671,7 +790,10 @@ pub(crate) struct Comparison {
 impl Comparison {
     fn holds(&self, vars: &[i128]) -> Result<bool, Fault> {
         use std::cmp::Ordering::*;
-        let ord = self.left.eval(vars)?.checked_cmp(self.right.eval(vars)?)?;
+        let ord = match (self.left.eval_whole(vars), self.right.eval_whole(vars)) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => compare(self.left.eval(vars)?, self.right.eval(vars)?)?,
+        };
         Ok(match self.op {
             "<" => ord == Less,
             "<=" => ord != Greater,
@@ -779,13 +901,71 @@ mod tests {
         assert_eq!(v("round(5/2) + round(7/2)", 0, 0), Rational::int(6));
         assert_eq!(v("isqrt(x)", 99, 0), Rational::int(9));
         assert_eq!(v("ceil(x/3)", 7, 0), Rational::int(3));
+        // floor(a/b) of whole numbers, every sign, against the exact fraction's floor.
+        for (a, b) in [(7, 2), (-7, 2), (7, -2), (-7, -2), (6, 3), (-6, 3), (0, 5)] {
+            let fused = v(&format!("floor(({a})/({b}))"), 0, 0);
+            let exact = v(&format!("floor(({a})/({b}) + 0)"), 0, 0);
+            assert_eq!(fused, exact, "{a}/{b}");
+            assert_eq!(fused, Rational::int((a as f64 / b as f64).floor() as i128));
+        }
+        assert_eq!(v("floor(x/2/3)", 13, 0), Rational::int(2));
+        assert_eq!(v("floor((x/2)/(y/3))", 5, 2), Rational::int(3));
         assert_eq!(v("abs(x - y)", 2, 9), Rational::int(7));
+    }
+
+    #[test]
+    fn the_whole_number_path_agrees_with_the_exact_one() {
+        let vars = vec!["x".to_string(), "y".to_string()];
+        let params = BTreeMap::from([("k".to_string(), 3)]);
+        let helpers = BTreeMap::new();
+        let scope = Scope {
+            vars: &vars,
+            params: &params,
+            helpers: &helpers,
+        };
+        let sources = [
+            "2*floor(x/2) + 1",
+            "max(2*floor(x/2) - 2, 0)",
+            "floor((x - y)/k) - mod(y - x, 4)",
+            "min(x*y, isqrt(x + y), abs(y - 2*x))",
+            "(x - y)^3 - floor((x + y)^2/5)",
+            "x^(y - 3)",
+            "isqrt(x - y)",
+            "mod(x, y - 2)",
+            "floor(x/(y - 2))",
+            "3037000500 * 3037000500 * x",
+        ];
+        let mut whole = 0;
+        for src in sources {
+            let e = compile(src, &scope).unwrap();
+            assert!(e.whole, "{src}");
+            for x in -6..=6 {
+                for y in -6..=6 {
+                    let exact = e.eval(&[x, y]).map(|q| q.floor());
+                    match e.eval_whole(&[x, y]) {
+                        Some(v) => {
+                            whole += 1;
+                            assert_eq!(Ok(i128::from(v)), exact, "{src} at {x}, {y}");
+                        }
+                        // Only overflow, faults and negative powers leave the fast path.
+                        None => assert!(
+                            exact.is_err() || src.contains('^') || src.contains("3037000500"),
+                            "{src} at {x}, {y}"
+                        ),
+                    }
+                    assert_eq!(e.eval_int(&[x, y]), exact, "{src} at {x}, {y}");
+                }
+            }
+        }
+        assert!(whole > 1000);
+        assert!(!compile("x/2", &scope).unwrap().whole);
     }
 
     #[test]
     fn faults_and_problems_are_reported() {
         let e = |s: &str| scope_eval(s, &["x"], &[0]).unwrap_err();
         assert!(e("1/x").contains("division by zero"));
+        assert!(e("floor(1/x)").contains("division by zero"));
         assert!(e("2^200").contains("overflow"));
         assert!(e("isqrt(x - 1)").contains("isqrt"));
         assert!(e("2^(1/2)").contains("fractional exponent"));
