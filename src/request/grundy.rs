@@ -23,8 +23,8 @@ pub struct GrundyArgs {
     /// (docs/games.md; the papers' games are in games/).
     #[arg(long = "game", value_name = "FILE")]
     game_file: Option<PathBuf>,
-    /// A game file's parameter, NAME=INTEGER; repeat for several (--param k=5 --param h=2).
-    #[arg(long = "param", value_name = "NAME=V")]
+    /// A game file's parameters, NAME=INTEGER: repeat or separate by commas (--param k=2,h=1).
+    #[arg(long = "param", value_name = "NAME=V,..", value_delimiter = ',')]
     param: Vec<String>,
     /// triangular: the cap is floor((x+z)/K); band-7-2: the slope (default 1).
     #[arg(long, value_name = "K")]

@@ -90,6 +90,28 @@ fn grundy_game_file_parameters_match_the_built_in_game() {
         run_ok(d, &all);
         assert!(decode_png(&bytes(d, name)).0 > 100, "{name}");
     }
+    // Several parameters: repeated, or separated by commas (a recipe's list, a Python dict).
+    let band = game("band-7-2.toml");
+    run_ok(
+        d,
+        &[
+            "grundy", "--game", &band, "--param", "k=2", "--param", "h=1", "-o", "p1.csv",
+        ],
+    );
+    run_ok(
+        d,
+        &[
+            "grundy", "--game", &band, "--param", "k=2,h=1", "-o", "p2.csv",
+        ],
+    );
+    run_ok(
+        d,
+        &[
+            "grundy", "band-7-2", "--k", "2", "--h", "1", "--box", "30,30", "-o", "p3.csv",
+        ],
+    );
+    assert_eq!(bytes(d, "p1.csv"), bytes(d, "p2.csv"));
+    assert_eq!(bytes(d, "p1.csv"), bytes(d, "p3.csv"));
     assert_same_bytes_across_thread_counts(
         d,
         &["grundy", "--game", &file, "--param", "k=2", "--box", "30"],
