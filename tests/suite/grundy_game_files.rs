@@ -164,6 +164,16 @@ fn grundy_game_file_errors_are_one_line() {
         "heaps = [\"x\", \"y\"]\npositions = [\"y <= x\"]\n[[move]]\nlower = \"x\"\n",
     )
     .unwrap();
+    std::fs::write(
+        d.join("overflow.toml"),
+        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\nto = \"(t, min(y, (2^(60 + t))^3))\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("loopy.toml"),
+        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"y\"\nto = \"(x + 1, t)\"\n",
+    )
+    .unwrap();
     let tri = game("triangular.toml");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
@@ -173,6 +183,14 @@ fn grundy_game_file_errors_are_one_line() {
         (
             vec!["--game", "leaves.toml", "--box", "5", "-o", "a.csv"],
             "leaves: move 1 (lower x) from (1, 1) with t = 0 goes to (0, 1), which is not a position of the game (it breaks y <= x)",
+        ),
+        (
+            vec!["--game", "overflow.toml", "--box", "3", "-o", "a.csv"],
+            "overflow: move 1 (lower x) from (1, 0) with t = 0: arithmetic overflow (a value beyond 128-bit fractions) in its 'to';",
+        ),
+        (
+            vec!["--game", "loopy.toml", "--box", "3", "-o", "a.csv"],
+            "loopy: move 1 (lower y) from (0, 1) with t = 0 goes to (1, 0), which is not lower (lexicographically) than where it starts; every move must go down so the game ends: loopy games are out of scope",
         ),
         (
             vec!["--game", "missing.toml", "--box", "5", "-o", "a.csv"],

@@ -669,7 +669,7 @@ fn resolve(
                 "min" | "max" => return Err(format!("{lower} takes two or more arguments")),
                 _ => {
                     return Err(format!(
-                        "unknown function '{name}'; built in: {}; or define it under `functions`",
+                        "unknown function '{name}'; built in: {}; or define it under 'functions'",
                         BUILTINS.join(", ")
                     ))
                 }

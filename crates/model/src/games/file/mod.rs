@@ -294,7 +294,7 @@ impl GameFile {
                         return Err(src.error(
                             at,
                             &format!("move {}", n + 1),
-                            "`to` needs one heap to lower; write one [[move]] per heap",
+                            "'to' needs one heap to lower; write one [[move]] per heap",
                         ));
                     }
                     let to = m
@@ -324,7 +324,7 @@ impl GameFile {
                         return Err(src.error(
                             at,
                             &format!("move {}", n + 1),
-                            "`take` moves go to the heaps less t; use `then` to change the result",
+                            "'take' moves go to the heaps less t; use 'then' to change the result",
                         ));
                     }
                     let mut idx = Vec::new();

@@ -48,7 +48,7 @@ impl GameFile {
         for m in &self.moves {
             let fault = |t: i128, key: &str, e: super::expr::Fault| {
                 Error::invalid(format!(
-                    "{}: {} from {} with t = {t}: {e} in its `{key}`; the game file's arithmetic must stay within 128-bit fractions",
+                    "{}: {} from {} with t = {t}: {e} in its '{key}'; the game file's arithmetic must stay within 128-bit fractions",
                     self.name(),
                     m.label,
                     show(p)
@@ -130,7 +130,7 @@ impl GameFile {
                     }
                     let broken = self.broken_inequality(&vars).map_err(|e| {
                         Error::invalid(format!(
-                            "{}: at {}: {e} in `positions`; the game file's arithmetic must stay within 128-bit fractions",
+                            "{}: at {}: {e} in 'positions'; the game file's arithmetic must stay within 128-bit fractions",
                             self.name(),
                             show(&p)
                         ))

@@ -365,7 +365,7 @@ fn overflow_and_memory_are_refused() {
     );
     assert_eq!(
         err,
-        "g: move 1 (lower x) from (1, 0) with t = 0: arithmetic overflow (a value beyond 128-bit fractions) in its `to`; the game file's arithmetic must stay within 128-bit fractions"
+        "g: move 1 (lower x) from (1, 0) with t = 0: arithmetic overflow (a value beyond 128-bit fractions) in its 'to'; the game file's arithmetic must stay within 128-bit fractions"
     );
     let err = refusal("heaps = [\"x\", \"y\"]\npositions = [\"y <= 10^40 * 10^x\"]\n[[move]]\nlower = \"x\"\nto = \"(t, 0)\"\n", &[2, 2]);
     assert!(
@@ -397,7 +397,7 @@ fn parse_errors_name_file_line_and_key() {
     );
     assert_eq!(
         err("heaps = [\"x\", \"y\"]\npositions = [\"y <= res(x)\"]\n[[move]]\nlower = \"x\"\n"),
-        "my.toml:2: positions: unknown function 'res'; built in: floor, ceil, round, isqrt, abs, mod, min, max; or define it under `functions`"
+        "my.toml:2: positions: unknown function 'res'; built in: floor, ceil, round, isqrt, abs, mod, min, max; or define it under 'functions'"
     );
     assert_eq!(
         err("heaps = [\"x\", \"y\"]\n\n[[move]]\nlower = \"w\"\n"),
