@@ -4,7 +4,7 @@
 use super::args;
 use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
 use crate::figure::plan::Plan;
-use crate::games::{Band, GameBox, GameFile, GameParams, GameSpec, SixSided, GAME_NAMES};
+use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
 use crate::scene::units::Length;
 use crate::Result;
@@ -224,8 +224,7 @@ fn game_from_file(path: &std::path::Path, params: &[String]) -> crate::Result<Ga
         .iter()
         .map(|p| parse_param(p))
         .collect::<crate::Result<Vec<_>>>()?;
-    let game = GameFile::parse(&shown, &text, &overrides)?;
-    Ok(GameSpec::File(std::sync::Arc::new(game)))
+    GameSpec::from_game_file(&shown, &text, &overrides)
 }
 
 fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {

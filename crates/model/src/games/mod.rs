@@ -157,6 +157,15 @@ impl GameSpec {
         })
     }
 
+    /// The game of a game file: `text` is the file's contents, `file` names it in
+    /// messages, `params` override the parameters it declares (`k = 5`). See
+    /// [`GameFile::parse`]; the file is read by the caller (the model does no I/O).
+    pub fn from_game_file(file: &str, text: &str, params: &[(String, i64)]) -> Result<GameSpec> {
+        Ok(GameSpec::File(std::sync::Arc::new(GameFile::parse(
+            file, text, params,
+        )?)))
+    }
+
     /// A short name with parameters, e.g. `triangular k=3`.
     pub fn name(&self) -> String {
         match self {

@@ -418,6 +418,10 @@ fn parse_errors_name_file_line_and_key() {
 
 #[test]
 fn parameters_and_names_reach_the_game() {
+    let spec =
+        GameSpec::from_game_file("t.toml", shipped("triangular"), &[("k".into(), 4)]).unwrap();
+    assert_eq!(spec.name(), "triangular k=4");
+    assert_eq!(spec.coordinate_names(), ["x", "y", "z"]);
     let g = game("triangular", &[("k", 7)]);
     assert_eq!(g.name(), "triangular k=7");
     assert!(g.is_position(&[7, 2, 7]) && !g.is_position(&[7, 3, 7]));
