@@ -426,13 +426,20 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Node, Problem> {
-        if self.eat("-") {
-            return Ok(Node::Neg(Box::new(self.unary()?)));
+        // Signs and exponents nest without parentheses: counted like them.
+        self.depth += 1;
+        if self.depth > 64 {
+            return Err(format!("'{}' is nested too deeply", self.src));
         }
-        if self.eat("+") {
-            return self.unary();
-        }
-        self.power()
+        let node = if self.eat("-") {
+            Node::Neg(Box::new(self.unary()?))
+        } else if self.eat("+") {
+            self.unary()?
+        } else {
+            self.power()?
+        };
+        self.depth -= 1;
+        Ok(node)
     }
 
     fn power(&mut self) -> Result<Node, Problem> {
@@ -568,6 +575,7 @@ pub(crate) fn parse_helper(
         },
         &BTreeMap::new(),
         0,
+        &mut { MAX_NODES },
     )?;
     Ok((name, Helper { args, body }))
 }
@@ -581,19 +589,42 @@ enum Res {
     Call(Op, Vec<Res>),
 }
 
+/// The most nodes an expression may have once its helper functions are written
+/// out: helpers that call each other twice over would otherwise grow without bound.
+const MAX_NODES: usize = 100_000;
+
+fn size(r: &Res) -> usize {
+    match r {
+        Res::Const(_) | Res::Var(_) => 1,
+        Res::Neg(a) => 1 + size(a),
+        Res::Bin(_, a, b) => 1 + size(a) + size(b),
+        Res::Call(_, args) => 1 + args.iter().map(size).sum::<usize>(),
+    }
+}
+
+fn spend(budget: &mut usize, nodes: usize) -> Result<(), Problem> {
+    *budget = budget.checked_sub(nodes).ok_or_else(|| {
+        format!("the expression is too large once its functions are written out (over {MAX_NODES} terms)")
+    })?;
+    Ok(())
+}
+
 fn resolve(
     node: &Node,
     scope: &Scope,
     locals: &BTreeMap<String, Res>,
     inlined: usize,
+    budget: &mut usize,
 ) -> Result<Res, Problem> {
     if inlined > 64 {
         return Err("helper functions call each other more than 64 deep".into());
     }
+    spend(budget, 1)?;
     Ok(match node {
         Node::Num(n) => Res::Const(Rational::int(*n)),
         Node::Name(name) => {
             if let Some(local) = locals.get(name) {
+                spend(budget, size(local))?;
                 clone_res(local)
             } else if let Some(i) = scope.vars.iter().position(|v| v == name) {
                 Res::Var(i)
@@ -613,16 +644,16 @@ fn resolve(
                 ));
             }
         }
-        Node::Neg(a) => Res::Neg(Box::new(resolve(a, scope, locals, inlined)?)),
+        Node::Neg(a) => Res::Neg(Box::new(resolve(a, scope, locals, inlined, budget)?)),
         Node::Bin(op, a, b) => Res::Bin(
             op,
-            Box::new(resolve(a, scope, locals, inlined)?),
-            Box::new(resolve(b, scope, locals, inlined)?),
+            Box::new(resolve(a, scope, locals, inlined, budget)?),
+            Box::new(resolve(b, scope, locals, inlined, budget)?),
         ),
         Node::Call(name, args) => {
             let args = args
                 .iter()
-                .map(|a| resolve(a, scope, locals, inlined))
+                .map(|a| resolve(a, scope, locals, inlined, budget))
                 .collect::<Result<Vec<_>, _>>()?;
             if let Some(h) = scope.helpers.get(name) {
                 if h.args.len() != args.len() {
@@ -639,7 +670,7 @@ fn resolve(
                     params: scope.params,
                     helpers: scope.helpers,
                 };
-                return resolve(&h.body, &body_scope, &inner, inlined + 1);
+                return resolve(&h.body, &body_scope, &inner, inlined + 1, budget);
             }
             let lower = name.to_ascii_lowercase();
             let arity = |n: usize| -> Result<(), Problem> {
@@ -735,7 +766,8 @@ fn emit(r: &Res, code: &mut Vec<Op>) -> usize {
 }
 
 fn compile_node(node: &Node, scope: &Scope, src: &str) -> Result<Expr, Problem> {
-    let res = resolve(node, scope, &BTreeMap::new(), 0)?;
+    let mut budget = MAX_NODES;
+    let res = resolve(node, scope, &BTreeMap::new(), 0, &mut budget)?;
     let mut code = Vec::new();
     let depth = emit(&res, &mut code);
     if depth > STACK || code.len() > 100_000 {
@@ -974,8 +1006,38 @@ mod tests {
         assert!(e("res(x, x)").contains("takes 1 argument"));
         assert!(e("(x + 1").contains("expected ')'"));
         assert!(e("x $ 1").contains("unexpected character '$'"));
-        // A helper's body does not see the heaps of the expression that calls it.
+        // Nesting without parentheses, and helpers that double at every level, are
+        // refused when compiled rather than overflowing a stack or memory.
+        assert!(e(&format!("{}x", "-".repeat(100_000))).contains("nested too deeply"));
+        assert!(e(&format!("x{}", "^2".repeat(100_000))).contains("nested too deeply"));
         let params = BTreeMap::new();
+        let mut helpers = BTreeMap::new();
+        let (n, h) = parse_helper("f0(a) = a + a", &params, &helpers).unwrap();
+        helpers.insert(n, h);
+        // Each level doubles the body: refused where it is defined, long before memory runs out.
+        let mut refused = None;
+        for i in 1..40 {
+            match parse_helper(
+                &format!("f{i}(a) = f{}(a) + f{}(a)", i - 1, i - 1),
+                &params,
+                &helpers,
+            ) {
+                Ok((n, h)) => {
+                    helpers.insert(n, h);
+                }
+                Err(p) => {
+                    refused = Some((i, p));
+                    break;
+                }
+            }
+        }
+        let (level, err) = refused.expect("refused");
+        assert!(level < 20, "{level}");
+        assert!(
+            err.contains("too large once its functions are written out"),
+            "{err}"
+        );
+        // A helper's body does not see the heaps of the expression that calls it.
         let err = parse_helper("f(a) = a + y", &params, &BTreeMap::new()).unwrap_err();
         assert!(err.contains("unknown name 'y'"), "{err}");
         let err = parse_helper("floor(a) = a", &params, &BTreeMap::new()).unwrap_err();
