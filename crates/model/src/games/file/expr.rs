@@ -98,7 +98,9 @@ fn floor_div(a: Rational, b: Rational) -> Result<Rational, Fault> {
 #[derive(Clone, Debug)]
 pub(crate) struct Expr {
     code: Vec<Op>,
-    whole: bool,
+    whole: Option<Vec<W>>,
+    /// The stack the program needs.
+    depth: usize,
 }
 
 /// `floor(n / d)` of `i64`s; `None` on overflow or a zero `d`.
@@ -203,34 +205,46 @@ impl Expr {
     /// The value on `i64`, when the expression has whole values throughout and
     /// nothing overflows; `None` sends the caller to the exact [`Expr::eval`].
     fn eval_whole(&self, vars: &[i128]) -> Option<i64> {
-        if !self.whole {
-            return None;
+        let code = self.whole.as_deref()?;
+        // A plain variable (`t`, `y`) needs no program; a shallow program a small stack.
+        if let [W::Var(i)] = code {
+            return i64::try_from(vars[*i]).ok();
         }
-        let mut stack = [0i64; STACK];
+        if self.depth <= 8 {
+            run_whole::<8>(code, vars)
+        } else {
+            run_whole::<STACK>(code, vars)
+        }
+    }
+}
+
+/// Runs a whole-number program on a stack of `N` (at least its depth).
+fn run_whole<const N: usize>(code: &[W], vars: &[i128]) -> Option<i64> {
+    {
+        let mut stack = [0i64; N];
         let mut top = 0usize;
-        for op in &self.code {
-            match op {
-                Op::Const(q) => {
-                    stack[top] = i64::try_from(q.numer()).ok()?;
+        for op in code {
+            match *op {
+                W::Const(c) => {
+                    stack[top] = c;
                     top += 1;
                 }
-                Op::Var(i) => {
-                    stack[top] = i64::try_from(vars[*i]).ok()?;
+                W::Var(i) => {
+                    stack[top] = i64::try_from(vars[i]).ok()?;
                     top += 1;
                 }
-                Op::Neg | Op::Floor | Op::Ceil | Op::Round | Op::Isqrt | Op::Abs => {
+                W::Neg => stack[top - 1] = stack[top - 1].checked_neg()?,
+                W::Abs => stack[top - 1] = stack[top - 1].checked_abs()?,
+                W::Isqrt => {
                     let a = stack[top - 1];
-                    stack[top - 1] = match op {
-                        Op::Neg => a.checked_neg()?,
-                        Op::Abs => a.checked_abs()?,
-                        Op::Isqrt if a >= 0 => isqrt(a as u128) as i64,
-                        Op::Isqrt => return None,
-                        _ => a,
-                    };
+                    if a < 0 {
+                        return None;
+                    }
+                    stack[top - 1] = isqrt(a as u128) as i64;
                 }
-                Op::Min(n) | Op::Max(n) => {
+                W::Min(n) | W::Max(n) => {
                     let args = &stack[top - n..top];
-                    let v = if matches!(op, Op::Min(_)) {
+                    let v = if matches!(op, W::Min(_)) {
                         args.iter().copied().min()?
                     } else {
                         args.iter().copied().max()?
@@ -238,24 +252,67 @@ impl Expr {
                     top -= n - 1;
                     stack[top - 1] = v;
                 }
-                _ => {
+                W::Add | W::Sub | W::Mul | W::FloorDiv | W::Pow | W::Mod => {
                     let (a, b) = (stack[top - 2], stack[top - 1]);
                     top -= 1;
                     stack[top - 1] = match op {
-                        Op::Add => a.checked_add(b)?,
-                        Op::Sub => a.checked_sub(b)?,
-                        Op::Mul => a.checked_mul(b)?,
-                        Op::FloorDiv => floor_div_i64(a, b)?,
-                        Op::Pow => a.checked_pow(u32::try_from(b).ok()?)?,
-                        Op::Mod => a.checked_sub(b.checked_mul(floor_div_i64(a, b)?)?)?,
-                        // A bare division: never here (`whole` is false).
-                        _ => return None,
+                        W::Add => a.checked_add(b)?,
+                        W::Sub => a.checked_sub(b)?,
+                        W::Mul => a.checked_mul(b)?,
+                        W::FloorDiv => floor_div_i64(a, b)?,
+                        W::Pow => a.checked_pow(u32::try_from(b).ok()?)?,
+                        _ => a.checked_sub(b.checked_mul(floor_div_i64(a, b)?)?)?,
                     };
                 }
             }
         }
         Some(stack[0])
     }
+}
+
+/// One instruction of the whole-number program: [`Op`] without fractions (floor,
+/// ceil and round of a whole number are the number, so they are left out).
+#[derive(Clone, Copy, Debug)]
+enum W {
+    Const(i64),
+    Var(usize),
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Pow,
+    Neg,
+    Abs,
+    Isqrt,
+    Mod,
+    Min(usize),
+    Max(usize),
+}
+
+/// The whole-number program of `code`, when it has one: no bare `/`, every
+/// constant a whole number that fits `i64`.
+fn whole_program(code: &[Op]) -> Option<Vec<W>> {
+    let mut out = Vec::with_capacity(code.len());
+    for op in code {
+        out.push(match op {
+            Op::Const(q) if q.is_integer() => W::Const(i64::try_from(q.numer()).ok()?),
+            Op::Const(_) | Op::Div => return None,
+            Op::Var(i) => W::Var(*i),
+            Op::Add => W::Add,
+            Op::Sub => W::Sub,
+            Op::Mul => W::Mul,
+            Op::FloorDiv => W::FloorDiv,
+            Op::Pow => W::Pow,
+            Op::Neg => W::Neg,
+            Op::Abs => W::Abs,
+            Op::Isqrt => W::Isqrt,
+            Op::Mod => W::Mod,
+            Op::Min(n) => W::Min(*n),
+            Op::Max(n) => W::Max(*n),
+            Op::Floor | Op::Ceil | Op::Round => continue,
+        });
+    }
+    Some(out)
 }
 
 /// A syntax or name error: the message says what and, where it can, how to fix it.
@@ -775,12 +832,8 @@ fn compile_node(node: &Node, scope: &Scope, src: &str) -> Result<Expr, Problem> 
             "'{src}' is too large once its functions are written out (stack {depth}, at most {STACK})"
         ));
     }
-    let whole = code.iter().all(|op| match op {
-        Op::Div => false,
-        Op::Const(q) => q.is_integer(),
-        _ => true,
-    });
-    Ok(Expr { code, whole })
+    let whole = whole_program(&code);
+    Ok(Expr { code, whole, depth })
 }
 
 /// Compiles one expression (the tests; files use tuples and conditions).
@@ -970,7 +1023,7 @@ mod tests {
         let mut whole = 0;
         for src in sources {
             let e = compile(src, &scope).unwrap();
-            assert!(e.whole, "{src}");
+            assert!(e.whole.is_some(), "{src}");
             for x in -6..=6 {
                 for y in -6..=6 {
                     let exact = e.eval(&[x, y]).map(|q| q.floor());
@@ -990,7 +1043,7 @@ mod tests {
             }
         }
         assert!(whole > 1000);
-        assert!(!compile("x/2", &scope).unwrap().whole);
+        assert!(compile("x/2", &scope).unwrap().whole.is_none());
     }
 
     #[test]

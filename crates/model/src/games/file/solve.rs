@@ -105,52 +105,55 @@ impl GameFile {
         control: &Control,
     ) -> Result<(Vec<u64>, usize)> {
         const WORDS: usize = 256;
+        const PARALLEL_FROM: usize = 1 << 20;
         let strides = strides(bounds);
         let mut bits = vec![0u64; total.div_ceil(64)];
-        let results: Vec<Result<usize>> = bits
-            .par_chunks_mut(WORDS)
-            .enumerate()
-            .map(|(block, words)| {
-                control.check()?;
-                let start = block * WORDS * 64;
-                let end = (start + words.len() * 64).min(total);
-                let mut p: Vec<u32> = strides
-                    .iter()
-                    .scan(start, |rest, &s| {
-                        let c = (*rest / s) as u32;
-                        *rest %= s;
-                        Some(c)
-                    })
-                    .collect();
-                let mut vars = vec![0i128; p.len()];
-                let mut count = 0;
-                for i in start..end {
-                    for (v, &c) in vars.iter_mut().zip(&p) {
-                        *v = i128::from(c);
-                    }
-                    let broken = self.broken_inequality(&vars).map_err(|e| {
+        let block = |(block, words): (usize, &mut [u64])| -> Result<usize> {
+            control.check()?;
+            let start = block * WORDS * 64;
+            let end = (start + words.len() * 64).min(total);
+            let mut p: Vec<u32> = strides
+                .iter()
+                .scan(start, |rest, &s| {
+                    let c = (*rest / s) as u32;
+                    *rest %= s;
+                    Some(c)
+                })
+                .collect();
+            let mut vars = vec![0i128; p.len()];
+            let mut count = 0;
+            for i in start..end {
+                for (v, &c) in vars.iter_mut().zip(&p) {
+                    *v = i128::from(c);
+                }
+                let broken = self.broken_inequality(&vars).map_err(|e| {
                         Error::invalid(format!(
                             "{}: at {}: {e} in 'positions'; the game file's arithmetic must stay within 128-bit fractions",
                             self.name(),
                             show(&p)
                         ))
                     })?;
-                    if broken.is_none() {
-                        words[(i - start) / 64] |= 1 << (i % 64);
-                        count += 1;
-                    }
-                    // The next tuple: the odometer, last coordinate fastest.
-                    for d in (0..p.len()).rev() {
-                        if p[d] < bounds[d] {
-                            p[d] += 1;
-                            break;
-                        }
-                        p[d] = 0;
-                    }
+                if broken.is_none() {
+                    words[(i - start) / 64] |= 1 << (i % 64);
+                    count += 1;
                 }
-                Ok(count)
-            })
-            .collect();
+                // The next tuple: the odometer, last coordinate fastest.
+                for d in (0..p.len()).rev() {
+                    if p[d] < bounds[d] {
+                        p[d] += 1;
+                        break;
+                    }
+                    p[d] = 0;
+                }
+            }
+            Ok(count)
+        };
+        // Threads pay off from about a million tuples; below, starting them costs more.
+        let results: Vec<Result<usize>> = if total >= PARALLEL_FROM {
+            bits.par_chunks_mut(WORDS).enumerate().map(block).collect()
+        } else {
+            bits.chunks_mut(WORDS).enumerate().map(block).collect()
+        };
         let mut positions = 0;
         for r in results {
             positions += r?;

@@ -430,16 +430,18 @@ fn parameters_and_names_reach_the_game() {
 
 #[test]
 fn the_same_values_whatever_the_thread_count() {
-    let file = game("triangular", &[("k", 2)]);
+    // 1.2 million tuples: over the size from which positions are found in parallel.
+    let file = game("band-7-1", &[]);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap()
-        .install(|| whole(&solve(&file, &[40, 40, 40])));
+        .install(|| whole(&solve(&file, &[1100, 1101])));
     let many = rayon::ThreadPoolBuilder::new()
         .num_threads(4)
         .build()
         .unwrap()
-        .install(|| whole(&solve(&file, &[40, 40, 40])));
+        .install(|| whole(&solve(&file, &[1100, 1101])));
+    assert_eq!(one.1.len(), 4400);
     assert_eq!(one, many);
 }
