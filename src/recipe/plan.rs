@@ -44,6 +44,16 @@ pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Para
     params
 }
 
+/// `path` read from the recipe's folder (an absolute path stays as it is).
+fn relative_to(recipe: &Recipe, path: &str) -> String {
+    match recipe.path.parent() {
+        Some(folder) if !std::path::Path::new(path).is_absolute() => {
+            folder.join(path).display().to_string()
+        }
+        _ => path.to_string(),
+    }
+}
+
 /// Plans one figure of a recipe and checks every format it asks for, all before
 /// anything is drawn.
 pub fn plan(
@@ -59,6 +69,12 @@ pub fn plan(
         .iter()
         .map(|p| {
             let value = match &p.value {
+                // A game file is named relative to the recipe, like an include.
+                ParamValue::Text(text)
+                    if same_key(&p.key, "game") && request::grundy::is_game_file(text) =>
+                {
+                    Value::Text(relative_to(recipe, text))
+                }
                 ParamValue::Text(text) => Value::Text(text.clone()),
                 ParamValue::Switch(on) => Value::Switch(*on),
             };

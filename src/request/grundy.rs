@@ -15,9 +15,17 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub struct GrundyArgs {
     /// The game: triangular, min-half, cap, six-sided, band-7-1, band-7-2, nim-pass, nim
-    /// (with --cap EXPR it may be left out).
+    /// (with --cap EXPR or --game FILE it may be left out).
+    /// A path ending in .toml names a game file, as --game does.
     #[arg(value_name = "GAME", value_parser = GameName, hide_possible_values = true)]
     game: Option<String>,
+    /// A game file instead of a built-in game: heaps, positions and moves in TOML
+    /// (docs/games.md; the papers' games are in games/).
+    #[arg(long = "game", value_name = "FILE")]
+    game_file: Option<PathBuf>,
+    /// A game file's parameters, NAME=INTEGER: repeat or separate by commas (--param k=2,h=1).
+    #[arg(long = "param", value_name = "NAME=V,..", value_delimiter = ',')]
+    param: Vec<String>,
     /// triangular: the cap is floor((x+z)/K); band-7-2: the slope (default 1).
     #[arg(long, value_name = "K")]
     k: Option<u32>,
@@ -102,6 +110,8 @@ enum PlotArg {
     Points3d,
     /// P-positions projected to (y, x - z).
     Sieve,
+    /// P-positions as points, two free coordinates (Wythoff's game, say).
+    Points,
 }
 
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
@@ -166,13 +176,99 @@ impl clap::builder::TypedValueParser for GameName {
     }
 }
 
+/// Whether the `game` positional names a game file rather than a built-in game.
+pub fn is_game_file(game: &str) -> bool {
+    game.ends_with(".toml")
+}
+
+/// `k=5` as a parameter of a game file.
+fn parse_param(text: &str) -> crate::Result<(String, i64)> {
+    let bad = |why: &str| {
+        crate::Error::invalid_parameter(
+            "param",
+            format!(
+                "`param` '{}': {why}; write NAME=INTEGER, e.g. k=5",
+                args::excerpt(text)
+            ),
+        )
+    };
+    let (name, value) = text.split_once('=').ok_or_else(|| bad("no '='"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| bad("the value is not a whole number"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+/// Reads and compiles a game file with its `--param` values.
+fn game_from_file(path: &std::path::Path, params: &[String]) -> crate::Result<GameSpec> {
+    use std::io::Read;
+    let shown = path.display().to_string();
+    let cannot = |why: String| {
+        crate::Error::invalid_parameter("game", format!("cannot read game file '{shown}': {why}"))
+    };
+    let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(cannot(
+            "not a regular file (a game file is a .toml file; FIFOs and devices are not read)"
+                .into(),
+        ));
+    }
+    let limit = crate::games::file::MAX_GAME_FILE_BYTES as u64;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| cannot(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| cannot("not UTF-8 text".into()))?;
+    let overrides = params
+        .iter()
+        .map(|p| parse_param(p))
+        .collect::<crate::Result<Vec<_>>>()?;
+    GameSpec::from_game_file(&shown, &text, &overrides)
+}
+
 fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {
+    let file = match (&args.game_file, &args.game) {
+        (Some(_), Some(name)) => {
+            return Err(crate::Error::invalid_parameter(
+                "game",
+                format!(
+                    "give a built-in game ('{}') or a game file (`game` FILE), not both",
+                    args::excerpt(name)
+                ),
+            ))
+        }
+        (Some(path), None) => Some(path.clone()),
+        (None, Some(name)) if is_game_file(name) => Some(PathBuf::from(name)),
+        _ => None,
+    };
+    if let Some(path) = file {
+        for (flag, given) in [
+            ("k", args.k.is_some()),
+            ("h", args.h.is_some()),
+            ("heaps", args.heaps.is_some()),
+            ("cap", args.cap.is_some()),
+        ] {
+            if given {
+                return Err(crate::Error::invalid(format!(
+                    "`{flag}` is for the built-in games; a game file sets its parameters with `param`, e.g. `param` k=5"
+                )));
+            }
+        }
+        let game = game_from_file(&path, &args.param)?;
+        return finish(args, game, "a game file", memory_limit);
+    }
+    if !args.param.is_empty() {
+        return Err(crate::Error::invalid(
+            "`param` sets a game file's parameters (`game` FILE); the built-in games take `k`, `h`, `heaps` or `cap`",
+        ));
+    }
     let name = match (&args.game, &args.cap) {
         (Some(name), _) => name.clone(),
         (None, Some(_)) => "cap".to_string(),
         (None, None) => {
             return Err(crate::Error::invalid(format!(
-                "give a game: one of {} (e.g. nimscape grundy triangular --k 3 --box 20 -o t.csv)",
+                "give a game: one of {}, or `game` FILE (e.g. nimscape grundy triangular --k 3 --box 20 -o t.csv)",
                 GAME_NAMES.join(", ")
             )))
         }
@@ -199,10 +295,23 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
             cap: args.cap.clone(),
         },
     )?;
+    finish(args, game, &name, memory_limit)
+}
+
+/// The figure of a validated game: the box and the looks from the flags.
+fn finish(
+    args: &GrundyArgs,
+    game: GameSpec,
+    name: &str,
+    memory_limit: u64,
+) -> crate::Result<GrundyFigure> {
     let game_box = match (&args.game_box, &game) {
         (Some(text), _) => text.parse::<GameBox>()?,
         (None, GameSpec::Band(band)) => GameBox::Uniform(Band::seed_table_size(band)),
         (None, GameSpec::SixSided) => GameBox::Each(SixSided::seed_box(1).to_vec()),
+        (None, GameSpec::File(g)) if g.default_box().is_some() => {
+            GameBox::Each(g.default_box().unwrap_or_default().to_vec())
+        }
         (None, _) => return Err(crate::Error::invalid(format!("`box` is required for {name}: e.g. `box` 20, or `box` 20,10,20 for one bound per coordinate"))),
     };
     let print = args
@@ -223,6 +332,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
             PlotArg::Table => GrundyPlot::Table,
             PlotArg::Points3d => GrundyPlot::Points3d,
             PlotArg::Sieve => GrundyPlot::Sieve,
+            PlotArg::Points => GrundyPlot::Points,
         }),
         slice: match &args.slice {
             Some(text) => text.parse::<Slice>()?,

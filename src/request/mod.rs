@@ -224,6 +224,7 @@ pub fn parameters(command: &[&str]) -> Result<Vec<String>> {
 /// themselves (Python's docstrings).
 pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
     let found = model_definition(command)?;
+    let mut seen = std::collections::HashSet::new();
     Ok(found
         .get_arguments()
         .filter(|a| !a.is_hide_set() && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
@@ -236,6 +237,8 @@ pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
             let help = a.get_help().map(ToString::to_string).unwrap_or_default();
             Some((name, help))
         })
+        // `grundy`'s `game` is a positional and a flag (`--game FILE`): one name.
+        .filter(|(name, _)| seen.insert(name.clone()))
         .collect())
 }
 

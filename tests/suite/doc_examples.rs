@@ -12,7 +12,10 @@
 //! * `<!-- doc-example: skip (reason) -->`: not run here (`cargo` commands, a
 //!   server that runs until stopped); the reason is required.
 //! * `<!-- doc-example: with templates -->`: the repository's `templates/` folder
-//!   is copied into the folder first (the `render` examples).
+//!   is copied into the folder first (the `render` examples), with `games/`, the
+//!   game files its recipes name.
+//! * `<!-- doc-example: with games -->`: the repository's `games/` folder (the
+//!   shipped game files) is copied into the folder first.
 //! * `<!-- doc-example: fails -->`: every command must fail with one error line.
 //!
 //! Blocks that call other tools (`pdffonts`, `pdftotext`) need them; where one is
@@ -35,6 +38,7 @@ enum Mode {
     Run,
     Skip,
     WithTemplates,
+    WithGames,
     Fails,
 }
 
@@ -72,12 +76,13 @@ fn marker(line: &str) -> Option<Result<Mode, String>> {
         .trim();
     Some(match inner {
         "with templates" => Ok(Mode::WithTemplates),
+        "with games" => Ok(Mode::WithGames),
         "fails" => Ok(Mode::Fails),
         skip if skip.starts_with("skip (") && skip.ends_with(')') && skip.len() > 7 => {
             Ok(Mode::Skip)
         }
         other => Err(format!(
-            "unknown marker '{other}' (write 'skip (reason)', 'with templates' or 'fails')"
+            "unknown marker '{other}' (write 'skip (reason)', 'with templates', 'with games' or 'fails')"
         )),
     })
 }
@@ -357,11 +362,17 @@ fn every_shell_example_in_the_docs_runs_in_an_empty_folder() {
                 );
                 continue;
             }
-            if block.mode == Mode::WithTemplates && !folder.path().join("templates").exists() {
-                copy_dir(
-                    &repository().join("templates"),
-                    &folder.path().join("templates"),
-                );
+            let mut folders = Vec::new();
+            if block.mode == Mode::WithTemplates {
+                folders.extend(["templates", "games"]);
+            }
+            if block.mode == Mode::WithGames {
+                folders.push("games");
+            }
+            for name in folders {
+                if !folder.path().join(name).exists() {
+                    copy_dir(&repository().join(name), &folder.path().join(name));
+                }
             }
             for command in &block.commands {
                 ran += 1;

@@ -9,6 +9,7 @@ mod doc_examples;
 mod golden;
 mod grammar_cli;
 mod grundy_cli;
+mod grundy_game_files;
 mod help_cli;
 mod hygiene;
 mod interrupt;

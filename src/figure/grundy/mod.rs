@@ -69,6 +69,7 @@ impl GrundyFigure {
             GrundyPlot::Table => self.table_scene(solution, &frame),
             GrundyPlot::Points3d => self.points_scene(solution, &frame),
             GrundyPlot::Sieve => self.sieve_scene(solution, &frame),
+            GrundyPlot::Points => self.points2d_scene(solution, &frame),
         }
     }
 }

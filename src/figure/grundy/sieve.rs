@@ -1,4 +1,5 @@
-//! The `(y, x - z)` projection of the P-positions that shows the Sierpinski sieve.
+//! P-positions as crisp cells on a plane: the `(y, x - z)` projection that shows the
+//! Sierpinski sieve, and the plain `points` plot of a game with two free coordinates.
 
 use plotters::prelude::*;
 
@@ -23,12 +24,54 @@ impl GrundyFigure {
             .iter()
             .map(|&[x, y, z]| (i64::from(y), i64::from(x) - i64::from(z)))
             .collect();
+        let caption = self.caption(frame);
+        self.p_cells_scene(
+            &projected,
+            -1,
+            |distinct| format!("P-positions of {caption} as ({b}, {a} − {c}): {distinct} points"),
+            (b.clone(), format!("{a} − {c}")),
+        )
+    }
+
+    /// The P-positions of a game with two free coordinates as crisp cells: the
+    /// first free coordinate across, the second up (Wythoff's two rays, say).
+    pub(super) fn points2d_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
+        let points: Vec<(i64, i64)> = solution
+            .positions_where(|p, v| v == 0 && frame.matches(p))
+            .map(|(p, _)| (i64::from(p[frame.free[0]]), i64::from(p[frame.free[1]])))
+            .collect();
+        if points.len() > super::MAX_PLOT_POINTS {
+            return Err(crate::Error::unsupported(format!(
+                "{} P-positions are too many to plot (at most {}); use a smaller `box`",
+                points.len(),
+                super::MAX_PLOT_POINTS
+            )));
+        }
+        let [a, b] = [0, 1].map(|i| frame.names[frame.free[i]].clone());
+        let caption = self.caption(frame);
+        self.p_cells_scene(
+            &points,
+            0,
+            |distinct| format!("P-positions of {caption}: {distinct} points"),
+            (a, b),
+        )
+    }
+
+    /// Points `(across, up)` as one square cell each, the axes spanning them (and
+    /// `0` across, `low` up at least); `title` hears how many distinct cells.
+    fn p_cells_scene(
+        &self,
+        projected: &[(i64, i64)],
+        low: i64,
+        title: impl FnOnce(usize) -> String,
+        (b, a_c): (String, String),
+    ) -> Result<Scene> {
         let y_max = projected.iter().map(|p| p.0).max().unwrap_or(0).max(1);
-        let d_min = projected.iter().map(|p| p.1).min().unwrap_or(0).min(-1);
+        let d_min = projected.iter().map(|p| p.1).min().unwrap_or(0).min(low);
         let d_max = projected.iter().map(|p| p.1).max().unwrap_or(0).max(1);
         let (cols, rows) = ((y_max + 1) as usize, (d_max - d_min + 1) as usize);
         let mut indices = vec![0u8; rows * cols];
-        for &(y, d) in &projected {
+        for &(y, d) in projected {
             indices[(d_max - d) as usize * cols + y as usize] = 1;
         }
         let distinct = indices.iter().filter(|&&i| i == 1).count();
@@ -37,10 +80,7 @@ impl GrundyFigure {
         let labels = &self.view.labels;
         let title = labels.caption.as_ref().map(|text| {
             let text = if text.is_empty() {
-                format!(
-                    "P-positions of {} as ({b}, {a} − {c}): {distinct} points",
-                    self.caption(frame)
-                )
+                title(distinct)
             } else {
                 text.clone()
             };
@@ -63,7 +103,7 @@ impl GrundyFigure {
                     .cloned()
                     .unwrap_or(default)
             };
-            (pick(0, b.clone()), pick(1, format!("{a} − {c}")))
+            (pick(0, b.clone()), pick(1, a_c.clone()))
         });
         // Square cells, as large as fit beside the axes' labels; the canvas is then
         // cut to the plot, so a flat sieve leaves no blank half page.

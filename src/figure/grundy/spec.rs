@@ -25,6 +25,8 @@ pub enum GrundyPlot {
     /// The P-positions of three free coordinates `(a, b, c)` projected to `(b, a - c)`:
     /// `(y, x - z)`, the Sierpinski sieve of Miyadera et al. III.
     Sieve,
+    /// The P-positions of two free coordinates as points (one cell each).
+    Points,
 }
 
 /// How a Grundy table looks.
@@ -304,6 +306,7 @@ impl GrundyFigure {
             GrundyPlot::Table => (2, "a table"),
             GrundyPlot::Points3d => (3, "a 3D point plot"),
             GrundyPlot::Sieve => (3, "the sieve projection"),
+            GrundyPlot::Points => (2, "a plot of P-positions"),
         };
         if free != needed {
             let hint = if free > needed {
@@ -330,6 +333,15 @@ impl GrundyFigure {
                 return Err(Error::unsupported(format!(
                     "a Grundy table of {rows} x {cols} cells is too large to read (at most \
                      {MAX_TABLE_SIDE} per side); use a smaller `box`, or write the values as .csv / .json"
+                )));
+            }
+        }
+        if plot == GrundyPlot::Points {
+            let cells = (u64::from(frame.bounds[frame.free[0]]) + 1)
+                * (u64::from(frame.bounds[frame.free[1]]) + 1);
+            if cells > MAX_SIEVE_CELLS {
+                return Err(Error::unsupported(format!(
+                    "a plot of P-positions of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller `box`"
                 )));
             }
         }

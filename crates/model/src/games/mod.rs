@@ -23,6 +23,7 @@ pub mod cap_expr;
 mod cap_fuzz;
 pub mod capped;
 mod columns;
+pub mod file;
 mod monotone;
 
 pub mod nim;
@@ -38,6 +39,7 @@ pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
 pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy};
+pub use file::GameFile;
 pub use nim::Nim;
 pub use nim_pass::{
     nim_p_points, nim_pass_p_points, square_board, square_board_controlled, NimPass, NimPassTree,
@@ -85,6 +87,8 @@ pub enum GameSpec {
     NimPass(NimPass),
     /// Plain Nim, the reference.
     Nim(Nim),
+    /// A game read from a game file ([`GameFile::parse`]), parameters set.
+    File(std::sync::Arc<GameFile>),
 }
 
 /// Grundy values of a game on a box, whichever solver produced them.
@@ -153,6 +157,15 @@ impl GameSpec {
         })
     }
 
+    /// The game of a game file: `text` is the file's contents, `file` names it in
+    /// messages, `params` override the parameters it declares (`k = 5`). See
+    /// [`GameFile::parse`]; the file is read by the caller (the model does no I/O).
+    pub fn from_game_file(file: &str, text: &str, params: &[(String, i64)]) -> Result<GameSpec> {
+        Ok(GameSpec::File(std::sync::Arc::new(GameFile::parse(
+            file, text, params,
+        )?)))
+    }
+
     /// A short name with parameters, e.g. `triangular k=3`.
     pub fn name(&self) -> String {
         match self {
@@ -161,6 +174,7 @@ impl GameSpec {
             GameSpec::Band(b) => b.name(),
             GameSpec::NimPass(n) => format!("nim-pass heaps={}", n.heaps()),
             GameSpec::Nim(n) => n.name(),
+            GameSpec::File(g) => g.name(),
         }
     }
 
@@ -172,6 +186,7 @@ impl GameSpec {
             GameSpec::Band(b) => b.coordinate_names(),
             GameSpec::NimPass(n) => nim::heap_names(n.heaps()),
             GameSpec::Nim(n) => n.coordinate_names(),
+            GameSpec::File(g) => g.heap_names().to_vec(),
         }
     }
 
@@ -197,6 +212,7 @@ impl GameSpec {
             GameSpec::SixSided => SixSided.is_position(p),
             GameSpec::Band(b) => b.is_position(p),
             GameSpec::NimPass(_) | GameSpec::Nim(_) => true,
+            GameSpec::File(g) => g.is_position(p),
         }
     }
 
@@ -295,6 +311,7 @@ impl GameSpec {
             }
             GameSpec::NimPass(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
             GameSpec::Nim(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
+            GameSpec::File(g) => Solution::Dense(g.solve(&bounds, limit, control)?),
         })
     }
 }

@@ -244,6 +244,25 @@ impl DenseGrundy {
             })
     }
 
+    /// Builds a grid from values of every tuple, the positions as a bitset over the
+    /// tuples (C order) and their count (the game-file solver finds them first).
+    pub(crate) fn from_parts(
+        names: Vec<String>,
+        bounds: Vec<u32>,
+        values: Vec<u16>,
+        valid: Vec<u64>,
+        positions: usize,
+    ) -> DenseGrundy {
+        DenseGrundy {
+            strides: strides(&bounds),
+            names,
+            bounds,
+            values,
+            valid,
+            positions,
+        }
+    }
+
     /// Builds a grid from values of every tuple and the position test; progress in
     /// tuples, `control` checked every [`WORK_PER_CHECK`] of them.
     pub(crate) fn from_values(

@@ -1,0 +1,325 @@
+//! The solver of game files: the whole box bottom-up, every move checked.
+//!
+//! Every option must be a position of the game and come strictly earlier in the
+//! lexicographic order of tuples (a well-order on tuples of natural numbers, so
+//! such a game always ends), and lie in the box being solved. Then one pass in
+//! lexicographic order meets every option before the positions that reach it, and
+//! each value is the mex of values already known, a bitset of the options' values.
+//! A move that breaks this is refused with the position and the move: solving it
+//! anyway would give values of some other game, or no values at all (a loopy game,
+//! out of scope here). The positions of the box are found first, in parallel; the
+//! values follow, in order, on one thread, so the output is the same whatever the
+//! thread count.
+
+use super::{Family, GameFile};
+use crate::control::Ticker;
+use crate::games::solver::{box_tuples, describe_box, mex_of_bits, DenseGrundy, WORK_PER_CHECK};
+use crate::{Control, Error, Result};
+use rayon::prelude::*;
+
+/// `(3, 4)`.
+fn show<T: std::fmt::Display>(p: &[T]) -> String {
+    let parts: Vec<String> = p.iter().map(ToString::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
+fn strides(bounds: &[u32]) -> Vec<usize> {
+    let mut s = vec![1usize; bounds.len()];
+    for d in (0..bounds.len().saturating_sub(1)).rev() {
+        s[d] = s[d + 1] * (bounds[d + 1] as usize + 1);
+    }
+    s
+}
+
+/// What hears each option: its coordinates, the move's label and `t`.
+pub(super) type OptionSink<'a> = dyn FnMut(&[i128], &str, i128) -> Result<()> + 'a;
+
+impl GameFile {
+    /// Calls `f` with every option of position `p` (coordinates as `i128`, maybe
+    /// negative when a move's expression makes them so), in the file's order of
+    /// moves. `t` runs upwards. An arithmetic fault stops with a message naming the
+    /// position and the move.
+    pub(super) fn for_each_option(&self, p: &[u32], f: &mut OptionSink<'_>) -> Result<()> {
+        let n = self.heaps.len();
+        let mut vars: Vec<i128> = p.iter().map(|&c| i128::from(c)).collect();
+        vars.push(0);
+        let mut u = vec![0i128; n + 1];
+        let mut out = vec![0i128; n];
+        for m in &self.moves {
+            let fault = |t: i128, key: &str, e: super::expr::Fault| {
+                Error::invalid(format!(
+                    "{}: {} from {} with t = {t}: {e} in its '{key}'; the game file's arithmetic must stay within 128-bit fractions",
+                    self.name(),
+                    m.label,
+                    show(p)
+                ))
+            };
+            let range = match &m.family {
+                Family::Lower { heap, .. } => 0..i128::from(p[*heap]),
+                Family::Take { heaps } => {
+                    1..heaps.iter().map(|&h| i128::from(p[h])).min().unwrap_or(0) + 1
+                }
+            };
+            for t in range {
+                vars[n] = t;
+                match &m.family {
+                    Family::Lower { heap, to: Some(to) } => {
+                        let _ = heap;
+                        for (slot, e) in u.iter_mut().zip(to) {
+                            *slot = e.eval_int(&vars).map_err(|e| fault(t, "to", e))?;
+                        }
+                    }
+                    Family::Lower { heap, to: None } => {
+                        u[..n].copy_from_slice(&vars[..n]);
+                        u[*heap] = t;
+                    }
+                    Family::Take { heaps } => {
+                        u[..n].copy_from_slice(&vars[..n]);
+                        for &h in heaps {
+                            u[h] -= t;
+                        }
+                    }
+                }
+                match &m.then {
+                    Some(then) => {
+                        u[n] = t;
+                        for (slot, e) in out.iter_mut().zip(then) {
+                            *slot = e.eval_int(&u).map_err(|e| fault(t, "then", e))?;
+                        }
+                        f(&out, &m.label, t)?;
+                    }
+                    None => f(&u[..n], &m.label, t)?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The positions of the box `bounds`, as a bitset over its tuples in C order,
+    /// and how many there are. Found in parallel, in blocks whose results are joined
+    /// in order (the first fault in that order is the one reported).
+    fn position_bits(
+        &self,
+        bounds: &[u32],
+        total: usize,
+        control: &Control,
+    ) -> Result<(Vec<u64>, usize)> {
+        const WORDS: usize = 256;
+        const PARALLEL_FROM: usize = 1 << 20;
+        let strides = strides(bounds);
+        let mut bits = vec![0u64; total.div_ceil(64)];
+        let block = |(block, words): (usize, &mut [u64])| -> Result<usize> {
+            control.check()?;
+            let start = block * WORDS * 64;
+            let end = (start + words.len() * 64).min(total);
+            let mut p: Vec<u32> = strides
+                .iter()
+                .scan(start, |rest, &s| {
+                    let c = (*rest / s) as u32;
+                    *rest %= s;
+                    Some(c)
+                })
+                .collect();
+            let mut vars = vec![0i128; p.len()];
+            let mut count = 0;
+            for i in start..end {
+                for (v, &c) in vars.iter_mut().zip(&p) {
+                    *v = i128::from(c);
+                }
+                let broken = self.broken_inequality(&vars).map_err(|e| {
+                        Error::invalid(format!(
+                            "{}: at {}: {e} in 'positions'; the game file's arithmetic must stay within 128-bit fractions",
+                            self.name(),
+                            show(&p)
+                        ))
+                    })?;
+                if broken.is_none() {
+                    words[(i - start) / 64] |= 1 << (i % 64);
+                    count += 1;
+                }
+                // The next tuple: the odometer, last coordinate fastest.
+                for d in (0..p.len()).rev() {
+                    if p[d] < bounds[d] {
+                        p[d] += 1;
+                        break;
+                    }
+                    p[d] = 0;
+                }
+            }
+            Ok(count)
+        };
+        // Threads pay off from about a million tuples; below, starting them costs more.
+        let results: Vec<Result<usize>> = if total >= PARALLEL_FROM {
+            bits.par_chunks_mut(WORDS).enumerate().map(block).collect()
+        } else {
+            bits.chunks_mut(WORDS).enumerate().map(block).collect()
+        };
+        let mut positions = 0;
+        for r in results {
+            positions += r?;
+        }
+        Ok((bits, positions))
+    }
+
+    /// Grundy values of every position of the box `bounds` (coordinate `i` in
+    /// `0..=bounds[i]`): with a pass, the values while the pass is still available;
+    /// misère, the mex values with a terminal position worth 1 (so a position is P,
+    /// a win for the player who moved last, iff its value is 0). Memory (two bytes a
+    /// tuple, four with a pass, and a bit) is refused over `limit` before anything
+    /// is allocated. Refused, with the position and the move: a move to a tuple
+    /// that is not a position, that is not lexicographically smaller, or outside
+    /// the box; an arithmetic overflow; a value over 65535.
+    pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
+        let n = self.heaps.len();
+        if bounds.len() != n {
+            return Err(Error::invalid(format!(
+                "{}: the box has {} bounds, the game {n} heaps",
+                self.name(),
+                bounds.len()
+            )));
+        }
+        let what = format!("Grundy values of {}", self.name());
+        let per_tuple = if self.pass { 5 } else { 3 };
+        let total = box_tuples(&what, bounds, per_tuple, limit)?;
+        let strides = strides(bounds);
+        control.add_total(2 * total as u64);
+        let (valid, positions) = self.position_bits(bounds, total, control)?;
+        control.advance(total as u64);
+
+        let terminal = u32::from(self.misere);
+        let mut values = vec![0u16; total];
+        let mut passless = if self.pass {
+            vec![0u16; total]
+        } else {
+            Vec::new()
+        };
+        let mut seen: Vec<u64> = vec![0; 4];
+        let mut seen_pass: Vec<u64> = vec![0; 4];
+        let mut ticker = Ticker::new(control, WORK_PER_CHECK);
+        let mut p = vec![0u32; n];
+        let name = self.name();
+        for idx in 0..total {
+            if idx > 0 {
+                for d in (0..n).rev() {
+                    if p[d] < bounds[d] {
+                        p[d] += 1;
+                        break;
+                    }
+                    p[d] = 0;
+                }
+            }
+            if valid[idx / 64] >> (idx % 64) & 1 == 0 {
+                ticker.tick(1)?;
+                continue;
+            }
+            seen.iter_mut().for_each(|w| *w = 0);
+            seen_pass.iter_mut().for_each(|w| *w = 0);
+            let mut options = 0u64;
+            let (values_ref, passless_ref) = (&values, &passless);
+            self.for_each_option(&p, &mut |o, label, t| {
+                let refuse = |why: String| {
+                    Error::invalid(format!(
+                        "{name}: {label} from {} with t = {t} goes to {}, {why}",
+                        show(&p),
+                        show(o)
+                    ))
+                };
+                let mut oi = 0usize;
+                let mut order = std::cmp::Ordering::Equal;
+                for (d, &c) in o.iter().enumerate() {
+                    if c < 0 {
+                        return Err(refuse(format!(
+                            "which leaves the game ({} would be negative); a move must land on a position",
+                            self.heaps[d]
+                        )));
+                    }
+                    if order == std::cmp::Ordering::Equal {
+                        order = c.cmp(&i128::from(p[d]));
+                    }
+                }
+                if order != std::cmp::Ordering::Less {
+                    return Err(refuse(
+                        "which is not lower (lexicographically) than where it starts; every move must go down so the game ends: loopy games are out of scope".into(),
+                    ));
+                }
+                for (d, &c) in o.iter().enumerate() {
+                    if c > i128::from(bounds[d]) {
+                        return Err(refuse(format!(
+                            "outside the box {} ({} raised); give a `box` that holds every option",
+                            describe_box(bounds),
+                            self.heaps[d]
+                        )));
+                    }
+                    oi += c as usize * strides[d];
+                }
+                if valid[oi / 64] >> (oi % 64) & 1 == 0 {
+                    let broken = self
+                        .broken_inequality(o)
+                        .ok()
+                        .flatten()
+                        .unwrap_or("positions")
+                        .to_string();
+                    return Err(refuse(format!(
+                        "which is not a position of the game (it breaks {broken}); a move must land on a position"
+                    )));
+                }
+                set_bit(&mut seen, passless_or(values_ref, passless_ref, self.pass, oi));
+                if self.pass {
+                    set_bit(&mut seen_pass, values_ref[oi]);
+                }
+                options += 1;
+                Ok(())
+            })?;
+            ticker.tick_weighted(1, 1 + options)?;
+            let too_large = |g: u32| {
+                Error::unsupported(format!(
+                    "{name}: the Grundy value at {} is {g}, over the 65535 that values are stored in; use a smaller `box`",
+                    show(&p)
+                ))
+            };
+            let g = if options == 0 {
+                terminal
+            } else {
+                mex_of_bits(&seen)
+            };
+            let g16 = u16::try_from(g).map_err(|_| too_large(g))?;
+            if self.pass {
+                passless[idx] = g16;
+                let with_pass = if options == 0 {
+                    terminal
+                } else {
+                    set_bit(&mut seen_pass, g16);
+                    mex_of_bits(&seen_pass)
+                };
+                values[idx] = u16::try_from(with_pass).map_err(|_| too_large(with_pass))?;
+            } else {
+                values[idx] = g16;
+            }
+        }
+        ticker.flush()?;
+        Ok(DenseGrundy::from_parts(
+            self.heaps.clone(),
+            bounds.to_vec(),
+            values,
+            valid,
+            positions,
+        ))
+    }
+}
+
+/// The value of tuple `oi` in the game without a pass.
+fn passless_or(values: &[u16], passless: &[u16], pass: bool, oi: usize) -> u16 {
+    if pass {
+        passless[oi]
+    } else {
+        values[oi]
+    }
+}
+
+fn set_bit(bits: &mut Vec<u64>, v: u16) {
+    let w = usize::from(v) / 64;
+    if w >= bits.len() {
+        bits.resize(w + 1, 0);
+    }
+    bits[w] |= 1 << (v % 64);
+}
