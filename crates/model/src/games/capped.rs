@@ -72,7 +72,7 @@ impl Cap {
         match self {
             Cap::Triangular { k } => format!("floor((x+z)/{k})"),
             Cap::MinHalf => "floor(min(x,z)/2)".into(),
-            Cap::Expr(e) => e.source().to_string(),
+            Cap::Expr(e) => e.to_string(),
         }
     }
 
