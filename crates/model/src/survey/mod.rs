@@ -26,7 +26,7 @@ use crate::{Control, Error, Result};
 use lines::PLines;
 use nimsum::NimSumFit;
 use period::AxisPeriods;
-use rules::{RuleSearch, XorRule};
+use rules::RuleSearch;
 
 /// A family of games with one integer parameter.
 pub trait GameFamily: Sync {
@@ -233,26 +233,22 @@ pub fn survey_bounds(game: &GameSpec, game_box: &GameBox) -> Result<Vec<u32>> {
     }
 }
 
-/// Bytes one value's survey needs: Grundy values where a finder wants them
-/// (2 per tuple of the box, a column table for capped games), and the lines.
-fn value_bytes(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result<u64> {
+/// Bytes one value's survey needs: the solver's own estimate where a finder
+/// wants Grundy values (2 per position plus its line sets for capped games, 3 per
+/// tuple of the box for the others), and the lines the rules read.
+fn value_bytes(
+    game: &GameSpec,
+    bounds: &[u32],
+    finders: &Finders,
+    control: &Control,
+) -> Result<u64> {
     let tuples: u128 = bounds.iter().map(|&b| u128::from(b) + 1).product();
     Ok(match game {
         GameSpec::Capped(g) => {
-            let (nx, nz) = (u64::from(bounds[0]) + 1, u64::from(bounds[2]) + 1);
-            let columns = nx * nz;
+            let columns = (u64::from(bounds[0]) + 1) * (u64::from(bounds[2]) + 1);
             let lines = lines::capped_p_lines_bytes(columns);
             if finders.need_grundy() {
-                let mut positions = 0u64;
-                for x in 0..nx as u32 {
-                    for z in 0..nz as u32 {
-                        let h = g.cap().eval(x, z)?.min(u64::from(bounds[1]));
-                        positions = positions.saturating_add(h + 1);
-                    }
-                }
-                positions
-                    .saturating_mul(2)
-                    .saturating_add(columns * 16)
+                g.solve_bytes([bounds[0], bounds[1], bounds[2]], control)?
                     .saturating_add(lines)
             } else {
                 lines
@@ -289,7 +285,7 @@ pub fn survey(
                 game.name()
             )));
         }
-        largest = largest.max(value_bytes(game, &bounds, &options.finders)?);
+        largest = largest.max(value_bytes(game, &bounds, &options.finders, control)?);
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
@@ -392,11 +388,6 @@ fn survey_one(
         nim_sum,
         periods,
     })
-}
-
-/// A rule's formula with the coordinate names of a report.
-pub fn formula(rule: &XorRule, names: &[String]) -> String {
-    rule.formula(names)
 }
 
 #[cfg(test)]
