@@ -39,7 +39,7 @@ pub struct SurveyArgs {
         long,
         value_name = "RANGES",
         allow_hyphen_values = true,
-        default_value = "-3..3"
+        default_value = "-2..2"
     )]
     pub shift: String,
     /// Constants c to try in "P iff the nim-sum is c".

@@ -258,6 +258,41 @@ fn value_bytes(
     })
 }
 
+/// The most line checks one value's rule search may take (rules times lines):
+/// about ten seconds of one core. Past it the survey is refused before any work.
+pub const MAX_RULE_WORK: u128 = 4_000_000_000;
+
+/// Refuses a rule search of more than [`MAX_RULE_WORK`] line checks, naming them.
+fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result<()> {
+    let tuples: u128 = bounds.iter().map(|&b| u128::from(b) + 1).product();
+    // Lines along y for capped games, along the last coordinate for the others.
+    let axis = if matches!(game, GameSpec::Capped(_)) {
+        1
+    } else {
+        bounds.len() - 1
+    };
+    let lines = tuples / (u128::from(bounds[axis]) + 1);
+    let shifts: u128 = finders.shifts.as_ref().map_or(0, |ranges| {
+        ranges
+            .iter()
+            .map(|r| (r.end() - r.start()).unsigned_abs() as u128 + 1)
+            .product()
+    });
+    let constants = finders
+        .constants
+        .as_ref()
+        .map_or(0, |r| (r.end() - r.start()).unsigned_abs() as u128 + 1);
+    let work = (shifts + constants) * lines;
+    if work > MAX_RULE_WORK {
+        return Err(Error::invalid(format!(
+            "the rule search of {} would test {} rules on {lines} lines ({work} checks, over {MAX_RULE_WORK}); narrow `shift` (e.g. 0..0 for some coordinates) or use a smaller `box`",
+            game.name(),
+            shifts + constants
+        )));
+    }
+    Ok(())
+}
+
 /// Surveys `family` at every value of `values` (in that order in the result),
 /// values solved in parallel; the result does not depend on the thread count.
 /// Refused with an estimate when the values solved at once would need more
@@ -286,6 +321,7 @@ pub fn survey(
             )));
         }
         largest = largest.max(value_bytes(game, &bounds, &options.finders, control)?);
+        check_rule_work(game, &bounds, &options.finders)?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
