@@ -550,11 +550,14 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
         .map(|&c| {
             let k = at(c);
             let (r, q) = (k / cols, k % cols);
-            let pad = 2.5;
+            let w = f64::from(layer.col_edge(q + 1) - layer.col_edge(q));
+            let h = f64::from(layer.row_edge(r + 1) - layer.row_edge(r));
+            // Inside a large cell (neighbouring rings never cross), around a small one
+            // (so that it shows at all).
+            let pad = if w.min(h) >= 8.0 { -w.min(h) * 0.22 } else { 2.5 };
             let x = f64::from(area.x + layer.col_edge(q)) - pad;
             let y = f64::from(area.y + layer.row_edge(r)) - pad;
-            let w = f64::from(layer.col_edge(q + 1) - layer.col_edge(q)) + 2.0 * pad;
-            let h = f64::from(layer.row_edge(r + 1) - layer.row_edge(r)) + 2.0 * pad;
+            let (w, h) = (w + 2.0 * pad, h + 2.0 * pad);
             PathItem::rect(x, y, w, h).stroked(INK, 1.5)
         })
         .collect();
