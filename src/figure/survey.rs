@@ -554,7 +554,11 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
             let h = f64::from(layer.row_edge(r + 1) - layer.row_edge(r));
             // Inside a large cell (neighbouring rings never cross), around a small one
             // (so that it shows at all).
-            let pad = if w.min(h) >= 8.0 { -w.min(h) * 0.22 } else { 2.5 };
+            let pad = if w.min(h) >= 8.0 {
+                -w.min(h) * 0.22
+            } else {
+                2.5
+            };
             let x = f64::from(area.x + layer.col_edge(q)) - pad;
             let y = f64::from(area.y + layer.row_edge(r)) - pad;
             let (w, h) = (w + 2.0 * pad, h + 2.0 * pad);
