@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::control::Control;
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::games::{GameBox, GameParams};
-use nimscape::survey::{survey, BuiltinFamily, CapFamily, Finders, SurveyOptions};
+use nimscape::survey::{survey, BuiltinFamily, CapFamily, Finders, ShiftSpec, SurveyOptions};
 
 fn researchers_survey(c: &mut Criterion) {
     let family = CapFamily::new("floor((x+z)^2/k)", "k").expect("a valid cap");
@@ -15,7 +15,7 @@ fn researchers_survey(c: &mut Criterion) {
     let options = SurveyOptions {
         game_box: GameBox::Uniform(64),
         finders: Finders {
-            shifts: Some(vec![-20..=20, 0..=0, -20..=20]),
+            shifts: Some(ShiftSpec::Each(vec![-20..=20, 0..=0, -20..=20])),
             constants: Some(0..=15),
             nim_sum: false,
             periods: false,
@@ -40,7 +40,7 @@ fn researchers_survey(c: &mut Criterion) {
     let options = SurveyOptions {
         game_box: GameBox::Uniform(300),
         finders: Finders {
-            shifts: Some(vec![-3..=3, -3..=3, -3..=3]),
+            shifts: Some(ShiftSpec::Every(-3..=3)),
             constants: Some(0..=15),
             nim_sum: true,
             periods: true,

@@ -7,7 +7,8 @@
 
 use crate::games::{GameBox, GameParams};
 use crate::survey::{
-    self, BuiltinFamily, CapFamily, Finders, GameFamily, SurveyOptions, BUILTIN_PARAMETERS,
+    self, BuiltinFamily, CapFamily, Finders, GameFamily, ShiftSpec, SurveyOptions,
+    BUILTIN_PARAMETERS,
 };
 use crate::{Control, Error, Result};
 use clap::Args;
@@ -191,7 +192,10 @@ fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
     let on = |name: &str| chosen.iter().any(|c| c == name);
     Ok(Finders {
         shifts: if on("shift") {
-            Some(parse_shifts(&args.shift, names)?)
+            let spec = parse_shifts(&args.shift)?;
+            // Checked against the first value's game now; each value's again later.
+            spec.resolve(names)?;
+            Some(spec)
         } else {
             None
         },
@@ -206,11 +210,11 @@ fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
 }
 
 /// `A..B` (every coordinate), `x=A..B,z=C..D` (the others 0..0) or one range per
-/// coordinate.
-pub fn parse_shifts(text: &str, names: &[String]) -> Result<Vec<RangeInclusive<i64>>> {
+/// coordinate; which coordinates exist is checked per game ([`ShiftSpec::resolve`]).
+pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     if items.iter().any(|i| i.contains('=') && !i.contains("..=")) {
-        let mut ranges = vec![0..=0; names.len()];
+        let mut named = Vec::with_capacity(items.len());
         for item in items {
             let (name, range) = item.split_once('=').ok_or_else(|| {
                 Error::invalid(format!(
@@ -218,26 +222,19 @@ pub fn parse_shifts(text: &str, names: &[String]) -> Result<Vec<RangeInclusive<i
                     crate::error::excerpt(item)
                 ))
             })?;
-            let k = names.iter().position(|n| n == name.trim()).ok_or_else(|| {
-                Error::invalid(format!(
-                    "`shift`: '{}' is not a coordinate; the game has {}",
-                    crate::error::excerpt(name),
-                    names.join(", ")
-                ))
-            })?;
-            ranges[k] = parse_range(range, "shift")?;
+            named.push((name.trim().to_string(), parse_range(range, "shift")?));
         }
-        return Ok(ranges);
+        return Ok(ShiftSpec::Named(named));
     }
-    match items.len() {
-        1 => Ok(vec![parse_range(items[0], "shift")?; names.len()]),
-        n if n == names.len() => items.iter().map(|i| parse_range(i, "shift")).collect(),
-        n => Err(Error::invalid(format!(
-            "`shift`: {n} ranges for a game of {} coordinates ({}); give one range, one per coordinate, or NAME=A..B items",
-            names.len(),
-            names.join(", ")
-        ))),
+    if items.len() == 1 {
+        return Ok(ShiftSpec::Every(parse_range(items[0], "shift")?));
     }
+    Ok(ShiftSpec::Each(
+        items
+            .iter()
+            .map(|i| parse_range(i, "shift"))
+            .collect::<Result<_>>()?,
+    ))
 }
 
 /// Validates the flags; nothing is solved yet.
@@ -298,20 +295,21 @@ mod tests {
             assert!(e.contains("`param`") && !e.contains('\n'), "{bad}: {e}");
         }
         let names: Vec<String> = ["x", "y", "z"].map(String::from).to_vec();
-        assert_eq!(parse_shifts("-2..2", &names).unwrap(), vec![-2..=2; 3]);
+        let parse = |t: &str| parse_shifts(t).and_then(|s| s.resolve(&names));
+        assert_eq!(parse("-2..2").unwrap(), vec![-2..=2; 3]);
         assert_eq!(
-            parse_shifts("x=-20..20,z=-1..1", &names).unwrap(),
+            parse("x=-20..20,z=-1..1").unwrap(),
             vec![-20..=20, 0..=0, -1..=1]
         );
         assert_eq!(
-            parse_shifts("0..1,2..2,-1..0", &names).unwrap(),
+            parse("0..1,2..2,-1..0").unwrap(),
             vec![0..=1, 2..=2, -1..=0]
         );
-        assert!(parse_shifts("w=0..1", &names)
+        assert!(parse("w=0..1")
             .unwrap_err()
             .to_string()
             .contains("not a coordinate"));
-        assert!(parse_shifts("0..1,0..1", &names)
+        assert!(parse("0..1,0..1")
             .unwrap_err()
             .to_string()
             .contains("2 ranges"));

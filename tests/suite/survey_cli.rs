@@ -434,7 +434,7 @@ fn bad_input_is_one_line_and_large_surveys_are_refused_with_an_estimate() {
                 "--shift",
                 "-900..900",
             ],
-            "more than 1000000",
+            "would test 5841725417 rules",
         ),
         (
             &[

@@ -139,11 +139,53 @@ impl GameFamily for BuiltinFamily {
     }
 }
 
+/// The shifts to try, before a game names its coordinates (a family's values
+/// may differ in how many they have: `nim` over `heaps`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShiftSpec {
+    /// The same range for every coordinate.
+    Every(std::ops::RangeInclusive<i64>),
+    /// Ranges for the named coordinates; the others keep shift 0.
+    Named(Vec<(String, std::ops::RangeInclusive<i64>)>),
+    /// One range per coordinate, in order.
+    Each(Vec<std::ops::RangeInclusive<i64>>),
+}
+
+impl ShiftSpec {
+    /// One range per coordinate of a game whose coordinates are `names`.
+    pub fn resolve(&self, names: &[String]) -> Result<Vec<std::ops::RangeInclusive<i64>>> {
+        match self {
+            ShiftSpec::Every(r) => Ok(vec![r.clone(); names.len()]),
+            ShiftSpec::Named(items) => {
+                let mut ranges = vec![0..=0; names.len()];
+                for (name, range) in items {
+                    let k = names.iter().position(|n| n == name).ok_or_else(|| {
+                        Error::invalid(format!(
+                            "`shift`: '{}' is not a coordinate; the game has {}",
+                            crate::error::excerpt(name),
+                            names.join(", ")
+                        ))
+                    })?;
+                    ranges[k] = range.clone();
+                }
+                Ok(ranges)
+            }
+            ShiftSpec::Each(ranges) if ranges.len() == names.len() => Ok(ranges.clone()),
+            ShiftSpec::Each(ranges) => Err(Error::invalid(format!(
+                "`shift`: {} ranges for a game of {} coordinates ({}); give one range, one per coordinate, or NAME=A..B items",
+                ranges.len(),
+                names.len(),
+                names.join(", ")
+            ))),
+        }
+    }
+}
+
 /// Which finders run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finders {
-    /// Shifted nim-sums: one range of shifts per coordinate.
-    pub shifts: Option<Vec<std::ops::RangeInclusive<i64>>>,
+    /// Shifted nim-sums: the shifts to try, resolved for each value's coordinates.
+    pub shifts: Option<ShiftSpec>,
     /// Nim-sum equal to a constant: the constants tried.
     pub constants: Option<std::ops::RangeInclusive<i64>>,
     /// Grundy value against nim-sum.
@@ -272,12 +314,14 @@ fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result
         bounds.len() - 1
     };
     let lines = tuples / (u128::from(bounds[axis]) + 1);
-    let shifts: u128 = finders.shifts.as_ref().map_or(0, |ranges| {
-        ranges
+    let shifts: u128 = match &finders.shifts {
+        Some(spec) => spec
+            .resolve(&game.coordinate_names())?
             .iter()
             .map(|r| (r.end() - r.start()).unsigned_abs() as u128 + 1)
-            .product()
-    });
+            .product(),
+        None => 0,
+    };
     let constants = finders
         .constants
         .as_ref()
@@ -386,14 +430,8 @@ fn survey_one(
     };
     let dims = bounds.len();
     let shifts = match &finders.shifts {
-        Some(ranges) => {
-            if ranges.len() != dims {
-                return Err(Error::invalid(format!(
-                    "`shift`: {} ranges for a game of {dims} coordinates",
-                    ranges.len()
-                )));
-            }
-            let candidates = rules::shift_candidates(ranges)?;
+        Some(spec) => {
+            let candidates = rules::shift_candidates(&spec.resolve(&game.coordinate_names())?)?;
             Some(rules::search(&lines, candidates, options.listed, control)?)
         }
         None => None,
@@ -443,7 +481,7 @@ mod tests {
     fn the_triangular_family_shows_the_mod_4_rules() {
         let family = BuiltinFamily::new("triangular", "k", GameParams::default()).unwrap();
         let finders = Finders {
-            shifts: Some(vec![-2..=2, 0..=0, -2..=2]),
+            shifts: Some(ShiftSpec::Each(vec![-2..=2, 0..=0, -2..=2])),
             constants: Some(0..=3),
             nim_sum: true,
             periods: false,
@@ -479,7 +517,7 @@ mod tests {
         );
         assert!(CapFamily::new("floor((x+z)^2/j)", "k").is_err());
         let finders = Finders {
-            shifts: Some(vec![-2..=2, 0..=0, -2..=2]),
+            shifts: Some(ShiftSpec::Each(vec![-2..=2, 0..=0, -2..=2])),
             constants: None,
             nim_sum: false,
             periods: false,

@@ -62,7 +62,7 @@ pub struct AxisPeriods {
     pub lines: u64,
     /// Runs with a period by the evidence rule.
     pub periodic: u64,
-    /// Runs of which at least one has saltus 0 / not 0.
+    /// Runs periodic with saltus 0.
     pub plain: u64,
     /// Runs periodic with a non-zero saltus.
     pub arithmetic: u64,
