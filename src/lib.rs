@@ -21,5 +21,7 @@ pub mod verify;
 
 // The model is its own crate (`crates/model`), so it cannot import anything
 // above it; its modules are re-exported here under their familiar paths.
-pub use nimscape_model::{automaton, control, error, exact, games, grid, octahedron, pattern};
+pub use nimscape_model::{
+    automaton, control, error, exact, games, grid, octahedron, pattern, survey,
+};
 pub use nimscape_model::{BitGrid, Control, Error, Result};

@@ -14,6 +14,7 @@ mod render;
 #[cfg(feature = "serve")]
 mod serve;
 pub mod signals;
+mod survey;
 mod verify;
 
 use anyhow::Result;
@@ -55,6 +56,8 @@ pub(crate) struct Cli {
 enum Command {
     #[command(flatten)]
     Figure(Box<FigureCommand>),
+    /// Test hypotheses on a game family over a parameter range: shifted nim-sums, nim-sum constants, Grundy = nim-sum, periods.
+    Survey(nimscape::request::survey::SurveyArgs),
     /// Re-check the papers' computational claims: claim, range checked, result, time.
     Verify(verify::VerifyArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
@@ -107,7 +110,11 @@ pub fn run() -> Result<()> {
         output_limit: cli.max_output,
         quiet: cli.quiet,
         format: cli.format,
-        command_line: request::command_line(&matches),
+        command_line: match matches.subcommand_name() {
+            // The survey is not a figure subcommand: its words come from the whole CLI.
+            Some("survey") => request::provenance::command_line(&Cli::command(), &matches),
+            _ => request::command_line(&matches),
+        },
     };
     dispatch(cli.command, &ctx)
 }
@@ -132,6 +139,7 @@ fn flags_of_parsed_command(root: &clap::Command) -> Vec<String> {
 fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
+        Command::Survey(args) => survey::run(args, ctx),
         Command::Verify(args) => {
             signals::exit_at_once();
             verify::run(args, ctx.memory_limit, ctx.format)

@@ -12,6 +12,7 @@ pub mod grundy;
 pub mod octahedron;
 pub mod plan;
 pub mod square;
+pub mod survey;
 
 use crate::encode::animation::{write_frame_files, FramePattern, Frames};
 use crate::encode::{self, Format, Metadata};

@@ -202,6 +202,17 @@ fn parse_param(text: &str) -> crate::Result<(String, i64)> {
 
 /// Reads and compiles a game file with its `--param` values.
 fn game_from_file(path: &std::path::Path, params: &[String]) -> crate::Result<GameSpec> {
+    let (shown, text) = read_game_file(path)?;
+    let overrides = params
+        .iter()
+        .map(|p| parse_param(p))
+        .collect::<crate::Result<Vec<_>>>()?;
+    GameSpec::from_game_file(&shown, &text, &overrides)
+}
+
+/// A game file's name as messages show it, and its text: a regular file of at
+/// most `MAX_GAME_FILE_BYTES` (the model refuses longer text).
+pub fn read_game_file(path: &std::path::Path) -> crate::Result<(String, String)> {
     use std::io::Read;
     let shown = path.display().to_string();
     let cannot = |why: String| {
@@ -220,11 +231,7 @@ fn game_from_file(path: &std::path::Path, params: &[String]) -> crate::Result<Ga
         .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
         .map_err(|e| cannot(e.to_string()))?;
     let text = String::from_utf8(bytes).map_err(|_| cannot("not UTF-8 text".into()))?;
-    let overrides = params
-        .iter()
-        .map(|p| parse_param(p))
-        .collect::<crate::Result<Vec<_>>>()?;
-    GameSpec::from_game_file(&shown, &text, &overrides)
+    Ok((shown, text))
 }
 
 fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {

@@ -24,6 +24,7 @@ pub mod grundy;
 pub mod octahedron;
 pub mod provenance;
 pub mod square;
+pub mod survey;
 
 use crate::encode::{Format, Metadata};
 use crate::figure::Figure;

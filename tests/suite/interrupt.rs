@@ -160,3 +160,29 @@ fn ctrl_c_stops_the_server_at_once() {
     let stopped = interrupt(&mut child, || true);
     assert_stopped("nimscape serve", stopped, files(dir.path()));
 }
+
+#[test]
+fn ctrl_c_stops_a_survey_and_writes_no_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = spawn(
+        dir.path(),
+        &[
+            "--max-memory",
+            "8G",
+            "survey",
+            "--cap",
+            "floor((x+z)^2/k)",
+            "--param",
+            "k=1..64",
+            "--box",
+            "64",
+            "-o",
+            "out/report.md",
+        ],
+    );
+    // The survey writes nothing before every value is done (about ten seconds):
+    // interrupt it while it solves.
+    let start = Instant::now();
+    let stopped = interrupt(&mut child, || start.elapsed() > Duration::from_millis(700));
+    assert_stopped("a survey of 64 values", stopped, files(dir.path()));
+}

@@ -28,4 +28,5 @@ mod serve_browser;
 mod square_cli;
 mod square_theorems;
 pub mod support;
+mod survey_cli;
 mod verify_cli;

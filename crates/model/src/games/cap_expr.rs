@@ -21,6 +21,11 @@
 //! `round(sqrt(x+z))` is therefore exact for any box. Any other use of `sqrt`
 //! is refused when the expression is parsed.
 //!
+//! **Named parameters.** [`CapExpr::parse_with`] binds names such as `k` to
+//! integers when the text is parsed (`floor((x+z)^2/k)` with `k = 5`), so one
+//! text describes a whole family of caps and a survey parses it once per value.
+//! A bound name is a constant; any other name is still an error.
+//!
 //! The text is parsed once into postfix code and evaluated with a small
 //! stack; intermediate values are `i128` fractions, and an overflow, a
 //! division by zero or a negative cap is an error naming the position.
@@ -171,9 +176,16 @@ enum Op {
 #[derive(Clone, Debug)]
 pub struct CapExpr {
     source: String,
+    /// The named parameters bound when parsing, as `k=5`, in the order given.
+    bindings: Vec<(String, i64)>,
     code: Vec<Op>,
     depth: usize,
 }
+
+/// Names a parameter may not take: the coordinates and the functions.
+const RESERVED: [&str; 10] = [
+    "x", "y", "z", "floor", "ceil", "ceiling", "round", "sqrt", "min", "max",
+];
 
 /// The expression tree, only used between parsing and compiling.
 enum Node {
@@ -308,6 +320,8 @@ struct Parser {
     toks: Vec<(Tok, usize, String)>,
     pos: usize,
     depth: usize,
+    /// Named parameters (lower case) and their values.
+    params: Vec<(String, i64)>,
 }
 
 impl Parser {
@@ -429,6 +443,9 @@ impl Parser {
                     "z" => return Ok(Node::Z),
                     _ => {}
                 }
+                if let Some((_, v)) = self.params.iter().find(|(n, _)| *n == name) {
+                    return Ok(Node::Num(Q::int(i128::from(*v))));
+                }
                 let (op, min_args, max_args) = match name.as_str() {
                     "floor" => (Op::Floor, 1, 1),
                     "ceil" | "ceiling" => (Op::Ceil, 1, 1),
@@ -442,10 +459,12 @@ impl Parser {
                         )))
                     }
                     _ => {
+                        let params: String =
+                            self.params.iter().map(|(n, _)| format!(", {n}")).collect();
                         return Err(syntax(format!(
-                            "unknown name '{text}' at column {col}; use x, z, numbers, \
+                            "unknown name '{text}' at column {col}; use x, z{params}, numbers, \
                              floor, ceil, round, sqrt, min, max"
-                        )))
+                        )));
                     }
                 };
                 self.expect(Tok::LParen)?;
@@ -532,6 +551,33 @@ impl CapExpr {
     /// Errors name the column (1-based) of the first thing that does not fit,
     /// e.g. `cap expression: unexpected ')' at column 7`.
     pub fn parse(source: &str) -> Result<CapExpr> {
+        CapExpr::parse_with(source, &[])
+    }
+
+    /// [`CapExpr::parse`] with named integer parameters bound to values, e.g.
+    /// `floor((x+z)^2/k)` with `[("k", 5)]`. A name must be a word of letters,
+    /// digits and `_` that is not `x`, `y`, `z` or a function; names are
+    /// case-insensitive like the rest of the language.
+    pub fn parse_with(source: &str, params: &[(&str, i64)]) -> Result<CapExpr> {
+        let mut bound: Vec<(String, i64)> = Vec::with_capacity(params.len());
+        for &(name, value) in params {
+            let lower = name.to_ascii_lowercase();
+            let word = lower
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !word || RESERVED.contains(&lower.as_str()) {
+                return Err(syntax(format!(
+                    "'{}' cannot name a parameter: use a word such as k that is not x, y, z or a function",
+                    crate::error::excerpt(name)
+                )));
+            }
+            if bound.iter().any(|(n, _)| *n == lower) {
+                return Err(syntax(format!("the parameter '{name}' is given twice")));
+            }
+            bound.push((lower, value));
+        }
         let length = source.chars().count();
         if length > MAX_LENGTH {
             return Err(syntax(format!(
@@ -543,6 +589,7 @@ impl CapExpr {
             toks: lexer.toks,
             pos: 0,
             depth: 0,
+            params: bound.clone(),
         };
         if *parser.peek() == Tok::End {
             return Err(syntax(
@@ -557,6 +604,7 @@ impl CapExpr {
         let depth = compile(&tree, true, &mut code)?;
         Ok(CapExpr {
             source: source.trim().to_string(),
+            bindings: bound,
             code,
             depth,
         })
@@ -565,6 +613,11 @@ impl CapExpr {
     /// The text the expression was parsed from (trimmed).
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    /// The named parameters bound by [`CapExpr::parse_with`], e.g. `[("k", 5)]`.
+    pub fn bindings(&self) -> &[(String, i64)] {
+        &self.bindings
     }
 
     /// The cap at `(x, z)`: the floor of the expression's exact value.
@@ -652,8 +705,14 @@ impl CapExpr {
 }
 
 impl std::fmt::Display for CapExpr {
+    /// The text, then its bound parameters: `floor((x+z)^2/k) with k=5`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.source)
+        f.write_str(&self.source)?;
+        for (i, (name, value)) in self.bindings.iter().enumerate() {
+            let sep = if i == 0 { " with " } else { ", " };
+            write!(f, "{sep}{name}={value}")?;
+        }
+        Ok(())
     }
 }
 
@@ -861,6 +920,47 @@ mod tests {
         assert_eq!(cap(&expr, 0, 0), 0);
         let expr = format!("ceil({}/{})", max - 1, max);
         assert_eq!(cap(&expr, 0, 0), 1);
+    }
+
+    #[test]
+    fn named_parameters_are_constants_bound_at_parse_time() {
+        for k in 1..=12i64 {
+            let e = CapExpr::parse_with("floor((x+z)^2/k)", &[("k", k)]).unwrap();
+            for (x, z) in [(0u32, 0u32), (3, 4), (10, 1), (64, 64)] {
+                let want = (u64::from(x) + u64::from(z)).pow(2) / k as u64;
+                assert_eq!(e.cap(x, z).unwrap(), want, "k={k} x={x} z={z}");
+            }
+            assert_eq!(e.to_string(), format!("floor((x+z)^2/k) with k={k}"));
+        }
+        // Case-insensitive, several parameters, a negative value.
+        let e = CapExpr::parse_with("a*x + B", &[("A", 2), ("b", -1)]).unwrap();
+        assert_eq!(e.cap(3, 0).unwrap(), 5);
+        // Without the binding the name is unknown, and the message lists the bound ones.
+        assert!(parse_err("floor((x+z)/k)").contains("unknown name 'k'"));
+        let msg = CapExpr::parse_with("x/j", &[("k", 1)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("unknown name 'j'") && msg.contains("x, z, k"),
+            "{msg}"
+        );
+        for bad in ["x", "floor", "2k", "", "k-1"] {
+            let msg = CapExpr::parse_with("x", &[(bad, 1)])
+                .unwrap_err()
+                .to_string();
+            assert!(msg.contains("cannot name a parameter"), "{bad}: {msg}");
+        }
+        assert!(CapExpr::parse_with("x", &[("k", 1), ("K", 2)])
+            .unwrap_err()
+            .to_string()
+            .contains("twice"));
+        // Division by a parameter of 0 is an evaluation error naming the position.
+        let e = CapExpr::parse_with("x/k", &[("k", 0)]).unwrap();
+        assert!(e
+            .cap(1, 0)
+            .unwrap_err()
+            .to_string()
+            .contains("divides by zero"));
     }
 
     #[test]

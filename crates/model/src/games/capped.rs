@@ -72,7 +72,7 @@ impl Cap {
         match self {
             Cap::Triangular { k } => format!("floor((x+z)/{k})"),
             Cap::MinHalf => "floor(min(x,z)/2)".into(),
-            Cap::Expr(e) => e.source().to_string(),
+            Cap::Expr(e) => e.to_string(),
         }
     }
 
@@ -157,6 +157,18 @@ impl CappedGame {
         precheck(&self.name(), bounds, limit)?;
         let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
         solve_table(&self.name(), bounds, table, limit, control)
+    }
+
+    /// The bytes [`CappedGame::solve`] would ask its memory guard for in the box
+    /// `bounds` (the same estimate, from the cap table), without solving.
+    pub fn solve_bytes(&self, bounds: [u32; 3], control: &Control) -> Result<u64> {
+        precheck(&self.name(), bounds, u64::MAX)?;
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
+        Ok(if is_monotone(&table, bounds[2] as usize + 1) {
+            super::monotone::footprint(bounds, &table).1
+        } else {
+            general_footprint(bounds, &table).1
+        })
     }
 
     /// [`CappedGame::solve`], streaming the box as `.npy` data on the way: `shape`
@@ -299,22 +311,14 @@ fn solve_table(
     }
 }
 
-/// The general solver: any cap table (see the module notes). Progress in positions,
-/// cancellation checked per column.
-fn solve_general(
-    name: &str,
-    bounds: [u32; 3],
-    caps: Vec<u32>,
-    limit: u64,
-    control: &Control,
-) -> Result<CappedGrundy> {
-    let [bx, by, bz] = bounds;
+/// Heights and widths (in words) of the general solver's line bitsets:
+/// `B[z]` along `x` and `C[x]` along `z`.
+fn line_shape(
+    [bx, _, bz]: [u32; 3],
+    caps: &[u32],
+) -> (Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>) {
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
-    debug_assert_eq!(caps.len(), nx * nz);
     let cap = |x: usize, z: usize| caps[x * nz + z] as usize;
-
-    // Line heights and widths. A value at (x, y, z) is at most x + y + z
-    // (the number of options), which bounds every bitset.
     let y_b: Vec<usize> = (0..nz)
         .map(|z| (0..nx).map(|x| cap(x, z)).max().unwrap_or(0))
         .collect();
@@ -340,10 +344,39 @@ fn solve_general(
             }
         })
         .collect();
+    (y_b, y_c, w_b, w_c)
+}
+
+/// Positions and bytes of the general solver on a clamped cap table: the values,
+/// the line bitsets, the column tables.
+fn general_footprint(bounds: [u32; 3], caps: &[u32]) -> (u64, u64) {
+    let (nx, nz) = (bounds[0] as usize + 1, bounds[2] as usize + 1);
+    let (y_b, y_c, w_b, w_c) = line_shape(bounds, caps);
     let positions: u64 = caps.iter().map(|&c| u64::from(c) + 1).sum();
     let line_words: u64 = (0..nz).map(|z| ((y_b[z] + 1) * w_b[z]) as u64).sum::<u64>()
         + (0..nx).map(|x| ((y_c[x] + 1) * w_c[x]) as u64).sum::<u64>();
     let needed = 2 * positions + 8 * line_words + 12 * (nx * nz) as u64;
+    (positions, needed)
+}
+
+/// The general solver: any cap table (see the module notes). Progress in positions,
+/// cancellation checked per column.
+fn solve_general(
+    name: &str,
+    bounds: [u32; 3],
+    caps: Vec<u32>,
+    limit: u64,
+    control: &Control,
+) -> Result<CappedGrundy> {
+    let [bx, by, bz] = bounds;
+    let (nx, nz) = (bx as usize + 1, bz as usize + 1);
+    debug_assert_eq!(caps.len(), nx * nz);
+    let cap = |x: usize, z: usize| caps[x * nz + z] as usize;
+
+    // Line heights and widths. A value at (x, y, z) is at most x + y + z
+    // (the number of options), which bounds every bitset.
+    let (y_b, y_c, w_b, w_c) = line_shape(bounds, &caps);
+    let (positions, needed) = general_footprint(bounds, &caps);
     check_memory(
         || {
             format!(

@@ -1,0 +1,622 @@
+//! Conjecture surveys: one game family over a range of a parameter, each value's
+//! box tested against hypothesis families.
+//!
+//! A [`GameFamily`] turns a parameter value into a [`GameSpec`]; everything after
+//! that works on what every game gives, a [`Solution`] (or, for the capped
+//! three-heap games, their P-positions alone, which is all the XOR rules need).
+//! A new kind of game joins by implementing [`GameFamily`].
+//!
+//! Finders, each a claim about the box only:
+//! * [`rules`]: shifted nim-sums `XOR (p_i + s_i) = 0` and nim-sums equal to a
+//!   constant, with artefacts told apart and the best failing rule's threshold;
+//! * [`nimsum`]: Grundy value against nim-sum, exceptions counted and listed;
+//! * [`period`]: pre-period, period and saltus along lines parallel to the axes.
+
+pub mod lines;
+pub mod nimsum;
+pub mod period;
+pub mod rules;
+
+use rayon::prelude::*;
+
+use crate::error::check_memory;
+use crate::games::cap_expr::CapExpr;
+use crate::games::{Cap, CappedGame, GameBox, GameParams, GameSpec};
+use crate::{Control, Error, Result};
+use lines::PLines;
+use nimsum::NimSumFit;
+use period::AxisPeriods;
+use rules::RuleSearch;
+
+/// A family of games with one integer parameter.
+pub trait GameFamily: Sync {
+    /// The family as a reader sees it, e.g. `cap floor((x+z)^2/k)`.
+    fn label(&self) -> String;
+    /// The parameter's name, e.g. `k`.
+    fn parameter(&self) -> &str;
+    /// The game at one value of the parameter; an invalid value is an error naming it.
+    fn game(&self, value: i64) -> Result<GameSpec>;
+}
+
+/// A game file's games over one of its parameters (`[params]`), the others at
+/// their defaults.
+#[derive(Clone, Debug)]
+pub struct GameFileFamily {
+    file: String,
+    text: String,
+    parameter: String,
+}
+
+impl GameFileFamily {
+    /// The family of the game file `text` (named `file` in messages) over
+    /// `parameter`; the file is compiled now, and must declare the parameter.
+    pub fn new(file: &str, text: &str, parameter: &str) -> Result<GameFileFamily> {
+        let game = crate::games::GameFile::parse(file, text, &[])?;
+        if !game.params().contains_key(parameter) {
+            let declared: Vec<&str> = game.params().keys().map(String::as_str).collect();
+            return Err(Error::invalid(format!(
+                "`param`: '{parameter}' is not a parameter of {file}; it declares {}",
+                if declared.is_empty() {
+                    "none (add it under [params])".to_string()
+                } else {
+                    declared.join(", ")
+                }
+            )));
+        }
+        Ok(GameFileFamily {
+            file: file.to_string(),
+            text: text.to_string(),
+            parameter: parameter.to_string(),
+        })
+    }
+}
+
+impl GameFamily for GameFileFamily {
+    fn label(&self) -> String {
+        format!("game file {}", self.file)
+    }
+
+    fn parameter(&self) -> &str {
+        &self.parameter
+    }
+
+    fn game(&self, value: i64) -> Result<GameSpec> {
+        GameSpec::from_game_file(&self.file, &self.text, &[(self.parameter.clone(), value)])
+    }
+}
+
+/// The capped games `y <= EXPR` for an expression with a named parameter.
+#[derive(Clone, Debug)]
+pub struct CapFamily {
+    source: String,
+    parameter: String,
+}
+
+impl CapFamily {
+    /// The family of `source` (e.g. `floor((x+z)^2/k)`) over `parameter`; the text
+    /// is checked now, with the parameter bound to 1.
+    pub fn new(source: &str, parameter: &str) -> Result<CapFamily> {
+        CapExpr::parse_with(source, &[(parameter, 1)])?;
+        Ok(CapFamily {
+            source: source.trim().to_string(),
+            parameter: parameter.to_ascii_lowercase(),
+        })
+    }
+}
+
+impl GameFamily for CapFamily {
+    fn label(&self) -> String {
+        format!("cap {}", self.source)
+    }
+
+    fn parameter(&self) -> &str {
+        &self.parameter
+    }
+
+    fn game(&self, value: i64) -> Result<GameSpec> {
+        let expr = CapExpr::parse_with(&self.source, &[(&self.parameter, value)])?;
+        Ok(GameSpec::Capped(CappedGame::new(Cap::Expr(expr))))
+    }
+}
+
+/// A built-in game with one of its integer parameters varied (`triangular` over
+/// `k`, `band-7-2` over `k` or `h`, `nim` and `nim-pass` over `heaps`).
+#[derive(Clone, Debug)]
+pub struct BuiltinFamily {
+    game: String,
+    parameter: String,
+    fixed: GameParams,
+}
+
+/// The built-in games' integer parameters.
+pub const BUILTIN_PARAMETERS: [(&str, &[&str]); 4] = [
+    ("triangular", &["k"]),
+    ("band-7-2", &["k", "h"]),
+    ("nim", &["heaps"]),
+    ("nim-pass", &["heaps"]),
+];
+
+impl BuiltinFamily {
+    /// The game `game` over `parameter`, its other parameters `fixed`.
+    pub fn new(game: &str, parameter: &str, fixed: GameParams) -> Result<BuiltinFamily> {
+        let Some((_, allowed)) = BUILTIN_PARAMETERS.iter().find(|(g, _)| *g == game) else {
+            let names: Vec<&str> = BUILTIN_PARAMETERS.iter().map(|(g, _)| *g).collect();
+            return Err(Error::invalid(format!(
+                "`param`: the game '{game}' has no integer parameter to survey; games with one: {}, or a `cap` with a named parameter",
+                names.join(", ")
+            )));
+        };
+        if !allowed.contains(&parameter) {
+            return Err(Error::invalid(format!(
+                "`param`: '{parameter}' is not a parameter of {game}; it has {}",
+                allowed.join(", ")
+            )));
+        }
+        Ok(BuiltinFamily {
+            game: game.to_string(),
+            parameter: parameter.to_string(),
+            fixed,
+        })
+    }
+}
+
+impl GameFamily for BuiltinFamily {
+    fn label(&self) -> String {
+        self.game.clone()
+    }
+
+    fn parameter(&self) -> &str {
+        &self.parameter
+    }
+
+    fn game(&self, value: i64) -> Result<GameSpec> {
+        let bad = || {
+            Error::invalid(format!(
+                "`param`: {}={value} is out of range for {}",
+                self.parameter, self.game
+            ))
+        };
+        let mut params = self.fixed.clone();
+        match self.parameter.as_str() {
+            "k" => params.k = Some(u32::try_from(value).map_err(|_| bad())?),
+            "h" => params.h = Some(u32::try_from(value).map_err(|_| bad())?),
+            _ => params.heaps = Some(usize::try_from(value).map_err(|_| bad())?),
+        }
+        GameSpec::from_name(&self.game, &params)
+    }
+}
+
+/// The shifts to try, before a game names its coordinates (a family's values
+/// may differ in how many they have: `nim` over `heaps`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShiftSpec {
+    /// The same range for every coordinate.
+    Every(std::ops::RangeInclusive<i64>),
+    /// Ranges for the named coordinates; the others keep shift 0.
+    Named(Vec<(String, std::ops::RangeInclusive<i64>)>),
+    /// One range per coordinate, in order.
+    Each(Vec<std::ops::RangeInclusive<i64>>),
+}
+
+impl ShiftSpec {
+    /// One range per coordinate of a game whose coordinates are `names`.
+    pub fn resolve(&self, names: &[String]) -> Result<Vec<std::ops::RangeInclusive<i64>>> {
+        match self {
+            ShiftSpec::Every(r) => Ok(vec![r.clone(); names.len()]),
+            ShiftSpec::Named(items) => {
+                let mut ranges = vec![0..=0; names.len()];
+                for (name, range) in items {
+                    let k = names.iter().position(|n| n == name).ok_or_else(|| {
+                        Error::invalid(format!(
+                            "`shift`: '{}' is not a coordinate; the game has {}",
+                            crate::error::excerpt(name),
+                            names.join(", ")
+                        ))
+                    })?;
+                    ranges[k] = range.clone();
+                }
+                Ok(ranges)
+            }
+            ShiftSpec::Each(ranges) if ranges.len() == names.len() => Ok(ranges.clone()),
+            ShiftSpec::Each(ranges) => Err(Error::invalid(format!(
+                "`shift`: {} ranges for a game of {} coordinates ({}); give one range, one per coordinate, or NAME=A..B items",
+                ranges.len(),
+                names.len(),
+                names.join(", ")
+            ))),
+        }
+    }
+}
+
+/// Which finders run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finders {
+    /// Shifted nim-sums: the shifts to try, resolved for each value's coordinates.
+    pub shifts: Option<ShiftSpec>,
+    /// Nim-sum equal to a constant: the constants tried.
+    pub constants: Option<std::ops::RangeInclusive<i64>>,
+    /// Grundy value against nim-sum.
+    pub nim_sum: bool,
+    /// Periodicity along lines.
+    pub periods: bool,
+}
+
+impl Finders {
+    /// Whether a finder needs Grundy values (and not only the P-positions).
+    pub fn need_grundy(&self) -> bool {
+        self.nim_sum || self.periods
+    }
+}
+
+/// How to survey.
+#[derive(Clone, Debug)]
+pub struct SurveyOptions {
+    /// The box: a single `N` bounds every coordinate, except a capped game's `y`,
+    /// which runs up to the cap's largest value in the box.
+    pub game_box: GameBox,
+    /// The finders.
+    pub finders: Finders,
+    /// How many exceptions each finding lists.
+    pub listed: usize,
+    /// Refuse a survey whose estimated memory exceeds this.
+    pub memory_limit: u64,
+}
+
+/// What a survey found for one value of the parameter.
+#[derive(Clone, Debug)]
+pub struct ValueReport {
+    /// The parameter's value.
+    pub value: i64,
+    /// The game, e.g. `cap floor((x+z)^2/k) with k=5`.
+    pub game: String,
+    /// The coordinate names.
+    pub names: Vec<String>,
+    /// The box, one bound per coordinate.
+    pub bounds: Vec<u32>,
+    /// The P-positions along lines (also what figures draw).
+    pub lines: PLines,
+    /// Shifted nim-sums.
+    pub shifts: Option<RuleSearch>,
+    /// Nim-sum equal to a constant.
+    pub constants: Option<RuleSearch>,
+    /// Grundy value against nim-sum.
+    pub nim_sum: Option<NimSumFit>,
+    /// Periodicity along each axis.
+    pub periods: Option<Vec<AxisPeriods>>,
+}
+
+impl ValueReport {
+    /// A rule "holds beyond its threshold" when it fails only below half the
+    /// smallest bound of the box: the other half of the box is its evidence.
+    pub fn beyond(&self, threshold: u64) -> Option<u64> {
+        let smallest = self.bounds.iter().copied().min().unwrap_or(0);
+        (threshold > 0 && threshold <= u64::from(smallest) / 2).then_some(threshold)
+    }
+}
+
+/// The box of `game` for the survey: see [`SurveyOptions::game_box`].
+pub fn survey_bounds(game: &GameSpec, game_box: &GameBox) -> Result<Vec<u32>> {
+    match (game, game_box) {
+        (GameSpec::Capped(g), GameBox::Uniform(n)) => {
+            let columns = (u64::from(*n) + 1).pow(2);
+            if columns > 1 << 26 {
+                return Err(Error::invalid(format!(
+                    "`box` {n} gives {columns} columns of a capped game; give at most 8191"
+                )));
+            }
+            let mut top = 0u64;
+            for x in 0..=*n {
+                for z in 0..=*n {
+                    top = top.max(g.cap().eval(x, z)?);
+                }
+            }
+            let y = u32::try_from(top).map_err(|_| {
+                Error::invalid(format!(
+                    "the cap of {} reaches {top} in the box, past 2^32; give `box` with a bound for y (N,Y,N)",
+                    GameSpec::Capped(g.clone()).name()
+                ))
+            })?;
+            Ok(vec![*n, y, *n])
+        }
+        _ => game.resolve_box(game_box),
+    }
+}
+
+/// Bytes one value's survey needs: the solver's own estimate where a finder
+/// wants Grundy values (2 per position plus its line sets for capped games, 3 per
+/// tuple of the box for the others), and the lines the rules read.
+fn value_bytes(
+    game: &GameSpec,
+    bounds: &[u32],
+    finders: &Finders,
+    control: &Control,
+) -> Result<u64> {
+    let tuples: u128 = bounds.iter().map(|&b| u128::from(b) + 1).product();
+    Ok(match game {
+        GameSpec::Capped(g) => {
+            let columns = (u64::from(bounds[0]) + 1) * (u64::from(bounds[2]) + 1);
+            let lines = lines::capped_p_lines_bytes(columns);
+            if finders.need_grundy() {
+                g.solve_bytes([bounds[0], bounds[1], bounds[2]], control)?
+                    .saturating_add(lines)
+            } else {
+                lines
+            }
+        }
+        _ => u64::try_from(tuples * 3 + tuples / 8).unwrap_or(u64::MAX),
+    })
+}
+
+/// The most line checks one value's rule search may take (rules times lines):
+/// about ten seconds of one core. Past it the survey is refused before any work.
+pub const MAX_RULE_WORK: u128 = 4_000_000_000;
+
+/// Refuses a rule search of more than [`MAX_RULE_WORK`] line checks, naming them.
+fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result<()> {
+    let tuples: u128 = bounds.iter().map(|&b| u128::from(b) + 1).product();
+    // Lines along y for capped games, along the last coordinate for the others.
+    let axis = if matches!(game, GameSpec::Capped(_)) {
+        1
+    } else {
+        bounds.len() - 1
+    };
+    let lines = tuples / (u128::from(bounds[axis]) + 1);
+    let shifts: u128 = match &finders.shifts {
+        Some(spec) => spec
+            .resolve(&game.coordinate_names())?
+            .iter()
+            .map(|r| (r.end() - r.start()).unsigned_abs() as u128 + 1)
+            .product(),
+        None => 0,
+    };
+    let constants = finders
+        .constants
+        .as_ref()
+        .map_or(0, |r| (r.end() - r.start()).unsigned_abs() as u128 + 1);
+    let work = (shifts + constants) * lines;
+    if work > MAX_RULE_WORK {
+        return Err(Error::invalid(format!(
+            "the rule search of {} would test {} rules on {lines} lines ({work} checks, over {MAX_RULE_WORK}); narrow `shift` (e.g. 0..0 for some coordinates) or use a smaller `box`",
+            game.name(),
+            shifts + constants
+        )));
+    }
+    Ok(())
+}
+
+/// Surveys `family` at every value of `values` (in that order in the result),
+/// values solved in parallel; the result does not depend on the thread count.
+/// Refused with an estimate when the values solved at once would need more
+/// than the memory limit.
+pub fn survey(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    control: &Control,
+) -> Result<Vec<ValueReport>> {
+    if values.is_empty() {
+        return Err(Error::invalid("`param`: no values to survey"));
+    }
+    let games: Vec<GameSpec> = values
+        .iter()
+        .map(|&v| family.game(v))
+        .collect::<Result<_>>()?;
+    let mut boxes = Vec::with_capacity(games.len());
+    let mut largest = 0u64;
+    for game in &games {
+        let bounds = survey_bounds(game, &options.game_box)?;
+        if bounds.len() < 2 {
+            return Err(Error::unsupported(format!(
+                "{} has one coordinate; a survey needs two or more",
+                game.name()
+            )));
+        }
+        largest = largest.max(value_bytes(game, &bounds, &options.finders, control)?);
+        check_rule_work(game, &bounds, &options.finders)?;
+        boxes.push(bounds);
+    }
+    let at_once = (rayon::current_num_threads() as u64)
+        .min(values.len() as u64)
+        .max(1);
+    let needed = largest.saturating_mul(at_once);
+    check_memory(
+        || {
+            format!(
+                "a survey of {} over {}={}..{} ({at_once} values at once)",
+                family.label(),
+                family.parameter(),
+                values[0],
+                values[values.len() - 1]
+            )
+        },
+        needed,
+        options.memory_limit,
+        "use a smaller `box`, or leave out the finders that need Grundy values (`find` shift,constant)",
+    )?;
+    control.add_total(values.len() as u64);
+    let per_value_limit = options.memory_limit / at_once;
+    let reports: Vec<Result<ValueReport>> = games
+        .par_iter()
+        .zip(boxes.par_iter())
+        .zip(values.par_iter())
+        .map(|((game, bounds), &value)| {
+            control.check()?;
+            let report = survey_one(game, value, bounds, options, per_value_limit, control)?;
+            control.advance(1);
+            Ok(report)
+        })
+        .collect();
+    control.check()?;
+    // The first error in parameter order, whatever finished first.
+    reports.into_iter().collect()
+}
+
+fn survey_one(
+    game: &GameSpec,
+    value: i64,
+    bounds: &[u32],
+    options: &SurveyOptions,
+    limit: u64,
+    control: &Control,
+) -> Result<ValueReport> {
+    let finders = &options.finders;
+    let solution = if finders.need_grundy() {
+        Some(game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?)
+    } else {
+        None
+    };
+    let lines = match (&solution, game) {
+        (None, GameSpec::Capped(g)) => {
+            lines::capped_p_lines(g, [bounds[0], bounds[1], bounds[2]], control)?
+        }
+        (Some(s), _) => PLines::from_solution(s, control)?,
+        (None, _) => {
+            let s = game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?;
+            PLines::from_solution(&s, control)?
+        }
+    };
+    let dims = bounds.len();
+    let shifts = match &finders.shifts {
+        Some(spec) => {
+            let candidates = rules::shift_candidates(&spec.resolve(&game.coordinate_names())?)?;
+            Some(rules::search(&lines, candidates, options.listed, control)?)
+        }
+        None => None,
+    };
+    let constants = match &finders.constants {
+        Some(range) => {
+            let candidates = rules::constant_candidates(dims, range.clone())?;
+            Some(rules::search(&lines, candidates, options.listed, control)?)
+        }
+        None => None,
+    };
+    let nim_sum = match (&solution, finders.nim_sum) {
+        (Some(s), true) => Some(nimsum::grundy_vs_nim_sum(s, options.listed, control)?),
+        _ => None,
+    };
+    let periods = match (&solution, finders.periods) {
+        (Some(s), true) => Some(period::line_periods(s, control)?),
+        _ => None,
+    };
+    Ok(ValueReport {
+        value,
+        game: game.name(),
+        names: game.coordinate_names(),
+        bounds: bounds.to_vec(),
+        lines,
+        shifts,
+        constants,
+        nim_sum,
+        periods,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(finders: Finders, game_box: GameBox) -> SurveyOptions {
+        SurveyOptions {
+            game_box,
+            finders,
+            listed: 10,
+            memory_limit: 1 << 30,
+        }
+    }
+
+    #[test]
+    fn the_triangular_family_shows_the_mod_4_rules() {
+        let family = BuiltinFamily::new("triangular", "k", GameParams::default()).unwrap();
+        let finders = Finders {
+            shifts: Some(ShiftSpec::Each(vec![-2..=2, 0..=0, -2..=2])),
+            constants: Some(0..=3),
+            nim_sum: true,
+            periods: false,
+        };
+        let values: Vec<i64> = (1..=9).collect();
+        let reports = survey(
+            &family,
+            &values,
+            &options(finders, GameBox::Uniform(20)),
+            &Control::default(),
+        )
+        .unwrap();
+        for r in &reports {
+            let shifts = r.shifts.as_ref().unwrap();
+            let formulas: Vec<Vec<i64>> = shifts.formulas().map(|e| e.rule.shift.clone()).collect();
+            match r.value % 4 {
+                3 => assert_eq!(formulas, vec![vec![0, 0, 0]], "k={}", r.value),
+                1 if r.value > 1 => assert_eq!(formulas, vec![vec![-1, 0, -1]], "k={}", r.value),
+                _ => {}
+            }
+        }
+        // k = 3: Miyadera, Nakamura, Fukui's counts.
+        assert_eq!(reports[2].nim_sum.as_ref().unwrap().exceptions, 2257);
+    }
+
+    #[test]
+    fn the_cap_family_and_the_survey_box() {
+        let family = CapFamily::new("floor((x+z)^2/k)", "k").unwrap();
+        let game = family.game(5).unwrap();
+        assert_eq!(
+            survey_bounds(&game, &GameBox::Uniform(10)).unwrap(),
+            vec![10, 80, 10]
+        );
+        assert!(CapFamily::new("floor((x+z)^2/j)", "k").is_err());
+        let finders = Finders {
+            shifts: Some(ShiftSpec::Each(vec![-2..=2, 0..=0, -2..=2])),
+            constants: None,
+            nim_sum: false,
+            periods: false,
+        };
+        // The fast P-only path and the Grundy path give the same findings.
+        let fast = survey(
+            &family,
+            &[1, 5],
+            &options(finders.clone(), GameBox::Uniform(12)),
+            &Control::default(),
+        )
+        .unwrap();
+        let slow_finders = Finders {
+            nim_sum: true,
+            ..finders
+        };
+        let slow = survey(
+            &family,
+            &[1, 5],
+            &options(slow_finders, GameBox::Uniform(12)),
+            &Control::default(),
+        )
+        .unwrap();
+        for (a, b) in fast.iter().zip(&slow) {
+            assert_eq!(a.shifts, b.shifts);
+            assert_eq!(a.lines.segments, b.lines.segments);
+        }
+        let err = survey(
+            &family,
+            &[1],
+            &SurveyOptions {
+                memory_limit: 1000,
+                ..options(
+                    Finders {
+                        nim_sum: true,
+                        ..fast_finders()
+                    },
+                    GameBox::Uniform(12),
+                )
+            },
+            &Control::default(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("would need about"), "{err}");
+    }
+
+    fn fast_finders() -> Finders {
+        Finders {
+            shifts: None,
+            constants: Some(0..=0),
+            nim_sum: false,
+            periods: false,
+        }
+    }
+}

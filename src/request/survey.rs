@@ -1,0 +1,321 @@
+//! `nimscape survey`: one game family over a range of a parameter, each value's
+//! box tested against hypothesis families (see [`crate::survey`]).
+//!
+//! The family is chosen here, once: a cap with a named parameter (`cap`), or a
+//! built-in game with an integer parameter (`game`), or a game file (`game`
+//! FILE.toml) over one of its `[params]`.
+
+use crate::games::{GameBox, GameParams};
+use crate::survey::{
+    self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyOptions,
+    BUILTIN_PARAMETERS,
+};
+use crate::{Control, Error, Result};
+use clap::Args;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+/// Test hypotheses (shifted nim-sums, nim-sum constants, Grundy = nim-sum,
+/// periods) on each value of a game family's parameter.
+#[derive(Debug, Args)]
+pub struct SurveyArgs {
+    /// A built-in game with an integer parameter: triangular (k), band-7-2 (k, h),
+    /// nim, nim-pass (heaps); or a game file (FILE.toml) over one of its [params];
+    /// with --cap it is left out.
+    #[arg(value_name = "GAME")]
+    pub game: Option<String>,
+    /// A cap y <= EXPR with the parameter in it, e.g. 'floor((x+z)^2/k)'.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub cap: Option<String>,
+    /// The parameter and its values: k=1..64, k=1,3,5, or h=1..9,20.
+    #[arg(long, value_name = "NAME=VALUES", allow_hyphen_values = true)]
+    pub param: String,
+    /// The box: N (a capped game's y then runs up to its cap), or one bound per coordinate.
+    #[arg(long = "box", value_name = "N|N,N,..")]
+    pub game_box: String,
+    /// Finders to run, comma-separated: shift, constant, nim-sum, period [default: all].
+    #[arg(long, value_name = "LIST")]
+    pub find: Option<String>,
+    /// Shifts to try: A..B for every coordinate, x=A..B,z=C..D (others 0), or one range per coordinate.
+    #[arg(
+        long,
+        value_name = "RANGES",
+        allow_hyphen_values = true,
+        default_value = "-2..2"
+    )]
+    pub shift: String,
+    /// Constants c to try in "P iff the nim-sum is c".
+    #[arg(long, value_name = "A..B", default_value = "0..15")]
+    pub constant: String,
+    /// How many of the smallest exceptions each finding lists.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub list: usize,
+    /// A fixed parameter of the built-in game (triangular's divisor, band-7-2's slope).
+    #[arg(long, value_name = "K")]
+    pub k: Option<u32>,
+    /// A fixed parameter of band-7-2: the band's width.
+    #[arg(long, value_name = "H")]
+    pub h: Option<u32>,
+    /// A fixed number of heaps of nim or nim-pass.
+    #[arg(long, value_name = "N")]
+    pub heaps: Option<usize>,
+    /// Reports to write: .md (a page, with a figure per value beside it), .json, .csv;
+    /// several -o write several. Without -o a summary goes to stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Vec<PathBuf>,
+}
+
+/// A validated survey, ready to run.
+pub struct SurveyPlan {
+    family: Box<dyn GameFamily + Send + Sync>,
+    values: Vec<i64>,
+    options: SurveyOptions,
+    game_box: String,
+}
+
+/// The most values one survey takes.
+pub const MAX_VALUES: usize = 10_000;
+
+/// Parses `A..B` (inclusive, `A..=B` too) of integers, for the parameter `what`.
+fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
+    let bad = || {
+        Error::invalid(format!(
+            "`{what}`: '{}' is not a range A..B of integers; write e.g. -3..3",
+            crate::error::excerpt(text)
+        ))
+    };
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let a: i64 = a.trim().parse().map_err(|_| bad())?;
+    let b: i64 = b
+        .trim()
+        .trim_start_matches('=')
+        .trim()
+        .parse()
+        .map_err(|_| bad())?;
+    if a > b {
+        return Err(Error::invalid(format!(
+            "`{what}`: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}"
+        )));
+    }
+    if b.checked_sub(a).is_none_or(|d| d > 1_000_000) {
+        return Err(Error::invalid(format!(
+            "`{what}`: {a}..{b} is too wide; at most 1000001 values"
+        )));
+    }
+    Ok(a..=b)
+}
+
+/// Parses `NAME=VALUES`: integers and ranges `A..B`, comma-separated.
+pub fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
+    let (name, list) = text.split_once('=').ok_or_else(|| {
+        Error::invalid(format!(
+            "`param`: '{}' is not NAME=VALUES; write e.g. k=1..64",
+            crate::error::excerpt(text)
+        ))
+    })?;
+    let name = name.trim().to_ascii_lowercase();
+    if name.is_empty() {
+        return Err(Error::invalid(
+            "`param`: the parameter has no name; write e.g. k=1..64",
+        ));
+    }
+    let mut values = Vec::new();
+    for item in list.split(',') {
+        let item = item.trim();
+        if item.contains("..") {
+            let range = parse_range(item, "param")?;
+            if (range.end() - range.start()) as usize >= MAX_VALUES {
+                return Err(Error::invalid(format!(
+                    "`param`: {item} has more than {MAX_VALUES} values"
+                )));
+            }
+            values.extend(range);
+        } else {
+            values.push(item.parse().map_err(|_| {
+                Error::invalid(format!(
+                    "`param`: '{}' is not an integer or a range A..B",
+                    crate::error::excerpt(item)
+                ))
+            })?);
+        }
+        if values.len() > MAX_VALUES {
+            return Err(Error::invalid(format!(
+                "`param`: more than {MAX_VALUES} values"
+            )));
+        }
+    }
+    Ok((name, values))
+}
+
+/// The family the flags name: the one place a new kind of family is chosen.
+fn family_of(args: &SurveyArgs, parameter: &str) -> Result<Box<dyn GameFamily + Send + Sync>> {
+    match (&args.game, &args.cap) {
+        (Some(_), Some(_)) => Err(Error::invalid(
+            "give a game or `cap`, not both (a cap is its own game)",
+        )),
+        (None, Some(cap)) => Ok(Box::new(CapFamily::new(cap, parameter)?)),
+        (Some(game), None) if super::grundy::is_game_file(game) => {
+            let (shown, text) = super::grundy::read_game_file(std::path::Path::new(game))?;
+            Ok(Box::new(GameFileFamily::new(&shown, &text, parameter)?))
+        }
+        (Some(game), None) => {
+            let fixed = GameParams {
+                k: args.k,
+                h: args.h,
+                heaps: args.heaps,
+                cap: None,
+            };
+            Ok(Box::new(BuiltinFamily::new(game, parameter, fixed)?))
+        }
+        (None, None) => {
+            let names: Vec<&str> = BUILTIN_PARAMETERS.iter().map(|(g, _)| *g).collect();
+            Err(Error::invalid(format!(
+                "give a family: `cap` EXPR with the parameter in it, or a game ({})",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// The finders `find` names.
+fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
+    const ALL: [&str; 4] = ["shift", "constant", "nim-sum", "period"];
+    let chosen: Vec<String> = match &args.find {
+        None => ALL.iter().map(|s| s.to_string()).collect(),
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
+    };
+    for c in &chosen {
+        if !ALL.contains(&c.as_str()) {
+            return Err(Error::invalid(format!(
+                "`find`: unknown finder '{}'; choose from {}",
+                crate::error::excerpt(c),
+                ALL.join(", ")
+            )));
+        }
+    }
+    let on = |name: &str| chosen.iter().any(|c| c == name);
+    Ok(Finders {
+        shifts: if on("shift") {
+            let spec = parse_shifts(&args.shift)?;
+            // Checked against the first value's game now; each value's again later.
+            spec.resolve(names)?;
+            Some(spec)
+        } else {
+            None
+        },
+        constants: if on("constant") {
+            Some(parse_range(&args.constant, "constant")?)
+        } else {
+            None
+        },
+        nim_sum: on("nim-sum"),
+        periods: on("period"),
+    })
+}
+
+/// `A..B` (every coordinate), `x=A..B,z=C..D` (the others 0..0) or one range per
+/// coordinate; which coordinates exist is checked per game ([`ShiftSpec::resolve`]).
+pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    if items.iter().any(|i| i.contains('=') && !i.contains("..=")) {
+        let mut named = Vec::with_capacity(items.len());
+        for item in items {
+            let (name, range) = item.split_once('=').ok_or_else(|| {
+                Error::invalid(format!(
+                    "`shift`: '{}' has no coordinate name; write every item as NAME=A..B",
+                    crate::error::excerpt(item)
+                ))
+            })?;
+            named.push((name.trim().to_string(), parse_range(range, "shift")?));
+        }
+        return Ok(ShiftSpec::Named(named));
+    }
+    if items.len() == 1 {
+        return Ok(ShiftSpec::Every(parse_range(items[0], "shift")?));
+    }
+    Ok(ShiftSpec::Each(
+        items
+            .iter()
+            .map(|i| parse_range(i, "shift"))
+            .collect::<Result<_>>()?,
+    ))
+}
+
+/// Validates the flags; nothing is solved yet.
+pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
+    let (parameter, values) = parse_param(&args.param)?;
+    let family = family_of(args, &parameter)?;
+    let game_box: GameBox = args.game_box.parse()?;
+    let first = family.game(values[0])?;
+    let finders = finders_of(args, &first.coordinate_names())?;
+    if args.list > 1000 {
+        return Err(Error::invalid(
+            "`list`: at most 1000 exceptions per finding",
+        ));
+    }
+    Ok(SurveyPlan {
+        family,
+        values,
+        options: SurveyOptions {
+            game_box,
+            finders,
+            listed: args.list,
+            memory_limit,
+        },
+        game_box: args.game_box.clone(),
+    })
+}
+
+impl SurveyPlan {
+    /// The family's name and parameter, e.g. `cap floor((x+z)^2/k) over k`.
+    pub fn describe(&self) -> String {
+        format!("{} over {}", self.family.label(), self.family.parameter())
+    }
+
+    /// Runs the survey: values in parallel, the report the same whatever the thread count.
+    pub fn run(&self, control: &Control) -> Result<crate::figure::survey::SurveyReport> {
+        let values = survey::survey(self.family.as_ref(), &self.values, &self.options, control)?;
+        Ok(crate::figure::survey::SurveyReport::new(
+            self.family.as_ref(),
+            self.game_box.clone(),
+            values,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_and_shifts_parse_or_name_what_is_wrong() {
+        assert_eq!(
+            parse_param("k=1..4,9").unwrap(),
+            ("k".into(), vec![1, 2, 3, 4, 9])
+        );
+        assert_eq!(parse_param("h=-2..0").unwrap().1, vec![-2, -1, 0]);
+        for bad in ["k", "=1..3", "k=3..1", "k=a", "k=1..20000"] {
+            let e = parse_param(bad).unwrap_err().to_string();
+            assert!(e.contains("`param`") && !e.contains('\n'), "{bad}: {e}");
+        }
+        let names: Vec<String> = ["x", "y", "z"].map(String::from).to_vec();
+        let parse = |t: &str| parse_shifts(t).and_then(|s| s.resolve(&names));
+        assert_eq!(parse("-2..2").unwrap(), vec![-2..=2; 3]);
+        assert_eq!(
+            parse("x=-20..20,z=-1..1").unwrap(),
+            vec![-20..=20, 0..=0, -1..=1]
+        );
+        assert_eq!(
+            parse("0..1,2..2,-1..0").unwrap(),
+            vec![0..=1, 2..=2, -1..=0]
+        );
+        assert!(parse("w=0..1")
+            .unwrap_err()
+            .to_string()
+            .contains("not a coordinate"));
+        assert!(parse("0..1,0..1")
+            .unwrap_err()
+            .to_string()
+            .contains("2 ranges"));
+    }
+}
