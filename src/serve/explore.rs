@@ -73,11 +73,13 @@ pub fn explorer_html(
             for level in low..=top.min(62) {
                 let plan = TilePlan::new(board, board, level)?;
                 let per_side = plan.row_blocks().div_ceil(TILE as u64);
-                if tiles.len() as u64 + 2 * per_side * per_side > spec.max_tiles as u64 {
+                // Saturating: a level of a 2^62 board has 2^100 tiles and more.
+                let needed = per_side.saturating_mul(per_side).saturating_mul(2);
+                if (tiles.len() as u64).saturating_add(needed) > spec.max_tiles as u64 {
                     return Err(Error::invalid(format!(
                         "the explorer would hold more than {} tiles (R({board},{board}) at level {level} alone needs {}): lower --zoom-levels or raise --max-tiles",
                         spec.max_tiles,
-                        2 * per_side * per_side
+                        if needed == u64::MAX { "over 2^64".to_string() } else { needed.to_string() }
                     )));
                 }
                 let mut out = vec![0u8; TILE * TILE];
