@@ -298,8 +298,8 @@ impl ValueReport {
 pub fn survey_bounds(game: &GameSpec, game_box: &GameBox) -> Result<Vec<u32>> {
     match (game, game_box) {
         (GameSpec::Capped(g), GameBox::Uniform(n)) => {
-            let columns = (u64::from(*n) + 1).pow(2);
-            if columns > 1 << 26 {
+            let columns = (u64::from(*n) + 1).saturating_mul(u64::from(*n) + 1);
+            if columns > MAX_CAPPED_COLUMNS {
                 return Err(Error::invalid(format!(
                     "`box` {n} gives {columns} columns of a capped game; give at most 8191"
                 )));
@@ -322,6 +322,17 @@ pub fn survey_bounds(game: &GameSpec, game_box: &GameBox) -> Result<Vec<u32>> {
     }
 }
 
+/// Tuples of a box, saturating (six bounds of 2^32 pass u128).
+fn box_tuples(bounds: &[u32]) -> u128 {
+    bounds
+        .iter()
+        .map(|&b| u128::from(b) + 1)
+        .fold(1u128, u128::saturating_mul)
+}
+
+/// Columns (x, z) of a capped game a survey takes at most: a box of 8191 by 8191.
+const MAX_CAPPED_COLUMNS: u64 = 1 << 26;
+
 /// Bytes one value's survey needs: the solver's own estimate where a finder
 /// wants Grundy values (2 per position plus its line sets for capped games, 3 per
 /// tuple of the box for the others), and the lines the rules read.
@@ -331,10 +342,18 @@ fn value_bytes(
     finders: &Finders,
     control: &Control,
 ) -> Result<u64> {
-    let tuples: u128 = bounds.iter().map(|&b| u128::from(b) + 1).product();
+    let tuples = box_tuples(bounds);
     Ok(match game {
         GameSpec::Capped(g) => {
-            let columns = (u64::from(bounds[0]) + 1) * (u64::from(bounds[2]) + 1);
+            let columns = (u64::from(bounds[0]) + 1).saturating_mul(u64::from(bounds[2]) + 1);
+            // The solver's estimate tabulates the cap over the columns: bound them
+            // first, so estimating never allocates past what the box may hold.
+            if columns > MAX_CAPPED_COLUMNS {
+                return Err(Error::invalid(format!(
+                    "`box` x {} by z {} gives {columns} columns of a capped game; give at most {MAX_CAPPED_COLUMNS} (8191 by 8191)",
+                    bounds[0], bounds[2]
+                )));
+            }
             let lines = lines::capped_p_lines_bytes(columns);
             if finders.need_grundy() {
                 g.solve_bytes([bounds[0], bounds[1], bounds[2]], control)?
@@ -343,7 +362,7 @@ fn value_bytes(
                 lines
             }
         }
-        _ => u64::try_from(tuples * 3 + tuples / 8).unwrap_or(u64::MAX),
+        _ => u64::try_from(tuples.saturating_mul(3).saturating_add(tuples / 8)).unwrap_or(u64::MAX),
     })
 }
 
@@ -353,7 +372,7 @@ pub const MAX_RULE_WORK: u128 = 4_000_000_000;
 
 /// Refuses a rule search of more than [`MAX_RULE_WORK`] line checks, naming them.
 fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result<()> {
-    let tuples: u128 = bounds.iter().map(|&b| u128::from(b) + 1).product();
+    let tuples = box_tuples(bounds);
     // Lines along y for capped games, along the last coordinate for the others.
     let axis = if matches!(game, GameSpec::Capped(_)) {
         1
@@ -366,14 +385,14 @@ fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result
             .resolve(&game.coordinate_names())?
             .iter()
             .map(|r| (r.end() - r.start()).unsigned_abs() as u128 + 1)
-            .product(),
+            .fold(1u128, u128::saturating_mul),
         None => 0,
     };
     let constants = finders
         .constants
         .as_ref()
         .map_or(0, |r| (r.end() - r.start()).unsigned_abs() as u128 + 1);
-    let work = (shifts + constants) * lines;
+    let work = shifts.saturating_add(constants).saturating_mul(lines);
     if work > MAX_RULE_WORK {
         return Err(Error::invalid(format!(
             "the rule search of {} would test {} rules on {lines} lines ({work} checks, over {MAX_RULE_WORK}); narrow `shift` (e.g. 0..0 for some coordinates) or use a smaller `box`",
