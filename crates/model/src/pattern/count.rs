@@ -24,11 +24,24 @@ pub fn g(m: u64) -> u128 {
             // k -> 2k: (g(2k), g(2k+1)) = (4 g(k), g(k) + g(k+1))
             (low, high) = (4 * low, low + high);
         } else {
-            // k -> 2k+1: (g(2k+1), g(2k+2)) = (g(k) + g(k+1), 4 g(k+1))
-            (low, high) = (low + high, 4 * high);
+            // k -> 2k+1: (g(2k+1), g(2k+2)) = (g(k) + g(k+1), 4 g(k+1)). For
+            // m = 2^64 - 1 the last g(2k+2) is g(2^64) = 2^128, past u128; it is
+            // never read, so saturating it leaves g(m) exact.
+            (low, high) = (low + high, high.saturating_mul(4));
         }
     }
     low
+}
+
+#[cfg(test)]
+mod largest_m_tests {
+    use super::g;
+
+    #[test]
+    fn the_largest_m_is_exact_by_the_odd_step() {
+        // g(2k+1) = g(k) + g(k+1), with k = 2^63 - 1: g(2^63) = 4^63 = 2^126.
+        assert_eq!(g(u64::MAX), g(u64::MAX >> 1) + (1u128 << 126));
+    }
 }
 
 /// g(m) by counting P-cells: the number of (i,j) whose row and column signatures agree,
