@@ -14,6 +14,7 @@ mod help_cli;
 mod hygiene;
 mod interrupt;
 mod layering;
+mod limits_sweep;
 mod octahedron_cli;
 mod print_cli;
 mod progress;
