@@ -10,10 +10,10 @@
 
 use plotters::prelude::*;
 
-use crate::scene::chart::{chart_error, SceneBackend};
+use crate::scene::chart::{chart_error, plotting_rect, whole_tick, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
 use crate::scene::legend::KeyBlock;
-use crate::scene::{CellLayer, Color, PathItem, PixelRect, Scene, TextItem};
+use crate::scene::{CellLayer, Color, PathItem, Scene, TextItem};
 use crate::survey::rules::{Exception, RuleSearch};
 use crate::survey::GameFamily;
 use crate::survey::ValueReport;
@@ -506,13 +506,6 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
                 u0 as f64 - 0.5..u1 as f64 + 0.5,
             )
             .map_err(chart_error)?;
-        let whole = |v: &f64| {
-            if (v - v.round()).abs() < 1e-9 {
-                format!("{v:.0}")
-            } else {
-                String::new()
-            }
-        };
         chart
             .configure_mesh()
             .disable_mesh()
@@ -522,17 +515,11 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
             .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10))
             .label_style(("sans-serif", label_size).into_font().color(&ink))
             .axis_desc_style(("sans-serif", label_size * 1.1).into_font().color(&ink))
-            .x_label_formatter(&whole)
-            .y_label_formatter(&whole)
+            .x_label_formatter(&|v| whole_tick(*v))
+            .y_label_formatter(&|v| whole_tick(*v))
             .draw()
             .map_err(chart_error)?;
-        let (xr, yr) = chart.plotting_area().get_pixel_range();
-        area = PixelRect {
-            x: xr.start.max(0) as u32,
-            y: yr.start.max(0) as u32,
-            width: (xr.end - xr.start).max(1) as u32,
-            height: (yr.end - yr.start).max(1) as u32,
-        };
+        area = plotting_rect(chart.plotting_area().get_pixel_range());
         root.present().map_err(chart_error)?;
     }
     let layer = CellLayer {

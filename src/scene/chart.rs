@@ -240,6 +240,27 @@ impl DrawingBackend for SceneBackend<'_> {
     }
 }
 
+/// A tick label for a whole-number axis: coordinates are whole numbers, so a tick
+/// between two of them stays unlabelled rather than print a rounded duplicate.
+pub fn whole_tick(value: f64) -> String {
+    if (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// The rectangle of a plotters plotting area, from its pixel ranges
+/// (`chart.plotting_area().get_pixel_range()`), where a cell layer is drawn.
+pub fn plotting_rect((xr, yr): (std::ops::Range<i32>, std::ops::Range<i32>)) -> super::PixelRect {
+    super::PixelRect {
+        x: xr.start.max(0) as u32,
+        y: yr.start.max(0) as u32,
+        width: (xr.end - xr.start).max(1) as u32,
+        height: (yr.end - yr.start).max(1) as u32,
+    }
+}
+
 /// Turns a plotters error (there are none from [`SceneBackend`], but the chart layer
 /// can still refuse, e.g. an empty range) into a library error.
 pub fn chart_error(err: impl std::fmt::Display) -> crate::Error {

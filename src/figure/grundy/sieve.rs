@@ -7,9 +7,9 @@ use super::spec::{Frame, GrundyFigure};
 use super::text::whole_tick;
 use crate::font;
 use crate::games::Solution;
-use crate::scene::chart::{chart_error, SceneBackend};
+use crate::scene::chart::{chart_error, plotting_rect, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
-use crate::scene::{CellLayer, Color, PixelRect, Scene, TextItem};
+use crate::scene::{CellLayer, Color, Scene, TextItem};
 use crate::Result;
 
 impl GrundyFigure {
@@ -179,13 +179,7 @@ impl GrundyFigure {
                 .y_label_formatter(&|v| whole_tick(*v))
                 .draw()
                 .map_err(chart_error)?;
-            let (xr, yr) = chart.plotting_area().get_pixel_range();
-            area = PixelRect {
-                x: xr.start.max(0) as u32,
-                y: yr.start.max(0) as u32,
-                width: (xr.end - xr.start).max(1) as u32,
-                height: (yr.end - yr.start).max(1) as u32,
-            };
+            area = plotting_rect(chart.plotting_area().get_pixel_range());
             root.present().map_err(chart_error)?;
         }
         scene.push(CellLayer {

@@ -1,5 +1,6 @@
 //! Captions, labels and keys shared by the Grundy pictures.
 
+pub(super) use crate::scene::chart::whole_tick;
 use plotters::style::colors::colormaps::ViridisRGB;
 
 use super::spec::{Frame, GrundyFigure};
@@ -113,14 +114,4 @@ pub(super) fn colour_bar(
         valign: VAlign::Baseline,
         rotation: 0.0,
     });
-}
-
-/// A tick label for a whole-number axis: coordinates are whole numbers, so a tick
-/// between two of them stays unlabelled rather than print a rounded duplicate.
-pub(super) fn whole_tick(value: f64) -> String {
-    if (value - value.round()).abs() < 1e-9 {
-        format!("{value:.0}")
-    } else {
-        String::new()
-    }
 }
