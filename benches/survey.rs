@@ -58,6 +58,41 @@ fn researchers_survey(c: &mut Criterion) {
             })
         },
     );
+    // Three-heap Nim, box 215 (216^3 = 10,077,696 positions), every finder.
+    let family = BuiltinFamily::new("nim", "heaps", GameParams::default()).expect("valid");
+    let options = SurveyOptions {
+        game_box: GameBox::Uniform(215),
+        ..options
+    };
+    group.bench_function(
+        "nim heaps=3, box 215 (1.0e7 positions), every finder",
+        |b| {
+            b.iter(|| {
+                let found = survey(&family, &[3], &options, &Control::default()).expect("fits");
+                assert_eq!(found[0].lines.positions, 216 * 216 * 216);
+                found
+            })
+        },
+    );
+    // Six heaps, box 14 (11.4e6 positions): 729 shift rules on 759,375 lines.
+    let options = SurveyOptions {
+        game_box: GameBox::Uniform(14),
+        finders: Finders {
+            shifts: Some(ShiftSpec::Every(-1..=1)),
+            ..options.finders
+        },
+        ..options
+    };
+    group.bench_function(
+        "nim heaps=6, box 14 (1.1e7 positions), every finder, shifts -1..1",
+        |b| {
+            b.iter(|| {
+                let found = survey(&family, &[6], &options, &Control::default()).expect("fits");
+                assert_eq!(found[0].lines.positions, 15u64.pow(6));
+                found
+            })
+        },
+    );
     group.finish();
 }
 

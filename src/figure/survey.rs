@@ -407,8 +407,7 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     let axis = v.lines.axis;
     let p_points = v
         .lines
-        .segments
-        .iter()
+        .segments()
         .flat_map(|s| s.p.iter().map(move |&t| s.point(axis, t)));
     let marked = marked(v);
     let marks: Vec<Vec<u32>> = marked

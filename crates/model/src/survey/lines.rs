@@ -13,14 +13,15 @@
 //! `(x, ., z)` holds at most one P-position (a `y`-move joins any two), so
 //! the P-positions follow from the columns below in O(x + z) per column.
 
+use super::grid::Grid;
 use crate::games::{CappedGame, Solution, OUTSIDE};
 use crate::{Control, Result};
 
 /// One run of consecutive positions along a line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Segment {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment<'a> {
     /// The coordinates of the line; the free axis' entry is 0.
-    pub fixed: Vec<u32>,
+    pub fixed: &'a [u32],
     /// The largest fixed coordinate (the free axis left out).
     pub fixed_max: u32,
     /// The first position on the free axis.
@@ -28,122 +29,186 @@ pub struct Segment {
     /// The last position on the free axis.
     pub hi: u32,
     /// The P-positions' free coordinates, increasing.
-    pub p: Vec<u32>,
+    pub p: &'a [u32],
 }
 
-impl Segment {
+impl Segment<'_> {
     /// The position at free coordinate `t`.
     pub fn point(&self, axis: usize, t: u32) -> Vec<u32> {
-        let mut p = self.fixed.clone();
+        let mut p = self.fixed.to_vec();
         p[axis] = t;
         p
     }
 }
 
-/// The positions and P-positions of a box, as segments along one axis.
-#[derive(Clone, Debug)]
+/// The positions and P-positions of a box, as segments along one axis, in
+/// flat arrays: a rule search reads every segment once per rule, and a box of
+/// six heaps has most of a million of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PLines {
     /// The free axis of every segment.
     pub axis: usize,
     /// The box: coordinate `i` in `0..=bounds[i]`.
     pub bounds: Vec<u32>,
-    /// Segments in lexicographic order of their fixed coordinates, then `lo`.
-    pub segments: Vec<Segment>,
     /// Positions in the box.
     pub positions: u64,
     /// P-positions in the box.
     pub p_count: u64,
+    /// The fixed coordinates, one per coordinate per segment (the free axis' 0).
+    pub(super) fixed: Vec<u32>,
+    pub(super) fixed_max: Vec<u32>,
+    pub(super) lo: Vec<u32>,
+    pub(super) hi: Vec<u32>,
+    /// The P-positions of segment `i` are `p[p_at[i]..p_at[i + 1]]`.
+    pub(super) p_at: Vec<usize>,
+    pub(super) p: Vec<u32>,
 }
 
 impl PLines {
-    /// The segments of any solution, along its last coordinate.
-    pub fn from_solution(solution: &Solution, control: &Control) -> Result<PLines> {
-        if let Some(capped) = solution.as_capped() {
-            let [bx, by, bz] = capped.bounds();
-            let mut segments = Vec::with_capacity((bx as usize + 1) * (bz as usize + 1));
-            for x in 0..=bx {
-                control.check()?;
-                for z in 0..=bz {
-                    let h = capped.column_height(x, z).unwrap_or(0);
-                    let p = (0..=h)
-                        .filter(|&y| capped.get(x, y, z) == Some(0))
-                        .collect();
-                    segments.push(Segment {
-                        fixed: vec![x, 0, z],
-                        fixed_max: x.max(z),
-                        lo: 0,
-                        hi: h,
-                        p,
-                    });
-                }
-            }
-            return Ok(PLines::new(1, vec![bx, by, bz], segments));
-        }
-        let bounds = solution.bounds();
-        let shape = solution.data_shape();
-        let dims = bounds.len();
-        let axis = dims - 1;
-        let len = shape[axis] as usize;
-        let mut segments = Vec::new();
-        let mut first = 0u32;
-        solution.for_each_slab(|slab: &[u16]| -> Result<()> {
-            control.check()?;
-            for (line, values) in slab.chunks_exact(len.max(1)).enumerate() {
-                // The fixed coordinates: `first`, then `line` in C order over the middle axes.
-                let mut fixed = vec![0u32; dims];
-                fixed[0] = first;
-                let mut rest = line;
-                for i in (1..axis).rev() {
-                    fixed[i] = (rest % shape[i] as usize) as u32;
-                    rest /= shape[i] as usize;
-                }
-                let fixed_max = fixed.iter().copied().max().unwrap_or(0);
-                let mut t = 0;
-                while t < values.len() {
-                    if values[t] == OUTSIDE {
-                        t += 1;
-                        continue;
-                    }
-                    let lo = t;
-                    let mut p = Vec::new();
-                    while t < values.len() && values[t] != OUTSIDE {
-                        if values[t] == 0 {
-                            p.push(t as u32);
-                        }
-                        t += 1;
-                    }
-                    segments.push(Segment {
-                        fixed: fixed.clone(),
-                        fixed_max,
-                        lo: lo as u32,
-                        hi: (t - 1) as u32,
-                        p,
-                    });
-                }
-            }
-            first += 1;
-            Ok(())
-        })?;
-        Ok(PLines::new(axis, bounds, segments))
+    /// Bytes the lines of `segments` segments of `dims` coordinates take,
+    /// counting one P-position a segment (at most one on every line of the
+    /// capped games and Nim-like games; a game with more grows past it).
+    pub fn bytes(segments: u64, dims: usize) -> u64 {
+        segments.saturating_mul(4 * dims as u64 + 28)
     }
 
-    fn new(axis: usize, bounds: Vec<u32>, segments: Vec<Segment>) -> PLines {
-        let positions = segments.iter().map(|s| u64::from(s.hi - s.lo) + 1).sum();
-        let p_count = segments.iter().map(|s| s.p.len() as u64).sum();
+    fn empty(axis: usize, bounds: Vec<u32>, segments: usize) -> PLines {
+        let dims = bounds.len();
+        let mut p_at = Vec::with_capacity(segments + 1);
+        p_at.push(0);
         PLines {
             axis,
             bounds,
-            segments,
-            positions,
-            p_count,
+            positions: 0,
+            p_count: 0,
+            fixed: Vec::with_capacity(segments * dims),
+            fixed_max: Vec::with_capacity(segments),
+            lo: Vec::with_capacity(segments),
+            hi: Vec::with_capacity(segments),
+            p_at,
+            p: Vec::with_capacity(segments),
         }
+    }
+
+    /// Appends a segment; `fixed`'s free-axis entry must be 0.
+    fn push(&mut self, fixed: &[u32], lo: u32, hi: u32, p: impl IntoIterator<Item = u32>) {
+        self.fixed.extend_from_slice(fixed);
+        self.fixed_max.push(
+            fixed
+                .iter()
+                .enumerate()
+                .filter(|&(d, _)| d != self.axis)
+                .map(|(_, &c)| c)
+                .max()
+                .unwrap_or(0),
+        );
+        self.lo.push(lo);
+        self.hi.push(hi);
+        self.p.extend(p);
+        self.p_at.push(self.p.len());
+        self.positions += u64::from(hi - lo) + 1;
+        self.p_count = self.p.len() as u64;
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.lo.len()
+    }
+
+    /// True when the box holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.lo.is_empty()
+    }
+
+    /// Segment `i`, in lexicographic order of the fixed coordinates, then `lo`.
+    pub fn segment(&self, i: usize) -> Segment<'_> {
+        let dims = self.bounds.len();
+        Segment {
+            fixed: &self.fixed[i * dims..(i + 1) * dims],
+            fixed_max: self.fixed_max[i],
+            lo: self.lo[i],
+            hi: self.hi[i],
+            p: &self.p[self.p_at[i]..self.p_at[i + 1]],
+        }
+    }
+
+    /// Every segment, in order.
+    pub fn segments(&self) -> impl DoubleEndedIterator<Item = Segment<'_>> + '_ {
+        (0..self.len()).map(|i| self.segment(i))
+    }
+
+    /// The segments of any solution: along `y` for a capped game (a column is
+    /// one segment), along the last coordinate for the others.
+    pub fn from_solution(solution: &Solution, control: &Control) -> Result<PLines> {
+        let grid = Grid::of(solution, control)?;
+        PLines::from_grid(&grid, solution.bounds(), Self::axis_of(solution), control)
+    }
+
+    /// The axis [`PLines::from_solution`] runs its segments along.
+    pub fn axis_of(solution: &Solution) -> usize {
+        if solution.as_capped().is_some() {
+            1
+        } else {
+            solution.bounds().len() - 1
+        }
+    }
+
+    /// The segments of `grid` (the box `bounds`) along `axis`.
+    pub fn from_grid(
+        grid: &Grid,
+        bounds: Vec<u32>,
+        axis: usize,
+        control: &Control,
+    ) -> Result<PLines> {
+        let shape = &grid.shape;
+        let dims = shape.len();
+        let others: Vec<usize> = (0..dims).filter(|&d| d != axis).collect();
+        let count: usize = others.iter().map(|&d| shape[d]).product();
+        let (len, stride) = (shape[axis], grid.strides[axis]);
+        let mut lines = PLines::empty(axis, bounds, count);
+        let mut fixed = vec![0u32; dims];
+        let mut p = Vec::new();
+        for line in 0..count {
+            if line % 4096 == 0 {
+                control.check()?;
+            }
+            let mut rest = line;
+            for &d in others.iter().rev() {
+                fixed[d] = (rest % shape[d]) as u32;
+                rest /= shape[d];
+            }
+            fixed[axis] = 0;
+            let base: usize = fixed
+                .iter()
+                .zip(&grid.strides)
+                .map(|(&c, &s)| c as usize * s)
+                .sum();
+            let value = |t: usize| grid.values[base + t * stride];
+            let mut t = 0;
+            while t < len {
+                if value(t) == OUTSIDE {
+                    t += 1;
+                    continue;
+                }
+                let lo = t;
+                p.clear();
+                while t < len && value(t) != OUTSIDE {
+                    if value(t) == 0 {
+                        p.push(t as u32);
+                    }
+                    t += 1;
+                }
+                lines.push(&fixed, lo as u32, (t - 1) as u32, p.iter().copied());
+            }
+        }
+        Ok(lines)
     }
 }
 
 /// Bytes [`capped_p_lines`] needs for a box with this many columns: a segment
-/// (fixed coordinates, one P) and a clamped cap each.
+/// (fixed coordinates, one P), and a clamped cap and a P-position while solving.
 pub fn capped_p_lines_bytes(columns: u64) -> u64 {
-    columns.saturating_mul(96)
+    PLines::bytes(columns, 3).saturating_add(columns.saturating_mul(8))
 }
 
 /// The P-positions of a capped game in the box `bounds`, without Grundy values.
@@ -205,20 +270,19 @@ pub fn capped_p_lines(game: &CappedGame, bounds: [u32; 3], control: &Control) ->
         }
         control.advance(1);
     }
-    let segments = (0..nx)
-        .flat_map(|x| (0..nz).map(move |z| (x, z)))
-        .map(|(x, z)| {
+    let mut lines = PLines::empty(1, vec![bx, by, bz], nx * nz);
+    for x in 0..nx {
+        for z in 0..nz {
             let q = p[x * nz + z];
-            Segment {
-                fixed: vec![x as u32, 0, z as u32],
-                fixed_max: (x.max(z)) as u32,
-                lo: 0,
-                hi: height[x * nz + z],
-                p: if q == NONE { Vec::new() } else { vec![q] },
-            }
-        })
-        .collect();
-    Ok(PLines::new(1, vec![bx, by, bz], segments))
+            lines.push(
+                &[x as u32, 0, z as u32],
+                0,
+                height[x * nz + z],
+                (q != NONE).then_some(q),
+            );
+        }
+    }
+    Ok(lines)
 }
 
 #[cfg(test)]
@@ -248,7 +312,7 @@ mod tests {
                     .solve(&GameBox::Each(bounds.to_vec()), LIMIT)
                     .unwrap();
                 let slow = PLines::from_solution(&solved, &Control::default()).unwrap();
-                assert_eq!(fast.segments, slow.segments, "{cap} {bounds:?}");
+                assert_eq!(fast, slow, "{cap} {bounds:?}");
                 assert_eq!(fast.positions, solved.len() as u64);
                 assert_eq!(fast.p_count, solved.p_positions().len() as u64);
             }
@@ -262,7 +326,7 @@ mod tests {
         let lines = PLines::from_solution(&solved, &Control::default()).unwrap();
         assert_eq!(lines.positions, solved.len() as u64);
         let mut from_lines: Vec<Vec<u32>> = Vec::new();
-        for s in &lines.segments {
+        for s in lines.segments() {
             for t in s.lo..=s.hi {
                 assert!(solved.get(&s.point(lines.axis, t)).is_some());
             }

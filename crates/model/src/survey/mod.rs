@@ -12,6 +12,7 @@
 //! * [`nimsum`]: Grundy value against nim-sum, exceptions counted and listed;
 //! * [`period`]: pre-period, period and saltus along lines parallel to the axes.
 
+pub mod grid;
 pub mod lines;
 pub mod nimsum;
 pub mod period;
@@ -23,6 +24,7 @@ use crate::error::check_memory;
 use crate::games::cap_expr::CapExpr;
 use crate::games::{Cap, CappedGame, GameBox, GameParams, GameSpec};
 use crate::{Control, Error, Result};
+use grid::Grid;
 use lines::PLines;
 use nimsum::NimSumFit;
 use period::AxisPeriods;
@@ -333,17 +335,22 @@ fn box_tuples(bounds: &[u32]) -> u128 {
 /// Columns (x, z) of a capped game a survey takes at most: a box of 8191 by 8191.
 const MAX_CAPPED_COLUMNS: u64 = 1 << 26;
 
-/// Bytes one value's survey needs: the solver's own estimate where a finder
-/// wants Grundy values (2 per position plus its line sets for capped games, 3 per
-/// tuple of the box for the others), and the lines the rules read.
+/// Bytes one value's survey needs, as `(while working, kept)`. Kept: its
+/// lines, which the report's figures draw once every value is done. While
+/// working, on top of those: the solve (the solver's own estimate: 2 per
+/// position plus its line sets for capped games, 3 per tuple of the box for the
+/// others) and the grid it is read into (2 per tuple); the lines are built from
+/// the grid once the solution is dropped, so only the solve's excess over them
+/// adds. The capped games' P-position path needs only its lines.
 fn value_bytes(
     game: &GameSpec,
     bounds: &[u32],
     finders: &Finders,
     control: &Control,
-) -> Result<u64> {
+) -> Result<(u64, u64)> {
     let tuples = box_tuples(bounds);
-    Ok(match game {
+    let grid = u64::try_from(tuples.saturating_mul(2)).unwrap_or(u64::MAX);
+    let (solve, lines) = match game {
         GameSpec::Capped(g) => {
             let columns = (u64::from(bounds[0]) + 1).saturating_mul(u64::from(bounds[2]) + 1);
             // The solver's estimate tabulates the cap over the columns: bound them
@@ -355,15 +362,26 @@ fn value_bytes(
                 )));
             }
             let lines = lines::capped_p_lines_bytes(columns);
-            if finders.need_grundy() {
-                g.solve_bytes([bounds[0], bounds[1], bounds[2]], control)?
-                    .saturating_add(lines)
-            } else {
-                lines
+            if !finders.need_grundy() {
+                return Ok((0, lines));
             }
+            (
+                g.solve_bytes([bounds[0], bounds[1], bounds[2]], control)?,
+                lines,
+            )
         }
-        _ => u64::try_from(tuples.saturating_mul(3).saturating_add(tuples / 8)).unwrap_or(u64::MAX),
-    })
+        _ => {
+            // Segments along the last coordinate: one per line when the game
+            // does not break its lines.
+            let count = tuples / (u128::from(bounds[bounds.len() - 1]) + 1);
+            (
+                u64::try_from(tuples.saturating_mul(3).saturating_add(tuples / 8))
+                    .unwrap_or(u64::MAX),
+                PLines::bytes(u64::try_from(count).unwrap_or(u64::MAX), bounds.len()),
+            )
+        }
+    };
+    Ok((grid.saturating_add(solve.saturating_sub(lines)), lines))
 }
 
 /// The most line checks one value's rule search may take (rules times lines):
@@ -421,7 +439,7 @@ pub fn survey(
         .map(|&v| family.game(v))
         .collect::<Result<_>>()?;
     let mut boxes = Vec::with_capacity(games.len());
-    let mut largest = 0u64;
+    let (mut working, mut kept) = (Vec::with_capacity(games.len()), 0u64);
     for game in &games {
         let bounds = survey_bounds(game, &options.game_box)?;
         if bounds.len() < 2 {
@@ -430,14 +448,21 @@ pub fn survey(
                 game.name()
             )));
         }
-        largest = largest.max(value_bytes(game, &bounds, &options.finders, control)?);
+        let (work, lines) = value_bytes(game, &bounds, &options.finders, control)?;
+        working.push(work);
+        kept = kept.saturating_add(lines);
         check_rule_work(game, &bounds, &options.finders)?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
         .min(values.len() as u64)
         .max(1);
-    let needed = largest.saturating_mul(at_once);
+    // At worst the largest values are worked on together.
+    working.sort_unstable_by(|a, b| b.cmp(a));
+    let needed = working
+        .iter()
+        .take(at_once as usize)
+        .fold(kept, |sum, &w| sum.saturating_add(w));
     check_memory(
         || {
             format!(
@@ -479,19 +504,21 @@ fn survey_one(
     control: &Control,
 ) -> Result<ValueReport> {
     let finders = &options.finders;
-    let solution = if finders.need_grundy() {
-        Some(game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?)
-    } else {
-        None
-    };
-    let lines = match (&solution, game) {
-        (None, GameSpec::Capped(g)) => {
-            lines::capped_p_lines(g, [bounds[0], bounds[1], bounds[2]], control)?
-        }
-        (Some(s), _) => PLines::from_solution(s, control)?,
-        (None, _) => {
-            let s = game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?;
-            PLines::from_solution(&s, control)?
+    // The capped games' P-positions need no Grundy value; every other path
+    // solves the box and reads it as one grid.
+    let (grid, lines) = match game {
+        GameSpec::Capped(g) if !finders.need_grundy() => (
+            None,
+            lines::capped_p_lines(g, [bounds[0], bounds[1], bounds[2]], control)?,
+        ),
+        _ => {
+            let solution =
+                game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?;
+            let grid = Grid::of(&solution, control)?;
+            let axis = PLines::axis_of(&solution);
+            drop(solution);
+            let lines = PLines::from_grid(&grid, bounds.to_vec(), axis, control)?;
+            (Some(grid), lines)
         }
     };
     let dims = bounds.len();
@@ -509,12 +536,12 @@ fn survey_one(
         }
         None => None,
     };
-    let nim_sum = match (&solution, finders.nim_sum) {
-        (Some(s), true) => Some(nimsum::grundy_vs_nim_sum(s, options.listed, control)?),
+    let nim_sum = match (&grid, finders.nim_sum) {
+        (Some(g), true) => Some(nimsum::grundy_vs_nim_sum(g, options.listed, control)?),
         _ => None,
     };
-    let periods = match (&solution, finders.periods) {
-        (Some(s), true) => Some(period::line_periods(s, control)?),
+    let periods = match (&grid, finders.periods) {
+        (Some(g), true) => Some(period::line_periods(g, control)?),
         _ => None,
     };
     Ok(ValueReport {
@@ -609,7 +636,7 @@ mod tests {
         .unwrap();
         for (a, b) in fast.iter().zip(&slow) {
             assert_eq!(a.shifts, b.shifts);
-            assert_eq!(a.lines.segments, b.lines.segments);
+            assert_eq!(a.lines, b.lines);
         }
         let err = survey(
             &family,

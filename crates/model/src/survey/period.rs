@@ -12,7 +12,8 @@
 
 use rayon::prelude::*;
 
-use crate::games::Solution;
+use super::grid::Grid;
+use crate::games::OUTSIDE;
 use crate::{Control, Result};
 
 /// Pre-period, period and saltus of one sequence.
@@ -88,6 +89,7 @@ struct Tally {
     max_preperiod: usize,
     max_period: usize,
     kinds: std::collections::BTreeMap<(usize, i64), u64>,
+    /// The lexicographically first runs without a period seen, sorted, at most [`NAMED`].
     not_periodic: Vec<Vec<u32>>,
 }
 
@@ -108,7 +110,10 @@ impl Tally {
         self
     }
 
-    fn add(&mut self, start: Vec<u32>, values: &[i64]) {
+    /// Tallies one run; `start` is its first position, copied only when it is
+    /// among the first [`NAMED`] runs without a period (so that which runs are
+    /// named does not depend on how the lines were split between threads).
+    fn add(&mut self, start: &[u32], values: &[i64]) {
         self.lines += 1;
         match find_period(values) {
             Some(found) => {
@@ -123,56 +128,70 @@ impl Tally {
                 *self.kinds.entry((found.period, found.saltus)).or_default() += 1;
             }
             None => {
-                if self.not_periodic.len() < NAMED {
-                    self.not_periodic.push(start);
+                let at = self
+                    .not_periodic
+                    .partition_point(|named| named.as_slice() < start);
+                if at < NAMED {
+                    self.not_periodic.insert(at, start.to_vec());
+                    self.not_periodic.truncate(NAMED);
                 }
             }
         }
     }
 }
 
-/// Periodicity of every run of positions along every axis of `solution`.
-pub fn line_periods(solution: &Solution, control: &Control) -> Result<Vec<AxisPeriods>> {
-    let shape: Vec<usize> = solution.data_shape().iter().map(|&n| n as usize).collect();
+/// Lines handed to one task at a time: neighbouring lines share cache lines.
+const LINES_PER_TASK: usize = 256;
+
+/// Periodicity of every run of positions along every axis of `grid`.
+pub fn line_periods(grid: &Grid, control: &Control) -> Result<Vec<AxisPeriods>> {
+    let shape = &grid.shape;
     let dims = shape.len();
     let mut out = Vec::with_capacity(dims);
     for axis in 0..dims {
         let others: Vec<usize> = (0..dims).filter(|&d| d != axis).collect();
         let count: usize = others.iter().map(|&d| shape[d]).product();
+        let (len, stride) = (shape[axis], grid.strides[axis]);
         control.check()?;
-        // Lines in chunks, in order: the named runs are the first ones either way.
-        let tally = (0..count)
+        let tally = (0..count.div_ceil(LINES_PER_TASK))
             .into_par_iter()
-            .fold(Tally::default, |mut tally, line| {
-                if line % 1024 == 0 && control.is_cancelled() {
+            .fold(Tally::default, |mut tally, task| {
+                if control.is_cancelled() {
                     return tally;
                 }
                 let mut p = vec![0u32; dims];
-                let mut rest = line;
-                for &d in others.iter().rev() {
-                    p[d] = (rest % shape[d]) as u32;
-                    rest /= shape[d];
-                }
-                let mut run: Vec<i64> = Vec::new();
-                let mut start = p.clone();
-                for t in 0..shape[axis] {
-                    p[axis] = t as u32;
-                    match solution.get(&p) {
-                        Some(g) => {
+                let mut run: Vec<i64> = Vec::with_capacity(len);
+                let mut start = vec![0u32; dims];
+                for line in task * LINES_PER_TASK..((task + 1) * LINES_PER_TASK).min(count) {
+                    // The other coordinates of the line, in C order.
+                    let mut rest = line;
+                    for &d in others.iter().rev() {
+                        p[d] = (rest % shape[d]) as u32;
+                        rest /= shape[d];
+                    }
+                    p[axis] = 0;
+                    let base: usize = p
+                        .iter()
+                        .zip(&grid.strides)
+                        .map(|(&c, &s)| c as usize * s)
+                        .sum();
+                    run.clear();
+                    for t in 0..len {
+                        let g = grid.values[base + t * stride];
+                        if g != OUTSIDE {
                             if run.is_empty() {
-                                start = p.clone();
+                                start.copy_from_slice(&p);
+                                start[axis] = t as u32;
                             }
                             run.push(i64::from(g));
-                        }
-                        None if !run.is_empty() => {
-                            tally.add(std::mem::take(&mut start), &run);
+                        } else if !run.is_empty() {
+                            tally.add(&start, &run);
                             run.clear();
                         }
-                        None => {}
                     }
-                }
-                if !run.is_empty() {
-                    tally.add(start, &run);
+                    if !run.is_empty() {
+                        tally.add(&start, &run);
+                    }
                 }
                 tally
             })
@@ -275,7 +294,8 @@ mod tests {
         .unwrap()
         .solve(&GameBox::Uniform(31), 1 << 30)
         .unwrap();
-        let axes = line_periods(&s, &Control::default()).unwrap();
+        let grid = Grid::of(&s, &Control::default()).unwrap();
+        let axes = line_periods(&grid, &Control::default()).unwrap();
         assert_eq!(axes.len(), 2);
         let mut periodic = 0;
         // Brute force: each row's values against the definition.
@@ -299,5 +319,109 @@ mod tests {
         for a in &axes {
             assert_eq!((a.lines, a.periodic), (32, periodic));
         }
+    }
+
+    /// Wythoff's game by its definition: take any amount from one heap, or the
+    /// same amount from both; Grundy values by mex over every option.
+    fn wythoff_by_mex(n: usize) -> Vec<Vec<u16>> {
+        let mut g = vec![vec![0u16; n + 1]; n + 1];
+        for x in 0..=n {
+            for y in 0..=n {
+                let mut seen = vec![false; 3 * (n + 1) + 1];
+                for k in 1..=x {
+                    seen[g[x - k][y] as usize] = true;
+                }
+                for k in 1..=y {
+                    seen[g[x][y - k] as usize] = true;
+                }
+                for k in 1..=x.min(y) {
+                    seen[g[x - k][y - k] as usize] = true;
+                }
+                g[x][y] = seen.iter().position(|&s| !s).unwrap() as u16;
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn wythoffs_rows_are_found_arithmetic_periodic_with_their_known_periods() {
+        // Dress, Flammenkamp and Pink: every row of Wythoff's game is arithmetic-
+        // periodic with saltus equal to its period; rows 0..6 have periods
+        // 1, 3, 3, 6, 12, 24, 12.
+        const N: usize = 160;
+        let text = include_str!("../../../../games/wythoff.toml");
+        let solved = GameSpec::from_game_file("wythoff.toml", text, &[])
+            .unwrap()
+            .solve(&GameBox::Uniform(N as u32), 1 << 30)
+            .unwrap();
+        let by_mex = wythoff_by_mex(N);
+        let grid = Grid::of(&solved, &Control::default()).unwrap();
+        for (x, row) in by_mex.iter().enumerate() {
+            for (y, &g) in row.iter().enumerate() {
+                assert_eq!(grid.get(&[x as u32, y as u32]), Some(g), "({x}, {y})");
+            }
+        }
+        let rows: Vec<Vec<i64>> = by_mex
+            .iter()
+            .map(|r| r.iter().map(|&g| i64::from(g)).collect())
+            .collect();
+        for (x, period) in [1, 3, 3, 6, 12, 24, 12].into_iter().enumerate() {
+            let found = find_period(&rows[x]).unwrap();
+            assert_eq!(Some(found), brute(&rows[x]), "row {x}");
+            assert_eq!(
+                (found.period, found.saltus),
+                (period, period as i64),
+                "row {x}"
+            );
+        }
+        // The finder's tally along y against the definition, row by row.
+        let axes = line_periods(&grid, &Control::default()).unwrap();
+        let along_y = &axes[1];
+        let found: Vec<Option<Periodicity>> = rows.iter().map(|r| brute(r)).collect();
+        let periodic: Vec<&Periodicity> = found.iter().flatten().collect();
+        assert_eq!(along_y.lines, N as u64 + 1);
+        assert_eq!(along_y.periodic, periodic.len() as u64);
+        assert_eq!(
+            along_y.arithmetic,
+            periodic.iter().filter(|p| p.saltus != 0).count() as u64
+        );
+        assert_eq!(
+            along_y.max_period,
+            periodic.iter().map(|p| p.period).max().unwrap()
+        );
+        let unnamed: Vec<Vec<u32>> = (0..=N as u32)
+            .filter(|&x| found[x as usize].is_none())
+            .take(NAMED)
+            .map(|x| vec![x, 0])
+            .collect();
+        assert_eq!(along_y.not_periodic, unnamed);
+        // Wythoff's game is symmetric: the columns tell the same.
+        assert_eq!(axes[0].periodic, along_y.periodic);
+    }
+
+    #[test]
+    fn the_tally_does_not_depend_on_the_thread_count() {
+        let s = GameSpec::from_name(
+            "triangular",
+            &GameParams {
+                k: Some(5),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .solve(&GameBox::Uniform(60), 1 << 30)
+        .unwrap();
+        let grid = Grid::of(&s, &Control::default()).unwrap();
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| line_periods(&grid, &Control::default()).unwrap())
+        };
+        let one = run(1);
+        assert!(one.iter().any(|a| a.not_periodic.len() == NAMED));
+        assert_eq!(one, run(3));
+        assert_eq!(one, run(7));
     }
 }

@@ -23,6 +23,7 @@
 //! outside the game or the box, so it agrees with the box without predicting
 //! any P-position there. Artefacts are reported apart from formulas.
 
+use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -233,7 +234,7 @@ fn pack(threshold: u64, exceptions: u64) -> u64 {
 /// The rule's point on a segment: the free coordinate that satisfies it, when
 /// it lies in the segment.
 #[inline]
-fn target(rule: &XorRule, axis: usize, seg: &super::lines::Segment) -> Option<u32> {
+fn target(rule: &XorRule, axis: usize, seg: &super::lines::Segment<'_>) -> Option<u32> {
     let mut x = 0i64;
     for (i, (&f, &s)) in seg.fixed.iter().zip(&rule.shift).enumerate() {
         if i != axis {
@@ -246,23 +247,34 @@ fn target(rule: &XorRule, axis: usize, seg: &super::lines::Segment) -> Option<u3
 
 /// Scans every segment for `rule`'s `(threshold, exceptions)`; `None` once the
 /// partial key exceeds `best` (it can then be no best: both only grow).
-fn scan(rule: &XorRule, lines: &PLines, best: &AtomicU64) -> Option<(u64, u64)> {
+/// `others(i)` is the XOR of segment `i`'s shifted fixed coordinates.
+#[inline(always)]
+fn scan_with(
+    rule: &XorRule,
+    lines: &PLines,
+    best: &AtomicU64,
+    others: impl Fn(usize) -> i64,
+) -> Option<(u64, u64)> {
+    let axis_shift = rule.shift[lines.axis];
     let (mut threshold, mut count) = (0u64, 0u64);
     // Largest lines first: a poor rule meets a large exception at once.
-    for (k, seg) in lines.segments.iter().rev().enumerate() {
-        let t = target(rule, lines.axis, seg);
+    for (k, i) in (0..lines.lo.len()).rev().enumerate() {
+        let t = (others(i) ^ rule.constant) - axis_shift;
+        let target =
+            (t >= i64::from(lines.lo[i]) && t <= i64::from(lines.hi[i])).then_some(t as u32);
+        let fixed_max = lines.fixed_max[i];
         let mut hit = false;
-        for &q in &seg.p {
-            if Some(q) == t {
+        for &q in &lines.p[lines.p_at[i]..lines.p_at[i + 1]] {
+            if Some(q) == target {
                 hit = true;
             } else {
                 count += 1;
-                threshold = threshold.max(u64::from(seg.fixed_max.max(q)) + 1);
+                threshold = threshold.max(u64::from(fixed_max.max(q)) + 1);
             }
         }
-        if let (Some(t), false) = (t, hit) {
+        if let (Some(t), false) = (target, hit) {
             count += 1;
-            threshold = threshold.max(u64::from(seg.fixed_max.max(t)) + 1);
+            threshold = threshold.max(u64::from(fixed_max.max(t)) + 1);
         }
         if k % 32 == 31 && count > 0 && pack(threshold, count) > best.load(Ordering::Relaxed) {
             return None;
@@ -271,36 +283,86 @@ fn scan(rule: &XorRule, lines: &PLines, best: &AtomicU64) -> Option<(u64, u64)> 
     Some((threshold, count))
 }
 
-/// Every exception of `rule`, in size order, and the counts.
+/// [`scan_with`] for `N` coordinates, known at compile time so the XOR unrolls.
+fn scan<const N: usize>(rule: &XorRule, lines: &PLines, best: &AtomicU64) -> Option<(u64, u64)> {
+    // The free axis' fixed entry is 0: with its shift set to 0 it drops out of the XOR.
+    let mut shift = [0i64; N];
+    shift.copy_from_slice(&rule.shift);
+    shift[lines.axis] = 0;
+    scan_with(rule, lines, best, |i| {
+        let fixed: &[u32; N] = lines.fixed[i * N..(i + 1) * N]
+            .try_into()
+            .expect("N coordinates");
+        (0..N).fold(0i64, |x, d| x ^ (i64::from(fixed[d]) + shift[d]))
+    })
+}
+
+/// [`scan`] for the number of coordinates of `lines`.
+fn scan_any(rule: &XorRule, lines: &PLines, best: &AtomicU64) -> Option<(u64, u64)> {
+    match lines.bounds.len() {
+        2 => scan::<2>(rule, lines, best),
+        3 => scan::<3>(rule, lines, best),
+        4 => scan::<4>(rule, lines, best),
+        5 => scan::<5>(rule, lines, best),
+        6 => scan::<6>(rule, lines, best),
+        dims => scan_with(rule, lines, best, |i| {
+            let fixed = &lines.fixed[i * dims..(i + 1) * dims];
+            fixed
+                .iter()
+                .zip(&rule.shift)
+                .enumerate()
+                .filter(|&(d, _)| d != lines.axis)
+                .fold(0i64, |x, (_, (&f, &s))| x ^ (i64::from(f) + s))
+        }),
+    }
+}
+
+/// The counts of `rule`'s exceptions and its `listed` smallest, in size order
+/// (a bounded max-heap: the best rule may have an exception on most lines).
 fn fit(rule: &XorRule, lines: &PLines, listed: usize) -> RuleFit {
-    let mut all: Vec<((u32, Vec<u32>), bool)> = Vec::new();
-    let (mut p_breaking, mut n_satisfying) = (0, 0);
-    for seg in &lines.segments {
-        let t = target(rule, lines.axis, seg);
+    let mut smallest: BinaryHeap<((u32, Vec<u32>), bool)> = BinaryHeap::new();
+    let (mut p_breaking, mut n_satisfying, mut largest) = (0, 0, None::<u32>);
+    let mut keep = |seg: &super::lines::Segment<'_>, t: u32, is_p: bool| {
+        let size = seg.fixed_max.max(t);
+        largest = Some(largest.map_or(size, |l| l.max(size)));
+        if listed == 0 {
+            return;
+        }
+        let point = seg.point(lines.axis, t);
+        if smallest.len() == listed {
+            let ((top_size, top), _) = smallest.peek().expect("a full heap");
+            if (size, &point) >= (*top_size, top) {
+                return;
+            }
+            smallest.pop();
+        }
+        smallest.push(((size, point), is_p));
+    };
+    for seg in lines.segments() {
+        let t = target(rule, lines.axis, &seg);
         let mut hit = false;
-        for &q in &seg.p {
+        for &q in seg.p {
             if Some(q) == t {
                 hit = true;
             } else {
                 p_breaking += 1;
-                all.push((size_order(&seg.point(lines.axis, q)), true));
+                keep(&seg, q, true);
             }
         }
         if let (Some(t), false) = (t, hit) {
             n_satisfying += 1;
-            all.push((size_order(&seg.point(lines.axis, t)), false));
+            keep(&seg, t, false);
         }
     }
-    all.sort_unstable();
-    let threshold = all.last().map_or(0, |((size, _), _)| u64::from(*size) + 1);
+    let mut listed = smallest.into_vec();
+    listed.sort_unstable();
     RuleFit {
         rule: rule.clone(),
         p_breaking,
         n_satisfying,
-        threshold,
-        listed: all
+        threshold: largest.map_or(0, |l| u64::from(l) + 1),
+        listed: listed
             .into_iter()
-            .take(listed)
             .map(|((_, position), is_p)| Exception { position, is_p })
             .collect(),
     }
@@ -309,11 +371,11 @@ fn fit(rule: &XorRule, lines: &PLines, listed: usize) -> RuleFit {
 /// The support of an exact rule.
 fn support(rule: &XorRule, lines: &PLines) -> ExactRule {
     let (mut regular, mut through_negatives, mut vacuous_lines) = (0, 0, 0);
-    for seg in &lines.segments {
-        if target(rule, lines.axis, seg).is_none() {
+    for seg in lines.segments() {
+        if target(rule, lines.axis, &seg).is_none() {
             vacuous_lines += 1;
         }
-        for &q in &seg.p {
+        for &q in seg.p {
             let p = seg.point(lines.axis, q);
             let negative = p
                 .iter()
@@ -360,7 +422,7 @@ pub fn search(
             if control.is_cancelled() {
                 return None;
             }
-            let result = scan(rule, lines, &best);
+            let result = scan_any(rule, lines, &best);
             if let Some((threshold, count)) = result {
                 if count > 0 {
                     best.fetch_min(pack(threshold, count), Ordering::Relaxed);
