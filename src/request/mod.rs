@@ -224,9 +224,13 @@ pub fn parameters(command: &[&str]) -> Result<Vec<String>> {
 /// one-line help (what `--help` says of it), for front ends that document
 /// themselves (Python's docstrings).
 pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
-    let found = model_definition(command)?;
+    Ok(parameter_help_of(model_definition(command)?))
+}
+
+/// [`parameter_help`] of a command's definition.
+pub(crate) fn parameter_help_of(found: &clap::Command) -> Vec<(String, String)> {
     let mut seen = std::collections::HashSet::new();
-    Ok(found
+    found
         .get_arguments()
         .filter(|a| !a.is_hide_set() && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
         .filter_map(|a| {
@@ -240,7 +244,7 @@ pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
         })
         // `grundy`'s `game` is a positional and a flag (`--game FILE`): one name.
         .filter(|(name, _)| seen.insert(name.clone()))
-        .collect())
+        .collect()
 }
 
 /// Whether `name` names the parameter `arg` (by long name, alias or positional
@@ -295,14 +299,24 @@ pub fn render_pairs(
 /// `pairs` parsed by the model's own definition, as the command line would parse
 /// `--name=value` words.
 pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
-    let found = model_definition(command)?;
+    parse_pairs_in(definition(), model_definition(command)?, command, pairs)
+}
+
+/// [`parse_pairs`] under any root definition (`root`, whose subcommand at the
+/// words `command` is `found`): the survey has a definition of its own.
+pub(crate) fn parse_pairs_in(
+    root: &clap::Command,
+    found: &clap::Command,
+    command: &[&str],
+    pairs: &[(String, Value)],
+) -> Result<ArgMatches> {
     let mut words: Vec<String> = command.iter().map(|w| w.to_string()).collect();
     let mut positional = Vec::new();
     for (name, value) in pairs {
         let arg = found
             .get_arguments()
             .find(|a| names_arg(a, name) && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
-            .ok_or_else(|| unknown_parameter(command, name))?;
+            .ok_or_else(|| unknown_parameter(found, command, name))?;
         let long = arg.get_long().unwrap_or(arg.get_id().as_str()).to_string();
         let switch = matches!(arg.get_action(), clap::ArgAction::SetTrue);
         match (value, switch) {
@@ -335,13 +349,12 @@ pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMat
         words.extend(positional);
     }
     let argv = std::iter::once("nimscape".to_string()).chain(words);
-    definition()
-        .clone()
+    root.clone()
         .try_get_matches_from(argv)
         .map_err(|e| from_clap(&e))
 }
 
-fn unknown_parameter(command: &[&str], name: &str) -> Error {
+fn unknown_parameter(found: &clap::Command, command: &[&str], name: &str) -> Error {
     /// Options of the command line that say how or where to draw, not what.
     const HOW_OR_WHERE: [&str; 8] = [
         "max-memory",
@@ -353,7 +366,10 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         "o",
         "q",
     ];
-    let allowed = parameters(command).unwrap_or_default();
+    let allowed = parameter_help_of(found)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect::<Vec<_>>();
     let wanted = name.replace('_', "-");
     let (why, suggested) = if HOW_OR_WHERE.contains(&wanted.as_str()) {
         (" (it says how or where to draw, not what)", String::new())
@@ -415,7 +431,10 @@ pub fn refuse_control_characters(matches: &ArgMatches) -> Result<()> {
     refuse_control_characters_under(definition(), matches)
 }
 
-fn refuse_control_characters_under(definition: &clap::Command, matches: &ArgMatches) -> Result<()> {
+pub(crate) fn refuse_control_characters_under(
+    definition: &clap::Command,
+    matches: &ArgMatches,
+) -> Result<()> {
     for id in matches.ids() {
         if NOT_PARAMETERS.contains(&id.as_str()) {
             continue;
