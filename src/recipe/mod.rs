@@ -500,13 +500,15 @@ fn parse_survey(src: &Source, survey: &Spanned<Table>) -> Result<SurveyEntry> {
                     .collect::<Result<_>>()?;
             }
             "quick" => entry.quick = quick_params(src, key, value, "{ param = \"k=1..4\" }")?,
-            "model" | "output" | "o" => return Err(src.error(
-                key.span().start,
-                format!(
+            "model" | "output" | "o" => {
+                return Err(src.error(
+                    key.span().start,
+                    format!(
                     "key '{}' is not for a [[survey]]: its files are named by `name` and `formats`",
                     key.get_ref()
                 ),
-            )),
+                ))
+            }
             _ => entry.params.push(param(src, key, value)?),
         }
     }

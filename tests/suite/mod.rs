@@ -30,4 +30,5 @@ mod square_cli;
 mod square_theorems;
 pub mod support;
 mod survey_cli;
+mod survey_recipe;
 mod verify_cli;
