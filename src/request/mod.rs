@@ -272,9 +272,20 @@ pub fn takes(command: &[&str], name: &str) -> bool {
 /// A name is a long flag name (`_` for `-` allowed) or a positional's id (`game`);
 /// a value is never read as an option.
 pub fn plan_pairs(command: &[&str], pairs: &[(String, Value)], budget: &Budget) -> Result<Planned> {
+    plan_pairs_with(command, pairs, budget, grundy::GameFiles::Disk)
+}
+
+/// [`plan_pairs`] with game files read from `files` (a game the explorer holds
+/// in memory, say).
+pub fn plan_pairs_with(
+    command: &[&str],
+    pairs: &[(String, Value)],
+    budget: &Budget,
+    files: grundy::GameFiles<'_>,
+) -> Result<Planned> {
     let matches = parse_pairs(command, pairs)?;
     let figure = FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?;
-    plan_command(figure, &matches, budget)
+    plan_command_with(figure, &matches, budget, files)
 }
 
 /// The bytes of model `command` drawn with text `pairs` as `extension` (`png`,
@@ -287,11 +298,30 @@ pub fn render_pairs(
     budget: &Budget,
     control: &Control,
 ) -> Result<Vec<u8>> {
+    render_pairs_with(
+        command,
+        pairs,
+        extension,
+        budget,
+        control,
+        grundy::GameFiles::Disk,
+    )
+}
+
+/// [`render_pairs`] with game files read from `files`.
+pub fn render_pairs_with(
+    command: &[&str],
+    pairs: &[(String, String)],
+    extension: &str,
+    budget: &Budget,
+    control: &Control,
+    files: grundy::GameFiles<'_>,
+) -> Result<Vec<u8>> {
     let pairs: Vec<(String, Value)> = pairs
         .iter()
         .map(|(name, value)| (name.clone(), Value::Text(value.clone())))
         .collect();
-    let planned = plan_pairs(command, &pairs, budget)?;
+    let planned = plan_pairs_with(command, &pairs, budget, files)?;
     let format = planned.format(extension)?;
     planned.render(format, control)
 }
@@ -405,6 +435,16 @@ pub fn plan_command(
     matches: &ArgMatches,
     budget: &Budget,
 ) -> Result<Planned> {
+    plan_command_with(command, matches, budget, grundy::GameFiles::Disk)
+}
+
+/// [`plan_command`] with game files read from `files`.
+pub fn plan_command_with(
+    command: FigureCommand,
+    matches: &ArgMatches,
+    budget: &Budget,
+    files: grundy::GameFiles<'_>,
+) -> Result<Planned> {
     refuse_control_characters(matches)?;
     let command_line = command_line(matches);
     let memory_limit = budget.memory_limit;
@@ -412,7 +452,7 @@ pub fn plan_command(
         FigureCommand::Square(args) => Box::new(square::plan(args, memory_limit)?),
         FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
-        FigureCommand::Grundy(args) => Box::new(grundy::plan(&args, memory_limit)?),
+        FigureCommand::Grundy(args) => Box::new(grundy::plan_with(&args, memory_limit, files)?),
         FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,
     };
     Ok(Planned {
@@ -626,6 +666,16 @@ pub fn grundy_layout(
     budget: &Budget,
     control: &Control,
 ) -> crate::Result<Vec<u8>> {
+    grundy_layout_with(pairs, budget, control, grundy::GameFiles::Disk)
+}
+
+/// [`grundy_layout`] with game files read from `files`.
+pub fn grundy_layout_with(
+    pairs: &[(String, Value)],
+    budget: &Budget,
+    control: &Control,
+    files: grundy::GameFiles<'_>,
+) -> crate::Result<Vec<u8>> {
     let matches = parse_pairs(&["grundy"], pairs)?;
     let FigureCommand::Grundy(args) =
         FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?
@@ -634,7 +684,7 @@ pub fn grundy_layout(
             "a Grundy layout needs grundy parameters",
         ));
     };
-    let plan = grundy::plan(&args, budget.memory_limit)?;
+    let plan = grundy::plan_with(&args, budget.memory_limit, files)?;
     let scene = plan.scene(plan.solution(control)?)?;
     let grids: Vec<serde_json::Value> = scene
         .items
