@@ -685,10 +685,36 @@ formats = ["svg"]
                 .value,
             ParamValue::Text("5".into())
         );
+        assert!(recipe.surveys.is_empty());
         let two = &recipe.figures[1];
         assert_eq!(two.model, ["octahedron", "section"]);
         assert_eq!(two.params[0].value, ParamValue::Text("5,5.5,6".into()));
         assert_eq!(two.formats, [Format::Svg]);
+    }
+
+    #[test]
+    fn parses_surveys_with_their_keys_formats_and_quick_overrides() {
+        let text = "title = \"T\"\n[[survey]]\nname = \"s\"\ncap = \"floor((x+z)/k)\"\nparam = \"k=1..9\"\nfind = [\"shift\", \"constant\"]\nformats = [\"md\", \"CSV\"]\nquick = { param = \"k=1..2\" }\n";
+        let recipe = Recipe::parse(Path::new("t.toml"), text).unwrap();
+        assert!(recipe.figures.is_empty());
+        let survey = &recipe.surveys[0];
+        assert_eq!((survey.name.as_str(), survey.line), ("s", 2));
+        assert_eq!(survey.formats, ["md", "csv"]);
+        let find = survey.params.iter().find(|p| p.key == "find").unwrap();
+        assert_eq!(
+            (find.value.clone(), find.line),
+            (ParamValue::Text("shift,constant".into()), 6)
+        );
+        let param = |quick| {
+            survey
+                .effective_params(quick)
+                .into_iter()
+                .find(|p| p.key == "param")
+                .unwrap()
+                .value
+        };
+        assert_eq!(param(false), ParamValue::Text("k=1..9".into()));
+        assert_eq!(param(true), ParamValue::Text("k=1..2".into()));
     }
 
     #[test]
@@ -701,6 +727,11 @@ formats = ["svg"]
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\nformats = [\"bmp\"]", "t.toml:4: unknown format 'bmp'"),
             ("[[figure]]\nmodel = \"square\"", "t.toml:1: a [[figure]] needs a name"),
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[figure]]\nname = \"a\"\nmodel = \"count\"", "t.toml:4: a second figure named 'a'"),
+            ("title = \"T\"", "t.toml:1: no [[figure]] or [[survey]] in the recipe"),
+            ("[[survey]]\ncap = \"x\"", "t.toml:1: a [[survey]] needs a name"),
+            ("[[survey]]\nname = \"s\"\nmodel = \"grundy\"", "t.toml:3: key 'model' is not for a [[survey]]"),
+            ("[[survey]]\nname = \"s\"\nformats = [\"png\"]", "t.toml:3: key 'formats' of a survey: unknown report '\"png\"'"),
+            ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[survey]]\nname = \"a\"", "t.toml:4: a second survey named 'a'"),
         ];
         for (text, expected) in cases {
             let err = Recipe::parse(Path::new("t.toml"), text)
