@@ -808,12 +808,17 @@ function grundyParams() {
 // Sends the game file in the text area to the server, which compiles it with
 // the game-file parser and keeps it; a game that does not compile shows the
 // parser's one line.
-async function pasteGame() {
-  const name = $('gr-file-name').value.trim(), text = $('gr-file-text').value;
-  const blob = new Blob([text], { type: 'text/plain' });
+// The "save the game file" link: the text area's text under the file name the command uses.
+function updateSaveLink() {
   const save = $('gr-file-save');
   if (save.dataset.owned) URL.revokeObjectURL(save.href);
-  save.href = URL.createObjectURL(blob); save.dataset.owned = '1'; save.download = name;
+  save.href = URL.createObjectURL(new Blob([$('gr-file-text').value], { type: 'text/plain' }));
+  save.dataset.owned = '1';
+  save.download = $('gr-file-name').value.trim();
+}
+async function pasteGame() {
+  const name = $('gr-file-name').value.trim(), text = $('gr-file-text').value;
+  updateSaveLink();
   let answer;
   try {
     answer = await fetch(`/api/games?${query({ name })}`, { method: 'POST', body: text });
@@ -840,6 +845,8 @@ async function renderGrundy() {
   $('gr-slice-v').textContent = String(gr.slice);
   const sliced = gr.game === 'file' ? pastedHeaps().length >= 3 : THREE_HEAPS.includes(gr.game);
   $('gr-slice').disabled = !(gr.plot === 'table' && sliced);
+  $('gr-slice-name').textContent = gr.game === 'file' && pastedHeaps().length >= 3 ? pastedHeaps()[pastedHeaps().length - 1] : 'z';
+  $('gr-img').hidden = !params;
   if (!params) {
     $('downloads').textContent = '';
     $('command').textContent = 'write or paste a game file, then press "draw this game"';
@@ -917,6 +924,9 @@ function initGrundy(state) {
   $('gr-plot').value = gr.plot; $('gr-slice').value = gr.slice;
   $('gr-game').onchange = () => { gr.game = $('gr-game').value; renderGrundy(); };
   $('gr-file-use').onclick = async () => { if (await pasteGame()) renderGrundy(); };
+  $('gr-file-text').addEventListener('change', updateSaveLink);
+  $('gr-file-name').addEventListener('change', updateSaveLink);
+  if (!EMBED) updateSaveLink();
   $('gr-k').onchange = () => { gr.k = parseInt($('gr-k').value, 10) || 1; renderGrundy(); };
   $('gr-cap').onchange = () => { gr.cap = $('gr-cap').value; renderGrundy(); };
   $('gr-box').onchange = () => { gr.box = Math.max(1, parseInt($('gr-box').value, 10) || 1); gr.slice = Math.min(gr.slice, gr.box); renderGrundy(); };
