@@ -1,4 +1,4 @@
-//! `nimscape render`: figure sets from TOML recipes.
+//! `nimscape render`: figure sets (and conjecture surveys) from TOML recipes.
 //!
 //! A figure's parameters are its subcommand's flags, so each figure is checked
 //! by the very command definition the command line uses, and by its own
@@ -14,8 +14,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nimscape::encode::{self, io_error, Format, Metadata};
 use nimscape::figure;
-use nimscape::recipe::gallery::{self, Rendered};
+use nimscape::recipe::gallery::{self, Rendered, RenderedSurvey};
 use nimscape::recipe::{self, Recipe};
+use nimscape::request::survey::{self, PlannedSurvey};
 use nimscape::request::{Budget, Naming, Planned};
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -40,7 +41,7 @@ pub struct RenderArgs {
         default_value = "output"
     )]
     output: PathBuf,
-    /// Render only these figures (names, comma-separated or repeated).
+    /// Render only these figures and surveys (names, comma-separated or repeated).
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     only: Vec<String>,
     /// Apply each figure's `quick` overrides: small sizes, for tests and previews.
@@ -109,6 +110,28 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         memory_limit: ctx.memory_limit,
         ..Budget::default()
     };
+    let chosen_surveys: Vec<(usize, usize)> = recipes
+        .iter()
+        .enumerate()
+        .flat_map(|(set, recipe)| {
+            let only = &args.only;
+            recipe
+                .surveys
+                .iter()
+                .enumerate()
+                .filter(move |(_, entry)| only.is_empty() || only.contains(&entry.name))
+                .map(move |(survey, _)| (set, survey))
+        })
+        .collect();
+    let mut surveys = Vec::new();
+    for &(set, survey) in &chosen_surveys {
+        let recipe = &recipes[set];
+        let entry = &recipe.surveys[survey];
+        match recipe::plan::plan_survey(recipe, entry, args.quick, &budget) {
+            Ok(planned) => surveys.push((set, survey, planned)),
+            Err(message) => problems.push(message),
+        }
+    }
     let checked: Vec<_> = chosen
         .par_iter()
         .map(|&(set, figure)| {
@@ -169,6 +192,34 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     // A stopped render writes no gallery: the figures it finished stay, each whole.
     ctx.control.check()?;
 
+    // Surveys after the figures: each runs its values in parallel on its own.
+    let mut surveyed: Vec<(usize, usize, Vec<String>, String)> = Vec::new();
+    let figures_failed = results.iter().any(|d| d.error.is_some());
+    if !figures_failed || args.keep_going {
+        for (set, survey, planned) in &surveys {
+            let recipe = &recipes[*set];
+            let entry = &recipe.surveys[*survey];
+            let folder = args.output.join(&recipe.name);
+            match run_survey(entry, planned, &folder, ctx) {
+                Ok(files) => {
+                    surveyed.push((*set, *survey, files, planned.command_line.clone()));
+                }
+                Err(error) => {
+                    ctx.control.check()?;
+                    problems.push(format!(
+                        "{}:{}: survey '{}': {error}",
+                        recipe.path.display(),
+                        entry.line,
+                        entry.name,
+                    ));
+                    if !args.keep_going {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     // Report failures, one line each, naming the recipe line.
     let mut drawn = std::collections::BTreeSet::new();
     for done in &results {
@@ -210,20 +261,31 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                     }
                 })
                 .collect();
-            if rendered.is_empty() {
+            let ran: Vec<RenderedSurvey> = surveyed
+                .iter()
+                .filter(|(s, ..)| *s == set)
+                .map(|(_, survey, files, command)| RenderedSurvey {
+                    entry: &recipe.surveys[*survey],
+                    files: files.clone(),
+                    command: command.clone(),
+                })
+                .collect();
+            if rendered.is_empty() && ran.is_empty() {
                 continue;
             }
             let folder = args.output.join(&recipe.name);
             write_text(
                 &folder.join("index.md"),
-                &gallery::index_md(recipe, &rendered),
+                &(gallery::index_md(recipe, &rendered) + &gallery::surveys_md(recipe, &ran)),
                 ctx.output_limit,
             )?;
-            write_text(
-                &folder.join("figures.tex"),
-                &gallery::figures_tex(recipe, &rendered),
-                ctx.output_limit,
-            )?;
+            if !rendered.is_empty() {
+                write_text(
+                    &folder.join("figures.tex"),
+                    &gallery::figures_tex(recipe, &rendered),
+                    ctx.output_limit,
+                )?;
+            }
         }
     }
 
@@ -292,11 +354,16 @@ fn check_set_names(recipes: &[Recipe]) -> Result<()> {
     Ok(())
 }
 
-/// Every `--only` name must be a figure of these recipes.
+/// Every `--only` name must be a figure or survey of these recipes.
 fn check_only(recipes: &[Recipe], only: &[String]) -> Result<()> {
     let names: std::collections::BTreeSet<&str> = recipes
         .iter()
-        .flat_map(|r| r.figures.iter().map(|f| f.name.as_str()))
+        .flat_map(|r| {
+            r.figures
+                .iter()
+                .map(|f| f.name.as_str())
+                .chain(r.surveys.iter().map(|s| s.name.as_str()))
+        })
         .collect();
     let unknown: Vec<&str> = only
         .iter()
@@ -305,12 +372,46 @@ fn check_only(recipes: &[Recipe], only: &[String]) -> Result<()> {
         .collect();
     if !unknown.is_empty() {
         bail!(
-            "--only {}: no figure of these recipes has that name; they have {}",
+            "--only {}: no figure or survey of these recipes has that name; they have {}",
             unknown.join(","),
             names.into_iter().collect::<Vec<_>>().join(", ")
         );
     }
     Ok(())
+}
+
+/// Runs one survey of a recipe and writes its reports into `folder` (the page's
+/// figures beside it), through the request layer's one report writer; the
+/// files written, relative to the folder.
+fn run_survey(
+    entry: &recipe::SurveyEntry,
+    planned: &PlannedSurvey,
+    folder: &Path,
+    ctx: &Context,
+) -> Result<Vec<String>, String> {
+    let found = planned
+        .plan
+        .run(&ctx.control)
+        .map_err(|e| Naming::Keys.message(&e))?;
+    let mut files = Vec::new();
+    for ext in &entry.formats {
+        let path = folder.join(format!("{}.{ext}", entry.name));
+        survey::report_files(
+            &found,
+            &path,
+            &planned.command_line,
+            ctx.memory_limit,
+            &ctx.control,
+            |file, bytes| {
+                encode::write_atomic(file, ctx.output_limit, |out| {
+                    out.write_all(bytes).map_err(io_error(file))
+                })
+            },
+        )
+        .map_err(|e| format!("{}: {}", file_label(&path), Naming::Keys.message(&e)))?;
+        files.push(file_label(&path));
+    }
+    Ok(files)
 }
 
 fn write_text(path: &Path, text: &str, output_limit: u64) -> Result<()> {

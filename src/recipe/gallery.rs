@@ -62,6 +62,44 @@ pub fn index_md(recipe: &Recipe, figures: &[Rendered]) -> String {
     page
 }
 
+/// A survey of a set that ran: its entry, its reports, its command.
+pub struct RenderedSurvey<'a> {
+    /// The recipe entry.
+    pub entry: &'a crate::recipe::SurveyEntry,
+    /// Report file names (`name.md`, `name.json`, ...), relative to the set's folder.
+    pub files: Vec<String>,
+    /// The command that runs it again (without `-o`).
+    pub command: String,
+}
+
+/// The gallery page's part for a set's surveys: a link to each report, its
+/// command and its recipe line (appended to [`index_md`]).
+pub fn surveys_md(recipe: &Recipe, surveys: &[RenderedSurvey]) -> String {
+    let mut page = String::new();
+    for survey in surveys {
+        page += &format!("## {} (survey)\n\n", survey.entry.name);
+        if !survey.entry.caption.is_empty() {
+            page += &format!("{}\n\n", survey.entry.caption);
+        }
+        page += &format!(
+            "Reports: {}\n\n",
+            survey
+                .files
+                .iter()
+                .map(|f| format!("[{f}]({f})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        page += &format!("```sh\n{}\n```\n\n", survey.command);
+        page += &format!(
+            "Recipe: `{}`, line {}.\n\n",
+            recipe.path.display(),
+            survey.entry.line
+        );
+    }
+    page
+}
+
 /// The LaTeX snippet of a set: `\input` it from a document whose `\graphicspath`
 /// includes the set's folder. Vector figures are included as PDF, rasters as PNG,
 /// each at its natural size (the size it was rendered for: `width = "85mm"` in a

@@ -15,6 +15,14 @@
 //! m = "1..24"                       # every other key is that subcommand's flag, without the dashes
 //! width = 1200
 //! quick = { m = "1..6" }            # overrides for `render --quick` (reduced-size runs, tests)
+//!
+//! [[survey]]                        # a conjecture survey's report: `nimscape survey`'s flags
+//! name = "cap-square"               # files: cap-square.md (figures beside it), .json, .csv
+//! formats = ["md", "json"]          # default ["md"]
+//! cap = "floor((x+z)^2/k)"          # or game = "triangular", or game = "../games/x.toml"
+//! param = "k=1..64"
+//! box = 64
+//! quick = { param = "k=1..4" }
 //! ```
 //!
 //! The one idea: a figure's parameters *are* its subcommand's flags, so a
@@ -76,16 +84,7 @@ pub struct FigureEntry {
 impl FigureEntry {
     /// The parameters in force: the figure's own, with quick overrides when asked.
     pub fn effective_params(&self, quick: bool) -> Vec<Param> {
-        let mut params = self.params.clone();
-        if quick {
-            for over in &self.quick {
-                match params.iter_mut().find(|p| same_key(&p.key, &over.key)) {
-                    Some(p) => *p = over.clone(),
-                    None => params.push(over.clone()),
-                }
-            }
-        }
-        params
+        overridden(&self.params, &self.quick, quick)
     }
 }
 
@@ -93,6 +92,47 @@ impl FigureEntry {
 pub fn same_key(a: &str, b: &str) -> bool {
     a.replace('_', "-") == b.replace('_', "-")
 }
+
+/// One conjecture survey of a set: `nimscape survey`'s flags as keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurveyEntry {
+    /// File stem of its reports, and its `--only` name.
+    pub name: String,
+    /// A line for the gallery.
+    pub caption: String,
+    /// Reports to write: `md` (a page with a figure per value beside it), `json`, `csv`.
+    pub formats: Vec<String>,
+    /// The survey's flags (`game`, `cap`, `param`, `box`, `find`, ...).
+    pub params: Vec<Param>,
+    /// Overrides for quick renders.
+    pub quick: Vec<Param>,
+    /// Line of the survey's `[[survey]]` header.
+    pub line: usize,
+}
+
+impl SurveyEntry {
+    /// The parameters in force: the survey's own, with quick overrides when asked.
+    pub fn effective_params(&self, quick: bool) -> Vec<Param> {
+        overridden(&self.params, &self.quick, quick)
+    }
+}
+
+/// `params` with `overrides` in force when `quick`.
+fn overridden(params: &[Param], overrides: &[Param], quick: bool) -> Vec<Param> {
+    let mut params = params.to_vec();
+    if quick {
+        for over in overrides {
+            match params.iter_mut().find(|p| same_key(&p.key, &over.key)) {
+                Some(p) => *p = over.clone(),
+                None => params.push(over.clone()),
+            }
+        }
+    }
+    params
+}
+
+/// The reports a `[[survey]]` may ask for.
+pub const SURVEY_FORMATS: [&str; 3] = ["md", "json", "csv"];
 
 /// A parsed figure set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,6 +149,8 @@ pub struct Recipe {
     pub defaults: Vec<Param>,
     /// The figures, in file order.
     pub figures: Vec<FigureEntry>,
+    /// The conjecture surveys, in file order.
+    pub surveys: Vec<SurveyEntry>,
 }
 
 /// Figure keys that are not subcommand flags.
@@ -280,6 +322,7 @@ struct RawRecipe {
     source: Option<String>,
     defaults: Option<Table>,
     figure: Option<Vec<Spanned<Table>>>,
+    survey: Option<Vec<Spanned<Table>>>,
 }
 
 impl Recipe {
@@ -353,21 +396,31 @@ impl Recipe {
                 defaults.push(param(&src, key, value)?);
             }
         }
-        let Some(list) = raw.figure else {
-            return Err(src.error(text.len(), "no [[figure]] in the recipe"));
-        };
-        let figures = list
+        if raw.figure.is_none() && raw.survey.is_none() {
+            return Err(src.error(text.len(), "no [[figure]] or [[survey]] in the recipe"));
+        }
+        let figures = raw
+            .figure
             .iter()
+            .flatten()
             .map(|figure| parse_figure(&src, figure, &default_formats))
             .collect::<Result<Vec<_>>>()?;
+        let surveys = raw
+            .survey
+            .iter()
+            .flatten()
+            .map(|survey| parse_survey(&src, survey))
+            .collect::<Result<Vec<_>>>()?;
         let mut seen = std::collections::BTreeSet::new();
-        for figure in &figures {
-            if !seen.insert(figure.name.clone()) {
+        let named = figures
+            .iter()
+            .map(|f| ("figure", &f.name, f.line))
+            .chain(surveys.iter().map(|s| ("survey", &s.name, s.line)));
+        for (kind, name, line) in named {
+            if !seen.insert(name.clone()) {
                 return Err(Error::invalid(format!(
-                    "{}:{}: a second figure named '{}'; names must be unique (they name the files)",
+                    "{}:{line}: a second {kind} named '{name}'; names of figures and surveys must be unique (they name the files)",
                     path.display(),
-                    figure.line,
-                    figure.name
                 )));
             }
         }
@@ -378,8 +431,107 @@ impl Recipe {
             source: raw.source,
             defaults,
             figures,
+            surveys,
         })
     }
+}
+
+/// Overrides of a `quick = { ... }` table; inline tables keep no spans of their
+/// own, so each reports the `quick` line.
+fn quick_params(
+    src: &Source,
+    key: &Spanned<String>,
+    value: &Spanned<toml::Value>,
+    example: &str,
+) -> Result<Vec<Param>> {
+    let toml::Value::Table(inner) = value.get_ref() else {
+        return Err(src.error(
+            key.span().start,
+            format!("key 'quick' must be a table such as {example}"),
+        ));
+    };
+    inner
+        .iter()
+        .map(|(k, v)| {
+            let spanned_key = Spanned::new(key.span(), k.clone());
+            let spanned_value = Spanned::new(key.span(), v.clone());
+            param(src, &spanned_key, &spanned_value)
+        })
+        .collect()
+}
+
+fn parse_survey(src: &Source, survey: &Spanned<Table>) -> Result<SurveyEntry> {
+    let at = survey.span().start;
+    let mut entry = SurveyEntry {
+        name: String::new(),
+        caption: String::new(),
+        formats: vec!["md".to_string()],
+        params: Vec::new(),
+        quick: Vec::new(),
+        line: src.line(at),
+    };
+    for (key, value) in survey.get_ref() {
+        match key.get_ref().replace('_', "-").as_str() {
+            "name" => entry.name = string_of(src, key, value)?,
+            "caption" => entry.caption = string_of(src, key, value)?,
+            "formats" => {
+                let bad = |shown: String| {
+                    src.error(
+                        key.span().start,
+                        format!(
+                            "key 'formats' of a survey: {shown}; allowed: a list of {}",
+                            SURVEY_FORMATS.join(", ")
+                        ),
+                    )
+                };
+                let toml::Value::Array(items) = value.get_ref() else {
+                    return Err(bad(format!("not {}", type_name(value.get_ref()))));
+                };
+                entry.formats = items
+                    .iter()
+                    .map(|item| {
+                        let text = item.as_str().unwrap_or_default().to_ascii_lowercase();
+                        if SURVEY_FORMATS.contains(&text.as_str()) {
+                            Ok(text)
+                        } else {
+                            Err(bad(format!("unknown report '{item}'")))
+                        }
+                    })
+                    .collect::<Result<_>>()?;
+            }
+            "quick" => entry.quick = quick_params(src, key, value, "{ param = \"k=1..4\" }")?,
+            "model" | "output" | "o" => {
+                return Err(src.error(
+                    key.span().start,
+                    format!(
+                    "key '{}' is not for a [[survey]]: its files are named by `name` and `formats`",
+                    key.get_ref()
+                ),
+                ))
+            }
+            _ => entry.params.push(param(src, key, value)?),
+        }
+    }
+    if entry.name.is_empty() {
+        return Err(src.error(at, "a [[survey]] needs a name (it names the files)"));
+    }
+    if !entry
+        .name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+    {
+        return Err(src.error(
+            at,
+            format!(
+                "survey name '{}' must be letters, digits, '-', '_' or '.'",
+                entry.name
+            ),
+        ));
+    }
+    if entry.formats.is_empty() {
+        return Err(src.error(at, format!("survey '{}' has no formats", entry.name)));
+    }
+    Ok(entry)
 }
 
 fn parse_figure(
@@ -411,20 +563,7 @@ fn parse_figure(
             "caption" => entry.caption = string_of(src, key, value)?,
             "tex-caption" => entry.tex_caption = Some(string_of(src, key, value)?),
             "formats" => entry.formats = formats_of(src, key, value)?,
-            "quick" => {
-                let toml::Value::Table(inner) = value.get_ref() else {
-                    return Err(src.error(
-                        key.span().start,
-                        "key 'quick' must be a table such as { m = \"1..6\" }",
-                    ));
-                };
-                for (k, v) in inner {
-                    // Inline tables keep no spans of their own: report the `quick` line.
-                    let spanned_key = Spanned::new(key.span(), k.clone());
-                    let spanned_value = Spanned::new(key.span(), v.clone());
-                    entry.quick.push(param(src, &spanned_key, &spanned_value)?);
-                }
-            }
+            "quick" => entry.quick = quick_params(src, key, value, "{ m = \"1..6\" }")?,
             _ => entry.params.push(param(src, key, value)?),
         }
     }
@@ -546,10 +685,36 @@ formats = ["svg"]
                 .value,
             ParamValue::Text("5".into())
         );
+        assert!(recipe.surveys.is_empty());
         let two = &recipe.figures[1];
         assert_eq!(two.model, ["octahedron", "section"]);
         assert_eq!(two.params[0].value, ParamValue::Text("5,5.5,6".into()));
         assert_eq!(two.formats, [Format::Svg]);
+    }
+
+    #[test]
+    fn parses_surveys_with_their_keys_formats_and_quick_overrides() {
+        let text = "title = \"T\"\n[[survey]]\nname = \"s\"\ncap = \"floor((x+z)/k)\"\nparam = \"k=1..9\"\nfind = [\"shift\", \"constant\"]\nformats = [\"md\", \"CSV\"]\nquick = { param = \"k=1..2\" }\n";
+        let recipe = Recipe::parse(Path::new("t.toml"), text).unwrap();
+        assert!(recipe.figures.is_empty());
+        let survey = &recipe.surveys[0];
+        assert_eq!((survey.name.as_str(), survey.line), ("s", 2));
+        assert_eq!(survey.formats, ["md", "csv"]);
+        let find = survey.params.iter().find(|p| p.key == "find").unwrap();
+        assert_eq!(
+            (find.value.clone(), find.line),
+            (ParamValue::Text("shift,constant".into()), 6)
+        );
+        let param = |quick| {
+            survey
+                .effective_params(quick)
+                .into_iter()
+                .find(|p| p.key == "param")
+                .unwrap()
+                .value
+        };
+        assert_eq!(param(false), ParamValue::Text("k=1..9".into()));
+        assert_eq!(param(true), ParamValue::Text("k=1..2".into()));
     }
 
     #[test]
@@ -562,6 +727,11 @@ formats = ["svg"]
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\nformats = [\"bmp\"]", "t.toml:4: unknown format 'bmp'"),
             ("[[figure]]\nmodel = \"square\"", "t.toml:1: a [[figure]] needs a name"),
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[figure]]\nname = \"a\"\nmodel = \"count\"", "t.toml:4: a second figure named 'a'"),
+            ("title = \"T\"", "t.toml:1: no [[figure]] or [[survey]] in the recipe"),
+            ("[[survey]]\ncap = \"x\"", "t.toml:1: a [[survey]] needs a name"),
+            ("[[survey]]\nname = \"s\"\nmodel = \"grundy\"", "t.toml:3: key 'model' is not for a [[survey]]"),
+            ("[[survey]]\nname = \"s\"\nformats = [\"png\"]", "t.toml:3: key 'formats' of a survey: unknown report '\"png\"'"),
+            ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[survey]]\nname = \"a\"", "t.toml:4: a second survey named 'a'"),
         ];
         for (text, expected) in cases {
             let err = Recipe::parse(Path::new("t.toml"), text)

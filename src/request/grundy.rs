@@ -144,7 +144,62 @@ pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
 
 /// The figure the flags describe (the game is solved when first written).
 pub fn plan(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
-    figure_of(args, memory_limit).and_then(Plan::new)
+    plan_with(args, memory_limit, GameFiles::Disk)
+}
+
+/// [`plan`] with game files read from `files`.
+pub fn plan_with(
+    args: &GrundyArgs,
+    memory_limit: u64,
+    files: GameFiles<'_>,
+) -> crate::Result<GrundyPlan> {
+    figure_of(args, memory_limit, files).and_then(Plan::new)
+}
+
+/// Where the game file a `game` parameter names is read from.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum GameFiles<'a> {
+    /// From the disk, as the command line reads it.
+    #[default]
+    Disk,
+    /// One game file a front end holds in memory (a game pasted into the
+    /// explorer): the file called `name` has the text `text`, and no other file
+    /// is read. The figure records `name`, so its command line reproduces it
+    /// wherever `name` holds that text.
+    Given {
+        /// The file name the figure's command line names.
+        name: &'a str,
+        /// The game file's text.
+        text: &'a str,
+    },
+}
+
+impl GameFiles<'_> {
+    /// The file's name as messages show it, and its text.
+    pub fn read(&self, path: &std::path::Path) -> crate::Result<(String, String)> {
+        match self {
+            GameFiles::Disk => read_game_file(path),
+            GameFiles::Given { name, text } if path == std::path::Path::new(name) => {
+                if text.len() > crate::games::file::MAX_GAME_FILE_BYTES {
+                    return Err(crate::Error::invalid_parameter(
+                        "game",
+                        format!(
+                            "game file '{name}' is larger than {} KiB",
+                            crate::games::file::MAX_GAME_FILE_BYTES / 1024
+                        ),
+                    ));
+                }
+                Ok((name.to_string(), text.to_string()))
+            }
+            GameFiles::Given { name, .. } => Err(crate::Error::invalid_parameter(
+                "game",
+                format!(
+                    "game file '{}' is not the one given ('{name}'); no other file is read here",
+                    args::excerpt(&path.display().to_string())
+                ),
+            )),
+        }
+    }
 }
 
 /// The `game` positional's parser: any word (an unknown game is refused with a
@@ -201,8 +256,12 @@ fn parse_param(text: &str) -> crate::Result<(String, i64)> {
 }
 
 /// Reads and compiles a game file with its `--param` values.
-fn game_from_file(path: &std::path::Path, params: &[String]) -> crate::Result<GameSpec> {
-    let (shown, text) = read_game_file(path)?;
+fn game_from_file(
+    path: &std::path::Path,
+    params: &[String],
+    files: GameFiles<'_>,
+) -> crate::Result<GameSpec> {
+    let (shown, text) = files.read(path)?;
     let overrides = params
         .iter()
         .map(|p| parse_param(p))
@@ -234,7 +293,11 @@ pub fn read_game_file(path: &std::path::Path) -> crate::Result<(String, String)>
     Ok((shown, text))
 }
 
-fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure> {
+fn figure_of(
+    args: &GrundyArgs,
+    memory_limit: u64,
+    files: GameFiles<'_>,
+) -> crate::Result<GrundyFigure> {
     let file = match (&args.game_file, &args.game) {
         (Some(_), Some(name)) => {
             return Err(crate::Error::invalid_parameter(
@@ -262,7 +325,7 @@ fn figure_of(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyFigure
                 )));
             }
         }
-        let game = game_from_file(&path, &args.param)?;
+        let game = game_from_file(&path, &args.param, files)?;
         return finish(args, game, "a game file", memory_limit);
     }
     if !args.param.is_empty() {

@@ -224,9 +224,13 @@ pub fn parameters(command: &[&str]) -> Result<Vec<String>> {
 /// one-line help (what `--help` says of it), for front ends that document
 /// themselves (Python's docstrings).
 pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
-    let found = model_definition(command)?;
+    Ok(parameter_help_of(model_definition(command)?))
+}
+
+/// [`parameter_help`] of a command's definition.
+pub(crate) fn parameter_help_of(found: &clap::Command) -> Vec<(String, String)> {
     let mut seen = std::collections::HashSet::new();
-    Ok(found
+    found
         .get_arguments()
         .filter(|a| !a.is_hide_set() && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
         .filter_map(|a| {
@@ -240,7 +244,7 @@ pub fn parameter_help(command: &[&str]) -> Result<Vec<(String, String)>> {
         })
         // `grundy`'s `game` is a positional and a flag (`--game FILE`): one name.
         .filter(|(name, _)| seen.insert(name.clone()))
-        .collect())
+        .collect()
 }
 
 /// Whether `name` names the parameter `arg` (by long name, alias or positional
@@ -268,9 +272,20 @@ pub fn takes(command: &[&str], name: &str) -> bool {
 /// A name is a long flag name (`_` for `-` allowed) or a positional's id (`game`);
 /// a value is never read as an option.
 pub fn plan_pairs(command: &[&str], pairs: &[(String, Value)], budget: &Budget) -> Result<Planned> {
+    plan_pairs_with(command, pairs, budget, grundy::GameFiles::Disk)
+}
+
+/// [`plan_pairs`] with game files read from `files` (a game the explorer holds
+/// in memory, say).
+pub fn plan_pairs_with(
+    command: &[&str],
+    pairs: &[(String, Value)],
+    budget: &Budget,
+    files: grundy::GameFiles<'_>,
+) -> Result<Planned> {
     let matches = parse_pairs(command, pairs)?;
     let figure = FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?;
-    plan_command(figure, &matches, budget)
+    plan_command_with(figure, &matches, budget, files)
 }
 
 /// The bytes of model `command` drawn with text `pairs` as `extension` (`png`,
@@ -283,11 +298,30 @@ pub fn render_pairs(
     budget: &Budget,
     control: &Control,
 ) -> Result<Vec<u8>> {
+    render_pairs_with(
+        command,
+        pairs,
+        extension,
+        budget,
+        control,
+        grundy::GameFiles::Disk,
+    )
+}
+
+/// [`render_pairs`] with game files read from `files`.
+pub fn render_pairs_with(
+    command: &[&str],
+    pairs: &[(String, String)],
+    extension: &str,
+    budget: &Budget,
+    control: &Control,
+    files: grundy::GameFiles<'_>,
+) -> Result<Vec<u8>> {
     let pairs: Vec<(String, Value)> = pairs
         .iter()
         .map(|(name, value)| (name.clone(), Value::Text(value.clone())))
         .collect();
-    let planned = plan_pairs(command, &pairs, budget)?;
+    let planned = plan_pairs_with(command, &pairs, budget, files)?;
     let format = planned.format(extension)?;
     planned.render(format, control)
 }
@@ -295,14 +329,24 @@ pub fn render_pairs(
 /// `pairs` parsed by the model's own definition, as the command line would parse
 /// `--name=value` words.
 pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
-    let found = model_definition(command)?;
+    parse_pairs_in(definition(), model_definition(command)?, command, pairs)
+}
+
+/// [`parse_pairs`] under any root definition (`root`, whose subcommand at the
+/// words `command` is `found`): the survey has a definition of its own.
+pub(crate) fn parse_pairs_in(
+    root: &clap::Command,
+    found: &clap::Command,
+    command: &[&str],
+    pairs: &[(String, Value)],
+) -> Result<ArgMatches> {
     let mut words: Vec<String> = command.iter().map(|w| w.to_string()).collect();
     let mut positional = Vec::new();
     for (name, value) in pairs {
         let arg = found
             .get_arguments()
             .find(|a| names_arg(a, name) && !NOT_PARAMETERS.contains(&a.get_id().as_str()))
-            .ok_or_else(|| unknown_parameter(command, name))?;
+            .ok_or_else(|| unknown_parameter(found, command, name))?;
         let long = arg.get_long().unwrap_or(arg.get_id().as_str()).to_string();
         let switch = matches!(arg.get_action(), clap::ArgAction::SetTrue);
         match (value, switch) {
@@ -335,13 +379,12 @@ pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMat
         words.extend(positional);
     }
     let argv = std::iter::once("nimscape".to_string()).chain(words);
-    definition()
-        .clone()
+    root.clone()
         .try_get_matches_from(argv)
         .map_err(|e| from_clap(&e))
 }
 
-fn unknown_parameter(command: &[&str], name: &str) -> Error {
+fn unknown_parameter(found: &clap::Command, command: &[&str], name: &str) -> Error {
     /// Options of the command line that say how or where to draw, not what.
     const HOW_OR_WHERE: [&str; 8] = [
         "max-memory",
@@ -353,7 +396,10 @@ fn unknown_parameter(command: &[&str], name: &str) -> Error {
         "o",
         "q",
     ];
-    let allowed = parameters(command).unwrap_or_default();
+    let allowed = parameter_help_of(found)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect::<Vec<_>>();
     let wanted = name.replace('_', "-");
     let (why, suggested) = if HOW_OR_WHERE.contains(&wanted.as_str()) {
         (" (it says how or where to draw, not what)", String::new())
@@ -389,6 +435,16 @@ pub fn plan_command(
     matches: &ArgMatches,
     budget: &Budget,
 ) -> Result<Planned> {
+    plan_command_with(command, matches, budget, grundy::GameFiles::Disk)
+}
+
+/// [`plan_command`] with game files read from `files`.
+pub fn plan_command_with(
+    command: FigureCommand,
+    matches: &ArgMatches,
+    budget: &Budget,
+    files: grundy::GameFiles<'_>,
+) -> Result<Planned> {
     refuse_control_characters(matches)?;
     let command_line = command_line(matches);
     let memory_limit = budget.memory_limit;
@@ -396,7 +452,7 @@ pub fn plan_command(
         FigureCommand::Square(args) => Box::new(square::plan(args, memory_limit)?),
         FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
-        FigureCommand::Grundy(args) => Box::new(grundy::plan(&args, memory_limit)?),
+        FigureCommand::Grundy(args) => Box::new(grundy::plan_with(&args, memory_limit, files)?),
         FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,
     };
     Ok(Planned {
@@ -415,7 +471,10 @@ pub fn refuse_control_characters(matches: &ArgMatches) -> Result<()> {
     refuse_control_characters_under(definition(), matches)
 }
 
-fn refuse_control_characters_under(definition: &clap::Command, matches: &ArgMatches) -> Result<()> {
+pub(crate) fn refuse_control_characters_under(
+    definition: &clap::Command,
+    matches: &ArgMatches,
+) -> Result<()> {
     for id in matches.ids() {
         if NOT_PARAMETERS.contains(&id.as_str()) {
             continue;
@@ -607,6 +666,16 @@ pub fn grundy_layout(
     budget: &Budget,
     control: &Control,
 ) -> crate::Result<Vec<u8>> {
+    grundy_layout_with(pairs, budget, control, grundy::GameFiles::Disk)
+}
+
+/// [`grundy_layout`] with game files read from `files`.
+pub fn grundy_layout_with(
+    pairs: &[(String, Value)],
+    budget: &Budget,
+    control: &Control,
+    files: grundy::GameFiles<'_>,
+) -> crate::Result<Vec<u8>> {
     let matches = parse_pairs(&["grundy"], pairs)?;
     let FigureCommand::Grundy(args) =
         FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?
@@ -615,7 +684,7 @@ pub fn grundy_layout(
             "a Grundy layout needs grundy parameters",
         ));
     };
-    let plan = grundy::plan(&args, budget.memory_limit)?;
+    let plan = grundy::plan_with(&args, budget.memory_limit, files)?;
     let scene = plan.scene(plan.solution(control)?)?;
     let grids: Vec<serde_json::Value> = scene
         .items

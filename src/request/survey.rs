@@ -5,15 +5,18 @@
 //! built-in game with an integer parameter (`game`), or a game file (`game`
 //! FILE.toml) over one of its `[params]`.
 
+use crate::encode::{Format, Metadata};
+use crate::figure::survey::{self as pages, SurveyReport};
 use crate::games::{GameBox, GameParams};
 use crate::survey::{
     self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyOptions,
     BUILTIN_PARAMETERS,
 };
 use crate::{Control, Error, Result};
-use clap::Args;
+use clap::{Args, FromArgMatches};
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 /// Test hypotheses (shifted nim-sums, nim-sum constants, Grundy = nim-sum,
 /// periods) on each value of a game family's parameter.
@@ -280,6 +283,144 @@ impl SurveyPlan {
             self.game_box.clone(),
             values,
         ))
+    }
+}
+
+/// `nimscape survey`'s definition, alone under a root: the one source of the
+/// survey's parameter names for the front ends that hand in `name = value`
+/// pairs (recipes, Python), as the figures' is for theirs.
+fn definition() -> &'static clap::Command {
+    static DEFINITION: LazyLock<clap::Command> = LazyLock::new(|| {
+        clap::Command::new("nimscape")
+            .subcommand(SurveyArgs::augment_args(clap::Command::new("survey")))
+    });
+    &DEFINITION
+}
+
+fn survey_definition() -> &'static clap::Command {
+    definition()
+        .find_subcommand("survey")
+        .expect("the survey's definition has its subcommand")
+}
+
+/// The survey's parameters as a recipe or Python names them, each with its
+/// one-line help.
+pub fn parameter_help() -> Vec<(String, String)> {
+    super::parameter_help_of(survey_definition())
+}
+
+/// A survey planned from `name = value` pairs, with its command line.
+pub struct PlannedSurvey {
+    /// The validated survey.
+    pub plan: SurveyPlan,
+    /// `nimscape survey ...`: the words the command line would run it with,
+    /// rebuilt from the parsed parameters (the same as the command line's own).
+    pub command_line: String,
+}
+
+/// A survey from `name = value` pairs (the flags of `nimscape survey` by their
+/// long names, `game` by position), validated by the same definition and
+/// [`plan`] as the command line; `-o` is the front end's business and not a
+/// parameter.
+pub fn plan_pairs(pairs: &[(String, super::Value)], memory_limit: u64) -> Result<PlannedSurvey> {
+    let matches = super::parse_pairs_in(definition(), survey_definition(), &["survey"], pairs)?;
+    super::refuse_control_characters_under(definition(), &matches)?;
+    let command_line = super::provenance::command_line(definition(), &matches);
+    let (_, inner) = matches
+        .subcommand()
+        .ok_or_else(|| Error::invalid("a survey needs its parameters"))?;
+    let args = SurveyArgs::from_arg_matches(inner).map_err(|e| super::from_clap(&e))?;
+    Ok(PlannedSurvey {
+        plan: plan(&args, memory_limit)?,
+        command_line,
+    })
+}
+
+/// What one report file is, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportKind {
+    /// `.md`: a page, with a figure per value beside it.
+    Page,
+    /// `.json`: everything, for scripts.
+    Json,
+    /// `.csv`: one row per value and finding.
+    Csv,
+}
+
+impl ReportKind {
+    /// The kind of the report `path` names, or why it is none.
+    pub fn of(path: &Path) -> Result<ReportKind> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        match ext.as_str() {
+            "md" => Ok(ReportKind::Page),
+            "json" => Ok(ReportKind::Json),
+            "csv" => Ok(ReportKind::Csv),
+            _ => Err(Error::invalid_parameter(
+                "output",
+                format!(
+                    "'{}': a survey writes .md (a page with figures), .json or .csv",
+                    crate::error::excerpt(&path.display().to_string())
+                ),
+            )),
+        }
+    }
+}
+
+/// The figure of value `value` beside the page `page`: `report-k5.png`.
+pub fn figure_path(page: &Path, parameter: &str, value: i64) -> PathBuf {
+    let stem = page
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("survey");
+    page.with_file_name(format!("{stem}-{parameter}{value}.png"))
+}
+
+/// The files of the report `path` names, each handed to `emit` with its path
+/// and bytes as soon as it is made (a page's figures first, then the page, so
+/// the page never links a figure that is not there): the one way every front
+/// end writes a survey's reports, byte for byte alike. `command_line` is what
+/// the page and the figures' metadata record.
+pub fn report_files(
+    found: &SurveyReport,
+    path: &Path,
+    command_line: &str,
+    memory_limit: u64,
+    control: &Control,
+    mut emit: impl FnMut(&Path, &[u8]) -> Result<()>,
+) -> Result<()> {
+    match ReportKind::of(path)? {
+        ReportKind::Json => emit(path, format!("{:#}\n", pages::json(found)).as_bytes()),
+        ReportKind::Csv => emit(path, pages::csv(found).as_bytes()),
+        ReportKind::Page => {
+            let metadata = Metadata::with_parameters(command_line);
+            let mut names = Vec::with_capacity(found.values.len());
+            for v in &found.values {
+                control.check()?;
+                let Some(scene) = pages::value_scene(v, &found.parameter)? else {
+                    names.push(None);
+                    continue;
+                };
+                let figure = figure_path(path, &found.parameter, v.value);
+                let mut bytes = Vec::new();
+                crate::encode::write_scene_to(
+                    &mut bytes,
+                    Format::Png,
+                    &scene,
+                    &metadata,
+                    memory_limit,
+                )?;
+                emit(&figure, &bytes)?;
+                names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
+            }
+            emit(
+                path,
+                pages::markdown(found, &names, command_line).as_bytes(),
+            )
+        }
     }
 }
 

@@ -8,9 +8,10 @@
 
 use super::error::ApiError;
 use super::job::Job;
-use super::state::{run_job, AppState};
+use super::state::{run_job, AppState, PastedGame};
+use crate::games::file::MAX_GAME_FILE_BYTES;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
@@ -85,12 +86,14 @@ pub async fn figure(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let (words, ext) = parse_path(&path)?;
-    let flags = parse_query(query.as_deref())?;
+    let mut flags = parse_query(query.as_deref())?;
+    let game = take_pasted(&state, &mut flags)?;
     let job = Job::Figure {
         command: words,
         flags,
         extension: ext.clone(),
         memory_limit: state.memory_limit,
+        game,
     };
     let bytes = run_job(&state, job).await?;
     let mut response = bytes.into_response();
@@ -107,13 +110,140 @@ pub async fn grundy_layout(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let flags = parse_query(query.as_deref())?;
+    let mut flags = parse_query(query.as_deref())?;
+    let game = take_pasted(&state, &mut flags)?;
     let job = Job::GrundyLayout {
         flags,
         memory_limit: state.memory_limit,
+        game,
     };
     let bytes = run_job(&state, job).await?;
     let mut response = bytes.into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Ok(response)
+}
+
+/// The `pasted=ID` of a query, taken out of `flags`: the pasted game file it
+/// names (its name and text), which `game` must name; none without `pasted`.
+fn take_pasted(
+    state: &AppState,
+    flags: &mut Vec<(String, String)>,
+) -> Result<Option<(String, Arc<str>)>, ApiError> {
+    let Some(at) = flags.iter().position(|(name, _)| name == "pasted") else {
+        return Ok(None);
+    };
+    let (_, id) = flags.remove(at);
+    let game = state.pasted(&id).ok_or_else(|| {
+        ApiError::bad(format!(
+            "pasted game '{}' is not on this server (it keeps the last {}); paste it again",
+            crate::error::excerpt(&id),
+            super::state::MAX_PASTED
+        ))
+    })?;
+    match flags.iter().find(|(name, _)| name == "game") {
+        Some((_, named)) if *named == game.name => {}
+        Some((_, named)) => {
+            return Err(ApiError::bad(format!(
+                "game: '{}' is not the pasted game '{}'",
+                crate::error::excerpt(named),
+                game.name
+            )))
+        }
+        None => flags.insert(0, ("game".to_string(), game.name.clone())),
+    }
+    Ok(Some((game.name, game.text)))
+}
+
+/// FNV-1a, 64 bits: a pasted game's id, the same for the same name and text in
+/// every run.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &byte in *part {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        hash ^= 0xff;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// Whether `name` is a plain game file name: letters, digits, `-`, `_`, `.`,
+/// ending in `.toml`, so the command line that names it is one plain word.
+fn plain_game_name(name: &str) -> bool {
+    (6..=64).contains(&name.len())
+        && name.ends_with(".toml")
+        && !name.starts_with(['.', '-'])
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+}
+
+/// `POST /api/games?name=NAME.toml` with a game file's text as the body (at
+/// most [`MAX_GAME_FILE_BYTES`]): compiles it with the game-file parser (its
+/// `[params]` at their defaults) and keeps it in memory. Answers
+/// `{"id", "name", "heaps", "params", "box"}`; the figures of
+/// `/api/grundy.*?game=NAME.toml&pasted=ID` then draw it, with the command
+/// line `nimscape grundy NAME.toml ...` that reproduces them from that file.
+/// A game that does not compile is a 400 with the parser's one line.
+pub async fn paste_game(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    body: axum::body::Body,
+) -> Result<Response, ApiError> {
+    let flags = parse_query(query.as_deref())?;
+    let name = match flags.iter().find(|(k, _)| k == "name") {
+        Some((_, name)) => name.clone(),
+        None => "game.toml".to_string(),
+    };
+    if !plain_game_name(&name) {
+        return Err(ApiError::bad(format!(
+            "name: '{}' is not a game file name: letters, digits, '-', '_' or '.', ending in .toml (at most 64 characters)",
+            crate::error::excerpt(&name)
+        )));
+    }
+    let bytes = axum::body::to_bytes(body, MAX_GAME_FILE_BYTES)
+        .await
+        .map_err(|_| ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!(
+                "the game file is larger than {} KiB",
+                MAX_GAME_FILE_BYTES / 1024
+            ),
+        })?;
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|_| ApiError::bad("the game file is not UTF-8 text"))?;
+    let game = crate::games::GameSpec::from_game_file(&name, &text, &[])?;
+    let params = match &game {
+        crate::games::GameSpec::File(file) => file
+            .params()
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::from(v.to_string())))
+            .collect::<serde_json::Map<_, _>>(),
+        _ => serde_json::Map::new(),
+    };
+    let default_box = match &game {
+        crate::games::GameSpec::File(file) => file.default_box().map(<[u32]>::to_vec),
+        _ => None,
+    };
+    let id = format!("{:016x}", fnv1a(&[name.as_bytes(), text.as_bytes()]));
+    let answer = serde_json::json!({
+        "id": id,
+        "name": name,
+        "heaps": game.coordinate_names(),
+        "params": params,
+        "box": default_box,
+    });
+    state.keep_pasted(PastedGame {
+        id,
+        name,
+        text: Arc::from(text),
+    });
+    let mut response = answer.to_string().into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

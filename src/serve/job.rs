@@ -6,8 +6,10 @@
 //! would contain nothing the guard does not.
 
 use super::error::ApiError;
+use crate::request::grundy::GameFiles;
 use crate::request::{self, Budget, Value};
 use crate::Control;
+use std::sync::Arc;
 
 /// One piece of work for a worker.
 #[derive(Debug, Clone)]
@@ -22,6 +24,8 @@ pub enum Job {
         extension: String,
         /// The `--max-memory` limit.
         memory_limit: u64,
+        /// A pasted game file (its name and text) that `game` names.
+        game: Option<(String, Arc<str>)>,
     },
     /// Where the cells of the Grundy figure of `flags` are (JSON), for the
     /// hover readout: [`crate::request::grundy_layout`].
@@ -30,6 +34,8 @@ pub enum Job {
         flags: Vec<(String, String)>,
         /// The `--max-memory` limit.
         memory_limit: u64,
+        /// A pasted game file (its name and text) that `game` names.
+        game: Option<(String, Arc<str>)>,
     },
     /// The P-positions of Nim with a pass on the m x m board, one byte per
     /// cell (1 = P), row-major.
@@ -50,20 +56,29 @@ impl Job {
                 flags,
                 extension,
                 memory_limit,
+                game,
             } => {
                 let words: Vec<&str> = command.iter().map(String::as_str).collect();
-                request::render_pairs(&words, flags, extension, &budget(*memory_limit), control)
-                    .map_err(ApiError::from)
+                request::render_pairs_with(
+                    &words,
+                    flags,
+                    extension,
+                    &budget(*memory_limit),
+                    control,
+                    files(game),
+                )
+                .map_err(ApiError::from)
             }
             Job::GrundyLayout {
                 flags,
                 memory_limit,
+                game,
             } => {
                 let pairs: Vec<(String, Value)> = flags
                     .iter()
                     .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
                     .collect();
-                request::grundy_layout(&pairs, &budget(*memory_limit), control)
+                request::grundy_layout_with(&pairs, &budget(*memory_limit), control, files(game))
                     .map_err(ApiError::from)
             }
             Job::PassBoard { m, memory_limit } => {
@@ -77,6 +92,15 @@ impl Job {
                 Ok(cells)
             }
         }
+    }
+}
+
+/// Where a job's game file comes from: the pasted one, else the disk (as the
+/// command line reads it).
+fn files(game: &Option<(String, Arc<str>)>) -> GameFiles<'_> {
+    match game {
+        Some((name, text)) => GameFiles::Given { name, text },
+        None => GameFiles::Disk,
     }
 }
 

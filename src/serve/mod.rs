@@ -5,7 +5,9 @@
 //!   any other path is a 404, so nothing on disk can be reached;
 //! * mirrors the CLI at `GET /api/<command>.<ext>?<flag>=<value>` through
 //!   [`crate::request::render_pairs`]: same names, same validation, same bytes;
-//! * computes exact tiles of R(m,n) for the deep-zoom view ([`tiles`]).
+//! * computes exact tiles of R(m,n) for the deep-zoom view ([`tiles`]);
+//! * keeps game files pasted into the page (`POST /api/games`, bounded in
+//!   size and number, held in memory) for the Grundy view to draw.
 //!
 //! Heavy work runs behind a semaphore sized to the cores, each request
 //! bounded in time, in process under a [`Control`] ([`job`]): when the client
@@ -89,10 +91,12 @@ async fn guard(request: Request, next: Next) -> Response {
         }
         .into_response();
     }
-    if request.method() != axum::http::Method::GET && request.method() != axum::http::Method::HEAD {
+    let method = request.method();
+    let paste = method == axum::http::Method::POST && request.uri().path() == "/api/games";
+    if method != axum::http::Method::GET && method != axum::http::Method::HEAD && !paste {
         return ApiError {
             status: StatusCode::METHOD_NOT_ALLOWED,
-            message: "only GET requests are served".into(),
+            message: "only GET requests are served (and POST of a game file to /api/games)".into(),
         }
         .into_response();
     }
@@ -125,6 +129,7 @@ pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
         in_flight: Arc::new(AtomicUsize::new(0)),
         pass_boards: Mutex::new(Vec::new()),
         pass_solving: tokio::sync::Mutex::new(()),
+        pasted: Mutex::new(Vec::new()),
     })
 }
 
@@ -134,6 +139,7 @@ pub fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/tiles/square.bin", get(tiles::square_tile))
         .route("/api/tiles/count", get(tiles::count))
         .route("/api/layout/grundy.json", get(api::grundy_layout))
+        .route("/api/games", axum::routing::post(api::paste_game))
         .route("/api/{*path}", get(api::figure))
         .fallback(get(assets::asset))
         .with_state(state)

@@ -27,6 +27,40 @@ pub struct AppState {
     /// Held while a Nim-with-a-pass board is solved, so that the tiles of
     /// one board asked for at once share one solve.
     pub pass_solving: tokio::sync::Mutex<()>,
+    /// Game files pasted into the explorer (`POST /api/games`), the most
+    /// recently used first, at most [`MAX_PASTED`].
+    pub pasted: Mutex<Vec<PastedGame>>,
+}
+
+/// Most pasted game files a server keeps (each at most
+/// [`crate::games::file::MAX_GAME_FILE_BYTES`]).
+pub const MAX_PASTED: usize = 32;
+
+/// A game file pasted into the explorer.
+#[derive(Debug, Clone)]
+pub struct PastedGame {
+    /// Its id: a hash of its name and text, the same for the same paste.
+    pub id: String,
+    /// The file name its figures' command lines name (`my-game.toml`).
+    pub name: String,
+    /// The game file's text.
+    pub text: Arc<str>,
+}
+
+impl AppState {
+    /// Keeps a pasted game (the most recent first, the oldest forgotten).
+    pub fn keep_pasted(&self, game: PastedGame) {
+        let mut kept = self.pasted.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|g| g.id != game.id);
+        kept.insert(0, game);
+        kept.truncate(MAX_PASTED);
+    }
+
+    /// The pasted game `id`, if this server still has it.
+    pub fn pasted(&self, id: &str) -> Option<PastedGame> {
+        let kept = self.pasted.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().find(|g| g.id == id).cloned()
+    }
 }
 
 /// Counts one piece of work in [`AppState::in_flight`] while it lives.

@@ -26,8 +26,11 @@ mod render_cli;
 mod serve;
 #[cfg(feature = "serve")]
 mod serve_browser;
+#[cfg(feature = "serve")]
+mod serve_games;
 mod square_cli;
 mod square_theorems;
 pub mod support;
 mod survey_cli;
+mod survey_recipe;
 mod verify_cli;

@@ -455,6 +455,26 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         "!document.getElementById('gr-error').hidden",
     );
 
+    // A game of your own: the text area's game file (Wythoff's, as the page
+    // starts) is drawn, and the command names the file it is saved under.
+    eval(&tab, "(() => { const g = document.getElementById('gr-game'); g.value = 'file'; g.dispatchEvent(new Event('change')); document.getElementById('gr-file-use').click(); return true; })()");
+    wait_for(
+        &tab,
+        "the pasted game's figure",
+        "document.getElementById('gr-error').hidden && document.getElementById('gr-img').dataset.state === 'ready' && document.getElementById('gr-img').src.includes('blob:') && document.getElementById('command').textContent.includes('my-game.toml')",
+    );
+    assert_eq!(
+        eval(&tab, "document.getElementById('command').textContent"),
+        "nimscape grundy my-game.toml --box 10 --plot table -o grundy-my-game.png"
+    );
+    // A game that does not compile shows the parser's one line.
+    eval(&tab, "(() => { document.getElementById('gr-file-text').value = 'heaps = ['; document.getElementById('gr-file-use').click(); return true; })()");
+    wait_for(
+        &tab,
+        "the pasted game's error",
+        "!document.getElementById('gr-error').hidden && document.getElementById('gr-error').textContent.includes('my-game.toml')",
+    );
+
     let problems = tab.problems();
     assert!(problems.is_empty(), "console errors: {problems:#?}");
 }

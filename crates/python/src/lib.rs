@@ -372,6 +372,57 @@ fn tiles(
     Ok((as_numpy(tiles.counts)?, as_numpy(tiles.areas)?))
 }
 
+/// `(name, help)` of every parameter of `nimscape survey`, as `--help` shows them.
+#[pyfunction]
+fn survey_parameter_help() -> Vec<(String, String)> {
+    request::survey::parameter_help()
+}
+
+/// Runs the conjecture survey of `pairs` (`nimscape survey`'s flags, planned by
+/// the request layer as the command line plans them), writes the reports
+/// `outputs` names (`.md` with a figure per value beside it, `.json`, `.csv`;
+/// atomically, the command line's bytes) and returns the JSON report's text and
+/// the survey's command line.
+#[pyfunction]
+#[pyo3(signature = (pairs, outputs, max_memory=None))]
+fn survey(
+    py: Python<'_>,
+    pairs: &Bound<'_, PyList>,
+    outputs: Vec<PathBuf>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(String, String)> {
+    let budget = budget(max_memory)?;
+    let pairs = self::pairs(pairs)?;
+    for path in &outputs {
+        request::survey::ReportKind::of(path).map_err(|e| {
+            PyValueError::new_err(format!("save: {}", Naming::Keywords.message(&e)))
+        })?;
+    }
+    let planned = py
+        .detach(|| request::survey::plan_pairs(&pairs, budget.memory_limit))
+        .map_err(to_py)?;
+    interruptible(py, |control| {
+        let found = planned.plan.run(control)?;
+        for path in &outputs {
+            request::survey::report_files(
+                &found,
+                path,
+                &planned.command_line,
+                budget.memory_limit,
+                control,
+                |file, bytes| {
+                    nimscape::encode::write_atomic(file, budget.output_limit, |out| {
+                        out.write_all(bytes)
+                            .map_err(|e| Error::write_failed(e).at(file))
+                    })
+                },
+            )?;
+        }
+        let json = format!("{:#}\n", nimscape::figure::survey::json(&found));
+        Ok((json, planned.command_line.clone()))
+    })
+}
+
 /// The native half of the `nimscape` package.
 #[pymodule]
 fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -382,6 +433,8 @@ fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(p_set, m)?)?;
     m.add_function(wrap_pyfunction!(grundy_values, m)?)?;
     m.add_function(wrap_pyfunction!(tiles, m)?)?;
+    m.add_function(wrap_pyfunction!(survey, m)?)?;
+    m.add_function(wrap_pyfunction!(survey_parameter_help, m)?)?;
     m.add("OUTSIDE", nimscape::games::OUTSIDE)?;
     m.add(
         "DEFAULT_MEMORY_LIMIT",

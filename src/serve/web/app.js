@@ -76,14 +76,15 @@ async function fetchFigure(path) {
   return { url: URL.createObjectURL(await response.blob()), owned: true };
 }
 
-function setDownloads(command, params, positional, exts, stem) {
+// `extra` goes into the API's query but not into the command (a pasted game's id).
+function setDownloads(command, params, positional, exts, stem, extra = {}) {
   const box = $('downloads');
   box.textContent = '';
   for (const ext of exts) {
     const a = document.createElement('a');
     a.textContent = ext.toUpperCase();
     a.download = `${stem}.${ext}`;
-    a.href = EMBED ? (EMBED.figures[`${command}.${ext}?${query(params)}`] || '#') : `/api/${command}.${ext}?${query(params)}`;
+    a.href = EMBED ? (EMBED.figures[`${command}.${ext}?${query(params)}`] || '#') : `/api/${command}.${ext}?${query({ ...params, ...extra })}`;
     box.appendChild(a);
   }
   $('command').textContent = commandLine(command, params, positional, `${stem}.${exts[0]}`);
@@ -780,10 +781,23 @@ function initOctahedron(state) {
 }
 
 // Grundy: game or cap expression, box, slice, table / points / sieve.
-const gr = { game: 'triangular', k: 3, cap: 'floor((x+z)/3)', box: 10, plot: 'table', slice: 5 };
+const gr = { game: 'triangular', k: 3, cap: 'floor((x+z)/3)', box: 10, plot: 'table', slice: 5, pasted: null };
 const THREE_HEAPS = ['triangular', 'min-half', 'cap', 'nim-pass', 'nim'];
+// A pasted game file (gr.pasted: the server's answer {id, name, heaps, params}):
+// its figures name the file, so the command reads it from a file of that name.
+const pastedHeaps = () => (gr.pasted ? gr.pasted.heaps : []);
 function grundyParams() {
   const params = {};
+  if (gr.game === 'file') {
+    if (!gr.pasted) return null;
+    params.game = gr.pasted.name;
+    if ('k' in gr.pasted.params) params.param = `k=${gr.k}`;
+    params.box = gr.box;
+    const heaps = pastedHeaps();
+    params.plot = heaps.length === 2 && gr.plot !== 'table' ? 'points' : gr.plot;
+    if (params.plot === 'table' && heaps.length >= 3) params.slice = `${heaps[heaps.length - 1]}=${gr.slice}`;
+    return params;
+  }
   if (gr.game === 'cap') params.cap = gr.cap; else params.game = gr.game;
   if (gr.game === 'triangular' || gr.game === 'band-7-2') params.k = gr.k;
   if (!gr.game.startsWith('band')) params.box = gr.box;
@@ -791,16 +805,59 @@ function grundyParams() {
   if (gr.plot === 'table' && THREE_HEAPS.includes(gr.game)) params.slice = `z=${gr.slice}`;
   return params;
 }
+// Sends the game file in the text area to the server, which compiles it with
+// the game-file parser and keeps it; a game that does not compile shows the
+// parser's one line.
+// The "save the game file" link: the text area's text under the file name the command uses.
+function updateSaveLink() {
+  const save = $('gr-file-save');
+  if (save.dataset.owned) URL.revokeObjectURL(save.href);
+  save.href = URL.createObjectURL(new Blob([$('gr-file-text').value], { type: 'text/plain' }));
+  save.dataset.owned = '1';
+  save.download = $('gr-file-name').value.trim();
+}
+async function pasteGame() {
+  const name = $('gr-file-name').value.trim(), text = $('gr-file-text').value;
+  updateSaveLink();
+  let answer;
+  try {
+    answer = await fetch(`/api/games?${query({ name })}`, { method: 'POST', body: text });
+  } catch (e) {
+    answer = null;
+  }
+  if (!answer || !answer.ok) {
+    gr.pasted = null;
+    $('gr-error').hidden = false;
+    $('gr-error').textContent = answer ? (await answer.text()).trim() : 'the server cannot be reached';
+    $('gr-img').dataset.state = 'error';
+    return false;
+  }
+  gr.pasted = await answer.json();
+  try { sessionStorage.setItem(`nimscape-game-${gr.pasted.id}`, JSON.stringify({ name, text })); } catch (e) { /* private mode */ }
+  return true;
+}
 async function renderGrundy() {
+  $('gr-file-box').hidden = gr.game !== 'file';
+  if (gr.game === 'file' && !gr.pasted && gr.repaste) { gr.repaste = false; await pasteGame(); }
   const params = grundyParams();
   $('gr-cap-label').hidden = gr.game !== 'cap';
   $('gr-slice').max = String(gr.box);
   $('gr-slice-v').textContent = String(gr.slice);
-  $('gr-slice').disabled = !(gr.plot === 'table' && THREE_HEAPS.includes(gr.game));
-  setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], `grundy-${gr.game}`);
-  writeHash({ view: 'grundy', ...params });
-  const ok = await showFigure($('gr-img'), `grundy.png?${query(params)}`, $('gr-error'));
-  if (ok === true) await loadGrundyHover(params);
+  const sliced = gr.game === 'file' ? pastedHeaps().length >= 3 : THREE_HEAPS.includes(gr.game);
+  $('gr-slice').disabled = !(gr.plot === 'table' && sliced);
+  $('gr-slice-name').textContent = gr.game === 'file' && pastedHeaps().length >= 3 ? pastedHeaps()[pastedHeaps().length - 1] : 'z';
+  $('gr-img').hidden = !params;
+  if (!params) {
+    $('downloads').textContent = '';
+    $('command').textContent = 'write or paste a game file, then press "draw this game"';
+    return;
+  }
+  const extra = gr.game === 'file' ? { pasted: gr.pasted.id } : {};
+  const stem = gr.game === 'file' ? `grundy-${gr.pasted.name.replace(/\.toml$/, '')}` : `grundy-${gr.game}`;
+  setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], stem, extra);
+  writeHash({ view: 'grundy', ...params, ...extra });
+  const ok = await showFigure($('gr-img'), `grundy.png?${query({ ...params, ...extra })}`, $('gr-error'));
+  if (ok === true) await loadGrundyHover({ ...params, ...extra });
   if (ok === false) {
     // Point at the column a cap expression error names.
     const col = /column (\d+)/.exec($('gr-error').textContent);
@@ -851,14 +908,25 @@ function grundyReadout(ev) {
 
 function initGrundy(state) {
   $('gr-img').addEventListener('mousemove', grundyReadout);
-  if (state.cap) { gr.game = 'cap'; gr.cap = state.cap; } else if (state.game) gr.game = state.game;
+  if (state.cap) { gr.game = 'cap'; gr.cap = state.cap; } else if (state.pasted) {
+    // A pasted game: its text comes back from this tab's storage, then from the server's memory.
+    gr.game = 'file';
+    let kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(`nimscape-game-${state.pasted}`) || 'null'); } catch (e) { kept = null; }
+    if (kept) { $('gr-file-text').value = kept.text; $('gr-file-name').value = kept.name; gr.repaste = true; }
+    if (state.param) gr.k = parseInt(state.param.replace(/^k=/, ''), 10) || 3;
+  } else if (state.game) gr.game = state.game;
   if (state.k) gr.k = parseInt(state.k, 10) || 3;
   if (state.box) gr.box = parseInt(state.box, 10) || 10;
   if (state.plot) gr.plot = state.plot;
-  if (state.slice) gr.slice = parseInt(state.slice.replace(/^z=/, ''), 10) || 0;
+  if (state.slice) gr.slice = parseInt(state.slice.replace(/^[^=]*=/, ''), 10) || 0;
   $('gr-game').value = gr.game; $('gr-k').value = gr.k; $('gr-cap').value = gr.cap; $('gr-box').value = gr.box;
   $('gr-plot').value = gr.plot; $('gr-slice').value = gr.slice;
   $('gr-game').onchange = () => { gr.game = $('gr-game').value; renderGrundy(); };
+  $('gr-file-use').onclick = async () => { if (await pasteGame()) renderGrundy(); };
+  $('gr-file-text').addEventListener('change', updateSaveLink);
+  $('gr-file-name').addEventListener('change', updateSaveLink);
+  if (!EMBED) updateSaveLink();
   $('gr-k').onchange = () => { gr.k = parseInt($('gr-k').value, 10) || 1; renderGrundy(); };
   $('gr-cap').onchange = () => { gr.cap = $('gr-cap').value; renderGrundy(); };
   $('gr-box').onchange = () => { gr.box = Math.max(1, parseInt($('gr-box').value, 10) || 1); gr.slice = Math.min(gr.slice, gr.box); renderGrundy(); };

@@ -15,6 +15,10 @@ Exact data comes as NumPy arrays, Python ints and fractions (see
     p = nimscape.data.pset(16384)                  # bool, R(16384,16384)
     g = nimscape.data.grundy("triangular", k=3, box=100)   # uint16, OUTSIDE = 65535
 
+Conjecture surveys (``nimscape survey``) return their report as a dict::
+
+    report = nimscape.survey(cap="floor((x+z)^2/k)", param="k=1..8", box=16, find="shift,constant")
+
 A bad parameter raises ``ValueError`` naming the keyword, work over the memory
 limit (``max_memory``, 2 GiB by default, as the CLI's ``--max-memory``)
 raises ``MemoryError`` before anything is allocated, and long work releases the
@@ -24,6 +28,7 @@ GIL, runs on every core and stops on Ctrl-C with ``KeyboardInterrupt``.
 from . import _nimscape
 from ._nimscape import OUTSIDE, DEFAULT_MEMORY_LIMIT, __version__
 from ._figure import Figure, figure, square, count, automaton, grundy, parameters
+from ._survey import SurveyReport, survey
 from . import octahedron, data
 
 __all__ = [
@@ -36,6 +41,8 @@ __all__ = [
     "octahedron",
     "data",
     "parameters",
+    "survey",
+    "SurveyReport",
     "OUTSIDE",
     "DEFAULT_MEMORY_LIMIT",
     "__version__",

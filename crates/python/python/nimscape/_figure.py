@@ -40,7 +40,7 @@ def _text(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return ",".join(str(_text(v)) for v in value)
     if isinstance(value, dict):
-        return ",".join(f"{k}={v}" for k, v in value.items())
+        return ",".join(f"{k}={_text(v)}" for k, v in value.items())
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     return str(value)
