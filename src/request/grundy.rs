@@ -162,6 +162,10 @@ pub enum GameFiles<'a> {
     /// From the disk, as the command line reads it.
     #[default]
     Disk,
+    /// From the disk, only below the current folder (a relative path without
+    /// `..`): what the server reads, so that a request cannot name any file of
+    /// the machine.
+    Below,
     /// One game file a front end holds in memory (a game pasted into the
     /// explorer): the file called `name` has the text `text`, and no other file
     /// is read. The figure records `name`, so its command line reproduces it
@@ -179,6 +183,23 @@ impl GameFiles<'_> {
     pub fn read(&self, path: &std::path::Path) -> crate::Result<(String, String)> {
         match self {
             GameFiles::Disk => read_game_file(path),
+            GameFiles::Below => {
+                use std::path::Component;
+                if path
+                    .components()
+                    .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+                {
+                    read_game_file(path)
+                } else {
+                    Err(crate::Error::invalid_parameter(
+                        "game",
+                        format!(
+                            "game file '{}' is outside the folder the server was started in; give a path inside it, without '..'",
+                            args::excerpt(&path.display().to_string())
+                        ),
+                    ))
+                }
+            }
             GameFiles::Given { name, text } if path == std::path::Path::new(name) => {
                 if text.len() > crate::games::file::MAX_GAME_FILE_BYTES {
                     return Err(crate::Error::invalid_parameter(

@@ -95,12 +95,12 @@ impl Job {
     }
 }
 
-/// Where a job's game file comes from: the pasted one, else the disk (as the
-/// command line reads it).
+/// Where a job's game file comes from: the pasted one, else the disk below the
+/// folder the server was started in.
 fn files(game: &Option<(String, Arc<str>)>) -> GameFiles<'_> {
     match game {
         Some((name, text)) => GameFiles::Given { name, text },
-        None => GameFiles::Disk,
+        None => GameFiles::Below,
     }
 }
 

@@ -235,4 +235,16 @@ fn bad_pastes_and_unknown_ids_are_one_line_each() {
     );
     // POST is for /api/games only.
     assert_eq!(post(addr, "/api/grundy.png?game=w.toml", b"x").status, 405);
+    // A game file from the disk only below the folder the server was started in.
+    for game in [
+        "/etc/passwd.toml",
+        "..%2Fgames%2Fwythoff.toml",
+        "a/../../b.toml",
+    ] {
+        assert_one_line(
+            &get(addr, &format!("/api/grundy.png?game={game}&box=5")),
+            400,
+            "is outside the folder the server was started in",
+        );
+    }
 }

@@ -140,7 +140,8 @@ pub struct RuleSearch {
     /// The exact rules, formulas and artefacts, in candidate order.
     pub exact: Vec<ExactRule>,
     /// The best rule that is not exact, by threshold, then exceptions, then
-    /// candidate order; `None` when every candidate is exact.
+    /// candidate order; `None` when a formula (an exact rule that is not an
+    /// artefact) holds, or every candidate is exact.
     pub best: Option<RuleFit>,
 }
 
@@ -397,7 +398,8 @@ fn support(rule: &XorRule, lines: &PLines) -> ExactRule {
 }
 
 /// Tries every rule of `candidates` on the box: the exact ones with their
-/// support, and the best of the others with its `listed` smallest exceptions.
+/// support and, when none of them is a formula, the best of the others with its
+/// `listed` smallest exceptions.
 /// Rules are tried in parallel; the result does not depend on the thread count
 /// (pruning only drops rules strictly worse than one already scanned in full).
 pub fn search(
@@ -415,39 +417,49 @@ pub fn search(
     }
     candidates.sort_by_key(XorRule::order_key);
     candidates.dedup();
-    let best = AtomicU64::new(u64::MAX);
-    let scanned: Vec<Option<(u64, u64)>> = candidates
+    // First the exact rules: a bound of 0 stops every other rule within a few
+    // segments of its first exception.
+    let none_inexact = AtomicU64::new(0);
+    let is_exact: Vec<bool> = candidates
         .par_iter()
-        .map(|rule| {
-            if control.is_cancelled() {
-                return None;
-            }
-            let result = scan_any(rule, lines, &best);
-            if let Some((threshold, count)) = result {
-                if count > 0 {
-                    best.fetch_min(pack(threshold, count), Ordering::Relaxed);
-                }
-            }
-            result
-        })
+        .map(|rule| !control.is_cancelled() && scan_any(rule, lines, &none_inexact).is_some())
         .collect();
     control.check()?;
     let exact: Vec<ExactRule> = candidates
         .iter()
-        .zip(&scanned)
-        .filter(|(_, s)| matches!(s, Some((_, 0))))
+        .zip(&is_exact)
+        .filter(|(_, &e)| e)
         .map(|(rule, _)| support(rule, lines))
         .collect();
-    let winner = candidates
-        .iter()
-        .zip(&scanned)
-        .filter_map(|(rule, s)| match s {
-            Some((t, c)) if *c > 0 => Some(((*t, *c), rule)),
-            _ => None,
-        })
-        // min_by_key keeps the first of equal keys: candidate order breaks ties.
-        .min_by_key(|(key, _)| *key)
-        .map(|(_, rule)| fit(rule, lines, listed));
+    // The best failing rule only matters when no formula holds: each failing
+    // rule is scanned until it is worse than the best so far.
+    let winner = if exact.iter().any(|e| !e.is_artefact()) {
+        None
+    } else {
+        let best = AtomicU64::new(u64::MAX);
+        let scanned: Vec<Option<(u64, u64)>> = candidates
+            .par_iter()
+            .zip(&is_exact)
+            .map(|(rule, &exact)| {
+                if exact || control.is_cancelled() {
+                    return None;
+                }
+                let result = scan_any(rule, lines, &best);
+                if let Some((threshold, count)) = result {
+                    best.fetch_min(pack(threshold, count), Ordering::Relaxed);
+                }
+                result
+            })
+            .collect();
+        control.check()?;
+        candidates
+            .iter()
+            .zip(&scanned)
+            .filter_map(|(rule, s)| s.map(|key| (key, rule)))
+            // min_by_key keeps the first of equal keys: candidate order breaks ties.
+            .min_by_key(|(key, _)| *key)
+            .map(|(_, rule)| fit(rule, lines, listed))
+    };
     Ok(RuleSearch {
         candidates: candidates.len() as u64,
         exact,
@@ -502,6 +514,7 @@ mod tests {
             }
         }
         match &found.best {
+            None if found.formulas().next().is_some() => {}
             None => assert!(best_key.is_none()),
             Some(fit) => {
                 assert_eq!(Some((fit.threshold, fit.exceptions())), best_key);
