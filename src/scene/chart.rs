@@ -244,7 +244,7 @@ impl DrawingBackend for SceneBackend<'_> {
 /// between two of them stays unlabelled rather than print a rounded duplicate.
 pub fn whole_tick(value: f64) -> String {
     if (value - value.round()).abs() < 1e-9 {
-        format!("{value:.0}")
+        minus(format!("{value:.0}"))
     } else {
         String::new()
     }
@@ -336,10 +336,13 @@ pub fn count_chart(
     let m_min = points.iter().map(|p| p.0).min().unwrap_or(1) as f64;
     let y_max = (m_max * m_max).max(1.0);
     let named = labels.axis_names.is_some();
+    // The axes end where the ranges below end.
+    let x_numbers = AxisNumbers::for_axis(m_max, log_scale);
+    let y_numbers = AxisNumbers::for_axis(y_max * if log_scale { 1.5 } else { 1.05 }, log_scale);
     // Room left of the plot: the widest tick number, then the rotated axis name.
     let widest_tick = [y_max, y_max / 2.0, 0.0]
         .iter()
-        .map(|&v| font::text_width(&axis_number(v.round()), label_size))
+        .map(|&v| font::text_width(&y_numbers.label(v.round()), label_size))
         .fold(0.0, f64::max);
     let y_area = if labels.ticks {
         widest_tick + label_size * 0.9
@@ -395,8 +398,8 @@ pub fn count_chart(
                 mesh.label_style(label_style.clone())
                     .axis_desc_style(label_style.clone())
                     .light_line_style(TRANSPARENT)
-                    .x_label_formatter(&|v| axis_number(*v))
-                    .y_label_formatter(&|v| axis_number(*v))
+                    .x_label_formatter(&|v| x_numbers.label(*v))
+                    .y_label_formatter(&|v| y_numbers.label(*v))
                     .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0).stroke_width(K / 2))
                     .axis_style(ink.stroke_width(K * 3 / 4))
                     .draw()
@@ -475,29 +478,77 @@ pub fn count_chart(
 /// every coordinate to a whole unit.
 pub const OVERSAMPLE: u32 = 4;
 
-/// Tick labels: whole numbers as such, large ones as powers of ten.
-fn axis_number(value: f64) -> String {
-    if value.abs() >= 1e6 {
-        let exponent = value.abs().log10().floor();
-        let mantissa = value / 10f64.powf(exponent);
-        if (mantissa - mantissa.round()).abs() < 1e-9 && mantissa.round() == 1.0 {
-            let digits: String = format!("{exponent}")
-                .chars()
-                .map(|d| match d {
-                    '-' => '⁻',
-                    d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
-                        [d.to_digit(10).unwrap_or(0) as usize],
-                })
-                .collect();
-            format!("10{digits}")
-        } else {
-            format!("{mantissa:.1}e{exponent}")
+/// The numbers of one axis, all in one notation: plain numbers when the axis
+/// stays below a million, else multiples of a power of ten: one exponent for
+/// the whole of a linear axis (`0`, `0.5×10¹²`, `1×10¹²`), each tick's own on a
+/// logarithmic one (`10⁶`, `10⁹`). Negatives take U+2212.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AxisNumbers {
+    /// `Some(e)`: every tick of a linear axis as a multiple of 10^e.
+    common: Option<i32>,
+    /// A logarithmic axis reaching a million: every tick as `m×10^k`.
+    per_tick: bool,
+}
+
+impl AxisNumbers {
+    /// The notation of an axis that ends at `max`.
+    pub fn for_axis(max: f64, log_scale: bool) -> AxisNumbers {
+        let large = max.abs() >= 1e6;
+        AxisNumbers {
+            common: (large && !log_scale).then(|| max.abs().log10().floor() as i32),
+            per_tick: large && log_scale,
         }
-    } else if (value - value.round()).abs() < 1e-9 {
+    }
+
+    /// The label of the tick at `value`.
+    pub fn label(&self, value: f64) -> String {
+        if value == 0.0 {
+            return "0".into();
+        }
+        let exponent = match (self.common, self.per_tick) {
+            (Some(e), _) => e,
+            (None, true) => value.abs().log10().floor() as i32,
+            (None, false) => return minus(plain_number(value)),
+        };
+        let mantissa = value / 10f64.powi(exponent);
+        let power = format!("10{}", superscript(exponent));
+        if self.per_tick && (mantissa - 1.0).abs() < 1e-9 {
+            power
+        } else {
+            minus(format!("{}×{power}", plain_number(mantissa)))
+        }
+    }
+}
+
+/// A number as a reader writes it: whole numbers without a point, others with
+/// at most two decimals.
+fn plain_number(value: f64) -> String {
+    if (value - value.round()).abs() < 1e-9 {
         format!("{}", value.round() as i64)
     } else {
-        format!("{value:.2}").trim_end_matches('0').to_string()
+        let text = format!("{value:.2}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
     }
+}
+
+/// `text` with a leading hyphen turned into the minus sign U+2212.
+fn minus(text: String) -> String {
+    match text.strip_prefix('-') {
+        Some(rest) => format!("\u{2212}{rest}"),
+        None => text,
+    }
+}
+
+/// `n` in superscript digits.
+fn superscript(n: i32) -> String {
+    n.to_string()
+        .chars()
+        .map(|d| match d {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
+                [d.to_digit(10).unwrap_or(0) as usize],
+        })
+        .collect()
 }
 
 /// m² sampled geometrically, so it is smooth on linear and logarithmic axes alike.
@@ -510,4 +561,27 @@ fn reference_curve(from: f64, to: f64) -> Vec<(f64, f64)> {
             (m, m * m)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_axis_has_one_notation() {
+        let linear = AxisNumbers::for_axis(1.05e12, false);
+        let labels: Vec<String> = [0.0, 2e11, 5e11, 1e12]
+            .iter()
+            .map(|&v| linear.label(v))
+            .collect();
+        assert_eq!(labels, ["0", "0.2×10¹²", "0.5×10¹²", "1×10¹²"]);
+        let log = AxisNumbers::for_axis(1.5e12, true);
+        let labels: Vec<String> = [1.0, 1e3, 1e6, 3e9].iter().map(|&v| log.label(v)).collect();
+        assert_eq!(labels, ["10⁰", "10³", "10⁶", "3×10⁹"]);
+        let small = AxisNumbers::for_axis(999_999.0, true);
+        assert_eq!(small.label(100_000.0), "100000");
+        assert_eq!(small.label(-20.0), "\u{2212}20");
+        assert_eq!(whole_tick(-40.0), "\u{2212}40");
+        assert_eq!(whole_tick(0.5), "");
+    }
 }

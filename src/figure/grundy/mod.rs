@@ -224,10 +224,38 @@ mod tests {
     }
 
     #[test]
+    fn the_title_and_the_key_of_a_table_go_separately() {
+        let texts = |title: bool, key: bool| -> Vec<String> {
+            let mut f = figure("band-7-1", GameParams::default(), "8");
+            f.table.title = title;
+            f.table.key = key;
+            let sol = f.solve(&Control::default()).unwrap();
+            f.scene(&sol)
+                .unwrap()
+                .items
+                .iter()
+                .filter_map(|item| match item {
+                    crate::scene::Item::Text(t) => Some(t.text.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let has_key = |t: &[String]| t.iter().any(|s| s.contains("(mod 3)"));
+        let has_title = |t: &[String]| t.iter().any(|s| s.contains("band-7-1"));
+        let both = texts(true, true);
+        assert!(has_key(&both) && has_title(&both));
+        let no_title = texts(false, true);
+        assert!(has_key(&no_title) && !has_title(&no_title));
+        let no_key = texts(true, false);
+        assert!(!has_key(&no_key) && has_title(&no_key));
+    }
+
+    #[test]
     fn table_cells_hold_the_values_of_the_slice() {
         let mut f = tri(3, "6");
         f.slice = "z=4".parse().unwrap();
         f.table.title = false;
+        f.table.key = false;
         let sol = f.solve(&Control::default()).unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);

@@ -78,6 +78,7 @@ impl GrundyFigure {
         let radius =
             ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc)).clamp(0.8, 5.0) * 0.8;
         let radius = (radius * kf).round() as u32;
+        let pad = (ba.max(bb).max(bc) * 0.04).max(0.5);
         let tick_counts;
         let first_tick = scene.items.len();
         let corners: [(f64, f64); 3];
@@ -91,7 +92,9 @@ impl GrundyFigure {
             let ink = RGBColor(0x22, 0x22, 0x22);
             let mut chart = ChartBuilder::on(&root)
                 .margin(((label_size * 2.6).max(w / 37.5) * kf) as u32)
-                .build_cartesian_3d(0.0..ba, 0.0..bc, 0.0..bb)
+                // Padded: a point at 0 (or at the box's end) stays off the walls' edges,
+                // where the tick labels are.
+                .build_cartesian_3d(-pad..ba + pad, -pad..bc + pad, -pad..bb + pad)
                 .map_err(chart_error)?;
             let (yaw, pitch) = (
                 self.view.azimuth.to_radians(),
