@@ -75,10 +75,29 @@ pub fn fit_title(
             .map(|l| crate::font::text_width(l, size))
             .fold(0.0, f64::max);
         if (lines.len() <= max_lines.max(1) && widest <= room) || size <= min_size {
-            return (lines, size);
+            return (balance(text, size, room, lines), size);
         }
         size = (size * 0.94).max(min_size);
     }
+}
+
+/// The same number of lines as `lines` (the greedy wrap of `text` into `room`),
+/// each as short as that number allows: the narrowest room that still wraps into
+/// that many lines, so that no line ends up a lone word under a full one.
+fn balance(text: &str, size: f64, room: f64, lines: Vec<String>) -> Vec<String> {
+    if lines.len() < 2 {
+        return lines;
+    }
+    let (mut lo, mut hi) = (0.0, room);
+    for _ in 0..24 {
+        let mid = (lo + hi) / 2.0;
+        if wrap(text, size, mid).len() == lines.len() {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    wrap(text, size, hi)
 }
 
 /// Greedy word wrap of `text` at `size` into lines no wider than `room` (a single
@@ -144,5 +163,25 @@ mod tests {
             layout.panel_origin(7),
             (20 + panel + 12, 20 + panel + 30 + 12)
         );
+    }
+
+    #[test]
+    fn wrapped_titles_leave_no_lone_word() {
+        let text = "P-positions of triangular k=3 (box x 0..30, y 0..30, z): 99 points";
+        let size = 10.0;
+        let full = crate::font::text_width(text, size);
+        // Just too narrow for one line: greedily, the last word would be alone.
+        let room = full * 0.95;
+        assert_eq!(wrap(text, size, room).len(), 2);
+        assert_eq!(wrap(text, size, room)[1], "points");
+        let (lines, _) = fit_title(text, size, size, room, 2);
+        assert_eq!(lines.len(), 2);
+        let widths: Vec<f64> = lines
+            .iter()
+            .map(|l| crate::font::text_width(l, size))
+            .collect();
+        assert!(widths.iter().all(|&w| w <= room));
+        assert!(widths[1] > widths[0] * 0.6, "{lines:?}");
+        assert_eq!(lines.join(" "), text);
     }
 }

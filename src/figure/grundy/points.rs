@@ -6,7 +6,7 @@ use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
 use super::spec::{Frame, GrundyFigure, MAX_PLOT_POINTS};
-use super::text::{colour_bar, drop_overlapping_texts, whole_tick};
+use super::text::{colour_bar, drop_overlapping_texts, subscripted, whole_tick};
 use crate::error::check_memory;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, SceneBackend};
@@ -40,7 +40,7 @@ impl GrundyFigure {
     /// coordinate up (as Mathematica draws `{x, y, z}`), coloured by height.
     pub(super) fn points_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let points = self.points(solution, frame)?;
-        let [a, b, c] = [0, 1, 2].map(|i| frame.names[frame.free[i]].clone());
+        let [a, b, c] = [0, 1, 2].map(|i| subscripted(&frame.names[frame.free[i]]));
         let [ba, bb, bc] = [0, 1, 2].map(|i| f64::from(frame.bounds[frame.free[i]]).max(1.0));
         let (width, height) = (self.view.width, self.view.height);
         let labels = &self.view.labels;
@@ -269,7 +269,7 @@ impl GrundyFigure {
                 (x, top + label_size * 1.2),
                 (label_size * 1.1, bar_h.max(label_size * 4.0)),
                 bc,
-                &frame.names[frame.free[2]],
+                &subscripted(&frame.names[frame.free[2]]),
                 label_size,
             );
         }

@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 
 use super::spec::{Frame, GrundyFigure};
-use super::text::whole_tick;
+use super::text::{subscripted, whole_tick};
 use crate::font;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, plotting_rect, SceneBackend};
@@ -19,7 +19,7 @@ impl GrundyFigure {
     /// axes spanning the points.
     pub(super) fn sieve_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
         let points = self.points(solution, frame)?;
-        let [a, b, c] = [0, 1, 2].map(|i| frame.names[frame.free[i]].clone());
+        let [a, b, c] = [0, 1, 2].map(|i| subscripted(&frame.names[frame.free[i]]));
         let projected: Vec<(i64, i64)> = points
             .iter()
             .map(|&[x, y, z]| (i64::from(y), i64::from(x) - i64::from(z)))
@@ -47,7 +47,7 @@ impl GrundyFigure {
                 super::MAX_PLOT_POINTS
             )));
         }
-        let [a, b] = [0, 1].map(|i| frame.names[frame.free[i]].clone());
+        let [a, b] = [0, 1].map(|i| subscripted(&frame.names[frame.free[i]]));
         let caption = self.caption(frame);
         self.p_cells_scene(
             &points,

@@ -197,7 +197,8 @@ impl Frame {
             .names
             .iter()
             .zip(&self.bounds)
-            .map(|(n, b)| format!("{n} 0..{b}"))
+            // A no-break space: a wrapped title keeps each name with its range.
+            .map(|(n, b)| format!("{}\u{a0}0..{b}", super::text::subscripted(n)))
             .collect();
         parts.join(", ")
     }
