@@ -393,6 +393,9 @@ pub fn csv(report: &SurveyReport) -> String {
     out
 }
 
+/// The narrowest survey figure: room for its title and key.
+const MIN_FIGURE_WIDTH: u32 = 400;
+
 /// Figures larger than this many cells a side are left out (the page says so).
 pub const MAX_FIGURE_CELLS: usize = 1024;
 
@@ -464,8 +467,10 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     let top = (label_size * 2.6).ceil() as u32;
     let right = (label_size * 1.5) as u32;
     let room = f64::from(width - left - right);
+    // A tall pattern may be a little taller than wide; the figure then narrows
+    // to it rather than leave a third of its width blank.
     let cell = (room / cols as f64)
-        .min(room / rows as f64)
+        .min(room * 1.25 / rows as f64)
         .clamp(1.0, 24.0)
         .floor();
     let plot_w = ((cols as f64 * cell) as u32).max(1);
@@ -475,16 +480,23 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     if let Some((rule, _)) = &marked {
         entries.push((
             mark_colour,
-            format!("smallest exceptions of {rule} (ringed)"),
+            // As the papers set it: ⊕ for XOR, a minus sign.
+            format!(
+                "smallest exceptions of {} (ringed)",
+                rule.replace('^', " ⊕ ").replace('-', "\u{2212}")
+            ),
         ));
     }
+    let chart_w = left + plot_w + right;
+    let width = chart_w.max(MIN_FIGURE_WIDTH);
     let key = KeyBlock::new(&entries, label_size, f64::from(width) - 16.0);
     let key_h = key.as_ref().map_or(0, |k| k.height);
-    let width = width.max(left + plot_w + right);
     let height = top + plot_h + bottom + key_h;
+    // The chart is centred; its title is centred over the plot, not the canvas.
+    let x_off = (width - chart_w) / 2;
     let mut scene = Scene::new(width, height, Color::WHITE);
     scene.push(TextItem::centered(
-        f64::from(width) / 2.0,
+        f64::from(x_off + left) + f64::from(plot_w) / 2.0,
         label_size * 1.6,
         title,
         label_size * 1.2,
@@ -496,7 +508,7 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
         let ink = RGBColor(0x22, 0x22, 0x22);
         let sub = root
             .clone()
-            .shrink((0, top), (plot_w + left, plot_h + bottom));
+            .shrink((x_off, top), (plot_w + left, plot_h + bottom));
         let mut chart = ChartBuilder::on(&sub)
             .x_label_area_size(bottom)
             .y_label_area_size(left)
