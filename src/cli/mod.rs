@@ -155,7 +155,7 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         #[cfg(feature = "serve")]
         Command::Serve(args) => {
             signals::exit_at_once();
-            serve::run(args, ctx.memory_limit)
+            serve::run(args, ctx.memory_limit, ctx.output_limit)
         }
         #[cfg(feature = "serve")]
         Command::Explore(args) => serve::run_explore(args, ctx),

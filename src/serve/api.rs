@@ -8,10 +8,14 @@
 
 use super::error::ApiError;
 use super::job::Job;
-use super::state::{run_job, AppState};
+use super::state::{compute_in, run_job, AppState, Lane, LIGHT_MEMORY};
+use super::stream;
+use crate::encode::Format;
+use crate::request::{self, Budget, Planned, Value};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Most `flag=value` pairs in one query.
@@ -78,7 +82,42 @@ pub fn content_type(ext: &str) -> &'static str {
     }
 }
 
-/// `GET /api/<command>.<ext>`.
+/// Plans the figure of `words` and `flags` as `ext` under `budget`: validated,
+/// checked for the format, refused (413, with the estimate) when its memory is over
+/// the budget or its known size over `--max-output`, all before any work. `None`
+/// when `fallible` and its memory is over the budget: it belongs in the heavy lane.
+fn ready(
+    words: &[String],
+    flags: &[(String, String)],
+    ext: &str,
+    budget: Budget,
+    fallible: bool,
+) -> Result<Option<(Planned, Format)>, ApiError> {
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let pairs: Vec<(String, Value)> = flags
+        .iter()
+        .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
+        .collect();
+    let planned = match request::plan_pairs(&words, &pairs, &budget) {
+        Ok(planned) => planned,
+        Err(crate::Error::TooLarge { .. }) if fallible => return Ok(None),
+        Err(err) => return Err(err.into()),
+    };
+    let format = planned.format(ext)?;
+    planned.figure().check(format)?;
+    crate::figure::check_stream_size(planned.figure(), format, budget.output_limit).map_err(
+        |err| ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: request::Naming::Keys.message(&err),
+        },
+    )?;
+    Ok(Some((planned, format)))
+}
+
+/// `GET /api/<command>.<ext>`: tried in the light lane with the light memory
+/// budget ([`LIGHT_MEMORY`]), and in the heavy lane with the full one when its
+/// estimate (at planning or before its first byte) is over that; sent as it is made
+/// ([`super::stream`]). Planning is light work.
 pub async fn figure(
     State(state): State<Arc<AppState>>,
     Path(path): Path<String>,
@@ -86,19 +125,65 @@ pub async fn figure(
 ) -> Result<Response, ApiError> {
     let (words, ext) = parse_path(&path)?;
     let flags = parse_query(query.as_deref())?;
-    let job = Job::Figure {
-        command: words,
-        flags,
-        extension: ext.clone(),
+    let kind = content_type(&ext);
+    let budget = Budget {
         memory_limit: state.memory_limit,
+        output_limit: state.output_limit,
     };
-    let bytes = run_job(&state, job).await?;
-    let mut response = bytes.into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(content_type(&ext)),
-    );
-    Ok(response)
+    let light = Budget {
+        memory_limit: budget.memory_limit.min(LIGHT_MEMORY),
+        ..budget
+    };
+    let attempts = if light == budget {
+        vec![(Lane::Light, budget, false)]
+    } else {
+        vec![(Lane::Light, light, true), (Lane::Heavy, budget, false)]
+    };
+    for (lane, budget, fallible) in attempts {
+        let (w, f, e) = (words.clone(), flags.clone(), ext.clone());
+        let plan = compute_in(&state, Lane::Light, move |_| {
+            ready(&w, &f, &e, budget, fallible)
+        })
+        .await?;
+        let Some((planned, format)) = plan else {
+            continue;
+        };
+        let heavier = Arc::new(AtomicBool::new(false));
+        let heavier_seen = heavier.clone();
+        let answer = stream::respond(&state, lane, kind, move |out, control| {
+            planned
+                .write_stream(
+                    format,
+                    out,
+                    std::path::Path::new("the response"),
+                    control,
+                    budget.output_limit,
+                )
+                .map_err(|err| match err {
+                    crate::Error::TooLarge { .. } if fallible => {
+                        heavier.store(true, Ordering::SeqCst);
+                        ApiError::from(err)
+                    }
+                    // A write to the response fails only past `--max-output` (a
+                    // client that went away hears nothing more).
+                    crate::Error::Io { .. } => ApiError {
+                        status: StatusCode::PAYLOAD_TOO_LARGE,
+                        message: request::Naming::Keys.message(&err),
+                    },
+                    other => ApiError::from(other),
+                })
+        })
+        .await;
+        // Refused by the light budget before its first byte was sent: again, heavy.
+        if answer.is_err() && heavier_seen.load(Ordering::SeqCst) {
+            continue;
+        }
+        return answer;
+    }
+    Err(ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: "the figure could not be planned (internal error)".into(),
+    })
 }
 
 /// `GET /api/layout/grundy.json?<grundy flags>`: where the cells of that

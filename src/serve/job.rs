@@ -9,20 +9,10 @@ use super::error::ApiError;
 use crate::request::{self, Budget, Value};
 use crate::Control;
 
-/// One piece of work for a worker.
+/// One piece of work whose answer is small and sent whole (figures stream: see
+/// [`super::stream`]).
 #[derive(Debug, Clone)]
 pub enum Job {
-    /// [`crate::request::render_pairs`] of `command`, `flags` and `extension`.
-    Figure {
-        /// The subcommand path, e.g. `["octahedron", "section"]`.
-        command: Vec<String>,
-        /// `(flag, value)` pairs as the API received them.
-        flags: Vec<(String, String)>,
-        /// The output format.
-        extension: String,
-        /// The `--max-memory` limit.
-        memory_limit: u64,
-    },
     /// Where the cells of the Grundy figure of `flags` are (JSON), for the
     /// hover readout: [`crate::request::grundy_layout`].
     GrundyLayout {
@@ -45,16 +35,6 @@ impl Job {
     /// Does the work, stopping early when `control` is cancelled.
     pub fn run(&self, control: &Control) -> Result<Vec<u8>, ApiError> {
         match self {
-            Job::Figure {
-                command,
-                flags,
-                extension,
-                memory_limit,
-            } => {
-                let words: Vec<&str> = command.iter().map(String::as_str).collect();
-                request::render_pairs(&words, flags, extension, &budget(*memory_limit), control)
-                    .map_err(ApiError::from)
-            }
             Job::GrundyLayout {
                 flags,
                 memory_limit,

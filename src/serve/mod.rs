@@ -18,6 +18,7 @@ pub mod error;
 pub mod explore;
 pub mod job;
 pub mod state;
+pub mod stream;
 pub mod tiles;
 
 pub use error::ApiError;
@@ -48,6 +49,9 @@ pub struct ServeOptions {
     pub port: u16,
     /// The `--max-memory` limit every figure request is checked against.
     pub memory_limit: u64,
+    /// The `--max-output` limit of one response: refused before any work when
+    /// its size is known to be over it, cut off once it grows past it.
+    pub output_limit: u64,
     /// Longest time one request may compute before it gets a 503.
     pub time_limit: Duration,
     /// Requests computing at once (default: one per core).
@@ -67,6 +71,7 @@ impl ServeOptions {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             memory_limit,
+            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             header_timeout: Duration::from_secs(10),
@@ -120,7 +125,9 @@ pub fn router(options: &ServeOptions) -> Router {
 pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
     Arc::new(AppState {
         permits: Arc::new(Semaphore::new(options.workers.max(1))),
+        light_permits: Arc::new(Semaphore::new(options.workers.max(1))),
         memory_limit: options.memory_limit,
+        output_limit: options.output_limit,
         time_limit: options.time_limit,
         in_flight: Arc::new(AtomicUsize::new(0)),
         pass_boards: Mutex::new(Vec::new()),
@@ -188,7 +195,8 @@ impl Drop for RunningServer {
 pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(options.workers.max(1) + 2)
+        // Both lanes' work, and the planning of figures before they take a lane.
+        .max_blocking_threads(2 * options.workers.max(1) + 2)
         .enable_all()
         .build()?;
     let listener = runtime.block_on(tokio::net::TcpListener::bind((options.host, options.port)))?;
