@@ -98,13 +98,16 @@ fn ready(
         .iter()
         .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
         .collect();
-    let planned = match request::plan_pairs(&words, &pairs, &budget) {
-        Ok(planned) => planned,
+    let checked = request::plan_pairs(&words, &pairs, &budget).and_then(|planned| {
+        let format = planned.format(ext)?;
+        planned.figure().check(format)?;
+        Ok((planned, format))
+    });
+    let (planned, format) = match checked {
+        Ok(checked) => checked,
         Err(crate::Error::TooLarge { .. }) if fallible => return Ok(None),
         Err(err) => return Err(err.into()),
     };
-    let format = planned.format(ext)?;
-    planned.figure().check(format)?;
     crate::figure::check_stream_size(planned.figure(), format, budget.output_limit).map_err(
         |err| ApiError {
             status: StatusCode::PAYLOAD_TOO_LARGE,
