@@ -12,6 +12,7 @@ use super::state::{compute_in, run_job, AppState, Lane, LIGHT_MEMORY};
 use super::stream;
 use crate::encode::Format;
 use crate::request::{self, Budget, Planned, Value};
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -123,9 +124,15 @@ fn ready(
 /// ([`super::stream`]). Planning is light work.
 pub async fn figure(
     State(state): State<Arc<AppState>>,
-    Path(path): Path<String>,
+    path: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    // A path that does not decode (`%FF`) is a bad request with our one line.
+    let Path(path) = path.map_err(|_| {
+        ApiError::bad(
+            "the path is not valid UTF-8: use /api/<command>.<ext>, e.g. /api/square.png?m=11",
+        )
+    })?;
     let (words, ext) = parse_path(&path)?;
     let flags = parse_query(query.as_deref())?;
     let kind = content_type(&ext);

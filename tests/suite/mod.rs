@@ -26,6 +26,8 @@ mod render_cli;
 mod serve;
 #[cfg(feature = "serve")]
 mod serve_browser;
+#[cfg(feature = "serve")]
+mod serve_fuzz;
 mod square_cli;
 mod square_theorems;
 pub mod support;

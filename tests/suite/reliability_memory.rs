@@ -384,6 +384,7 @@ fn a_stream_to_stdout_is_never_whole_in_memory() {
     );
 }
 
+#[cfg(feature = "serve")]
 /// `nimscape --max-memory LIMIT serve --port 0` as a child process: its address,
 /// and its kernel-measured high-water mark while it runs (`VmHWM` of
 /// `/proc/PID/status`: the server is never reaped before it is read, and `exec`
@@ -393,6 +394,7 @@ struct ServerChild {
     addr: String,
 }
 
+#[cfg(feature = "serve")]
 impl ServerChild {
     fn start(limit: u64) -> Self {
         use std::io::BufRead;
@@ -474,6 +476,7 @@ impl ServerChild {
     }
 }
 
+#[cfg(feature = "serve")]
 impl Drop for ServerChild {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -481,6 +484,7 @@ impl Drop for ServerChild {
     }
 }
 
+#[cfg(feature = "serve")]
 /// [`estimate_and_peak`] for a response of the server: the estimate from its 413
 /// refusals (a fresh server per limit), the peak the server's own high-water mark
 /// once the whole response has been read. Returns (estimate, peak, chunked) in KiB.
@@ -508,6 +512,7 @@ fn server_estimate_and_peak(target: &str) -> (u64, u64, bool) {
     panic!("{target}: still refused after {MAX_RUNS} runs (limit {limit} bytes)");
 }
 
+#[cfg(feature = "serve")]
 #[test]
 fn a_served_response_is_within_one_and_a_half_times_its_estimate() {
     // The server's own estimate against its peak, as for the command line: a

@@ -166,6 +166,24 @@ fn marked_names(message: &str) -> impl Iterator<Item = &str> {
         .filter(|name| is_parameter_name(name))
 }
 
+/// `text` on one line: every control character (a newline or a tab quoted from
+/// what was typed) written as its escape, `\n`, `\t`, `\u{1}`. Front ends print
+/// every error through it, so no value can break an error into two lines.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Quoted input as an error shows it: the text itself when short, else its first 60
 /// characters and "...", so a message stays one readable line whatever was typed.
 pub fn excerpt(text: &str) -> String {
@@ -272,6 +290,13 @@ mod tests {
             );
             assert_eq!(Error::invalid(text).parameter(), None);
         }
+    }
+
+    #[test]
+    fn one_line_escapes_control_characters_only() {
+        assert_eq!(one_line("plain – Ω"), "plain – Ω");
+        assert_eq!(one_line("a\nb\r\tc\u{1}"), "a\\nb\\r\\tc\\u{1}");
+        assert!(!one_line("x\n\n").contains('\n'));
     }
 
     #[test]
