@@ -381,8 +381,13 @@ impl AutomatonPlan {
         };
         let mut stepper = self.stepper()?;
         let mut cells = 0u64;
-        control.add_total(last as u64);
+        // Progress in cells, 1^2 + ... + last^2 (frame n costs n^2, so counting frames
+        // would promise an ETA far too short); the stepper counts one a frame, the
+        // rest is counted here.
+        let total = (1..=last as u64).fold(0u64, |sum, n| sum.saturating_add(n * n));
+        control.add_total(total);
         while let Some(n) = stepper.advance(control) {
+            control.advance((n as u64 * n as u64).saturating_sub(1));
             let mismatch = match &stepper {
                 Stepper::Parity(s) => s.first_mismatch_controlled(control)?,
                 Stepper::Residue(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,

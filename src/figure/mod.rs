@@ -110,6 +110,29 @@ pub fn counted<'a, T: 'a>(
     })
 }
 
+/// [`counted`] for items of uneven cost: item k counts `weights[k]` units of
+/// progress, so the ETA of frames that grow (boards 1..4096, 16 million cells at the
+/// end) is not promised from the cheap first ones.
+pub fn weighted<'a, T: 'a>(
+    mut items: impl Iterator<Item = Result<T>> + 'a,
+    weights: Vec<u64>,
+    control: &Control,
+) -> impl Iterator<Item = Result<T>> + 'a {
+    let control = control.clone();
+    control.add_total(weights.iter().fold(0u64, |sum, &w| sum.saturating_add(w)));
+    let mut weights = weights.into_iter();
+    std::iter::from_fn(move || {
+        if let Err(cancelled) = control.check() {
+            return Some(Err(cancelled));
+        }
+        let next = items.next();
+        if next.is_some() {
+            control.advance(weights.next().unwrap_or(1));
+        }
+        next
+    })
+}
+
 /// The last frame of an animated figure as a PNG at `path`: the still a LaTeX
 /// document shows of an animation, since a PDF cannot play a GIF.
 pub fn write_last_frame(
