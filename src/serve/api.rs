@@ -203,11 +203,39 @@ pub async fn grundy_layout(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let flags = parse_query(query.as_deref())?;
-    let job = Job::GrundyLayout {
-        flags,
-        memory_limit: state.memory_limit,
+    // As a figure: the light lane when the solve fits the light budget (the page
+    // asks for it beside every Grundy figure), the heavy one otherwise.
+    let light = state.memory_limit.min(LIGHT_MEMORY);
+    let mut bytes = None;
+    if light < state.memory_limit {
+        let pairs: Vec<(String, Value)> = flags
+            .iter()
+            .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
+            .collect();
+        let budget = Budget {
+            memory_limit: light,
+            ..Budget::default()
+        };
+        bytes = compute_in(
+            &state,
+            Lane::Light,
+            move |control| match request::grundy_layout(&pairs, &budget, control) {
+                Err(crate::Error::TooLarge { .. }) => Ok(None),
+                answer => answer.map(Some).map_err(ApiError::from),
+            },
+        )
+        .await?;
+    }
+    let bytes = match bytes {
+        Some(bytes) => bytes,
+        None => {
+            let job = Job::GrundyLayout {
+                flags,
+                memory_limit: state.memory_limit,
+            };
+            run_job(&state, job).await?
+        }
     };
-    let bytes = run_job(&state, job).await?;
     let mut response = bytes.into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,

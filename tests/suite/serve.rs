@@ -487,6 +487,38 @@ fn a_response_past_the_output_limit_is_refused_or_cut_short() {
 }
 
 #[test]
+fn a_grundy_layout_over_the_light_budget_is_drawn_in_the_heavy_lane() {
+    let server = server();
+    // The table of box 400 needs about 60 MiB, over the light lane's 48 MiB.
+    for target in [
+        "/api/layout/grundy.json?game=triangular&k=3&box=400",
+        "/api/layout/grundy.json?game=triangular&k=3&box=20",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+        let layout: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        assert!(
+            layout["grids"].is_array() && layout["width"].as_u64() > Some(0),
+            "{layout}"
+        );
+    }
+    // Over the server's own limit it is the 413 of the full budget, not the light one.
+    let mut options = options();
+    options.memory_limit = 50 << 20;
+    let server = start(&options).unwrap();
+    let reply = get(
+        server.addr,
+        "/api/layout/grundy.json?game=triangular&k=3&box=400",
+    );
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert!(
+        reply.text().contains("over the limit of 50.0 MiB"),
+        "{}",
+        reply.text()
+    );
+}
+
+#[test]
 fn light_requests_never_wait_for_heavy_ones() {
     // One heavy permit, taken by a solve of Nim with a pass on R(160,160) (about
     // 7 s, 400 MB). A tile, a count and a small figure asked for meanwhile are
@@ -507,6 +539,7 @@ fn light_requests_never_wait_for_heavy_ones() {
         "/api/tiles/count?m=11&r0=0&r1=11&c0=0&c1=11",
         "/api/square.png?m=12",
         "/api/grundy.png?game=triangular&k=3&box=20",
+        "/api/layout/grundy.json?game=triangular&k=3&box=20",
     ] {
         let reply = get(server.addr, target);
         assert_eq!(reply.status, 200, "{target}: {}", reply.text());
