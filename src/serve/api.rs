@@ -121,7 +121,7 @@ fn ready(
 /// `GET /api/<command>.<ext>`: tried in the light lane with the light memory
 /// budget ([`LIGHT_MEMORY`]), and in the heavy lane with the full one when its
 /// estimate (at planning or before its first byte) is over that; sent as it is made
-/// ([`super::stream`]). Planning is light work.
+/// ([`super::stream`]). Planning is instant work.
 pub async fn figure(
     State(state): State<Arc<AppState>>,
     path: Result<Path<String>, PathRejection>,
@@ -151,7 +151,7 @@ pub async fn figure(
     };
     for (lane, budget, fallible) in attempts {
         let (w, f, e) = (words.clone(), flags.clone(), ext.clone());
-        let plan = compute_in(&state, Lane::Light, move |_| {
+        let plan = compute_in(&state, Lane::Instant, move |_| {
             ready(&w, &f, &e, budget, fallible)
         })
         .await?;

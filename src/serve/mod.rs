@@ -126,6 +126,7 @@ pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
     Arc::new(AppState {
         permits: Arc::new(Semaphore::new(options.workers.max(1))),
         light_permits: Arc::new(Semaphore::new(options.workers.max(1))),
+        instant_permits: Arc::new(Semaphore::new(options.workers.max(1))),
         memory_limit: options.memory_limit,
         output_limit: options.output_limit,
         time_limit: options.time_limit,
@@ -195,8 +196,8 @@ impl Drop for RunningServer {
 pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        // Both lanes' work, and the planning of figures before they take a lane.
-        .max_blocking_threads(2 * options.workers.max(1) + 2)
+        // The three lanes' work (see `state::Lane`).
+        .max_blocking_threads(3 * options.workers.max(1) + 2)
         .enable_all()
         .build()?;
     let listener = runtime.block_on(tokio::net::TcpListener::bind((options.host, options.port)))?;

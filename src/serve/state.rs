@@ -1,9 +1,9 @@
 //! What every handler shares, and how work runs: in process under a [`Control`]
-//! that a dropped or timed-out request cancels, bounded in time, behind one of two
-//! semaphores sized to the cores ([`Lane`]). Light work (tiles, counts, small
-//! figures) has a lane of its own, so it never queues behind heavy solves: with
-//! one lane, a tile asked for while two Grundy solves held both permits waited 4 s
-//! for one of them to end.
+//! that a dropped or timed-out request cancels, bounded in time, behind one of three
+//! semaphores sized to the cores ([`Lane`]): tiles and counts, small figures, and
+//! the rest. Light work never queues behind heavy solves: with one lane, a tile
+//! asked for while two Grundy solves held both permits waited 4 s for one of them
+//! to end.
 
 use super::error::ApiError;
 use super::job;
@@ -19,9 +19,11 @@ use tokio::sync::Semaphore;
 pub struct AppState {
     /// Bounds how many heavy requests compute at once.
     pub permits: Arc<Semaphore>,
-    /// Bounds how many light requests (tiles, counts, small figures) compute at
-    /// once, apart from the heavy ones.
+    /// Bounds how many small figures compute at once, apart from the heavy ones.
     pub light_permits: Arc<Semaphore>,
+    /// Bounds how many tiles, counts and plannings compute at once, apart from
+    /// any figure.
+    pub instant_permits: Arc<Semaphore>,
     /// See [`ServeOptions::memory_limit`].
     pub memory_limit: u64,
     /// See [`ServeOptions::output_limit`].
@@ -40,8 +42,12 @@ pub struct AppState {
 /// Which semaphore a piece of work waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lane {
-    /// Work of bounded, small cost: a tile, a count, a figure whose estimated
-    /// memory is at most [`LIGHT_MEMORY`].
+    /// Work of a millisecond or so whatever its parameters: a tile, a count, the
+    /// planning of a figure (validation and estimates, O(parameters)).
+    Instant,
+    /// A figure whose estimated memory is at most [`LIGHT_MEMORY`]. Small in
+    /// memory is not always quick (a GIF of automaton frames 1..2000 takes about
+    /// 6 s in 36 MiB), which is why tiles have a lane of their own.
     Light,
     /// Anything else: solves, large boards, long animations.
     Heavy,
@@ -57,6 +63,7 @@ impl AppState {
     /// The semaphore of `lane`.
     pub fn permits_of(&self, lane: Lane) -> &Arc<Semaphore> {
         match lane {
+            Lane::Instant => &self.instant_permits,
             Lane::Light => &self.light_permits,
             Lane::Heavy => &self.permits,
         }

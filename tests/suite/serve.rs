@@ -519,6 +519,39 @@ fn a_grundy_layout_over_the_light_budget_is_drawn_in_the_heavy_lane() {
 }
 
 #[test]
+fn tiles_never_wait_for_small_but_slow_figures() {
+    // Small in memory is not quick: a GIF of automaton frames 1..2000 takes
+    // seconds in about 36 MiB, so it runs in the light lane and holds its one
+    // permit. Tiles and counts have a lane of their own.
+    let mut options = options();
+    options.workers = 1;
+    let server = start(&options).unwrap();
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    write!(
+        slow,
+        "GET /api/automaton.gif?frames=1..2000 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    wait_until("the slow figure starts", 10, || server.in_flight() == 1);
+    // Past its planning (instant), into its drawing.
+    std::thread::sleep(Duration::from_millis(300));
+    for target in [
+        "/api/tiles/square.bin?m=4611686018427387903&level=40&x=3&y=1",
+        "/api/tiles/count?m=1000&r0=0&r1=500&c0=0&c1=500",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+        assert_eq!(
+            server.in_flight(),
+            1,
+            "{target} was answered only after the slow figure ended"
+        );
+    }
+    drop(slow);
+    wait_until("the slow figure stops", 5, || server.in_flight() == 0);
+}
+
+#[test]
 fn light_requests_never_wait_for_heavy_ones() {
     // One heavy permit, taken by a solve of Nim with a pass on R(160,160) (about
     // 7 s, 400 MB). A tile, a count and a small figure asked for meanwhile are
