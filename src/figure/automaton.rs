@@ -1119,6 +1119,31 @@ mod tests {
     }
 
     #[test]
+    fn a_check_counts_its_progress_in_cells() {
+        // Frame n costs n^2 cells: counted in frames, the ETA of a long check was
+        // promised from its cheap first frames.
+        let figure = AutomatonFigure {
+            frames: vec![40],
+            values: Values::Modulus(2),
+            rule60: false,
+            mode: AutomatonMode::Styled {
+                style: BoardStyle::default(),
+                size: None,
+                columns: None,
+                palette: Palette::Viridis,
+                animation: Animation::default(),
+                common_scale: false,
+            },
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        };
+        let control = Control::default();
+        let report = Plan::new(figure).unwrap().check(&control).unwrap();
+        let cells: u64 = (1..=40u64).map(|n| n * n).sum();
+        assert_eq!(report.cells, cells);
+        assert_eq!(control.progress(), (cells, cells));
+    }
+
+    #[test]
     fn every_path_agrees_on_parity_of_the_data() {
         // Mod 2, mod 4 and exact frames, computed by three steppers, have the same odd cells.
         let figure = |values| AutomatonFigure {

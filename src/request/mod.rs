@@ -773,6 +773,24 @@ mod tests {
     }
 
     #[test]
+    fn a_square_animation_counts_each_frame_by_its_cells_and_pixels() {
+        // Boards 1..4096 spend nearly all their time on the last boards: counted one
+        // a frame, a GIF promised 3 s at 36% and ran 27 s.
+        let planned =
+            plan_pairs(&["square"], &text(&[("m", "1..30")]), &Budget::default()).unwrap();
+        let control = Control::new();
+        let gif = planned.render(Format::Gif, &control).unwrap();
+        assert!(gif.starts_with(b"GIF89a"));
+        let (done, total) = control.progress();
+        assert_eq!(done, total);
+        // Σ m² plus 30 frames of equal pixels: the pixels are what is left.
+        let cells: u64 = (1..=30u64).map(|m| m * m).sum();
+        assert!(total > cells, "{total} units for {cells} cells");
+        let pixels = total - cells;
+        assert!(pixels > 0 && pixels % 30 == 0, "{total} {cells}");
+    }
+
+    #[test]
     fn a_cancelled_control_stops_a_render_with_cancelled() {
         let planned = plan_pairs(
             &["grundy"],
