@@ -787,7 +787,7 @@ mod tests {
         let cells: u64 = (1..=30u64).map(|m| m * m).sum();
         assert!(total > cells, "{total} units for {cells} cells");
         let pixels = total - cells;
-        assert!(pixels > 0 && pixels % 30 == 0, "{total} {cells}");
+        assert!(pixels > 0 && pixels.is_multiple_of(30), "{total} {cells}");
     }
 
     #[test]
