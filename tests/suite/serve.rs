@@ -416,6 +416,41 @@ fn outputs_over_the_limits_are_refused_before_any_work_with_their_estimate() {
 }
 
 #[test]
+fn the_command_lines_max_output_bounds_the_servers_responses() {
+    use std::io::BufRead;
+    // `nimscape --max-output 1M serve`: R(3000) as CSV is 5.5 MB.
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nimscape"))
+        .current_dir(dir.path())
+        .args(["--max-output", "1M", "serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let big = get(addr, "/api/square.csv?m=3000");
+    let small = get(addr, "/api/square.csv?m=300");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(big.status, 413, "{}", big.text());
+    assert!(
+        big.text().contains("over 1.0 MiB (the max-output limit)"),
+        "{}",
+        big.text()
+    );
+    assert_eq!(small.status, 200, "{}", small.text());
+}
+
+#[test]
 fn large_responses_stream_as_the_clis_bytes() {
     let server = server();
     // R(3000,3000) as CSV is 5.5 MB: sent in chunks as it is made, not held whole.
