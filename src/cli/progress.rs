@@ -71,9 +71,23 @@ impl Drop for Watch {
 }
 
 fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
+    let log = &mut std::io::stderr();
+    watch_with(control, what, terminal, finished, next_line_at, log);
+}
+
+/// [`watch`] with the lines for a log written to `log` when they are due by
+/// `schedule` ([`next_line_at`]; the tests' is quicker).
+fn watch_with(
+    control: &Control,
+    what: &str,
+    terminal: bool,
+    finished: &AtomicBool,
+    schedule: fn(Option<Duration>) -> Duration,
+    log: &mut dyn Write,
+) {
     let start = Instant::now();
     let mut bar: Option<ProgressBar> = None;
-    let mut line_due = next_line_at(None);
+    let mut line_due = schedule(None);
     while !finished.load(Ordering::SeqCst) {
         std::thread::sleep(TICK);
         if !terminal {
@@ -81,8 +95,8 @@ fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
             if elapsed >= line_due && !control.is_cancelled() {
                 let (done, total) = control.progress();
                 let line = progress_line(what, done, total, elapsed);
-                let _ = writeln!(std::io::stderr(), "{line}");
-                line_due = next_line_at(Some(elapsed));
+                let _ = writeln!(log, "{line}");
+                line_due = schedule(Some(elapsed));
             }
             continue;
         }
@@ -115,7 +129,7 @@ fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
     let elapsed = start.elapsed();
     if !terminal && elapsed >= QUIET_FOR && !control.is_cancelled() {
         // One line for a log: what took the time, and how long.
-        let _ = writeln!(std::io::stderr(), "{what}: {:.1} s", elapsed.as_secs_f64());
+        let _ = writeln!(log, "{what}: {:.1} s", elapsed.as_secs_f64());
     }
 }
 
@@ -134,6 +148,45 @@ mod tests {
             last = Some(due + Duration::from_millis(150));
         }
         assert_eq!(at, [10, 30, 60, 120, 180, 240]);
+    }
+
+    #[test]
+    fn without_a_terminal_the_watcher_writes_lines_when_due_then_the_summary() {
+        // A line at 0.3 s, then every 0.3 s after the last.
+        fn quick(last: Option<Duration>) -> Duration {
+            last.unwrap_or_default() + Duration::from_millis(300)
+        }
+        let control = Control::new();
+        control.add_total(200);
+        control.advance(90);
+        let finished = AtomicBool::new(false);
+        let mut log = Vec::new();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(1500));
+                finished.store(true, Ordering::SeqCst);
+            });
+            watch_with(&control, "x.png", false, &finished, quick, &mut log);
+        });
+        let text = String::from_utf8(log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Lines of how far (about four in 1.5 s), and the summary last (the work
+        // took over a second).
+        assert!(lines.len() >= 3, "{text}");
+        let how_far = |l: &str| {
+            l.strip_prefix("x.png: 45% after ")
+                .and_then(|rest| rest.strip_suffix(" s"))
+                .is_some_and(|secs| secs.parse::<u64>().is_ok())
+        };
+        assert!(
+            lines[..lines.len() - 1].iter().all(|l| how_far(l)),
+            "{text}"
+        );
+        let summary = lines[lines.len() - 1];
+        assert!(
+            summary.starts_with("x.png: ") && summary.ends_with(" s") && !summary.contains('%'),
+            "{text}"
+        );
     }
 
     #[test]
