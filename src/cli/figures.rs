@@ -46,7 +46,12 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
             Some(_) => ctx.format == Some(Format::Json),
             None => report_format(ctx.format, "automaton --check")?,
         };
-        let report = figure.check(&ctx.control)?;
+        // Frame n costs n^2 cells: 65536 frames take hours, so the check shows its
+        // progress (in cells, for an honest ETA) like any long figure.
+        let watch = Watch::start(&ctx.control, "automaton --check".to_string(), ctx.quiet);
+        let report = figure.check(&ctx.control);
+        drop(watch);
+        let report = report?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }

@@ -155,7 +155,7 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         #[cfg(feature = "serve")]
         Command::Serve(args) => {
             signals::exit_at_once();
-            serve::run(args, ctx.memory_limit)
+            serve::run(args, ctx.memory_limit, ctx.output_limit)
         }
         #[cfg(feature = "serve")]
         Command::Explore(args) => serve::run_explore(args, ctx),
@@ -242,6 +242,11 @@ impl std::error::Error for UsageError {}
 
 /// An error of the command line as one line, parameters shown as flags.
 pub fn message(err: &anyhow::Error) -> String {
+    // One line whatever it quotes (`--m $'1\n2'`).
+    nimscape::error::one_line(&message_text(err))
+}
+
+fn message_text(err: &anyhow::Error) -> String {
     let text = format!("{err:#}");
     match err.downcast_ref::<nimscape::Error>() {
         // The chain's outer context (if any) stays in front of the library's line.

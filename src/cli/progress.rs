@@ -1,6 +1,8 @@
 //! Progress of one figure on the command line, read from its [`Control`]: a bar
-//! with an ETA on a terminal once the work has taken over a second, one summary
-//! line on stderr without a terminal (for logs), nothing with `--quiet`.
+//! with an ETA on a terminal once the work has taken over a second; without a
+//! terminal (a log), a line of how far it is at 10 s, 30 s, 1 min and then every
+//! minute, so a run of minutes or hours is not silent until it ends, and one
+//! summary line at the end; nothing with `--quiet`.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nimscape::Control;
@@ -14,6 +16,27 @@ const QUIET_FOR: Duration = Duration::from_secs(1);
 
 /// How often the bar is redrawn.
 const TICK: Duration = Duration::from_millis(100);
+
+/// Without a terminal, when the next line of progress is due after a line at
+/// `last` (none yet: `None`): 10 s, 30 s, 60 s, then every minute.
+fn next_line_at(last: Option<Duration>) -> Duration {
+    match last.map(|d| d.as_secs()) {
+        None => Duration::from_secs(10),
+        Some(s) if s < 30 => Duration::from_secs(30),
+        Some(s) => Duration::from_secs((s / 60 + 1) * 60),
+    }
+}
+
+/// A line of progress for a log: "x.png: 45% after 30 s".
+fn progress_line(what: &str, done: u64, total: u64, elapsed: Duration) -> String {
+    let after = elapsed.as_secs();
+    if total == 0 {
+        format!("{what}: still working after {after} s")
+    } else {
+        let percent = (done.min(total) as f64 * 100.0 / total as f64).floor();
+        format!("{what}: {percent:.0}% after {after} s")
+    }
+}
 
 /// Watches a control while the work runs; stops watching when dropped.
 pub struct Watch {
@@ -48,11 +71,36 @@ impl Drop for Watch {
 }
 
 fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
+    let log = &mut std::io::stderr();
+    watch_with(control, what, terminal, finished, next_line_at, log);
+}
+
+/// [`watch`] with the lines for a log written to `log` when they are due by
+/// `schedule` ([`next_line_at`]; the tests' is quicker).
+fn watch_with(
+    control: &Control,
+    what: &str,
+    terminal: bool,
+    finished: &AtomicBool,
+    schedule: fn(Option<Duration>) -> Duration,
+    log: &mut dyn Write,
+) {
     let start = Instant::now();
     let mut bar: Option<ProgressBar> = None;
+    let mut line_due = schedule(None);
     while !finished.load(Ordering::SeqCst) {
         std::thread::sleep(TICK);
-        if !terminal || start.elapsed() < QUIET_FOR {
+        if !terminal {
+            let elapsed = start.elapsed();
+            if elapsed >= line_due && !control.is_cancelled() {
+                let (done, total) = control.progress();
+                let line = progress_line(what, done, total, elapsed);
+                let _ = writeln!(log, "{line}");
+                line_due = schedule(Some(elapsed));
+            }
+            continue;
+        }
+        if start.elapsed() < QUIET_FOR {
             continue;
         }
         let (done, total) = control.progress();
@@ -81,6 +129,77 @@ fn watch(control: &Control, what: &str, terminal: bool, finished: &AtomicBool) {
     let elapsed = start.elapsed();
     if !terminal && elapsed >= QUIET_FOR && !control.is_cancelled() {
         // One line for a log: what took the time, and how long.
-        let _ = writeln!(std::io::stderr(), "{what}: {:.1} s", elapsed.as_secs_f64());
+        let _ = writeln!(log, "{what}: {:.1} s", elapsed.as_secs_f64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_hears_of_long_work_at_10_s_30_s_1_min_then_every_minute() {
+        let mut at = Vec::new();
+        let mut last = None;
+        for _ in 0..6 {
+            let due = next_line_at(last);
+            at.push(due.as_secs());
+            // The watcher notices a little after the line is due.
+            last = Some(due + Duration::from_millis(150));
+        }
+        assert_eq!(at, [10, 30, 60, 120, 180, 240]);
+    }
+
+    #[test]
+    fn without_a_terminal_the_watcher_writes_lines_when_due_then_the_summary() {
+        // A line at 0.3 s, then every 0.3 s after the last.
+        fn quick(last: Option<Duration>) -> Duration {
+            last.unwrap_or_default() + Duration::from_millis(300)
+        }
+        let control = Control::new();
+        control.add_total(200);
+        control.advance(90);
+        let finished = AtomicBool::new(false);
+        let mut log = Vec::new();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(1500));
+                finished.store(true, Ordering::SeqCst);
+            });
+            watch_with(&control, "x.png", false, &finished, quick, &mut log);
+        });
+        let text = String::from_utf8(log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Lines of how far (about four in 1.5 s), and the summary last (the work
+        // took over a second).
+        assert!(lines.len() >= 3, "{text}");
+        let how_far = |l: &str| {
+            l.strip_prefix("x.png: 45% after ")
+                .and_then(|rest| rest.strip_suffix(" s"))
+                .is_some_and(|secs| secs.parse::<u64>().is_ok())
+        };
+        assert!(
+            lines[..lines.len() - 1].iter().all(|l| how_far(l)),
+            "{text}"
+        );
+        let summary = lines[lines.len() - 1];
+        assert!(
+            summary.starts_with("x.png: ") && summary.ends_with(" s") && !summary.contains('%'),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_progress_line_says_how_far_and_how_long() {
+        let line = progress_line("x.png", 450, 1000, Duration::from_millis(30_400));
+        assert_eq!(line, "x.png: 45% after 30 s");
+        assert_eq!(
+            progress_line("x.png", 0, 0, Duration::from_secs(10)),
+            "x.png: still working after 10 s"
+        );
+        assert_eq!(
+            progress_line("x.png", 7, 5, Duration::from_secs(60)),
+            "x.png: 100% after 60 s"
+        );
     }
 }

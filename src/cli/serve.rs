@@ -24,8 +24,9 @@ pub struct ServeArgs {
     time_limit: u64,
 }
 
-pub fn run(args: ServeArgs, memory_limit: u64) -> Result<()> {
+pub fn run(args: ServeArgs, memory_limit: u64, output_limit: u64) -> Result<()> {
     let mut options = ServeOptions::local(memory_limit);
+    options.output_limit = output_limit;
     options.host = args.host;
     options.port = args.port;
     options.time_limit = std::time::Duration::from_secs(args.time_limit);

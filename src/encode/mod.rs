@@ -351,8 +351,8 @@ pub fn check_output_size(
     let budget = output_budget(path, output_limit);
     if estimate > budget.bytes {
         return Err(Error::unsupported(format!(
-            "{what} would be about {} on disk, over {} ({}); {hint}{}",
-            crate::error::human_bytes(estimate),
+            "{what} would be {} on disk, over {} ({}); {hint}{}",
+            crate::error::about_bytes(estimate),
             crate::error::human_bytes(budget.bytes),
             budget.why,
             if budget.from_flag {

@@ -381,8 +381,13 @@ impl AutomatonPlan {
         };
         let mut stepper = self.stepper()?;
         let mut cells = 0u64;
-        control.add_total(last as u64);
+        // Progress in cells, 1^2 + ... + last^2 (frame n costs n^2, so counting frames
+        // would promise an ETA far too short); the stepper counts one a frame, the
+        // rest is counted here.
+        let total = (1..=last as u64).fold(0u64, |sum, n| sum.saturating_add(n * n));
+        control.add_total(total);
         while let Some(n) = stepper.advance(control) {
+            control.advance((n as u64 * n as u64).saturating_sub(1));
             let mismatch = match &stepper {
                 Stepper::Parity(s) => s.first_mismatch_controlled(control)?,
                 Stepper::Residue(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
@@ -1111,6 +1116,31 @@ mod tests {
         let control = Control::default();
         let closed: Vec<Frame> = plan.computed_frames(&control).unwrap().collect();
         assert_eq!(closed, plan.stepped_frames(&control).unwrap());
+    }
+
+    #[test]
+    fn a_check_counts_its_progress_in_cells() {
+        // Frame n costs n^2 cells: counted in frames, the ETA of a long check was
+        // promised from its cheap first frames.
+        let figure = AutomatonFigure {
+            frames: vec![40],
+            values: Values::Modulus(2),
+            rule60: false,
+            mode: AutomatonMode::Styled {
+                style: BoardStyle::default(),
+                size: None,
+                columns: None,
+                palette: Palette::Viridis,
+                animation: Animation::default(),
+                common_scale: false,
+            },
+            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
+        };
+        let control = Control::default();
+        let report = Plan::new(figure).unwrap().check(&control).unwrap();
+        let cells: u64 = (1..=40u64).map(|n| n * n).sum();
+        assert_eq!(report.cells, cells);
+        assert_eq!(control.progress(), (cells, cells));
     }
 
     #[test]

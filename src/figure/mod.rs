@@ -110,6 +110,29 @@ pub fn counted<'a, T: 'a>(
     })
 }
 
+/// [`counted`] for items of uneven cost: item k counts `weights[k]` units of
+/// progress, so the ETA of frames that grow (boards 1..4096, 16 million cells at the
+/// end) is not promised from the cheap first ones.
+pub fn weighted<'a, T: 'a>(
+    mut items: impl Iterator<Item = Result<T>> + 'a,
+    weights: Vec<u64>,
+    control: &Control,
+) -> impl Iterator<Item = Result<T>> + 'a {
+    let control = control.clone();
+    control.add_total(weights.iter().fold(0u64, |sum, &w| sum.saturating_add(w)));
+    let mut weights = weights.into_iter();
+    std::iter::from_fn(move || {
+        if let Err(cancelled) = control.check() {
+            return Some(Err(cancelled));
+        }
+        let next = items.next();
+        if next.is_some() {
+            control.advance(weights.next().unwrap_or(1));
+        }
+        next
+    })
+}
+
 /// The last frame of an animated figure as a PNG at `path`: the still a LaTeX
 /// document shows of an animation, since a PDF cannot play a GIF.
 pub fn write_last_frame(
@@ -221,29 +244,57 @@ pub fn write_stream(
     control: &Control,
     output_limit: u64,
 ) -> Result<()> {
+    write_stream_to(
+        figure,
+        format,
+        out,
+        Path::new("standard output"),
+        metadata,
+        control,
+        output_limit,
+    )
+}
+
+/// [`write_stream`] to a stream that errors call `stream` (standard output, an
+/// HTTP response).
+pub fn write_stream_to(
+    figure: &dyn Figure,
+    format: Format,
+    out: &mut dyn Write,
+    stream: &Path,
+    metadata: &Metadata,
+    control: &Control,
+    output_limit: u64,
+) -> Result<()> {
     figure.check(format)?;
-    if let Some(bytes) = figure.output_bytes(format) {
-        if bytes > output_limit {
-            return Err(crate::Error::unsupported(format!(
-                "this .{} output would be about {}, over {} (the `max-output` limit); \
-                 ask for less (a smaller box, fewer frames or boards), or raise `max-output`",
-                format.extension(),
-                crate::error::human_bytes(bytes),
-                crate::error::human_bytes(output_limit),
-            )));
-        }
-    }
+    check_stream_size(figure, format, output_limit)?;
     let mut bounded = Bounded {
         out,
         written: 0,
         budget: encode::OutputBudget::of_limit(output_limit),
     };
     // Errors name the stream as errors of a file name the file.
-    let stream = Path::new("standard output");
     write_controlled(figure, format, &mut bounded, metadata, control).map_err(|e| e.at(stream))?;
     bounded
         .flush()
         .map_err(|e| crate::Error::write_failed(e).at(stream))
+}
+
+/// Refuses, before any work, a stream whose size [`Figure::output_bytes`] knows to
+/// be over `output_limit` (`--max-output`), with the estimate.
+pub fn check_stream_size(figure: &dyn Figure, format: Format, output_limit: u64) -> Result<()> {
+    if let Some(bytes) = figure.output_bytes(format) {
+        if bytes > output_limit {
+            return Err(crate::Error::unsupported(format!(
+                "this .{} output would be {}, over {} (the `max-output` limit); \
+                 ask for less (a smaller box, fewer frames or boards), or raise `max-output`",
+                format.extension(),
+                crate::error::about_bytes(bytes),
+                crate::error::human_bytes(output_limit),
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A stream that refuses to grow past its budget.

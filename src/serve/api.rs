@@ -8,11 +8,17 @@
 
 use super::error::ApiError;
 use super::job::Job;
-use super::state::{run_job, AppState, PastedGame};
+use super::state::{compute_in, run_job, AppState, Lane, PastedGame, LIGHT_MEMORY};
+use super::stream;
+use crate::encode::Format;
 use crate::games::file::MAX_GAME_FILE_BYTES;
+use crate::request::grundy::GameFiles;
+use crate::request::{self, Budget, Planned, Value};
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Most `flag=value` pairs in one query.
@@ -79,29 +85,120 @@ pub fn content_type(ext: &str) -> &'static str {
     }
 }
 
-/// `GET /api/<command>.<ext>`.
+/// Plans the figure of `words` and `flags` as `ext` under `budget`: validated,
+/// checked for the format, refused (413, with the estimate) when its memory is over
+/// the budget or its known size over `--max-output`, all before any work. `None`
+/// when `fallible` and its memory is over the budget: it belongs in the heavy lane.
+fn ready(
+    words: &[String],
+    flags: &[(String, String)],
+    ext: &str,
+    budget: Budget,
+    fallible: bool,
+    game: Option<&(String, Arc<str>)>,
+) -> Result<Option<(Planned, Format)>, ApiError> {
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let pairs: Vec<(String, Value)> = flags
+        .iter()
+        .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
+        .collect();
+    let files = files(game);
+    let checked = request::plan_pairs_with(&words, &pairs, &budget, files).and_then(|planned| {
+        let format = planned.format(ext)?;
+        planned.figure().check(format)?;
+        Ok((planned, format))
+    });
+    let (planned, format) = match checked {
+        Ok(checked) => checked,
+        Err(crate::Error::TooLarge { .. }) if fallible => return Ok(None),
+        Err(err) => return Err(err.into()),
+    };
+    crate::figure::check_stream_size(planned.figure(), format, budget.output_limit).map_err(
+        |err| ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: request::Naming::Keys.message(&err),
+        },
+    )?;
+    Ok(Some((planned, format)))
+}
+
+/// `GET /api/<command>.<ext>`: tried in the light lane with the light memory
+/// budget ([`LIGHT_MEMORY`]), and in the heavy lane with the full one when its
+/// estimate (at planning or before its first byte) is over that; sent as it is made
+/// ([`super::stream`]). Planning is instant work.
 pub async fn figure(
     State(state): State<Arc<AppState>>,
-    Path(path): Path<String>,
+    path: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    // A path that does not decode (`%FF`) is a bad request with our one line.
+    let Path(path) = path.map_err(|_| {
+        ApiError::bad(
+            "the path is not valid UTF-8: use /api/<command>.<ext>, e.g. /api/square.png?m=11",
+        )
+    })?;
     let (words, ext) = parse_path(&path)?;
     let mut flags = parse_query(query.as_deref())?;
     let game = take_pasted(&state, &mut flags)?;
-    let job = Job::Figure {
-        command: words,
-        flags,
-        extension: ext.clone(),
+    let kind = content_type(&ext);
+    let budget = Budget {
         memory_limit: state.memory_limit,
-        game,
+        output_limit: state.output_limit,
     };
-    let bytes = run_job(&state, job).await?;
-    let mut response = bytes.into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(content_type(&ext)),
-    );
-    Ok(response)
+    let light = Budget {
+        memory_limit: budget.memory_limit.min(LIGHT_MEMORY),
+        ..budget
+    };
+    let attempts = if light == budget {
+        vec![(Lane::Light, budget, false)]
+    } else {
+        vec![(Lane::Light, light, true), (Lane::Heavy, budget, false)]
+    };
+    for (lane, budget, fallible) in attempts {
+        let (w, f, e, g) = (words.clone(), flags.clone(), ext.clone(), game.clone());
+        let plan = compute_in(&state, Lane::Instant, move |_| {
+            ready(&w, &f, &e, budget, fallible, g.as_ref())
+        })
+        .await?;
+        let Some((planned, format)) = plan else {
+            continue;
+        };
+        let heavier = Arc::new(AtomicBool::new(false));
+        let heavier_seen = heavier.clone();
+        let answer = stream::respond(&state, lane, kind, move |out, control| {
+            planned
+                .write_stream(
+                    format,
+                    out,
+                    std::path::Path::new("the response"),
+                    control,
+                    budget.output_limit,
+                )
+                .map_err(|err| match err {
+                    crate::Error::TooLarge { .. } if fallible => {
+                        heavier.store(true, Ordering::SeqCst);
+                        ApiError::from(err)
+                    }
+                    // A write to the response fails only past `--max-output` (a
+                    // client that went away hears nothing more).
+                    crate::Error::Io { .. } => ApiError {
+                        status: StatusCode::PAYLOAD_TOO_LARGE,
+                        message: request::Naming::Keys.message(&err),
+                    },
+                    other => ApiError::from(other),
+                })
+        })
+        .await;
+        // Refused by the light budget before its first byte was sent: again, heavy.
+        if answer.is_err() && heavier_seen.load(Ordering::SeqCst) {
+            continue;
+        }
+        return answer;
+    }
+    Err(ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: "the figure could not be planned (internal error)".into(),
+    })
 }
 
 /// `GET /api/layout/grundy.json?<grundy flags>`: where the cells of that
@@ -112,12 +209,46 @@ pub async fn grundy_layout(
 ) -> Result<Response, ApiError> {
     let mut flags = parse_query(query.as_deref())?;
     let game = take_pasted(&state, &mut flags)?;
-    let job = Job::GrundyLayout {
-        flags,
-        memory_limit: state.memory_limit,
-        game,
+    // As a figure: the light lane when the solve fits the light budget (the page
+    // asks for it beside every Grundy figure), the heavy one otherwise.
+    let light = state.memory_limit.min(LIGHT_MEMORY);
+    let mut bytes = None;
+    if light < state.memory_limit {
+        let pairs: Vec<(String, Value)> = flags
+            .iter()
+            .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
+            .collect();
+        let budget = Budget {
+            memory_limit: light,
+            ..Budget::default()
+        };
+        let game = game.clone();
+        bytes = compute_in(
+            &state,
+            Lane::Light,
+            move |control| match request::grundy_layout_with(
+                &pairs,
+                &budget,
+                control,
+                files(game.as_ref()),
+            ) {
+                Err(crate::Error::TooLarge { .. }) => Ok(None),
+                answer => answer.map(Some).map_err(ApiError::from),
+            },
+        )
+        .await?;
+    }
+    let bytes = match bytes {
+        Some(bytes) => bytes,
+        None => {
+            let job = Job::GrundyLayout {
+                flags,
+                memory_limit: state.memory_limit,
+                game,
+            };
+            run_job(&state, job).await?
+        }
     };
-    let bytes = run_job(&state, job).await?;
     let mut response = bytes.into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -128,6 +259,15 @@ pub async fn grundy_layout(
 
 /// The `pasted=ID` of a query, taken out of `flags`: the pasted game file it
 /// names (its name and text), which `game` must name; none without `pasted`.
+/// Where a request's game file comes from: the pasted one, else the disk below
+/// the folder the server was started in.
+pub(super) fn files(game: Option<&(String, Arc<str>)>) -> GameFiles<'_> {
+    match game {
+        Some((name, text)) => GameFiles::Given { name, text },
+        None => GameFiles::Below,
+    }
+}
+
 fn take_pasted(
     state: &AppState,
     flags: &mut Vec<(String, String)>,

@@ -43,7 +43,9 @@ impl From<crate::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response = (self.status, format!("{}\n", self.message)).into_response();
+        // One line whatever the message quotes (a value with a newline in it).
+        let line = crate::error::one_line(&self.message);
+        let mut response = (self.status, format!("{line}\n")).into_response();
         response.headers_mut().insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/plain; charset=utf-8"),

@@ -6,27 +6,14 @@
 //! would contain nothing the guard does not.
 
 use super::error::ApiError;
-use crate::request::grundy::GameFiles;
 use crate::request::{self, Budget, Value};
 use crate::Control;
 use std::sync::Arc;
 
-/// One piece of work for a worker.
+/// One piece of work whose answer is small and sent whole (figures stream: see
+/// [`super::stream`]).
 #[derive(Debug, Clone)]
 pub enum Job {
-    /// [`crate::request::render_pairs`] of `command`, `flags` and `extension`.
-    Figure {
-        /// The subcommand path, e.g. `["octahedron", "section"]`.
-        command: Vec<String>,
-        /// `(flag, value)` pairs as the API received them.
-        flags: Vec<(String, String)>,
-        /// The output format.
-        extension: String,
-        /// The `--max-memory` limit.
-        memory_limit: u64,
-        /// A pasted game file (its name and text) that `game` names.
-        game: Option<(String, Arc<str>)>,
-    },
     /// Where the cells of the Grundy figure of `flags` are (JSON), for the
     /// hover readout: [`crate::request::grundy_layout`].
     GrundyLayout {
@@ -51,24 +38,6 @@ impl Job {
     /// Does the work, stopping early when `control` is cancelled.
     pub fn run(&self, control: &Control) -> Result<Vec<u8>, ApiError> {
         match self {
-            Job::Figure {
-                command,
-                flags,
-                extension,
-                memory_limit,
-                game,
-            } => {
-                let words: Vec<&str> = command.iter().map(String::as_str).collect();
-                request::render_pairs_with(
-                    &words,
-                    flags,
-                    extension,
-                    &budget(*memory_limit),
-                    control,
-                    files(game),
-                )
-                .map_err(ApiError::from)
-            }
             Job::GrundyLayout {
                 flags,
                 memory_limit,
@@ -78,8 +47,13 @@ impl Job {
                     .iter()
                     .map(|(n, v)| (n.clone(), Value::Text(v.clone())))
                     .collect();
-                request::grundy_layout_with(&pairs, &budget(*memory_limit), control, files(game))
-                    .map_err(ApiError::from)
+                request::grundy_layout_with(
+                    &pairs,
+                    &budget(*memory_limit),
+                    control,
+                    super::api::files(game.as_ref()),
+                )
+                .map_err(ApiError::from)
             }
             Job::PassBoard { m, memory_limit } => {
                 let (_, pass) =
@@ -92,15 +66,6 @@ impl Job {
                 Ok(cells)
             }
         }
-    }
-}
-
-/// Where a job's game file comes from: the pasted one, else the disk below the
-/// folder the server was started in.
-fn files(game: &Option<(String, Arc<str>)>) -> GameFiles<'_> {
-    match game {
-        Some((name, text)) => GameFiles::Given { name, text },
-        None => GameFiles::Below,
     }
 }
 

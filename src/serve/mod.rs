@@ -20,6 +20,7 @@ pub mod error;
 pub mod explore;
 pub mod job;
 pub mod state;
+pub mod stream;
 pub mod tiles;
 
 pub use error::ApiError;
@@ -50,6 +51,9 @@ pub struct ServeOptions {
     pub port: u16,
     /// The `--max-memory` limit every figure request is checked against.
     pub memory_limit: u64,
+    /// The `--max-output` limit of one response: refused before any work when
+    /// its size is known to be over it, cut off once it grows past it.
+    pub output_limit: u64,
     /// Longest time one request may compute before it gets a 503.
     pub time_limit: Duration,
     /// Requests computing at once (default: one per core).
@@ -69,6 +73,7 @@ impl ServeOptions {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             memory_limit,
+            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             header_timeout: Duration::from_secs(10),
@@ -124,7 +129,10 @@ pub fn router(options: &ServeOptions) -> Router {
 pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
     Arc::new(AppState {
         permits: Arc::new(Semaphore::new(options.workers.max(1))),
+        light_permits: Arc::new(Semaphore::new(options.workers.max(1))),
+        instant_permits: Arc::new(Semaphore::new(options.workers.max(1))),
         memory_limit: options.memory_limit,
+        output_limit: options.output_limit,
         time_limit: options.time_limit,
         in_flight: Arc::new(AtomicUsize::new(0)),
         pass_boards: Mutex::new(Vec::new()),
@@ -194,7 +202,8 @@ impl Drop for RunningServer {
 pub fn start(options: &ServeOptions) -> std::io::Result<RunningServer> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(options.workers.max(1) + 2)
+        // The three lanes' work (see `state::Lane`).
+        .max_blocking_threads(3 * options.workers.max(1) + 2)
         .enable_all()
         .build()?;
     let listener = runtime.block_on(tokio::net::TcpListener::bind((options.host, options.port)))?;

@@ -12,7 +12,7 @@
 use super::api::parse_query;
 use super::error::ApiError;
 use super::job::Job;
-use super::state::{compute, run_job, AppState};
+use super::state::{compute_in, run_job, AppState, Lane};
 use crate::pattern::tiles::{check_side, count_p, TileMode, TilePlan, TILE};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue};
@@ -187,7 +187,7 @@ pub async fn square_tile(
 ) -> Result<Response, ApiError> {
     let q = tile_query(query.as_deref())?;
     let bytes = match q.mode {
-        Some(_) => compute(&state, move |_| tile_bytes(query.as_deref())).await?,
+        Some(_) => compute_in(&state, Lane::Instant, move |_| tile_bytes(query.as_deref())).await?,
         None => {
             let cells = pass_board(&state, q.m as u32).await?;
             pass_tile(&cells, q.m, q.level, q.x, q.y)
@@ -224,6 +224,6 @@ pub async fn count(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let text = compute(&state, move |_| count_text(query.as_deref())).await?;
+    let text = compute_in(&state, Lane::Instant, move |_| count_text(query.as_deref())).await?;
     Ok(text.into_response())
 }

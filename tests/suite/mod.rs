@@ -27,6 +27,8 @@ mod serve;
 #[cfg(feature = "serve")]
 mod serve_browser;
 #[cfg(feature = "serve")]
+mod serve_fuzz;
+#[cfg(feature = "serve")]
 mod serve_games;
 mod square_cli;
 mod square_theorems;

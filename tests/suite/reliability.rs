@@ -653,6 +653,30 @@ fn an_error_quotes_at_most_a_line_of_what_was_typed() {
 }
 
 #[test]
+fn a_value_with_a_newline_still_gives_one_error_line() {
+    // The value is quoted back, its newline escaped: it printed two lines.
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (&["square", "--m", "1\n2", "-o", "x.png"][..], "'1\\n2'"),
+        (
+            &[
+                "automaton",
+                "--frames",
+                "3",
+                "--palette",
+                "a\r\nb",
+                "-o",
+                "x.png",
+            ][..],
+            "'a\\r\\nb'",
+        ),
+    ] {
+        let out = nimscape(dir.path()).args(args).output().unwrap();
+        assert_one_line_error(&out, needle);
+    }
+}
+
+#[test]
 fn recipes_are_regular_files_of_bounded_size() {
     let dir = tempfile::tempdir().unwrap();
     let sets = dir.path().join("sets");

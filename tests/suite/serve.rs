@@ -368,6 +368,259 @@ fn work_over_the_memory_limit_is_refused_with_the_estimate() {
     );
 }
 
+/// The raw bytes of one `Connection: close` exchange, however it ends (a stream
+/// cut short ends without chunked encoding's last, empty chunk).
+fn raw_exchange(addr: SocketAddr, target: &str) -> Vec<u8> {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    // A connection the server cuts may end in a reset instead of an end of file.
+    let _ = stream.read_to_end(&mut raw);
+    raw
+}
+
+#[test]
+fn outputs_over_the_limits_are_refused_before_any_work_with_their_estimate() {
+    let mut options = ServeOptions::local(128 << 20);
+    options.port = 0;
+    let server = start(&options).unwrap();
+    // Once sent to a worker, which was asked for 1.25 PB.
+    let started = std::time::Instant::now();
+    let reply = get(server.addr, "/api/automaton.csv?frames=100000000");
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert!(
+        reply.text().contains("would need about 1.1 PiB of memory"),
+        "{}",
+        reply.text()
+    );
+    // 17.3 GiB of CSV, over the default 4 GiB output limit (`--max-output`).
+    let reply = get(server.addr, "/api/square.csv?m=65535");
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert!(
+        reply.text().contains("would be about 17.3 GiB")
+            && reply.text().contains("over 4.0 GiB (the max-output limit)"),
+        "{}",
+        reply.text()
+    );
+    assert_eq!(reply.text().lines().count(), 1);
+    assert_eq!(server.in_flight(), 0);
+    // A generous bound: refusals come from the estimate, before any work.
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn the_command_lines_max_output_bounds_the_servers_responses() {
+    use std::io::BufRead;
+    // `nimscape --max-output 1M serve`: R(3000) as CSV is 5.5 MB.
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nimscape"))
+        .current_dir(dir.path())
+        .args(["--max-output", "1M", "serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let big = get(addr, "/api/square.csv?m=3000");
+    let small = get(addr, "/api/square.csv?m=300");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(big.status, 413, "{}", big.text());
+    assert!(
+        big.text().contains("over 1.0 MiB (the max-output limit)"),
+        "{}",
+        big.text()
+    );
+    assert_eq!(small.status, 200, "{}", small.text());
+}
+
+#[test]
+fn large_responses_stream_as_the_clis_bytes() {
+    let server = server();
+    // R(3000,3000) as CSV is 5.5 MB: sent in chunks as it is made, not held whole.
+    let reply = get(server.addr, "/api/square.csv?m=3000");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.header("transfer-encoding"), Some("chunked"));
+    let dir = tempfile::tempdir().unwrap();
+    let cli = nimscape(dir.path())
+        .args(["square", "--m", "3000", "-o", "-", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    assert_eq!(reply.body.len(), 5495556);
+    assert!(
+        reply.body == cli.stdout,
+        "the streamed CSV is not the CLI's"
+    );
+    // A small one is still sent whole, with its length.
+    let reply = get(server.addr, "/api/square.csv?m=11");
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-length"),
+        Some(reply.body.len().to_string().as_str())
+    );
+}
+
+#[test]
+fn a_response_past_the_output_limit_is_refused_or_cut_short() {
+    // A Grundy table's CSV has no size estimate: the limit applies as it is
+    // written. Box 100 of the triangular bar is about 4 MB.
+    let target = "/api/grundy.csv?game=triangular&k=3&box=100";
+    // Passed within the first MiB, before anything is sent: one 413 line.
+    let mut options = super::serve::options();
+    options.output_limit = 512 << 10;
+    let server = start(&options).unwrap();
+    let reply = get(server.addr, target);
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert!(
+        reply
+            .text()
+            .contains("the output grew past 512.0 KiB (the max-output limit)"),
+        "{}",
+        reply.text()
+    );
+    assert_eq!(reply.text().lines().count(), 1);
+    drop(server);
+    // Passed while streaming: the response stops short of its last chunk.
+    let mut options = super::serve::options();
+    options.output_limit = 2 << 20;
+    let server = start(&options).unwrap();
+    let raw = raw_exchange(server.addr, target);
+    assert!(
+        raw.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&raw[..40.min(raw.len())])
+    );
+    assert!(
+        !raw.ends_with(b"\r\n0\r\n\r\n"),
+        "a stream past the output limit ended as if whole"
+    );
+    assert!(raw.len() < (2 << 20) + (256 << 10), "{} bytes", raw.len());
+    wait_until("the cut stream's work ends", 10, || server.in_flight() == 0);
+    // Under the limit it is whole.
+    let mut options = super::serve::options();
+    options.output_limit = 64 << 20;
+    let server = start(&options).unwrap();
+    let raw = raw_exchange(server.addr, target);
+    assert!(raw.ends_with(b"\r\n0\r\n\r\n"));
+}
+
+#[test]
+fn a_grundy_layout_over_the_light_budget_is_drawn_in_the_heavy_lane() {
+    let server = server();
+    // The table of box 400 needs about 60 MiB, over the light lane's 48 MiB.
+    for target in [
+        "/api/layout/grundy.json?game=triangular&k=3&box=400",
+        "/api/layout/grundy.json?game=triangular&k=3&box=20",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+        let layout: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        assert!(
+            layout["grids"].is_array() && layout["width"].as_u64() > Some(0),
+            "{layout}"
+        );
+    }
+    // Over the server's own limit it is the 413 of the full budget, not the light one.
+    let mut options = options();
+    options.memory_limit = 50 << 20;
+    let server = start(&options).unwrap();
+    let reply = get(
+        server.addr,
+        "/api/layout/grundy.json?game=triangular&k=3&box=400",
+    );
+    assert_eq!(reply.status, 413, "{}", reply.text());
+    assert!(
+        reply.text().contains("over the limit of 50.0 MiB"),
+        "{}",
+        reply.text()
+    );
+}
+
+#[test]
+fn tiles_never_wait_for_small_but_slow_figures() {
+    // Small in memory is not quick: a GIF of automaton frames 1..2000 takes
+    // seconds in about 36 MiB, so it runs in the light lane and holds its one
+    // permit. Tiles and counts have a lane of their own.
+    let mut options = options();
+    options.workers = 1;
+    let server = start(&options).unwrap();
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    write!(
+        slow,
+        "GET /api/automaton.gif?frames=1..2000 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    wait_until("the slow figure starts", 10, || server.in_flight() == 1);
+    // Past its planning (instant), into its drawing.
+    std::thread::sleep(Duration::from_millis(300));
+    for target in [
+        "/api/tiles/square.bin?m=4611686018427387903&level=40&x=3&y=1",
+        "/api/tiles/count?m=1000&r0=0&r1=500&c0=0&c1=500",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+        assert_eq!(
+            server.in_flight(),
+            1,
+            "{target} was answered only after the slow figure ended"
+        );
+    }
+    drop(slow);
+    wait_until("the slow figure stops", 5, || server.in_flight() == 0);
+}
+
+#[test]
+fn light_requests_never_wait_for_heavy_ones() {
+    // One heavy permit, taken by a solve of Nim with a pass on R(160,160) (about
+    // 7 s, 400 MB). A tile, a count and a small figure asked for meanwhile are
+    // answered while it still runs: once they queued behind it (4 s for a tile).
+    let mut options = options();
+    options.workers = 1;
+    options.time_limit = Duration::from_secs(30);
+    let server = start(&options).unwrap();
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    write!(
+        slow,
+        "GET /api/square.png?m=160&overlay=nim-pass HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    wait_until("the heavy request starts", 10, || server.in_flight() == 1);
+    for target in [
+        "/api/tiles/square.bin?m=1000003&level=3&x=1&y=2",
+        "/api/tiles/count?m=11&r0=0&r1=11&c0=0&c1=11",
+        "/api/square.png?m=12",
+        "/api/grundy.png?game=triangular&k=3&box=20",
+        "/api/layout/grundy.json?game=triangular&k=3&box=20",
+    ] {
+        let reply = get(server.addr, target);
+        assert_eq!(reply.status, 200, "{target}: {}", reply.text());
+        assert_eq!(
+            server.in_flight(),
+            1,
+            "{target} was answered only after the heavy request ended"
+        );
+    }
+    drop(slow);
+    wait_until("the heavy request stops", 5, || server.in_flight() == 0);
+}
+
 #[test]
 fn nothing_outside_the_embedded_assets_is_served() {
     let server = server();
@@ -547,11 +800,15 @@ fn a_client_that_goes_away_stops_its_work() {
         "the abandoned request took {} ms to stop",
         stopped.as_millis()
     );
-    // Its permit is free: a small figure is answered at once, byte for byte.
+    // Its permit is free: a figure of the heavy lane (over 48 MiB of estimate) is
+    // answered at once, byte for byte.
     let started = std::time::Instant::now();
-    let reply = get(server.addr, "/api/square.png?m=11");
+    let reply = get(server.addr, "/api/square.png?m=1023&cell=4");
     assert_eq!(reply.status, 200, "{}", reply.text());
-    assert_eq!(reply.body, cli_bytes(&["square", "--m", "11"], "png"));
+    assert_eq!(
+        reply.body,
+        cli_bytes(&["square", "--m", "1023", "--cell", "4"], "png")
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
 
     // The time limit stops the work too, and frees the slot.

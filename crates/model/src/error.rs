@@ -24,7 +24,7 @@ pub enum Error {
     },
 
     /// The requested work would need more memory than the limit allows.
-    #[error("{what} would need about {} of memory, over the limit of {}; {hint}{}", human_bytes(*.needed), human_bytes(*.limit), raise_limit(*.needed))]
+    #[error("{what} would need {} of memory, over the limit of {}; {hint}{}", about_bytes(*.needed), human_bytes(*.limit), raise_limit(*.needed))]
     TooLarge {
         /// What was asked for, e.g. "a 65536 x 65536 board at 4 px per cell".
         what: String,
@@ -166,6 +166,24 @@ fn marked_names(message: &str) -> impl Iterator<Item = &str> {
         .filter(|name| is_parameter_name(name))
 }
 
+/// `text` on one line: every control character (a newline or a tab quoted from
+/// what was typed) written as its escape, `\n`, `\t`, `\u{1}`. Front ends print
+/// every error through it, so no value can break an error into two lines.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Quoted input as an error shows it: the text itself when short, else its first 60
 /// characters and "...", so a message stays one readable line whatever was typed.
 pub fn excerpt(text: &str) -> String {
@@ -178,8 +196,13 @@ pub fn excerpt(text: &str) -> String {
 }
 
 /// Formats a byte count the way a person reads it: `1.5 GiB`, `640 KiB`, `12 B`.
+/// `u64::MAX` is what a saturated estimate holds (a size past any `u64`), so it
+/// reads "more than 16 EiB", never a number that looks measured.
 pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes == u64::MAX {
+        return "more than 16 EiB".to_string();
+    }
     let mut value = bytes as f64;
     let mut unit = 0;
     while value >= 1024.0 && unit + 1 < UNITS.len() {
@@ -190,6 +213,16 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// An estimate as a message states it: "about 1.5 GiB", or "more than 16 EiB" when
+/// it saturated (no "about": the size is a bound, not a measure).
+pub fn about_bytes(bytes: u64) -> String {
+    if bytes == u64::MAX {
+        human_bytes(bytes)
+    } else {
+        format!("about {}", human_bytes(bytes))
     }
 }
 
@@ -260,10 +293,33 @@ mod tests {
     }
 
     #[test]
+    fn one_line_escapes_control_characters_only() {
+        assert_eq!(one_line("plain – Ω"), "plain – Ω");
+        assert_eq!(one_line("a\nb\r\tc\u{1}"), "a\\nb\\r\\tc\\u{1}");
+        assert!(!one_line("x\n\n").contains('\n'));
+    }
+
+    #[test]
     fn human_bytes_reads_naturally() {
         assert_eq!(human_bytes(12), "12 B");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+        assert_eq!(human_bytes(5 << 50), "5.0 PiB");
+        assert_eq!(human_bytes(3 << 60), "3.0 EiB");
+    }
+
+    #[test]
+    fn a_saturated_size_is_more_than_16_eib_not_a_measured_number() {
+        assert_eq!(human_bytes(u64::MAX), "more than 16 EiB");
+        // One below saturation is still a number, in the largest unit.
+        assert_eq!(human_bytes(u64::MAX - 1), "16.0 EiB");
+        let err = check_memory(|| "a huge board".into(), u64::MAX, 2 << 30, "ask for less")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("a huge board would need more than 16 EiB of memory"),
+            "{err}"
+        );
     }
 
     #[test]

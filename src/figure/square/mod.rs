@@ -455,9 +455,18 @@ impl SquareFigure {
     }
 
     fn write_gif(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
-        let panels = crate::figure::counted(self.animation_panels(), self.boards.len(), control);
-        self.board_animation()?
-            .write(out, panels, self.memory_limit)
+        let animation = self.board_animation()?;
+        // A frame costs its board's cells and its pixels: boards 1..4096 spend
+        // nearly all their time on the last few hundred.
+        let (width, height) = animation.frame_size();
+        let pixels = u64::from(width) * u64::from(height);
+        let weights = self
+            .boards
+            .iter()
+            .map(|&m| m.saturating_mul(m).saturating_add(pixels))
+            .collect();
+        let panels = crate::figure::weighted(self.animation_panels(), weights, control);
+        animation.write(out, panels, self.memory_limit)
     }
 
     fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
