@@ -40,11 +40,13 @@ pub enum Format {
     Json,
     /// A NumPy array (`numpy.load` reads it as is).
     Npy,
+    /// A LaTeX table (`tabular`, coloured with `colortbl`) to `\input`.
+    Tex,
 }
 
 impl Format {
     /// Every format nimscape writes.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Png,
         Format::Svg,
         Format::Pdf,
@@ -53,6 +55,7 @@ impl Format {
         Format::Csv,
         Format::Json,
         Format::Npy,
+        Format::Tex,
     ];
 
     /// The lower-case extension.
@@ -66,6 +69,7 @@ impl Format {
             Format::Csv => "csv",
             Format::Json => "json",
             Format::Npy => "npy",
+            Format::Tex => "tex",
         }
     }
 

@@ -370,3 +370,106 @@ fn the_overlap_check_sees_labels_over_each_other_and_not_neighbours() {
     assert!(overlapping_words(&[word("10", 100.0), word("15", 106.0)]).is_empty());
     assert!(overlapping_words(&[word("10", 100.0), word("15", 105.5)]).is_empty());
 }
+
+#[test]
+fn a_grundy_table_as_tex_is_a_tabular_of_the_same_values_that_pdflatex_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Figure 7.9 of the Miyadera web book, as LaTeX and as CSV.
+    run_ok(d, &["grundy", "band-7-1", "--box", "22", "-o", "t.tex"]);
+    run_ok(d, &["grundy", "band-7-1", "--box", "22", "-o", "t.csv"]);
+    let tex = std::fs::read_to_string(d.join("t.tex")).unwrap();
+    assert!(tex.contains("% 24 columns of numbers"), "{tex}");
+    let mut values = std::collections::BTreeMap::new();
+    for line in std::fs::read_to_string(d.join("t.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+    {
+        let v: Vec<u32> = line.split(',').map(|f| f.parse().unwrap()).collect();
+        values.insert((v[0], v[1]), v[2]);
+    }
+    // The rows of the tabular, read back cell by cell: header row, then one row
+    // per x with its y cells; a cell outside the game is empty.
+    let body: Vec<&str> = tex
+        .lines()
+        .filter(|l| l.starts_with("\\cellcolor"))
+        .collect();
+    let number = |cell: &str| -> Option<u32> {
+        let digits: String = cell
+            .rsplit('}')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| c.is_ascii_digit())
+            .collect();
+        let inner: String = cell
+            .split("textcolor{white}{")
+            .nth(1)
+            .map(|s| s.trim_end_matches('}').to_string())
+            .unwrap_or_default();
+        (inner + &digits).parse().ok()
+    };
+    let header: Vec<&str> = body[0]
+        .trim_end_matches(" \\\\ \\hline")
+        .split(" & ")
+        .collect();
+    let ys: Vec<u32> = header[1..].iter().map(|c| number(c).unwrap()).collect();
+    let mut seen = 0;
+    for row in &body[1..] {
+        let cells: Vec<&str> = row.trim_end_matches(" \\\\ \\hline").split(" & ").collect();
+        let x = number(cells[0]).unwrap();
+        for (cell, &y) in cells[1..].iter().zip(&ys) {
+            assert_eq!(
+                number(cell),
+                values.get(&(x, y)).copied(),
+                "({x}, {y}): {cell}"
+            );
+            seen += usize::from(number(cell).is_some());
+        }
+    }
+    assert_eq!(seen, values.len());
+    // A plot other than the table, and P-only rows, are refused in one line.
+    let out = nimscape(d)
+        .args([
+            "grundy", "band-7-1", "--box", "22", "--plot", "points", "-o", "s.tex",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "a .tex file is the table of two free coordinates");
+    if !have("pdflatex") {
+        return;
+    }
+    std::fs::write(
+        d.join("doc.tex"),
+        // 24 columns of two digits fit the 170 mm text of an A4 page with 20 mm margins.
+        "\\documentclass{article}\n\\usepackage[a4paper,margin=20mm]{geometry}\n\\usepackage{colortbl}\n\\begin{document}\n\\noindent\\input{t.tex}\n\\end{document}\n",
+    )
+    .unwrap();
+    let out = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let log = std::fs::read_to_string(d.join("doc.log")).unwrap();
+    assert!(
+        !log.contains("Warning") && !log.contains("Overfull"),
+        "{log}"
+    );
+    if have("pdftotext") {
+        let text = Command::new("pdftotext")
+            .args(["doc.pdf", "-"])
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&text.stdout);
+        // The largest value, typeset by LaTeX in the document's font.
+        let largest = values.values().max().unwrap().to_string();
+        assert!(text.contains(&largest), "{text}");
+    }
+}

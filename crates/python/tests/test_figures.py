@@ -14,7 +14,7 @@ CASES = [
     (lambda: nimscape.automaton(frames=12, modulus=3), ["png", "svg", "csv", "npy"]),
     (lambda: nimscape.automaton(frames=range(1, 9)), ["png", "gif", "apng"]),
     (lambda: nimscape.automaton(frames=6, modulus="exact"), ["csv", "json"]),
-    (lambda: nimscape.grundy("triangular", k=3, box=12, slice="z=5"), ["png", "svg", "csv", "json", "npy"]),
+    (lambda: nimscape.grundy("triangular", k=3, box=12, slice="z=5"), ["png", "svg", "csv", "json", "npy", "tex"]),
     (lambda: nimscape.grundy("nim-pass", heaps=2, box=9), ["png", "csv"]),
     (lambda: nimscape.octahedron.section(n=4, level=11), ["png", "svg", "json"]),
     (lambda: nimscape.octahedron.view(2, width=200), ["png", "svg"]),

@@ -19,6 +19,7 @@ mod points;
 mod sieve;
 mod spec;
 mod table;
+mod tex;
 mod text;
 
 pub use spec::{
@@ -50,6 +51,7 @@ impl GrundyFigure {
             Format::Csv => self.write_csv(solution, out).map_err(Error::write_failed),
             Format::Json => self.write_json(solution, out).map_err(Error::write_failed),
             Format::Npy => self.write_npy(solution, out),
+            Format::Tex => self.write_tex(solution, &self.frame()?, metadata, out),
             _ => encode::write_scene_controlled(
                 out,
                 format,
@@ -82,6 +84,7 @@ impl super::Figure for GrundyPlan {
             Format::Csv,
             Format::Json,
             Format::Npy,
+            Format::Tex,
         ]
     }
 

@@ -372,6 +372,18 @@ impl GrundyFigure {
                 "`p-only` selects rows of .csv / .json data; a .npy array holds the whole box (P-positions are its zeros)",
             ));
         }
+        if format == Format::Tex {
+            if self.resolved_plot()? != GrundyPlot::Table {
+                return Err(Error::unsupported(
+                    "a .tex file is the table of two free coordinates (`plot` table); draw the other plots as .pdf or .svg",
+                ));
+            }
+            if self.p_only {
+                return Err(Error::unsupported(
+                    "`p-only` selects rows of .csv / .json data; a .tex table shows every value",
+                ));
+            }
+        }
         if format.is_image() {
             if self.p_only {
                 return Err(Error::unsupported(

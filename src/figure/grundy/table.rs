@@ -10,12 +10,24 @@ use crate::scene::units::MIN_TEXT_PT;
 use crate::scene::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
 use crate::{Error, Result};
 
-impl GrundyFigure {
-    /// The table of the Miyadera web book (Figures 7.9, 7.14): a header row and
-    /// column of coordinate values on grey
-    /// 0.75, cells outside the game on grey 0.87, every value printed in its
-    /// cell on the colour of its class mod the modulus.
-    pub(super) fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
+/// Grey of the header row and column.
+pub(super) const HEADER_GREY: f64 = 0.75;
+/// Grey of the cells outside the game.
+pub(super) const OUTSIDE_GREY: f64 = 0.87;
+
+/// The cells of a table: the rectangle of the box that holds positions.
+pub(super) struct TableCells {
+    /// The first coordinate of the first row and column.
+    pub first_row: usize,
+    pub first_col: usize,
+    pub rows: usize,
+    pub cols: usize,
+    /// Row by row; `None` outside the game.
+    pub values: Vec<Option<u16>>,
+}
+
+impl TableCells {
+    pub(super) fn of(solution: &Solution, frame: &Frame) -> TableCells {
         let (dr, dc) = (frame.free[0], frame.free[1]);
         let (box_rows, box_cols) = (frame.bounds[dr] as usize + 1, frame.bounds[dc] as usize + 1);
         let box_values: Vec<Option<u16>> = (0..box_rows * box_cols)
@@ -30,6 +42,30 @@ impl GrundyFigure {
             .flat_map(|r| col_span.clone().map(move |k| (r, k)))
             .map(|(r, k)| box_values[r * box_cols + k])
             .collect();
+        TableCells {
+            first_row,
+            first_col,
+            rows,
+            cols,
+            values,
+        }
+    }
+}
+
+impl GrundyFigure {
+    /// The table of the Miyadera web book (Figures 7.9, 7.14): a header row and
+    /// column of coordinate values on grey
+    /// 0.75, cells outside the game on grey 0.87, every value printed in its
+    /// cell on the colour of its class mod the modulus.
+    pub(super) fn table_scene(&self, solution: &Solution, frame: &Frame) -> Result<Scene> {
+        let (dr, dc) = (frame.free[0], frame.free[1]);
+        let TableCells {
+            first_row,
+            first_col,
+            rows,
+            cols,
+            values,
+        } = TableCells::of(solution, frame);
         let digits = |n: u64| n.to_string().len();
         let widest = values
             .iter()
@@ -78,9 +114,9 @@ impl GrundyFigure {
         let classes = self.table.modulus as usize;
         let mut palette: Vec<Color> = self.table.palette.class_colors(self.table.modulus)?;
         let header = palette.len() as u8;
-        palette.push(Color::gray(0.75));
+        palette.push(Color::gray(HEADER_GREY));
         let outside = palette.len() as u8;
-        palette.push(Color::gray(0.87));
+        palette.push(Color::gray(OUTSIDE_GREY));
         let corner = palette.len() as u8;
         palette.push(Color::WHITE);
 
