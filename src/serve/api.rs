@@ -7,12 +7,11 @@
 //! bytes are those `nimscape <command> ... -o x.<ext>` writes.
 
 use super::error::ApiError;
-use super::job::Job;
+use super::job::{files, Job};
 use super::state::{compute_in, run_job, AppState, Lane, PastedGame, LIGHT_MEMORY};
 use super::stream;
 use crate::encode::Format;
 use crate::games::file::MAX_GAME_FILE_BYTES;
-use crate::request::grundy::GameFiles;
 use crate::request::{self, Budget, Planned, Value};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
@@ -260,15 +259,6 @@ pub async fn grundy_layout(
 
 /// The `pasted=ID` of a query, taken out of `flags`: the pasted game file it
 /// names (its name and text), which `game` must name; none without `pasted`.
-/// Where a request's game file comes from: the pasted one, else the disk below
-/// the folder the server was started in.
-pub(super) fn files(game: Option<&(String, Arc<str>)>) -> GameFiles<'_> {
-    match game {
-        Some((name, text)) => GameFiles::Given { name, text },
-        None => GameFiles::Below,
-    }
-}
-
 fn take_pasted(
     state: &AppState,
     flags: &mut Vec<(String, String)>,

@@ -6,6 +6,7 @@
 //! would contain nothing the guard does not.
 
 use super::error::ApiError;
+use crate::request::grundy::GameFiles;
 use crate::request::{self, Budget, Value};
 use crate::Control;
 use std::sync::Arc;
@@ -51,7 +52,7 @@ impl Job {
                     &pairs,
                     &budget(*memory_limit),
                     control,
-                    super::api::files(game.as_ref()),
+                    files(game.as_ref()),
                 )
                 .map_err(ApiError::from)
             }
@@ -66,6 +67,15 @@ impl Job {
                 Ok(cells)
             }
         }
+    }
+}
+
+/// Where a request's game file comes from: the pasted one, else the disk below
+/// the folder the server was started in.
+pub(super) fn files(game: Option<&(String, Arc<str>)>) -> GameFiles<'_> {
+    match game {
+        Some((name, text)) => GameFiles::Given { name, text },
+        None => GameFiles::Below,
     }
 }
 

@@ -15,6 +15,7 @@
 //! any format and is the family's [`Figure`](super::Figure).
 
 mod data;
+mod names;
 mod points;
 mod sieve;
 mod spec;

@@ -5,8 +5,9 @@ use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::Color as _;
 
+use super::names::subscripted;
 use super::spec::{Frame, GrundyFigure, MAX_PLOT_POINTS};
-use super::text::{colour_bar, drop_overlapping_texts, subscripted, whole_tick};
+use super::text::{colour_bar, drop_overlapping_texts, whole_tick};
 use crate::error::check_memory;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, SceneBackend};

@@ -3,8 +3,9 @@
 
 use plotters::prelude::*;
 
+use super::names::subscripted;
 use super::spec::{Frame, GrundyFigure};
-use super::text::{subscripted, whole_tick};
+use super::text::whole_tick;
 use crate::font;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, plotting_rect, SceneBackend};

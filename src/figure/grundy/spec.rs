@@ -198,7 +198,7 @@ impl Frame {
             .iter()
             .zip(&self.bounds)
             // A no-break space: a wrapped title keeps each name with its range.
-            .map(|(n, b)| format!("{}\u{a0}0..{b}", super::text::subscripted(n)))
+            .map(|(n, b)| format!("{}\u{a0}0..{b}", super::names::subscripted(n)))
             .collect();
         parts.join(", ")
     }

@@ -206,8 +206,8 @@ impl GrundyFigure {
         };
         let corner_text = format!(
             "{}\\{}",
-            super::text::subscripted(&frame.names[dr]),
-            super::text::subscripted(&frame.names[dc])
+            super::names::subscripted(&frame.names[dr]),
+            super::names::subscripted(&frame.names[dc])
         );
         let corner_size = text_size.min(c * 0.8 / font::text_width(&corner_text, 1.0));
         label(0, 0, corner_text, INK, corner_size);

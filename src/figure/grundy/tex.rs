@@ -39,16 +39,9 @@ fn escaped(text: &str) -> String {
 
 /// A coordinate name with its trailing number as a subscript (`x1` is x₁).
 fn coordinate(name: &str) -> String {
-    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let stem = &name[..name.len() - digits];
-    if digits == 0 || stem.is_empty() {
-        escaped(name)
-    } else {
-        format!(
-            "{}\\textsubscript{{{}}}",
-            escaped(stem),
-            &name[stem.len()..]
-        )
+    match super::names::numbered(name) {
+        Some((stem, number)) => format!("{}\\textsubscript{{{number}}}", escaped(stem)),
+        None => escaped(name),
     }
 }
 

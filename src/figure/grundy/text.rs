@@ -16,7 +16,7 @@ impl GrundyFigure {
             format!(
                 "{}, {}",
                 self.game.name(),
-                subscripted_in(&self.slice.to_string())
+                super::names::subscripted_in(&self.slice.to_string())
             )
         }
         .replace("k=", "k = ")
@@ -24,40 +24,6 @@ impl GrundyFigure {
         .replace("heaps=", "heaps = ")
             + &format!(" (box {})", frame.describe_box())
     }
-}
-
-/// A coordinate name as the papers set it: trailing digits as a subscript
-/// (`x1` is x₁); other names unchanged.
-pub(super) fn subscripted(name: &str) -> String {
-    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let stem = &name[..name.len() - digits];
-    if digits == 0 || stem.is_empty() || !stem.chars().all(|c| c.is_alphabetic()) {
-        return name.to_string();
-    }
-    let sub: String = name[stem.len()..]
-        .chars()
-        .map(|d| ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'][d as usize - '0' as usize])
-        .collect();
-    format!("{stem}{sub}")
-}
-
-/// [`subscripted`] for every word of `text` that is a name with a number
-/// (`x2=3, x4=1` is x₂=3, x₄=1): words are split at anything but letters and digits.
-pub(super) fn subscripted_in(text: &str) -> String {
-    let mut out = String::new();
-    let mut word = String::new();
-    for c in text.chars().chain(std::iter::once('\0')) {
-        if c.is_alphanumeric() {
-            word.push(c);
-        } else {
-            out.push_str(&subscripted(&word));
-            word.clear();
-            if c != '\0' {
-                out.push(c);
-            }
-        }
-    }
-    out
 }
 
 /// Removes text items (from `first` on) that would overlap an earlier one, such as
@@ -152,19 +118,4 @@ pub(super) fn colour_bar(
         valign: VAlign::Baseline,
         rotation: 0.0,
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbered_names_take_subscripts() {
-        assert_eq!(subscripted("x1"), "x₁");
-        assert_eq!(subscripted("u12"), "u₁₂");
-        assert_eq!(subscripted("x"), "x");
-        assert_eq!(subscripted("12"), "12");
-        assert_eq!(subscripted_in("x2=3, x4=1"), "x₂=3, x₄=1");
-        assert_eq!(subscripted_in("x1 0..3, y 0..1"), "x₁ 0..3, y 0..1");
-    }
 }
