@@ -435,6 +435,7 @@ fn finish(
             palette: args.palette.into(),
             cell: cell_units,
             title: !args.labels.no_caption,
+            key: !args.labels.no_key,
             caption: args.labels.caption.clone(),
             width: width_units,
             print,

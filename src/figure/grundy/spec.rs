@@ -38,8 +38,10 @@ pub struct TableStyle {
     pub palette: Palette,
     /// Pixels per cell; `None` fits the widest number.
     pub cell: Option<u32>,
-    /// A title line above and a colour key below the table.
+    /// A title line above the table.
     pub title: bool,
+    /// A colour key below the table (removable on its own: `--no-key`).
+    pub key: bool,
     /// The title instead of the default (game and box).
     pub caption: Option<String>,
     /// Width of the whole figure in scene units: the cell size follows.
@@ -55,6 +57,7 @@ impl Default for TableStyle {
             palette: Palette::Paper,
             cell: None,
             title: true,
+            key: true,
             caption: None,
             width: None,
             print: Default::default(),

@@ -118,7 +118,7 @@ impl GrundyFigure {
         };
         let key = self.key_entries()?;
         let key_size = (text_size * 1.2).clamp(7.0, 13.0);
-        let key_rows = if self.table.title {
+        let key_rows = if self.table.key {
             key_rows(&key, key_size, room)
         } else {
             Vec::new()
