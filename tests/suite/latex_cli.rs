@@ -40,7 +40,7 @@ fn log_problems(log: &str) -> Vec<String> {
                 .nth(1)
                 .and_then(|rest| rest.split("pt").next())
                 .and_then(|number| number.parse::<f64>().ok());
-            if amount.map_or(true, |pt| pt > 1.0) {
+            if amount.is_none_or(|pt| pt > 1.0) {
                 problems.push(line.to_string());
             }
         } else if line.contains("Float too large")
