@@ -224,10 +224,30 @@ mod tests {
     }
 
     #[test]
+    fn a_table_without_its_title_keeps_its_key_until_no_key() {
+        let key_texts = |title: bool, key: bool| {
+            let mut f = tri(3, "6");
+            f.slice = "z=4".parse().unwrap();
+            (f.table.title, f.table.key) = (title, key);
+            let sol = f.solve(&Control::default()).unwrap();
+            f.scene(&sol)
+                .unwrap()
+                .items
+                .iter()
+                .filter(|i| matches!(i, crate::scene::Item::Text(t) if t.text.contains("mod 3")))
+                .count()
+        };
+        assert_eq!(key_texts(false, true), 3, "--no-caption keeps the key");
+        assert_eq!(key_texts(true, true), 3);
+        assert_eq!(key_texts(true, false), 0, "--no-key removes it");
+    }
+
+    #[test]
     fn table_cells_hold_the_values_of_the_slice() {
         let mut f = tri(3, "6");
         f.slice = "z=4".parse().unwrap();
         f.table.title = false;
+        f.table.key = false;
         let sol = f.solve(&Control::default()).unwrap();
         let scene = f.scene(&sol).unwrap();
         let layer = first_cell_layer(&scene);
