@@ -323,7 +323,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                         recipe,
                         &rendered,
                         args.columns
-                            .and_then(gallery::Columns::from_count)
+                            .and_then(recipe::Columns::from_count)
                             .or(recipe.columns)
                             .unwrap_or_default(),
                     ),

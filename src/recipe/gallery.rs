@@ -2,7 +2,7 @@
 //! figure's caption and the command that redraws it, and `figures.tex`, one
 //! LaTeX `figure` environment per figure.
 
-use super::{FigureEntry, Recipe};
+use super::{Columns, FigureEntry, Recipe};
 use crate::encode::Format;
 
 /// One rendered figure: its entry, the files written, and the command line that made them.
@@ -101,27 +101,6 @@ pub fn surveys_md(recipe: &Recipe, surveys: &[RenderedSurvey]) -> String {
         );
     }
     page
-}
-
-/// The paper's layout, which decides the environment of a wide figure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Columns {
-    /// One column (or slides): every figure a `figure`.
-    #[default]
-    One,
-    /// Two columns: a figure wider than [`COLUMN_BP`] spans both (`figure*`).
-    Two,
-}
-
-impl Columns {
-    /// `1` or `2`.
-    pub fn from_count(count: i64) -> Option<Columns> {
-        match count {
-            1 => Some(Columns::One),
-            2 => Some(Columns::Two),
-            _ => None,
-        }
-    }
 }
 
 /// The widest column of a two-column journal page, in PDF points: 3.5 in

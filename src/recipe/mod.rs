@@ -137,6 +137,28 @@ fn overridden(params: &[Param], overrides: &[Param], quick: bool) -> Vec<Param> 
 /// The reports a `[[survey]]` may ask for.
 pub const SURVEY_FORMATS: [&str; 3] = ["md", "json", "csv"];
 
+/// The paper's layout, which decides the environment of a wide figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Columns {
+    /// One column (or slides): every figure a `figure`.
+    #[default]
+    One,
+    /// Two columns: a figure wider than a column (89 mm, COLUMN_BP in the gallery)
+    /// spans both (`figure*`).
+    Two,
+}
+
+impl Columns {
+    /// `1` or `2`.
+    pub fn from_count(count: i64) -> Option<Columns> {
+        match count {
+            1 => Some(Columns::One),
+            2 => Some(Columns::Two),
+            _ => None,
+        }
+    }
+}
+
 /// A parsed figure set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recipe {
@@ -155,7 +177,7 @@ pub struct Recipe {
     /// The conjecture surveys, in file order.
     pub surveys: Vec<SurveyEntry>,
     /// The paper's layout (`columns = 1` or `2`), which `render --columns` overrides.
-    pub columns: Option<gallery::Columns>,
+    pub columns: Option<Columns>,
     /// `titles = true`: figures keep the title they draw on top. By default a
     /// recipe's figures leave it out, since `caption` captions them in LaTeX and
     /// in the gallery.
@@ -401,17 +423,15 @@ impl Recipe {
             return Err(src.error(name_at, format!("name '{name}' must be letters, digits, '-' or '_' (it names the output folder)")));
         }
         let columns = match raw.columns {
-            Some(count) => Some(gallery::Columns::from_count(*count.get_ref()).ok_or_else(
-                || {
-                    src.error(
-                        count.span().start,
-                        format!(
-                            "columns = {}: the paper has 1 or 2 columns",
-                            count.get_ref()
-                        ),
-                    )
-                },
-            )?),
+            Some(count) => Some(Columns::from_count(*count.get_ref()).ok_or_else(|| {
+                src.error(
+                    count.span().start,
+                    format!(
+                        "columns = {}: the paper has 1 or 2 columns",
+                        count.get_ref()
+                    ),
+                )
+            })?),
             None => None,
         };
         let mut defaults = Vec::new();
