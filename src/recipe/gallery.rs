@@ -25,11 +25,21 @@ pub fn index_md(recipe: &Recipe, figures: &[Rendered]) -> String {
     if let Some(source) = &recipe.source {
         page += &format!("Redraws the computational figures of {source}.\n\n");
     }
-    page += &format!(
-        "Rendered by nimscape {} from `{}`; every figure below lists the command that redraws it.\n\n",
-        env!("CARGO_PKG_VERSION"),
-        recipe.path.display()
-    );
+    if recipe.embedded {
+        // The commands name the recipe's game files as the repository has them.
+        page += &format!(
+            "Rendered by nimscape {} from its built-in `{}` (`nimscape render --builtin {}`); every figure below lists the command that redraws it, with game files as the repository's `games/` folder has them.\n\n",
+            env!("CARGO_PKG_VERSION"),
+            recipe.path.display(),
+            recipe.name
+        );
+    } else {
+        page += &format!(
+            "Rendered by nimscape {} from `{}`; every figure below lists the command that redraws it.\n\n",
+            env!("CARGO_PKG_VERSION"),
+            recipe.path.display()
+        );
+    }
     for figure in figures {
         page += &format!("## {}\n\n", figure.entry.name);
         if !figure.entry.caption.is_empty() {

@@ -234,6 +234,12 @@ fn render_without_a_recipe_renders_the_built_in_sets_in_an_empty_folder() {
             .path()
             .join(format!("output/{set}/figures.tex"))
             .is_file());
+        let index =
+            std::fs::read_to_string(dir.path().join(format!("output/{set}/index.md"))).unwrap();
+        assert!(
+            index.contains(&format!("`nimscape render --builtin {set}`")),
+            "{index}"
+        );
     }
     // The game files come from the binary and draw what the files on disk draw.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
