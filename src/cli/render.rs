@@ -29,9 +29,23 @@ use std::time::{Duration, Instant};
 /// Render figure sets from recipes in templates/.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Recipe files, or folders whose .toml recipes are all rendered.
-    #[arg(required = true, value_name = "RECIPE")]
+    /// Recipe files, or folders whose .toml recipes are all rendered [default: the
+    /// template sets built into nimscape, as --builtin renders them].
+    #[arg(value_name = "RECIPE")]
     recipes: Vec<PathBuf>,
+    /// Render these template sets built into nimscape (comma-separated or repeated:
+    /// okubo2026, miyadera-tables, ...); with no recipe and no --builtin, all of them.
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_delimiter = ',',
+        conflicts_with = "recipes"
+    )]
+    builtin: Vec<String>,
+    /// The paper's layout for figures.tex: 1 (every figure a `figure`) or 2 (figures
+    /// wider than a column become `figure*`) [default: the recipe's `columns`, else 1].
+    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(i64).range(1..=2))]
+    columns: Option<i64>,
     /// Root folder: each set goes to <OUTPUT>/<set name>/ (updated, never emptied).
     #[arg(
         short,
@@ -86,10 +100,17 @@ struct Done {
 
 pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     let started = Instant::now();
-    let recipes = recipe::collect(&args.recipes)?;
+    let recipes = if args.recipes.is_empty() {
+        recipe::builtin::recipes(&args.builtin)?
+    } else {
+        recipe::collect(&args.recipes)?
+    };
     check_set_names(&recipes)?;
     check_only(&recipes, &args.only)?;
-    let mut problems: Vec<String> = Vec::new();
+    let mut problems: Vec<String> = recipes
+        .iter()
+        .filter_map(|recipe| gallery::check_captions(recipe).err())
+        .collect();
     let mut jobs = Vec::new();
     let chosen: Vec<(usize, usize)> = recipes
         .iter()
@@ -249,8 +270,24 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                 .filter(|job| job.set == set && drawn.contains(&(set, job.figure)))
                 .map(|job| {
                     let entry = &recipe.figures[job.figure];
+                    // figures.tex includes the PDF, else the PNG (or an animation's still).
+                    let included = job
+                        .outputs
+                        .iter()
+                        .find(|(format, _)| *format == Format::Pdf)
+                        .or_else(|| {
+                            job.outputs
+                                .iter()
+                                .find(|(format, _)| *format == Format::Png)
+                        })
+                        .map(|(_, path)| path)
+                        .or(job.still.as_ref());
+                    let size = included
+                        .and_then(|path| std::fs::read(path).ok())
+                        .and_then(|bytes| gallery::natural_size(&bytes));
                     Rendered {
                         entry,
+                        size,
                         files: entry
                             .formats
                             .iter()
@@ -282,7 +319,14 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
             if !rendered.is_empty() {
                 write_text(
                     &folder.join("figures.tex"),
-                    &gallery::figures_tex(recipe, &rendered),
+                    &gallery::figures_tex(
+                        recipe,
+                        &rendered,
+                        args.columns
+                            .and_then(recipe::Columns::from_count)
+                            .or(recipe.columns)
+                            .unwrap_or_default(),
+                    ),
                     ctx.output_limit,
                 )?;
             }

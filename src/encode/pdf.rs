@@ -56,7 +56,23 @@ fn convert(svg: &[u8], dpi: f32) -> Result<Vec<u8>> {
         svg2pdf::PageOptions { dpi },
     )
     .map_err(|e| fail(format!("PDF conversion failed: {e}")))?;
-    Ok(objects_in_number_order(sort_resource_entries(pdf)))
+    Ok(version_1_5(objects_in_number_order(sort_resource_entries(
+        pdf,
+    ))))
+}
+
+/// svg2pdf heads every file `%PDF-1.7`, and pdflatex (which writes PDF 1.5 by
+/// default) warns "found PDF version <1.7>, but at most version <1.5> allowed"
+/// for every figure it includes. What svg2pdf writes for a scene is PDF 1.4 at
+/// most (transparency groups and ExtGState alpha, CID TrueType fonts in
+/// FontFile2, ICC colour spaces, a classic cross-reference table: no object or
+/// cross-reference streams, no OpenType font files), so the header says 1.5,
+/// the version LaTeX expects. The header keeps its length: no offset moves.
+fn version_1_5(mut pdf: Vec<u8>) -> Vec<u8> {
+    if pdf.starts_with(b"%PDF-1.7") {
+        pdf[7] = b'5';
+    }
+    pdf
 }
 
 /// svg2pdf writes a figure's fonts (DejaVu Sans and its italic, say) in hash-map
@@ -218,6 +234,10 @@ mod tests {
                 .unwrap()
         };
         assert!(at(1) < at(2) && at(2) < at(3));
+        // A header pdflatex includes without a version warning, and nothing in
+        // the file that PDF 1.5 lacks (OpenType font files came with 1.6).
+        assert!(first.starts_with(b"%PDF-1.5\n"), "{:?}", &first[..9]);
+        assert!(!text.contains("/FontFile3") && !text.contains("/OpenType"));
         let xref = text.rfind("xref\n0 ").unwrap();
         let entry = &text[xref..].lines().nth(4).unwrap()[..10];
         assert_eq!(entry.parse::<usize>().unwrap(), at(2) + 1);

@@ -4,6 +4,8 @@
 //! title = "Recursive patterns in the chocolate game"
 //! name = "okubo2026"                # output folder: output/okubo2026/
 //! source = "Okubo, Kashiwagi, Niida, \"Recursive Patterns in the Chocolate Game\""
+//! columns = 2                       # the paper's layout: wide figures become figure* in figures.tex
+//! titles = true                     # keep the figures' generated titles (default: the caption is the caption)
 //!
 //! [defaults]                        # applied to every figure whose model takes the key
 //! formats = ["png", "pdf"]
@@ -31,6 +33,7 @@
 //! This module parses TOML into [`Recipe`]s, keeping the line of every key so
 //! errors can name it; the binary checks the flags and runs the figures.
 
+pub mod builtin;
 pub mod gallery;
 pub mod plan;
 
@@ -134,6 +137,28 @@ fn overridden(params: &[Param], overrides: &[Param], quick: bool) -> Vec<Param> 
 /// The reports a `[[survey]]` may ask for.
 pub const SURVEY_FORMATS: [&str; 3] = ["md", "json", "csv"];
 
+/// The paper's layout, which decides the environment of a wide figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Columns {
+    /// One column (or slides): every figure a `figure`.
+    #[default]
+    One,
+    /// Two columns: a figure wider than a column (89 mm, COLUMN_BP in the gallery)
+    /// spans both (`figure*`).
+    Two,
+}
+
+impl Columns {
+    /// `1` or `2`.
+    pub fn from_count(count: i64) -> Option<Columns> {
+        match count {
+            1 => Some(Columns::One),
+            2 => Some(Columns::Two),
+            _ => None,
+        }
+    }
+}
+
 /// A parsed figure set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recipe {
@@ -151,6 +176,14 @@ pub struct Recipe {
     pub figures: Vec<FigureEntry>,
     /// The conjecture surveys, in file order.
     pub surveys: Vec<SurveyEntry>,
+    /// The paper's layout (`columns = 1` or `2`), which `render --columns` overrides.
+    pub columns: Option<Columns>,
+    /// `titles = true`: figures keep the title they draw on top. By default a
+    /// recipe's figures leave it out, since `caption` captions them in LaTeX and
+    /// in the gallery.
+    pub titles: bool,
+    /// Built into the binary ([`builtin`]): its game files are the embedded copies.
+    pub embedded: bool,
 }
 
 /// Figure keys that are not subcommand flags.
@@ -320,6 +353,8 @@ struct RawRecipe {
     title: Option<String>,
     name: Option<Spanned<String>>,
     source: Option<String>,
+    columns: Option<Spanned<i64>>,
+    titles: Option<bool>,
     defaults: Option<Table>,
     figure: Option<Vec<Spanned<Table>>>,
     survey: Option<Vec<Spanned<Table>>>,
@@ -387,6 +422,18 @@ impl Recipe {
         {
             return Err(src.error(name_at, format!("name '{name}' must be letters, digits, '-' or '_' (it names the output folder)")));
         }
+        let columns = match raw.columns {
+            Some(count) => Some(Columns::from_count(*count.get_ref()).ok_or_else(|| {
+                src.error(
+                    count.span().start,
+                    format!(
+                        "columns = {}: the paper has 1 or 2 columns",
+                        count.get_ref()
+                    ),
+                )
+            })?),
+            None => None,
+        };
         let mut defaults = Vec::new();
         let mut default_formats = vec![Format::Png, Format::Svg];
         for (key, value) in raw.defaults.iter().flatten() {
@@ -432,6 +479,9 @@ impl Recipe {
             defaults,
             figures,
             surveys,
+            columns,
+            titles: raw.titles.unwrap_or(false),
+            embedded: false,
         })
     }
 }
@@ -656,6 +706,7 @@ formats = ["svg"]
     fn parses_figures_defaults_and_lines() {
         let recipe = Recipe::parse(Path::new("t.toml"), GOOD).unwrap();
         assert_eq!(recipe.name, "set");
+        assert_eq!((recipe.columns, recipe.titles), (None, false));
         assert_eq!(
             recipe.defaults[0],
             Param {
@@ -732,6 +783,7 @@ formats = ["svg"]
             ("[[survey]]\nname = \"s\"\nmodel = \"grundy\"", "t.toml:3: key 'model' is not for a [[survey]]"),
             ("[[survey]]\nname = \"s\"\nformats = [\"png\"]", "t.toml:3: key 'formats' of a survey: unknown report '\"png\"'"),
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[survey]]\nname = \"a\"", "t.toml:4: a second survey named 'a'"),
+            ("title = \"T\"\ncolumns = 3\n[[figure]]\nname = \"a\"\nmodel = \"square\"", "t.toml:2: columns = 3: the paper has 1 or 2 columns"),
         ];
         for (text, expected) in cases {
             let err = Recipe::parse(Path::new("t.toml"), text)

@@ -30,8 +30,16 @@ pub fn located(
     )
 }
 
+/// Models whose `--no-caption` takes away a title drawn above the figure (the
+/// game and box of a table, a chart's or a 3D view's headline), not the labels
+/// that tell panels and frames apart (`m = 11`, `H(4,11)`), which stay.
+const TITLED_MODELS: [&[&str]; 3] = [&["grundy"], &["count"], &["octahedron", "view"]];
+
 /// The parameters a figure is drawn with: its own (with `quick` overrides when
 /// asked), then the recipe's defaults for keys its model takes and it leaves out.
+/// Unless the recipe says `titles = true`, a figure that draws a title leaves it
+/// out (`no-caption = true` on the figure's header line): the recipe's caption is
+/// the caption, in LaTeX and in the gallery. `no-caption = false` keeps it.
 pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Param> {
     let model: Vec<&str> = entry.model.iter().map(String::as_str).collect();
     let mut params = entry.effective_params(quick);
@@ -41,6 +49,18 @@ pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Para
         {
             params.push(default.clone());
         }
+    }
+    let says = |key: &str| params.iter().any(|p| same_key(&p.key, key));
+    if !recipe.titles
+        && TITLED_MODELS.contains(&model.as_slice())
+        && !says("no-caption")
+        && !says("no-title")
+    {
+        params.push(Param {
+            key: "no-caption".into(),
+            value: ParamValue::Switch(true),
+            line: entry.line,
+        });
     }
     params
 }
@@ -87,7 +107,19 @@ pub fn plan(
     let at = |err: &crate::Error| located(recipe, entry, &params, None, err);
     let model: Vec<&str> = entry.model.iter().map(String::as_str).collect();
     let pairs = pairs_of(recipe, &params);
-    let planned = request::plan_pairs(&model, &pairs, budget).map_err(|e| at(&e))?;
+    // A built-in recipe's game file is the copy in the binary, under the name
+    // the recipe gives it.
+    let embedded_game = pairs.iter().find_map(|(key, value)| match value {
+        Value::Text(path) if recipe.embedded && same_key(key, "game") => {
+            super::builtin::game(path).map(|text| (path.as_str(), text))
+        }
+        _ => None,
+    });
+    let files = match embedded_game {
+        Some((name, text)) => request::grundy::GameFiles::Given { name, text },
+        None => request::grundy::GameFiles::Disk,
+    };
+    let planned = request::plan_pairs_with(&model, &pairs, budget, files).map_err(|e| at(&e))?;
     for &format in &entry.formats {
         let probe = PathBuf::from(format!("probe.{}", format.extension()));
         figure::format_of(planned.figure(), &probe).map_err(|e| at(&e))?;

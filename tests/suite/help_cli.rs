@@ -266,9 +266,14 @@ fn completions_offer_the_game_names_after_grundy() {
 }
 
 #[test]
-fn a_missing_positional_is_named_as_written_not_as_a_flag() {
+fn a_positional_is_named_as_written_not_as_a_flag() {
+    // `render` with no recipe renders the built-in sets; with --builtin as well,
+    // the positional is refused under its own name.
     let dir = temp();
-    let out = nimscape(dir.path()).arg("render").output().unwrap();
-    assert_one_line_error(&out, "<RECIPE>... is required");
+    let out = nimscape(dir.path())
+        .args(["render", "x.toml", "--builtin", "okubo2026"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "[RECIPE]... cannot be used with --builtin");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("--recipe"));
 }

@@ -13,6 +13,7 @@ mod grundy_game_files;
 mod help_cli;
 mod hygiene;
 mod interrupt;
+mod latex_cli;
 mod layering;
 mod limits_sweep;
 mod octahedron_cli;

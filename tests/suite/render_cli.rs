@@ -292,10 +292,20 @@ fn an_animation_in_a_recipe_gets_a_still_for_latex_and_apng_is_a_format() {
     // A figure with a still format of its own gets no extra file.
     assert!(!folder.join("still-last-frame.png").exists());
     let tex = std::fs::read_to_string(folder.join("figures.tex")).unwrap();
-    assert!(
-        tex.contains("\\includegraphics{growth-last-frame.png}"),
-        "{tex}"
-    );
+    // Each at its natural size (a PNG without a stored resolution: a pixel a point).
+    let included = |file: &str| {
+        tex.lines()
+            .find(|line| line.ends_with(&format!("}}{{{file}}}")))
+            .unwrap_or_else(|| panic!("{file} not included:\n{tex}"))
+            .trim()
+            .to_string()
+    };
+    let natural = |file: &str| {
+        let (w, h, ..) = super::support::decode_png(&std::fs::read(folder.join(file)).unwrap());
+        format!("\\nimscapegraphics{{{w}.00bp}}{{{h}.00bp}}{{{file}}}")
+    };
+    for file in ["growth-last-frame.png", "still.png"] {
+        assert_eq!(included(file), natural(file), "{tex}");
+    }
     assert!(tex.contains("shown here as its\n% last frame"), "{tex}");
-    assert!(tex.contains("\\includegraphics{still.png}"), "{tex}");
 }

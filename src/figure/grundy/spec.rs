@@ -40,7 +40,7 @@ pub struct TableStyle {
     pub cell: Option<u32>,
     /// A title line above the table.
     pub title: bool,
-    /// A colour key below the table.
+    /// A colour key below the table (removable on its own: `--no-key`).
     pub key: bool,
     /// The title instead of the default (game and box).
     pub caption: Option<String>,
