@@ -516,8 +516,14 @@ pub struct BoardStyleArgs {
 impl BoardStyleArgs {
     /// The validated style, printed as `print` says.
     pub fn style_printed(&self, print: &PrintArgs) -> crate::Result<BoardStyle> {
+        let print = print.style(&self.lengths(), self.width);
+        let width = self
+            .width
+            .map(|w| length_units("`width`", w, print.print, 16..=65535))
+            .transpose()?;
         Ok(BoardStyle {
-            print: print.style(&self.lengths(), self.width),
+            print,
+            width,
             ..self.style()?
         })
     }
@@ -553,6 +559,7 @@ impl BoardStyleArgs {
             caption_color: crate::scene::color::INK,
             print: PrintStyle::default(),
             title: self.caption.clone(),
+            width: None,
         })
     }
 

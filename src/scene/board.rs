@@ -64,6 +64,10 @@ pub struct BoardStyle {
     pub print: crate::scene::units::PrintStyle,
     /// A title above the whole figure (`--caption TEXT`), wrapped to its width.
     pub title: Option<String>,
+    /// The whole figure's width as asked for (`--width`), scene units. A sheet
+    /// derives its panel size from it before it gets here; an animation, whose
+    /// frame holds one board, makes every frame exactly this wide.
+    pub width: Option<u32>,
 }
 
 impl Default for BoardStyle {
@@ -82,6 +86,7 @@ impl Default for BoardStyle {
             caption_color: INK,
             print: Default::default(),
             title: None,
+            width: None,
         }
     }
 }
@@ -216,13 +221,30 @@ pub fn sheet_with_key(
     style: &BoardStyle,
     key: &[(Color, String)],
 ) -> Scene {
+    sheet_in_boxes(panels, size, columns, style, key, 1)
+}
+
+/// [`sheet_with_key`] with every panel's box at least `min_box` square: boards
+/// smaller than the box are centred in it, captions sit under the box and are
+/// sized for it (the frames of a `--scale common` animation: one box, boards of
+/// every size).
+pub fn sheet_in_boxes(
+    panels: &[BoardPanel],
+    size: PanelSize,
+    columns: Option<usize>,
+    style: &BoardStyle,
+    key: &[(Color, String)],
+    min_box: u32,
+) -> Scene {
     let columns = columns
         .unwrap_or_else(|| SheetLayout::default_columns(panels.len()))
         .max(1);
     let (panel_width, panel_height) = panels
         .iter()
         .map(|p| board_pixels(p.rows, p.cols, size))
-        .fold((1, 1), |(a, b), (w, h)| (a.max(w), b.max(h)));
+        .fold((min_box.max(1), min_box.max(1)), |(a, b), (w, h)| {
+            (a.max(w), b.max(h))
+        });
     let caption_size = caption_size(style, panel_width);
     let line_height = (caption_size * 1.45).ceil() as u32;
     let text_lines = panels
