@@ -597,8 +597,11 @@ impl BoardStyleArgs {
         let columns = columns.min(boards.max(1));
         let panel = SheetLayout::panel_width_for(width, columns, self.gap, self.margin);
         if panel < 4 {
+            let columns = columns as u32;
+            let smallest = 2 * self.margin + 4 * columns + self.gap * (columns - 1);
+            let unit = if print.dpi.is_some() { "pt" } else { "px" };
             return Err(crate::Error::invalid(format!(
-                "`width` {} leaves {panel} px per panel for {columns} columns after margins and gaps; give a larger `width`, fewer `columns` or a smaller `gap` / `margin`",
+                "`width` {} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`",
                 self.width.expect("checked above")
             )));
         }

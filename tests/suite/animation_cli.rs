@@ -212,3 +212,181 @@ fn bad_frame_sequences_are_refused_and_leave_nothing() {
         );
     }
 }
+
+/// The logical screen of a GIF: its frame size in pixels.
+fn gif_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(bytes.starts_with(b"GIF89a"), "a GIF");
+    let word = |k: usize| u32::from(u16::from_le_bytes([bytes[k], bytes[k + 1]]));
+    (word(6), word(8))
+}
+
+#[test]
+fn animations_take_physical_sizes_and_are_exactly_the_width_asked() {
+    use super::print_cli::{media_box, phys};
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    // 60 mm at the default 300 dpi is 708.66 px: 709.
+    let board = ["square", "--m", "1..8", "--width", "60mm"];
+    run_ok(dir.path(), &[&board[..], &["-o", "x.gif"]].concat());
+    assert_eq!(gif_size(&read("x.gif")).0, 709);
+    run_ok(dir.path(), &[&board[..], &["-o", "x.apng"]].concat());
+    let apng = read("x.apng");
+    let (w, ..) = apng_frames(&apng);
+    assert_eq!(w, 709);
+    assert_eq!(phys(&apng), Some((11811, 11811, true)), "300 dpi in pHYs");
+    run_ok(dir.path(), &[&board[..], &["-o", "f/m-%d.pdf"]].concat());
+    for k in 1..=8 {
+        let (w, _) = media_box(&read(&format!("f/m-{k}.pdf")));
+        assert!((w - 170.08).abs() < 0.5, "frame {k} is {w} pt wide");
+    }
+    // Pixels without a dpi stay pixels: the frame is the width asked, not a
+    // panel of a sheet of 8.
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..8", "--width", "1080", "-o", "w.gif"],
+    );
+    assert_eq!(gif_size(&read("w.gif")).0, 1080);
+    // --panel in mm and --dpi alone work on every animation.
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..4", "--panel", "20mm", "-o", "p.gif"],
+    );
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..4", "--dpi", "150", "-o", "d.apng"],
+    );
+    // 512 pt frames' board at 150 dpi: the frame is 150/72 times its point size.
+    let (dw, ..) = apng_frames(&read("d.apng"));
+    run_ok(dir.path(), &["square", "--m", "1..4", "-o", "n.apng"]);
+    let (nw, ..) = apng_frames(&read("n.apng"));
+    assert_eq!(dw, (f64::from(nw) * 150.0 / 72.0).round() as u32);
+    run_ok(
+        dir.path(),
+        &[
+            "automaton",
+            "--frames",
+            "1..6",
+            "--width",
+            "50mm",
+            "-o",
+            "a.gif",
+        ],
+    );
+    assert_eq!(gif_size(&read("a.gif")).0, 591, "50 mm at 300 dpi");
+    // The sweep takes lengths too, and --width makes every frame that wide.
+    let sweep = ["octahedron", "sweep", "--n", "3", "--frames", "3"];
+    run_ok(
+        dir.path(),
+        &[&sweep[..], &["--panel", "45mm", "-o", "s.gif"]].concat(),
+    );
+    run_ok(
+        dir.path(),
+        &[&sweep[..], &["--width", "85mm", "-o", "s/r-%d.pdf"]].concat(),
+    );
+    for k in 1..=3 {
+        let (w, _) = media_box(&read(&format!("s/r-{k}.pdf")));
+        assert!((w - 240.94).abs() < 0.5, "sweep frame {k} is {w} pt wide");
+    }
+    run_ok(
+        dir.path(),
+        &[&sweep[..], &["--width", "85mm", "-o", "s.apng"]].concat(),
+    );
+    assert_eq!(apng_frames(&read("s.apng")).0, 1004);
+}
+
+#[test]
+fn animation_sizes_that_cannot_fit_are_refused_with_the_width_that_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "3", "--width", "30", "-o", "x.gif"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --width 36 px or more");
+    let out = nimscape(dir.path())
+        .args([
+            "octahedron",
+            "sweep",
+            "--n",
+            "3",
+            "--width",
+            "40",
+            "-o",
+            "x.gif",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --width 48 px or more");
+    let out = nimscape(dir.path())
+        .args([
+            "octahedron",
+            "sweep",
+            "--n",
+            "3",
+            "--panel",
+            "3furlongs",
+            "-o",
+            "x.gif",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "unknown unit");
+    assert!(!dir.path().join("x.gif").exists());
+}
+
+/// The box (left, top, right, bottom) of the pixels that are not white in rows
+/// `rows` of an RGBA frame.
+fn ink_box(pixels: &[u8], width: usize, rows: std::ops::Range<usize>) -> [usize; 4] {
+    let mut b = [usize::MAX, usize::MAX, 0, 0];
+    for y in rows {
+        for x in 0..width {
+            let p = &pixels[(y * width + x) * 4..(y * width + x) * 4 + 3];
+            if p != [255, 255, 255] {
+                b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
+    }
+    b
+}
+
+#[test]
+fn common_scale_centres_every_board_and_keeps_one_caption_size() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "square", "--m", "1,4,16", "--scale", "common", "-o", "c.apng",
+        ],
+    );
+    let (width, height, frames) = apng_frames(&std::fs::read(dir.path().join("c.apng")).unwrap());
+    let (w, h) = (width as usize, height as usize);
+    // The board box is square: the frame's width less its margins.
+    let margin = 16;
+    // The board and its one-pixel frame, which sits just outside the board box.
+    let board_rows = 0..w - margin + 1;
+    let mut captions = Vec::new();
+    for (k, (pixels, _)) in frames.iter().enumerate() {
+        let [left, top, right, bottom] = ink_box(pixels, w, board_rows.clone());
+        // Centred: as much white to the left as to the right, above as below.
+        assert!(
+            left.abs_diff(w - 1 - right) <= 1,
+            "frame {k}: {left}..{right} of {w}"
+        );
+        assert!(
+            (top + 1 - margin).abs_diff(w - margin - bottom) <= 1,
+            "frame {k}: {top}..{bottom} of {w}"
+        );
+        captions.push(ink_box(pixels, w, w - margin + 1..h));
+    }
+    // "m = 1" is the same size as "m = 16" but for its last digit: one type size,
+    // at one place.
+    let height_of = |b: &[usize; 4]| b[3] - b[1];
+    assert!(height_of(&captions[0]) >= 12, "caption {:?}", captions[0]);
+    // (within a pixel of anti-aliasing: the captions sit at different x).
+    let first = captions[0];
+    for c in &captions {
+        assert!(
+            height_of(c).abs_diff(height_of(&first)) <= 1 && c[1].abs_diff(first[1]) <= 1,
+            "{captions:?}"
+        );
+    }
+}

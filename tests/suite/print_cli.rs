@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// True when `tool` runs; panics in CI when it does not.
-fn have(tool: &str) -> bool {
+pub(super) fn have(tool: &str) -> bool {
     let found = Command::new(tool).arg("-v").output().is_ok();
     if !found {
         assert!(
@@ -23,7 +23,7 @@ fn have(tool: &str) -> bool {
 }
 
 /// The page size of a one-page PDF in points, from its MediaBox.
-fn media_box(pdf: &[u8]) -> (f64, f64) {
+pub(super) fn media_box(pdf: &[u8]) -> (f64, f64) {
     let text = String::from_utf8_lossy(pdf);
     let at = text.find("/MediaBox").expect("a MediaBox");
     let open = at + text[at..].find('[').unwrap();
@@ -36,7 +36,7 @@ fn media_box(pdf: &[u8]) -> (f64, f64) {
 }
 
 /// The pHYs chunk of a PNG: (pixels per unit x, y, unit is metre).
-fn phys(png: &[u8]) -> Option<(u32, u32, bool)> {
+pub(super) fn phys(png: &[u8]) -> Option<(u32, u32, bool)> {
     let at = png.windows(4).position(|w| w == b"pHYs")?;
     let data = &png[at + 4..at + 13];
     let word = |k: usize| u32::from_be_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
@@ -180,7 +180,7 @@ fn sizes_that_cannot_apply_are_refused_with_a_line() {
 }
 
 /// The words of a PDF with their box sizes (width, height), from `pdftotext -bbox`.
-fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
+pub(super) fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
     placed_words(pdf)
         .into_iter()
         .map(|(word, [x0, y0, x1, y1])| (word, x1 - x0, y1 - y0))
@@ -188,7 +188,7 @@ fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
 }
 
 /// Every word of a PDF with its box (xMin, yMin, xMax, yMax) in points.
-fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
+pub(super) fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
     let out = Command::new("pdftotext")
         .args(["-bbox".as_ref(), pdf.as_os_str(), "-".as_ref()])
         .output()
@@ -212,7 +212,7 @@ fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
 
 /// Pairs of words whose boxes share more than a fifth of the smaller one: labels
 /// printed over each other ("0" over "4" reading as "04").
-fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
+pub(super) fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
     let area = |b: &[f64; 4]| (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0);
     let mut found = Vec::new();
     for (i, (a, ba)) in words.iter().enumerate() {
@@ -231,7 +231,7 @@ fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
 /// the line (`em` times `ratio`) and the advance along it. Rotated words (axis
 /// names) run up the page: a single character's box is then wider than tall, a
 /// longer word taller than wide.
-fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
+pub(super) fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
     let rotated = if word.chars().count() == 1 {
         height < width
     } else {
@@ -246,7 +246,7 @@ fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
 
 /// Height of pdftotext's box per point of type, measured on a chart whose tick
 /// numbers are set at exactly 10 pt, rather than assumed from font metrics.
-fn box_ratio(dir: &Path) -> f64 {
+pub(super) fn box_ratio(dir: &Path) -> f64 {
     run_ok(
         dir,
         &[
