@@ -43,7 +43,7 @@ pub(super) struct SectionStyleArgs {
     #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
     caption: Option<String>,
     /// Caption size in pt (px without a physical size) [default: scaled to the panel].
-    #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
+    #[arg(long, value_name = "PT", value_parser = args::parse_caption_size)]
     caption_size: Option<f64>,
     /// Space around the figure, pixels.
     #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
