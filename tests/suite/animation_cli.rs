@@ -60,9 +60,9 @@ fn apng_and_frame_sequence_hold_the_same_labelled_frames() {
     }
     // Consecutive boards differ: the frames really are the sequence.
     assert!(frames.windows(2).all(|w| w[0].0 != w[1].0));
-    let tex = std::fs::read_to_string(dir.path().join("frames/m.tex")).unwrap();
+    let tex = std::fs::read_to_string(dir.path().join("frames/m-png.tex")).unwrap();
     assert!(
-        tex.contains("\\animategraphics[controls,loop]{10}{frames/m-}{001}{005}"),
+        tex.contains("\\animategraphics[controls,loop#1]{10}{frames/m-}{001}{005}"),
         "{tex}"
     );
     assert!(!dir.path().join("frames/m-006.png").exists());
@@ -89,7 +89,7 @@ fn every_animation_writes_apng_and_pdf_frames() {
             let pdf = std::fs::read(dir.path().join(format!("{folder}/f-{k}.pdf"))).unwrap();
             assert!(pdf.starts_with(b"%PDF"), "{args:?} frame {k}");
         }
-        let tex = std::fs::read_to_string(dir.path().join(format!("{folder}/f.tex"))).unwrap();
+        let tex = std::fs::read_to_string(dir.path().join(format!("{folder}/f-pdf.tex"))).unwrap();
         assert!(
             tex.contains(&format!("{{{folder}/f-}}{{1}}{{{frames}}}")),
             "{tex}"
@@ -169,14 +169,14 @@ fn animations_are_the_same_bytes_whatever_the_thread_count() {
         files.sort();
         sequences.push(files);
     }
-    assert_eq!(sequences[0].len(), 13, "12 frames and f.tex");
-    let tex = |s: &Vec<(String, Vec<u8>)>| s.iter().find(|f| f.0 == "f.tex").unwrap().1.clone();
+    assert_eq!(sequences[0].len(), 13, "12 frames and f-png.tex");
+    let tex = |s: &Vec<(String, Vec<u8>)>| s.iter().find(|f| f.0 == "f-png.tex").unwrap().1.clone();
     // The snippets name their own folders; the frames are the same bytes.
     assert_ne!(tex(&sequences[0]), tex(&sequences[1]));
     for (a, b) in sequences[0]
         .iter()
         .zip(&sequences[1])
-        .filter(|(a, _)| a.0 != "f.tex")
+        .filter(|(a, _)| a.0 != "f-png.tex")
     {
         assert_eq!(a, b, "{} differs between thread counts", a.0);
     }
@@ -388,5 +388,85 @@ fn common_scale_centres_every_board_and_keeps_one_caption_size() {
             height_of(c).abs_diff(height_of(&first)) <= 1 && c[1].abs_diff(first[1]) <= 1,
             "{captions:?}"
         );
+    }
+}
+
+#[test]
+fn pdf_and_png_frames_of_one_prefix_keep_their_own_snippets() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(dir.path(), &["square", "--m", "1..3", "-o", "f/m-%d.pdf"]);
+    run_ok(dir.path(), &["square", "--m", "1..5", "-o", "f/m-%d.png"]);
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    assert!(read("f/m-pdf.tex").contains("{f/m-}{1}{3}"));
+    assert!(read("f/m-pdf.tex").contains("f/m-1.pdf"));
+    assert!(read("f/m-png.tex").contains("{f/m-}{1}{5}"));
+    assert!(!dir.path().join("f/m.tex").exists());
+}
+
+/// The `\animategraphics` snippet in a slide-sized page (beamer's 128 x 96 mm
+/// with its text area), with a stand-in for the animate package (which
+/// texlive-latex-base lacks) that logs its options and places the first frame
+/// as animate would: frames at their natural size when they fit, scaled down
+/// to the text area when they do not, never an overfull box.
+#[test]
+fn the_frames_snippet_fits_a_slide_whatever_the_frame_size() {
+    if !super::print_cli::have("pdflatex") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            "1..3",
+            "--width",
+            "178mm",
+            "-o",
+            "big/m-%d.pdf",
+        ],
+    );
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            "1..3",
+            "--width",
+            "40mm",
+            "-o",
+            "small/m-%d.pdf",
+        ],
+    );
+    for (folder, scaled) in [("big", true), ("small", false)] {
+        let doc = format!(
+            "\\documentclass{{article}}\\usepackage{{graphicx}}\n\
+             \\setlength\\paperwidth{{128mm}}\\setlength\\paperheight{{96mm}}\n\
+             \\setlength\\textwidth{{118mm}}\\setlength\\textheight{{80mm}}\n\
+             \\makeatletter\\define@key{{Gin}}{{controls}}[]{{}}\\define@key{{Gin}}{{loop}}[]{{}}\\makeatother\n\
+             \\newcommand\\animategraphics[5][]{{\\typeout{{NIMSCAPE[#1]}}\\includegraphics[#1]{{#3#4}}}}\n\
+             \\begin{{document}}\\noindent\\input{{{folder}/m-pdf.tex}}\\end{{document}}\n"
+        );
+        std::fs::write(dir.path().join(format!("{folder}.tex")), doc).unwrap();
+        let out = std::process::Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error"])
+            .arg(format!("{folder}.tex"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{log}");
+        let options = log
+            .lines()
+            .find_map(|l| l.strip_prefix("NIMSCAPE["))
+            .expect("the snippet calls \\animategraphics");
+        assert_eq!(
+            options.contains("height=0.8\\textheight"),
+            scaled,
+            "{folder}: {options}"
+        );
+        assert!(options.starts_with("controls,loop"), "{options}");
+        assert!(!log.contains("Overfull"), "{folder}: {log}");
+        assert!(!log.contains("Float too large"), "{folder}: {log}");
     }
 }

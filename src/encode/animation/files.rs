@@ -7,6 +7,10 @@ use crate::encode::{write_atomic, write_scene_to, Format, Metadata};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
+/// The share of `\textheight` an `\animategraphics` snippet lets its frames
+/// take at most: a beamer frame keeps the rest for its title and the controls.
+pub const FRAME_HEIGHT: &str = "0.8";
+
 /// Where a numbered frame sequence goes: `-o frames/m-%03d.png` (printf style,
 /// as ffmpeg takes it) is `frames/m-` + the frame number padded to 3 digits +
 /// `.png`. The number must sit right before the extension, which is where
@@ -93,13 +97,16 @@ impl FramePattern {
     }
 
     /// The LaTeX file written beside the frames: the prefix without its trailing
-    /// separator (`frames/m-` gives `frames/m.tex`; `frames/` gives `frames/frames.tex`).
+    /// separator, then the frames' format (`frames/m-%03d.pdf` gives
+    /// `frames/m-pdf.tex`; `frames/%d.png` gives `frames/frames-png.tex`), so PDF
+    /// and PNG frames of one prefix never share, and overwrite, one snippet.
     pub fn tex_path(&self) -> PathBuf {
         let trimmed = self.prefix.trim_end_matches(['-', '_', '.', ' ']);
+        let ext = self.format.extension();
         let path = Path::new(trimmed);
         match path.file_name() {
-            Some(_) if !trimmed.ends_with('/') => path.with_extension("tex"),
-            _ => Path::new(trimmed).join("frames.tex"),
+            Some(_) if !trimmed.ends_with('/') => PathBuf::from(format!("{trimmed}-{ext}.tex")),
+            _ => Path::new(trimmed).join(format!("frames-{ext}.tex")),
         }
     }
 
@@ -130,11 +137,29 @@ impl FramePattern {
         } else {
             ""
         };
+        let prefix = &self.prefix;
+        let ext = self.format.extension();
+        let first = format!("{:0digits$}", 1);
+        let last = format!("{count:0digits$}");
+        // The guard: frames at their natural size when they fit, else scaled down
+        // to the line's width and FRAME_HEIGHT of the text height (a beamer frame
+        // keeps room for its title and the controls), never up.
         format!(
-            "% Made by nimscape: {count} frames, {prefix}{first:0digits$}.{ext} to {prefix}{count:0digits$}.{ext}.\n% Needs \\usepackage{{animate}} in the preamble (texlive-latex-extra); paths are\n% relative to the folder pdflatex runs in. Frames are shown at their natural size.\n\\animategraphics[controls{looping}]{{{fps}}}{{{prefix}}}{{{first:0digits$}}}{{{count:0digits$}}}\n",
-            prefix = self.prefix,
-            ext = self.format.extension(),
-            first = 1
+            "% Made by nimscape: {count} frames, {prefix}{first}.{ext} to {prefix}{last}.{ext}.\n\
+             % Needs \\usepackage{{animate}} in the preamble (texlive-latex-extra); paths are\n\
+             % relative to the folder pdflatex runs in. Frames are shown at their natural size,\n\
+             % scaled down only to fit \\linewidth and {FRAME_HEIGHT}\\textheight (a beamer frame).\n\
+             \\begingroup\n\
+             \\sbox0{{\\includegraphics{{{prefix}{first}.{ext}}}}}%\n\
+             \\def\\nimscapeframes#1{{\\animategraphics[controls{looping}#1]{{{fps}}}{{{prefix}}}{{{first}}}{{{last}}}}}%\n\
+             \\ifdim\\wd0>\\linewidth\\def\\nimscapefit{{1}}\\fi\n\
+             \\ifdim\\dimexpr\\ht0+\\dp0\\relax>{FRAME_HEIGHT}\\textheight\\def\\nimscapefit{{1}}\\fi\n\
+             \\ifdefined\\nimscapefit\n\
+             \\nimscapeframes{{,width=\\linewidth,height={FRAME_HEIGHT}\\textheight,keepaspectratio}}%\n\
+             \\else\n\
+             \\nimscapeframes{{}}%\n\
+             \\fi\n\
+             \\endgroup\n"
         )
     }
 }
@@ -215,15 +240,15 @@ mod tests {
             .unwrap();
         assert_eq!(p.frame_path(1), PathBuf::from("out/sweep-001.pdf"));
         assert_eq!(p.frame_path(12), PathBuf::from("out/sweep-012.pdf"));
-        assert_eq!(p.tex_path(), PathBuf::from("out/sweep.tex"));
+        assert_eq!(p.tex_path(), PathBuf::from("out/sweep-pdf.tex"));
         let tex = p.animate_snippet(12, &Animation::default());
         assert!(
-            tex.contains("\\animategraphics[controls,loop]{10}{out/sweep-}{001}{012}"),
+            tex.contains("\\animategraphics[controls,loop#1]{10}{out/sweep-}{001}{012}"),
             "{tex}"
         );
         let bare = FramePattern::parse(Path::new("f/%d.png")).unwrap().unwrap();
         assert_eq!(bare.frame_path(7), PathBuf::from("f/7.png"));
-        assert_eq!(bare.tex_path(), PathBuf::from("f/frames.tex"));
+        assert_eq!(bare.tex_path(), PathBuf::from("f/frames-png.tex"));
         assert!(p.check_count(999).is_ok() && p.check_count(1000).is_err());
         assert_eq!(FramePattern::parse(Path::new("a.png")).unwrap(), None);
         // Only the file name carries the pattern: a folder may have '%' in its name.

@@ -70,7 +70,7 @@ pub struct SweepArgs {
     style: SectionStyleArgs,
     #[command(flatten)]
     animation: args::AnimationArgs,
-    /// Output: .gif or .apng, or frames/r-%03d.png / .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/r.tex) [default: output/octahedron-sweep.gif]
+    /// Output: .gif or .apng, or frames/r-%03d.png / .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/r-png.tex or r-pdf.tex) [default: output/octahedron-sweep.gif]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
