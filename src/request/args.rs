@@ -2,7 +2,7 @@
 
 use crate::encode::animation::Animation;
 use crate::encode::gif::Repeat;
-use crate::scene::board::{BoardStyle, GridLines, PanelSize};
+use crate::scene::board::{self, BoardStyle, GridLines, PanelSize};
 use crate::scene::font::Family;
 use crate::scene::layout::SheetLayout;
 use crate::scene::units::{self, parse_length, Length, Print, PrintStyle};
@@ -389,6 +389,11 @@ pub fn length_units(
     Ok(units as u32)
 }
 
+/// The width of `text` at `size` in `style`'s typeface.
+fn widest_of(style: &BoardStyle, text: &str, size: f64) -> f64 {
+    crate::scene::font::text_width_in(style.print.font, text, size)
+}
+
 /// Parses a length flag: `85mm`, `3.35in`, `240pt`, `1200px` or a bare number (px).
 pub fn parse_size(text: &str) -> Result<Length, String> {
     parse_length(text)
@@ -568,44 +573,106 @@ impl BoardStyleArgs {
         [self.cell, self.panel, self.width]
     }
 
-    /// The panel size asked for, if any, in scene units; `boards` is the number of
-    /// panels. Errors name the flag and the range that works.
-    pub fn size(&self, boards: usize, print: Print) -> crate::Result<Option<PanelSize>> {
+    /// The panel size asked for, if any, in scene units, and the panels per row;
+    /// `boards` is the number of panels, `captions` their captions. A `width`
+    /// without `columns` takes fewer columns than the default where the
+    /// captions would run into each other; sizes whose captions cannot fit are
+    /// refused, naming what fits. Errors name the flag and the range that works.
+    pub fn layout(
+        &self,
+        boards: usize,
+        style: &BoardStyle,
+        captions: &[String],
+    ) -> crate::Result<(Option<PanelSize>, Option<usize>)> {
+        let print = style.print.print;
+        let unit = if print.dpi.is_some() { "pt" } else { "px" };
+        let caption_at = |panel: u32| board::caption_size(style, panel);
+        let widest = |size: f64| {
+            captions
+                .iter()
+                .map(|c| crate::scene::font::text_width_in(style.print.font, c, size))
+                .fold(0.0, f64::max)
+        };
+        let sheet = boards > 1 && style.captions;
+        let fits =
+            |panel: u32| !sheet || board::captions_fit(widest(caption_at(panel)), panel, self.gap);
+        let longest = || {
+            let size = caption_at(0);
+            let text = captions
+                .iter()
+                .max_by(|a, b| widest_of(style, a, size).total_cmp(&widest_of(style, b, size)))
+                .cloned()
+                .unwrap_or_default();
+            text
+        };
         if let Some(cell) = self.cell {
-            return Ok(Some(PanelSize::Cell(length_units(
-                "`cell`",
-                cell,
-                print,
-                1..=4096,
-            )?)));
+            let cell = length_units("`cell`", cell, print, 1..=4096)?;
+            return Ok((Some(PanelSize::Cell(cell)), self.columns()));
         }
         if let Some(panel) = self.panel {
-            return Ok(Some(PanelSize::Panel(length_units(
-                "`panel`",
-                panel,
-                print,
-                4..=16384,
-            )?)));
+            let units = length_units("`panel`", panel, print, 4..=16384)?;
+            if !fits(units) {
+                let needed = (units..=16384).find(|&p| fits(p)).map_or_else(
+                    || "a smaller `caption-size`".to_string(),
+                    |p| format!("`panel` {p} {unit} or more"),
+                );
+                return Err(crate::Error::invalid(format!(
+                    "`panel` {panel} is too narrow for its captions ('{}' at {} pt runs into the next); give {needed}, or `no-caption`",
+                    longest(),
+                    units::trim_number(caption_at(units))
+                )));
+            }
+            return Ok((Some(PanelSize::Panel(units)), self.columns()));
         }
         let Some(width) = self.width else {
-            return Ok(None);
+            return Ok((None, self.columns()));
         };
-        let width = length_units("`width`", width, print, 16..=65535)?;
-        let columns = self
-            .columns()
-            .unwrap_or_else(|| SheetLayout::default_columns(boards));
-        let columns = columns.min(boards.max(1));
-        let panel = SheetLayout::panel_width_for(width, columns, self.gap, self.margin);
-        if panel < 4 {
-            let columns = columns as u32;
+        let width_units = length_units("`width`", width, print, 16..=65535)?;
+        let given = self.columns();
+        let most = given
+            .unwrap_or_else(|| SheetLayout::default_columns(boards))
+            .min(boards.max(1));
+        let panel_for = |columns: usize| {
+            SheetLayout::panel_width_for(width_units, columns, self.gap, self.margin)
+        };
+        let panel = panel_for(most);
+        if panel < 4 && given.is_some() {
+            let columns = most as u32;
             let smallest = 2 * self.margin + 4 * columns + self.gap * (columns - 1);
-            let unit = if print.dpi.is_some() { "pt" } else { "px" };
             return Err(crate::Error::invalid(format!(
-                "`width` {} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`",
-                self.width.expect("checked above")
+                "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
             )));
         }
-        Ok(Some(PanelSize::Panel(panel)))
+        // The most columns whose panels hold their captions (and 4 units).
+        let fitting = (1..=most)
+            .rev()
+            .find(|&c| panel_for(c) >= 4 && fits(panel_for(c)));
+        match (fitting, given) {
+            (Some(columns), None) => {
+                Ok((Some(PanelSize::Panel(panel_for(columns))), Some(columns)))
+            }
+            (Some(columns), Some(asked)) if columns == asked => {
+                Ok((Some(PanelSize::Panel(panel)), Some(columns)))
+            }
+            (fewer, _) => {
+                if panel < 4 || (fewer.is_none() && !sheet) {
+                    let columns = most as u32;
+                    let smallest = 2 * self.margin + 4 * columns + self.gap * (columns - 1);
+                    return Err(crate::Error::invalid(format!(
+                        "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
+                    )));
+                }
+                let what = match fewer {
+                    Some(c) => format!("`columns` {c} or fewer"),
+                    None => "a larger `width`".to_string(),
+                };
+                Err(crate::Error::invalid(format!(
+                    "`width` {width} with {most} column(s) leaves {panel} {unit} panels, too narrow for their captions ('{}' at {} pt runs into the next); give {what}, a smaller `caption-size`, or `no-caption`",
+                    longest(),
+                    units::trim_number(caption_at(panel))
+                )))
+            }
+        }
     }
 
     /// Panels per row, if given.

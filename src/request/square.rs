@@ -62,11 +62,18 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
     } else {
         args.style.check_columns(boards.len())?;
         let style = args.style.style_printed(&args.print)?;
-        let size = args.style.size(boards.len(), style.print.print)?;
+        let captions: Vec<String> = boards
+            .iter()
+            .map(|m| match args.n {
+                Some(n) if n != *m => format!("m = {m}, n = {n}"),
+                _ => format!("m = {m}"),
+            })
+            .collect();
+        let (size, columns) = args.style.layout(boards.len(), &style, &captions)?;
         SquareMode::Styled {
             style,
             size,
-            columns: args.style.columns(),
+            columns,
             decompose: args.decompose,
         }
     };

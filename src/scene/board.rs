@@ -193,7 +193,29 @@ pub fn sheet_pixels(
 pub fn caption_size(style: &BoardStyle, panel_width: u32) -> f64 {
     style
         .caption_size
-        .unwrap_or_else(|| (f64::from(panel_width) / 9.0).clamp(12.0, 20.0))
+        .unwrap_or_else(|| default_caption_size(panel_width, style.print.print.dpi.is_some()))
+}
+
+/// The type scale of panel labels on paper, pt: journal lettering (7 pt and up),
+/// never larger than the text beside the figure.
+pub const PAPER_CAPTION_PT: (f64, f64) = (7.0, 9.0);
+
+/// The caption size panels `panel_width` units wide get unless one is given: a
+/// ninth of the panel, within [`PAPER_CAPTION_PT`] on paper (a physical size or
+/// a dpi was asked for), within 12 to 20 px on screen.
+pub fn default_caption_size(panel_width: u32, on_paper: bool) -> f64 {
+    let natural = f64::from(panel_width) / 9.0;
+    if on_paper {
+        natural.clamp(PAPER_CAPTION_PT.0, PAPER_CAPTION_PT.1)
+    } else {
+        natural.clamp(12.0, 20.0)
+    }
+}
+
+/// True when captions `widest` units wide sit under panels `panel_width` units
+/// wide, `gap` apart, without running into their neighbours.
+pub fn captions_fit(widest: f64, panel_width: u32, gap: u32) -> bool {
+    widest <= f64::from(panel_width + gap) - 2.0
 }
 
 /// The text size of a figure's key under panels `panel_width` pixels wide (as
@@ -265,7 +287,15 @@ pub fn sheet_in_boxes(
         margin: style.margin,
         caption_height,
     };
-    let (width, height) = layout.size(panels.len());
+    let (natural, height) = layout.size(panels.len());
+    // Whole panels leave up to a unit per column of the width asked for: it goes
+    // to the margins, so the figure is exactly as wide as asked.
+    let (width, shift) = match style.width {
+        Some(asked) if asked > natural && asked - natural < layout.columns as u32 => {
+            (asked, (asked - natural) / 2)
+        }
+        _ => (natural, 0),
+    };
     let mut scene = Scene::new(width, height, style.background);
     // One decision for the whole sheet, so panels side by side look alike.
     let smallest_cell = panels
@@ -284,6 +314,7 @@ pub fn sheet_in_boxes(
 
     for (k, panel) in panels.iter().enumerate() {
         let (px, py) = layout.panel_origin(k);
+        let px = px + shift;
         let (w, h) = board_pixels(panel.rows, panel.cols, size);
         // Centre boards that are smaller than the common panel box.
         let rect = PixelRect {

@@ -370,3 +370,128 @@ fn the_overlap_check_sees_labels_over_each_other_and_not_neighbours() {
     assert!(overlapping_words(&[word("10", 100.0), word("15", 106.0)]).is_empty());
     assert!(overlapping_words(&[word("10", 100.0), word("15", 105.5)]).is_empty());
 }
+
+/// Words on one line of a PDF that touch or run into their neighbour, and
+/// words that are two labels run together ("1m" of "m = 1m = 2").
+fn run_together(words: &[(String, [f64; 4])]) -> Vec<String> {
+    let mut lines: Vec<(f64, Vec<&(String, [f64; 4])>)> = Vec::new();
+    for word in words {
+        match lines.iter_mut().find(|(y, _)| (y - word.1[3]).abs() < 0.5) {
+            Some((_, line)) => line.push(word),
+            None => lines.push((word.1[3], vec![word])),
+        }
+    }
+    let mut found: Vec<String> = words
+        .iter()
+        .filter(|(w, _)| {
+            w.chars()
+                .zip(w.chars().skip(1))
+                .any(|(a, b)| a.is_ascii_digit() && b.is_alphabetic())
+        })
+        .map(|(w, _)| format!("'{w}'"))
+        .collect();
+    for (_, mut line) in lines {
+        line.sort_by(|a, b| a.1[0].total_cmp(&b.1[0]));
+        for pair in line.windows(2) {
+            if pair[1].1[0] < pair[0].1[2] + 0.5 {
+                found.push(format!("'{}' and '{}'", pair[0].0, pair[1].0));
+            }
+        }
+    }
+    found
+}
+
+/// Contact sheets at one- and two-column width (issue 19): exactly the width
+/// asked, panel labels at the type scale (7 to 9 pt, never over 10), none
+/// running into the next, in every family that lays panels out in a grid.
+#[test]
+fn sheet_labels_at_column_width_are_at_the_type_scale_and_never_touch() {
+    if !have("pdftotext") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ratio = box_ratio(dir.path());
+    let cases: [(&[&str], f64); 5] = [
+        (&["square", "--m", "1..24", "--width", "85mm"], 240.94),
+        (&["square", "--m", "1..24", "--width", "178mm"], 504.57),
+        (&["square", "--m", "1..100", "--width", "85mm"], 240.94),
+        (
+            &["automaton", "--frames", "1..16", "--width", "85mm"],
+            240.94,
+        ),
+        (
+            &[
+                "octahedron",
+                "section",
+                "--n",
+                "4",
+                "--levels",
+                "5,5.5,6,6.5",
+                "--width",
+                "85mm",
+            ],
+            240.94,
+        ),
+    ];
+    for (k, (args, width)) in cases.into_iter().enumerate() {
+        let name = format!("sheet-{k}.pdf");
+        run_ok(dir.path(), &[args, &["-o", name.as_str()]].concat());
+        let path = dir.path().join(&name);
+        if !args.contains(&"section") {
+            let (w, _) = media_box(&std::fs::read(&path).unwrap());
+            assert!((w - width).abs() < 0.5, "{args:?}: {w} pt wide");
+        }
+        let words = placed_words(&path);
+        assert!(words.len() >= 4, "{args:?}: {words:?}");
+        for (word, [x0, y0, x1, y1]) in &words {
+            let size = type_size(word, x1 - x0, y1 - y0, ratio);
+            assert!(
+                (6.5..=10.0).contains(&size),
+                "{args:?}: '{word}' is {size:.2} pt"
+            );
+        }
+        let touching = run_together(&words);
+        assert!(touching.is_empty(), "{args:?}: {touching:?}");
+    }
+}
+
+#[test]
+fn sheet_labels_that_cannot_fit_are_refused_naming_what_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args([
+            "square",
+            "--m",
+            "1..24",
+            "--width",
+            "85mm",
+            "--columns",
+            "12",
+            "-o",
+            "x.pdf",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --columns 7 or fewer");
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "1..24", "--panel", "20", "-o", "x.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --panel 33 px or more");
+    assert!(!dir.path().join("x.pdf").exists() && !dir.path().join("x.png").exists());
+    // A caption size asked for is kept: the sheet takes fewer columns instead.
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            "1..24",
+            "--width",
+            "85mm",
+            "--caption-size",
+            "12pt",
+            "-o",
+            "big.pdf",
+        ],
+    );
+}

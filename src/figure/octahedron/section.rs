@@ -147,9 +147,9 @@ impl Default for SectionStyle {
 impl SectionStyle {
     /// Caption size and the height reserved under a panel of `panel` px.
     pub fn caption_metrics(&self, panel: u32) -> (f64, u32) {
-        let size = self
-            .caption_size
-            .unwrap_or_else(|| (f64::from(panel) / 9.0).clamp(12.0, 20.0));
+        let size = self.caption_size.unwrap_or_else(|| {
+            crate::scene::board::default_caption_size(panel, self.print.print.dpi.is_some())
+        });
         let line = (size * 1.45).ceil() as u32;
         (size, if self.captions { line + line / 3 } else { 0 })
     }
