@@ -706,6 +706,11 @@ pub struct AnimationArgs {
     /// Hundredths of a second the last frame of a .gif stays before it loops [default: 150].
     #[arg(long, value_name = "CS", value_parser = clap::value_parser!(u16).range(2..))]
     pub hold_last: Option<u16>,
+    /// The frame (1 = first) that stands for the animation where it cannot play:
+    /// the still beside it in figures.tex and the poster of a frames snippet
+    /// [default: the most detailed frame, the later of equals].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub poster: Option<u32>,
 }
 
 impl AnimationArgs {
@@ -736,6 +741,7 @@ impl AnimationArgs {
                 self.hold_last
                     .unwrap_or(defaults.hold_last_cs.unwrap_or(delay_cs)),
             ),
+            poster: self.poster,
         };
         animation.validate()?;
         Ok(animation)

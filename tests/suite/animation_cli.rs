@@ -62,7 +62,8 @@ fn apng_and_frame_sequence_hold_the_same_labelled_frames() {
     assert!(frames.windows(2).all(|w| w[0].0 != w[1].0));
     let tex = std::fs::read_to_string(dir.path().join("frames/m-png.tex")).unwrap();
     assert!(
-        tex.contains("\\animategraphics[controls,loop#1]{10}{frames/m-}{001}{005}"),
+        tex.contains("\\animategraphics[controls,loop,poster=")
+            && tex.contains("]{10}{frames/m-}{001}{005}"),
         "{tex}"
     );
     assert!(!dir.path().join("frames/m-006.png").exists());
@@ -443,7 +444,7 @@ fn the_frames_snippet_fits_a_slide_whatever_the_frame_size() {
             "\\documentclass{{article}}\\usepackage{{graphicx}}\n\
              \\setlength\\paperwidth{{128mm}}\\setlength\\paperheight{{96mm}}\n\
              \\setlength\\textwidth{{118mm}}\\setlength\\textheight{{80mm}}\n\
-             \\makeatletter\\define@key{{Gin}}{{controls}}[]{{}}\\define@key{{Gin}}{{loop}}[]{{}}\\makeatother\n\
+             \\makeatletter\\define@key{{Gin}}{{controls}}[]{{}}\\define@key{{Gin}}{{loop}}[]{{}}\\define@key{{Gin}}{{poster}}[]{{}}\\makeatother\n\
              \\newcommand\\animategraphics[5][]{{\\typeout{{NIMSCAPE[#1]}}\\includegraphics[#1]{{#3#4}}}}\n\
              \\begin{{document}}\\noindent\\input{{{folder}/m-pdf.tex}}\\end{{document}}\n"
         );
@@ -469,4 +470,42 @@ fn the_frames_snippet_fits_a_slide_whatever_the_frame_size() {
         assert!(!log.contains("Overfull"), "{folder}: {log}");
         assert!(!log.contains("Float too large"), "{folder}: {log}");
     }
+}
+
+/// The pixels of a PNG file as RGBA.
+fn png_pixels(path: &Path) -> Vec<u8> {
+    rgba(&std::fs::read(path).unwrap())
+}
+
+#[test]
+fn the_poster_is_the_most_detailed_frame_or_the_one_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    // m = 5..8: R(8,8) is all P cells, R(7,7) the most detailed board.
+    let recipe = "[[figure]]\nname = \"growth\"\nmodel = \"square\"\nformats = [\"gif\"]\nm = \"5..8\"\npanel = 64\n\n[[figure]]\nname = \"first\"\nmodel = \"square\"\nformats = [\"gif\"]\nm = \"5..8\"\npanel = 64\nposter = 1\n";
+    std::fs::write(dir.path().join("anim.toml"), recipe).unwrap();
+    run_ok(dir.path(), &["render", "--quiet", "-o", "out", "anim.toml"]);
+    run_ok(
+        dir.path(),
+        &["square", "--m", "5..8", "--panel", "64", "-o", "q/m-%d.png"],
+    );
+    let frame = |k: usize| png_pixels(&dir.path().join(format!("q/m-{k}.png")));
+    let still =
+        |name: &str| png_pixels(&dir.path().join(format!("out/anim/{name}-last-frame.png")));
+    assert!(still("growth") == frame(3), "the default still is R(7,7)");
+    assert!(still("first") == frame(1), "poster = 1 is the first frame");
+    // The frames snippet names the same poster, counted from 0 as animate does.
+    let tex = std::fs::read_to_string(dir.path().join("q/m-png.tex")).unwrap();
+    assert!(tex.contains("loop,poster=2#1]"), "{tex}");
+    run_ok(
+        dir.path(),
+        &["square", "--m", "5..8", "--poster", "4", "-o", "p/m-%d.pdf"],
+    );
+    let tex = std::fs::read_to_string(dir.path().join("p/m-pdf.tex")).unwrap();
+    assert!(tex.contains("loop,poster=3#1]"), "{tex}");
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "5..8", "--poster", "5", "-o", "x/m-%d.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give 1 to 4");
+    assert!(!dir.path().join("x").exists());
 }

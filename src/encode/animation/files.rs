@@ -128,7 +128,7 @@ impl FramePattern {
     /// The `\animategraphics` lines (animate package, for beamer) that play the
     /// sequence: the frame rate from `--delay`, looping as the animation does. The
     /// paths are as given to `-o`: LaTeX resolves them from the folder it runs in.
-    pub fn animate_snippet(&self, count: usize, animation: &Animation) -> String {
+    pub fn animate_snippet(&self, count: usize, animation: &Animation, poster: usize) -> String {
         let digits = self.digits;
         let fps = 100.0 / f64::from(animation.delay_cs.max(1));
         let fps = crate::scene::units::trim_number(fps);
@@ -141,6 +141,8 @@ impl FramePattern {
         let ext = self.format.extension();
         let first = format!("{:0digits$}", 1);
         let last = format!("{count:0digits$}");
+        // animate numbers frames from 0.
+        let zero_based = poster.saturating_sub(1);
         // The guard: frames at their natural size when they fit, else scaled down
         // to the line's width and FRAME_HEIGHT of the text height (a beamer frame
         // keeps room for its title and the controls), never up.
@@ -149,9 +151,10 @@ impl FramePattern {
              % Needs \\usepackage{{animate}} in the preamble (texlive-latex-extra); paths are\n\
              % relative to the folder pdflatex runs in. Frames are shown at their natural size,\n\
              % scaled down only to fit \\linewidth and {FRAME_HEIGHT}\\textheight (a beamer frame).\n\
+             % Before it plays it shows frame {poster}, {prefix}{poster:0digits$}.{ext} (poster counts from 0).\n\
              \\begingroup\n\
              \\sbox0{{\\includegraphics{{{prefix}{first}.{ext}}}}}%\n\
-             \\def\\nimscapeframes#1{{\\animategraphics[controls{looping}#1]{{{fps}}}{{{prefix}}}{{{first}}}{{{last}}}}}%\n\
+             \\def\\nimscapeframes#1{{\\animategraphics[controls{looping},poster={zero_based}#1]{{{fps}}}{{{prefix}}}{{{first}}}{{{last}}}}}%\n\
              \\ifdim\\wd0>\\linewidth\\def\\nimscapefit{{1}}\\fi\n\
              \\ifdim\\dimexpr\\ht0+\\dp0\\relax>{FRAME_HEIGHT}\\textheight\\def\\nimscapefit{{1}}\\fi\n\
              \\ifdefined\\nimscapefit\n\
@@ -177,6 +180,11 @@ pub fn write_frame_files(
 ) -> Result<()> {
     pattern.check_count(frames.count)?;
     frames.animation.validate()?;
+    super::frames::check_poster(frames.animation.poster, frames.count)?;
+    let mut pick = super::frames::PosterPick {
+        asked: frames.animation.poster,
+        best: None,
+    };
     let animation = frames.animation;
     let count = frames.count;
     let memory_limit = frames.memory_limit;
@@ -187,9 +195,10 @@ pub fn write_frame_files(
             |_, scene| {
                 let mut bytes = Vec::new();
                 write_scene_to(&mut bytes, format, scene, metadata, memory_limit)?;
-                Ok(bytes)
+                Ok((bytes, super::frames::frame_detail(scene)))
             },
-            |number, bytes| {
+            |number, (bytes, detail)| {
+                pick.offer(number, || detail);
                 let path = pattern.frame_path(number);
                 write_atomic(&path, output_limit, |out| {
                     out.write_all(&bytes).map_err(Error::write_failed)
@@ -207,8 +216,13 @@ pub fn write_frame_files(
             }
             let tex = pattern.tex_path();
             write_atomic(&tex, output_limit, |out| {
-                out.write_all(pattern.animate_snippet(count, &animation).as_bytes())
-                    .map_err(Error::write_failed)
+                let poster = pick.number(count)?;
+                out.write_all(
+                    pattern
+                        .animate_snippet(count, &animation, poster)
+                        .as_bytes(),
+                )
+                .map_err(Error::write_failed)
             })?;
             written.push(tex);
             Ok(())
@@ -241,9 +255,9 @@ mod tests {
         assert_eq!(p.frame_path(1), PathBuf::from("out/sweep-001.pdf"));
         assert_eq!(p.frame_path(12), PathBuf::from("out/sweep-012.pdf"));
         assert_eq!(p.tex_path(), PathBuf::from("out/sweep-pdf.tex"));
-        let tex = p.animate_snippet(12, &Animation::default());
+        let tex = p.animate_snippet(12, &Animation::default(), 12);
         assert!(
-            tex.contains("\\animategraphics[controls,loop#1]{10}{out/sweep-}{001}{012}"),
+            tex.contains("\\animategraphics[controls,loop,poster=11#1]{10}{out/sweep-}{001}{012}"),
             "{tex}"
         );
         let bare = FramePattern::parse(Path::new("f/%d.png")).unwrap().unwrap();

@@ -37,6 +37,7 @@ pub const DEFAULT_ANIMATION: Animation = Animation {
     repeat: Repeat::Forever,
     delay_cs: 8,
     hold_last_cs: Some(100),
+    poster: None,
 };
 
 /// The 3D panel of a sweep.
