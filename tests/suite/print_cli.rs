@@ -371,10 +371,13 @@ fn the_overlap_check_sees_labels_over_each_other_and_not_neighbours() {
     assert!(overlapping_words(&[word("10", 100.0), word("15", 105.5)]).is_empty());
 }
 
+/// A word of a PDF and its box (xMin, yMin, xMax, yMax).
+type Placed = (String, [f64; 4]);
+
 /// Words on one line of a PDF that touch or run into their neighbour, and
 /// words that are two labels run together ("1m" of "m = 1m = 2").
-fn run_together(words: &[(String, [f64; 4])]) -> Vec<String> {
-    let mut lines: Vec<(f64, Vec<&(String, [f64; 4])>)> = Vec::new();
+fn run_together(words: &[Placed]) -> Vec<String> {
+    let mut lines: Vec<(f64, Vec<&Placed>)> = Vec::new();
     for word in words {
         match lines.iter_mut().find(|(y, _)| (y - word.1[3]).abs() < 0.5) {
             Some((_, line)) => line.push(word),
