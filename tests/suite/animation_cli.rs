@@ -331,6 +331,20 @@ fn animation_sizes_that_cannot_fit_are_refused_with_the_width_that_fits() {
         .output()
         .unwrap();
     assert_one_line_error(&out, "unknown unit");
+    let out = nimscape(dir.path())
+        .args([
+            "octahedron",
+            "sweep",
+            "--n",
+            "3",
+            "--width",
+            "9000",
+            "-o",
+            "x.gif",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "at most 4096");
     assert!(!dir.path().join("x.gif").exists());
 }
 

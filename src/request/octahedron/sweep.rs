@@ -119,7 +119,12 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
                     if print.print.dpi.is_some() { "pt" } else { "px" }
                 )));
             }
-            side.min(4096)
+            if side > 4096 {
+                return Err(crate::Error::invalid(format!(
+                    "`width` {width} gives {side}-unit panels; a sweep's panels are at most 4096 (give a smaller `width`, or `panel`)"
+                )));
+            }
+            side
         }
         (None, None) => 512,
     };
