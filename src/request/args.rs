@@ -389,6 +389,37 @@ pub fn length_units(
     Ok(units as u32)
 }
 
+/// Parses a margin or gap: a length as [`parse_size`] takes it, or zero.
+pub fn parse_spacing(text: &str) -> Result<Length, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).trim();
+    if number.parse::<f64>() == Ok(0.0) {
+        return parse_length(&t.replacen(number, "1", 1)).map(|l| Length { value: 0.0, ..l });
+    }
+    parse_length(text)
+}
+
+/// The margin and gap a figure has unless told, scene units (points on paper).
+pub const DEFAULT_SPACING: (u32, u32) = (16, 14);
+
+/// A margin and a gap in whole scene units under `print`, each at most
+/// [`MAX_SPACING`] ([`DEFAULT_SPACING`] where not given); errors name the flag.
+pub fn spacing(
+    margin: Option<Length>,
+    gap: Option<Length>,
+    print: Print,
+) -> crate::Result<(u32, u32)> {
+    let units = |flag: &str, length: Option<Length>, default: u32| match length {
+        None => Ok(default),
+        Some(length) if length.value == 0.0 => Ok(0),
+        Some(length) => length_units(flag, length, print, 0..=MAX_SPACING),
+    };
+    Ok((
+        units("`margin`", margin, DEFAULT_SPACING.0)?,
+        units("`gap`", gap, DEFAULT_SPACING.1)?,
+    ))
+}
+
 /// The width of `text` at `size` in `style`'s typeface.
 fn widest_of(style: &BoardStyle, text: &str, size: f64) -> f64 {
     crate::scene::font::text_width_in(style.print.font, text, size)
@@ -501,12 +532,12 @@ pub struct BoardStyleArgs {
     /// Colour of the thin frame around each board (`none` for no frame).
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     pub frame_color: String,
-    /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
-    pub margin: u32,
-    /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
-    pub gap: u32,
+    /// Space around the figure: px, or mm / in / pt [default: 16 (pt on paper)].
+    #[arg(long, value_name = "LEN", value_parser = parse_spacing)]
+    pub margin: Option<Length>,
+    /// Space between panels: px, or mm / in / pt [default: 14 (pt on paper)].
+    #[arg(long, value_name = "LEN", value_parser = parse_spacing)]
+    pub gap: Option<Length>,
     /// Leave out captions.
     #[arg(long, visible_alias = "no-title")]
     pub no_caption: bool,
@@ -522,6 +553,7 @@ impl BoardStyleArgs {
     /// The validated style, printed as `print` says.
     pub fn style_printed(&self, print: &PrintArgs) -> crate::Result<BoardStyle> {
         let print = print.style(&self.lengths(), self.width);
+        let (margin, gap) = spacing(self.margin, self.gap, print.print)?;
         let width = self
             .width
             .map(|w| length_units("`width`", w, print.print, 16..=65535))
@@ -529,6 +561,8 @@ impl BoardStyleArgs {
         Ok(BoardStyle {
             print,
             width,
+            margin,
+            gap,
             ..self.style()?
         })
     }
@@ -557,8 +591,8 @@ impl BoardStyleArgs {
             },
             grid_color: Color::parse(&self.grid_color, "`grid-color`")?,
             frame_color: (frame.a > 0).then_some(frame),
-            margin: self.margin,
-            gap: self.gap,
+            margin: spacing(self.margin, self.gap, Print::default())?.0,
+            gap: spacing(self.margin, self.gap, Print::default())?.1,
             captions: !self.no_caption,
             caption_size: self.caption_size,
             caption_color: crate::scene::color::INK,
@@ -595,7 +629,7 @@ impl BoardStyleArgs {
         };
         let sheet = boards > 1 && style.captions;
         let fits =
-            |panel: u32| !sheet || board::captions_fit(widest(caption_at(panel)), panel, self.gap);
+            |panel: u32| !sheet || board::captions_fit(widest(caption_at(panel)), panel, style.gap);
         let longest = || {
             let size = caption_at(0);
             let text = captions
@@ -633,12 +667,12 @@ impl BoardStyleArgs {
             .unwrap_or_else(|| SheetLayout::default_columns(boards))
             .min(boards.max(1));
         let panel_for = |columns: usize| {
-            SheetLayout::panel_width_for(width_units, columns, self.gap, self.margin)
+            SheetLayout::panel_width_for(width_units, columns, style.gap, style.margin)
         };
         let panel = panel_for(most);
         if panel < 4 && given.is_some() {
             let columns = most as u32;
-            let smallest = 2 * self.margin + 4 * columns + self.gap * (columns - 1);
+            let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
             return Err(crate::Error::invalid(format!(
                 "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
             )));
@@ -657,7 +691,7 @@ impl BoardStyleArgs {
             (fewer, _) => {
                 if panel < 4 || (fewer.is_none() && !sheet) {
                     let columns = most as u32;
-                    let smallest = 2 * self.margin + 4 * columns + self.gap * (columns - 1);
+                    let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
                     return Err(crate::Error::invalid(format!(
                         "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
                     )));

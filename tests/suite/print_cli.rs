@@ -498,3 +498,44 @@ fn sheet_labels_that_cannot_fit_are_refused_naming_what_fits() {
         ],
     );
 }
+
+#[test]
+fn margins_and_gaps_take_lengths_and_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let width = |extra: &[&str]| {
+        let args = [
+            &["square", "--m", "1", "--cell", "10pt"][..],
+            extra,
+            &["-o", "m.pdf"],
+        ]
+        .concat();
+        run_ok(dir.path(), &args);
+        media_box(&std::fs::read(dir.path().join("m.pdf")).unwrap()).0
+    };
+    // One 10 pt cell between two margins: 16 pt each by default, 10 mm = 28.35 pt.
+    assert!((width(&[]) - 42.0).abs() < 0.5);
+    assert!((width(&["--margin", "10mm"]) - 66.0).abs() < 0.5);
+    assert!((width(&["--margin", "0"]) - 10.0).abs() < 0.5);
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "1..4", "--gap", "2furlongs", "-o", "x.pdf"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "unknown unit");
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "4",
+            "--levels",
+            "5,6",
+            "--gap",
+            "1mm",
+            "--margin",
+            "0",
+            "-o",
+            "o.pdf",
+        ],
+    );
+}

@@ -97,10 +97,7 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
     };
     let print = args.print.style(&[args.panel, args.width], args.width);
     let columns = 1 + usize::from(args.with_view);
-    let style = crate::figure::octahedron::section::SectionStyle {
-        print,
-        ..args.style.style()?
-    };
+    let style = args.style.style(print)?;
     let size = match (args.panel, args.width) {
         (Some(panel), _) => args::length_units("`panel`", panel, print.print, 16..=4096)?,
         (None, Some(width)) => {
