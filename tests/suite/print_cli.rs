@@ -440,10 +440,8 @@ fn sheet_labels_at_column_width_are_at_the_type_scale_and_never_touch() {
         let name = format!("sheet-{k}.pdf");
         run_ok(dir.path(), &[args, &["-o", name.as_str()]].concat());
         let path = dir.path().join(&name);
-        if !args.contains(&"section") {
-            let (w, _) = media_box(&std::fs::read(&path).unwrap());
-            assert!((w - width).abs() < 0.5, "{args:?}: {w} pt wide");
-        }
+        let (w, _) = media_box(&std::fs::read(&path).unwrap());
+        assert!((w - width).abs() < 0.5, "{args:?}: {w} pt wide");
         let words = placed_words(&path);
         assert!(words.len() >= 4, "{args:?}: {words:?}");
         for (word, [x0, y0, x1, y1]) in &words {
