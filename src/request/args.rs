@@ -508,7 +508,8 @@ pub struct BoardStyleArgs {
     /// Size along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
     #[arg(long, value_name = "LEN", conflicts_with_all = ["cell", "width"], value_parser = parse_size)]
     pub panel: Option<Length>,
-    /// Total width of the figure (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    /// Total width of the figure, or of every frame of an animation (85mm, 3.35in,
+    /// 240pt, 1200px); the panel size follows.
     #[arg(long, value_name = "LEN", conflicts_with = "cell", value_parser = parse_size)]
     pub width: Option<Length>,
     /// Panels per row of a sheet (default: a grid about 3:2 wide, 6 for 24 panels).
