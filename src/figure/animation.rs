@@ -6,8 +6,9 @@ use crate::encode::animation::{
     check_frame_size, check_opaque_background, write_gif, Animation, FramePalette, Frames,
 };
 use crate::error::check_memory;
-use crate::scene::board::{BoardPanel, BoardStyle};
+use crate::scene::board::{BoardPanel, BoardStyle, PanelSize};
 use crate::scene::frames::BoardFrames;
+use crate::scene::layout::SheetLayout;
 use crate::scene::Color;
 use crate::Result;
 use std::io::Write;
@@ -37,6 +38,38 @@ pub struct BoardAnimation {
     pub key: Vec<(Color, String)>,
 }
 
+/// The side of every frame's board box, in scene units: the frame is exactly
+/// `style.width` wide when a width was asked for (one board a frame: the width
+/// less the margins), else `size` holds (a panel, or a cell times the
+/// `largest` board's side), else `default`.
+pub fn frame_panel(
+    style: &BoardStyle,
+    size: Option<PanelSize>,
+    largest: u64,
+    default: u32,
+) -> Result<u64> {
+    if let Some(width) = style.width {
+        let panel = SheetLayout::panel_width_for(width, 1, style.gap, style.margin);
+        let smallest = 2 * style.margin + 4;
+        if panel < 4 {
+            let unit = if style.print.print.dpi.is_some() {
+                "pt"
+            } else {
+                "px"
+            };
+            return Err(crate::Error::invalid(format!(
+                "`width` {width} {unit} leaves no room for a frame's board inside its margins; give `width` {smallest} {unit} or more (or a smaller `margin`)"
+            )));
+        }
+        return Ok(u64::from(panel));
+    }
+    Ok(match size {
+        None => u64::from(default),
+        Some(PanelSize::Panel(px)) => u64::from(px),
+        Some(PanelSize::Cell(px)) => u64::from(px) * largest,
+    })
+}
+
 impl BoardAnimation {
     /// The layout of the frames.
     fn layout(&self) -> BoardFrames {
@@ -50,9 +83,14 @@ impl BoardAnimation {
         }
     }
 
-    /// The pixel size of every frame.
+    /// The size of every frame in scene units (points once on paper).
     pub fn frame_size(&self) -> (u32, u32) {
         self.layout().frame_size()
+    }
+
+    /// The pixel size of every raster frame (the frame on paper at its dpi).
+    pub fn pixel_size(&self) -> (u32, u32) {
+        self.layout().pixel_size()
     }
 
     /// The GIF palette: background, cell and line colours, then caption shades.
@@ -65,7 +103,7 @@ impl BoardAnimation {
     pub fn validate(&self) -> Result<()> {
         self.animation.validate()?;
         check_opaque_background(self.style.background)?;
-        let (width, height) = self.frame_size();
+        let (width, height) = self.pixel_size();
         check_frame_size(width, height)?;
         self.palette().map(|_| ())
     }
@@ -90,7 +128,7 @@ impl BoardAnimation {
         )?;
         let layout = self.layout();
         Ok(Frames {
-            size: layout.frame_size(),
+            size: layout.pixel_size(),
             count,
             animation: self.animation,
             memory_limit,

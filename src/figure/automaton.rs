@@ -743,12 +743,7 @@ impl AutomatonPlan {
             ));
         };
         let last = self.last();
-        let panel_px = match size {
-            None => u64::from(DEFAULT_GIF_PANEL),
-            Some(PanelSize::Panel(px)) => u64::from(*px),
-            // The largest frame at this cell size; smaller frames are scaled up to it.
-            Some(PanelSize::Cell(px)) => u64::from(*px) * last as u64,
-        };
+        let panel_px = super::animation::frame_panel(style, *size, last as u64, DEFAULT_GIF_PANEL)?;
         if panel_px > crate::encode::gif::MAX_SIDE as u64 {
             return Err(Error::invalid(format!(
                 "animation frames of {panel_px} px (frame {last} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",

@@ -133,8 +133,10 @@ pub fn weighted<'a, T: 'a>(
     })
 }
 
-/// The last frame of an animated figure as a PNG at `path`: the still a LaTeX
-/// document shows of an animation, since a PDF cannot play a GIF.
+/// The still of an animated figure as a PNG at `path`: the frame a LaTeX
+/// document shows, since a PDF cannot play a GIF. It is the `poster` frame
+/// asked for, else the most detailed one (not an all-P board; the later of
+/// equals, so a figure that grows shows its end).
 pub fn write_last_frame(
     figure: &dyn Figure,
     path: &Path,
@@ -146,11 +148,21 @@ pub fn write_last_frame(
     encode::check_output_path(path)?;
     let frames = controlled(figure.frames()?, control);
     let memory_limit = frames.memory_limit;
-    let mut last = None;
-    for scene in frames.scenes {
-        last = Some(scene?);
+    let count = frames.count;
+    let mut pick = crate::encode::animation::PosterPick {
+        asked: frames.animation.poster,
+        best: None,
+    };
+    crate::encode::animation::check_poster(pick.asked, count)?;
+    let mut poster = None;
+    for (k, scene) in frames.scenes.enumerate() {
+        let scene = scene?;
+        if pick.offer(k + 1, || crate::encode::animation::frame_detail(&scene)) {
+            poster = Some(scene);
+        }
     }
-    let scene = last.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
+    pick.number(count)?;
+    let scene = poster.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
     encode::write_atomic(path, output_limit, |out| {
         encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit)
             .map_err(|e| e.at(path))

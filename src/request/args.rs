@@ -2,7 +2,7 @@
 
 use crate::encode::animation::Animation;
 use crate::encode::gif::Repeat;
-use crate::scene::board::{BoardStyle, GridLines, PanelSize};
+use crate::scene::board::{self, BoardStyle, GridLines, PanelSize};
 use crate::scene::font::Family;
 use crate::scene::layout::SheetLayout;
 use crate::scene::units::{self, parse_length, Length, Print, PrintStyle};
@@ -389,6 +389,42 @@ pub fn length_units(
     Ok(units as u32)
 }
 
+/// Parses a margin or gap: a length as [`parse_size`] takes it, or zero.
+pub fn parse_spacing(text: &str) -> Result<Length, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).trim();
+    if number.parse::<f64>() == Ok(0.0) {
+        return parse_length(&t.replacen(number, "1", 1)).map(|l| Length { value: 0.0, ..l });
+    }
+    parse_length(text)
+}
+
+/// The margin and gap a figure has unless told, scene units (points on paper).
+pub const DEFAULT_SPACING: (u32, u32) = (16, 14);
+
+/// A margin and a gap in whole scene units under `print`, each at most
+/// [`MAX_SPACING`] ([`DEFAULT_SPACING`] where not given); errors name the flag.
+pub fn spacing(
+    margin: Option<Length>,
+    gap: Option<Length>,
+    print: Print,
+) -> crate::Result<(u32, u32)> {
+    let units = |flag: &str, length: Option<Length>, default: u32| match length {
+        None => Ok(default),
+        Some(length) if length.value == 0.0 => Ok(0),
+        Some(length) => length_units(flag, length, print, 0..=MAX_SPACING),
+    };
+    Ok((
+        units("`margin`", margin, DEFAULT_SPACING.0)?,
+        units("`gap`", gap, DEFAULT_SPACING.1)?,
+    ))
+}
+
+/// The width of `text` at `size` in `style`'s typeface.
+fn widest_of(style: &BoardStyle, text: &str, size: f64) -> f64 {
+    crate::scene::font::text_width_in(style.print.font, text, size)
+}
+
 /// Parses a length flag: `85mm`, `3.35in`, `240pt`, `1200px` or a bare number (px).
 pub fn parse_size(text: &str) -> Result<Length, String> {
     parse_length(text)
@@ -472,7 +508,8 @@ pub struct BoardStyleArgs {
     /// Size along each board of a sheet: every board drawn the same size, as (1/m)·R(m,m).
     #[arg(long, value_name = "LEN", conflicts_with_all = ["cell", "width"], value_parser = parse_size)]
     pub panel: Option<Length>,
-    /// Total width of the figure (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    /// Total width of the figure, or of every frame of an animation (85mm, 3.35in,
+    /// 240pt, 1200px); the panel size follows.
     #[arg(long, value_name = "LEN", conflicts_with = "cell", value_parser = parse_size)]
     pub width: Option<Length>,
     /// Panels per row of a sheet (default: a grid about 3:2 wide, 6 for 24 panels).
@@ -496,12 +533,12 @@ pub struct BoardStyleArgs {
     /// Colour of the thin frame around each board (`none` for no frame).
     #[arg(long, value_name = "COLOR", default_value = "#888888")]
     pub frame_color: String,
-    /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
-    pub margin: u32,
-    /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=MAX_SPACING as i64))]
-    pub gap: u32,
+    /// Space around the figure: px, or mm / in / pt [default: 16 (pt on paper)].
+    #[arg(long, value_name = "LEN", value_parser = parse_spacing)]
+    pub margin: Option<Length>,
+    /// Space between panels: px, or mm / in / pt [default: 14 (pt on paper)].
+    #[arg(long, value_name = "LEN", value_parser = parse_spacing)]
+    pub gap: Option<Length>,
     /// Leave out captions.
     #[arg(long, visible_alias = "no-title")]
     pub no_caption: bool,
@@ -516,8 +553,17 @@ pub struct BoardStyleArgs {
 impl BoardStyleArgs {
     /// The validated style, printed as `print` says.
     pub fn style_printed(&self, print: &PrintArgs) -> crate::Result<BoardStyle> {
+        let print = print.style(&self.lengths(), self.width);
+        let (margin, gap) = spacing(self.margin, self.gap, print.print)?;
+        let width = self
+            .width
+            .map(|w| length_units("`width`", w, print.print, 16..=65535))
+            .transpose()?;
         Ok(BoardStyle {
-            print: print.style(&self.lengths(), self.width),
+            print,
+            width,
+            margin,
+            gap,
             ..self.style()?
         })
     }
@@ -546,13 +592,14 @@ impl BoardStyleArgs {
             },
             grid_color: Color::parse(&self.grid_color, "`grid-color`")?,
             frame_color: (frame.a > 0).then_some(frame),
-            margin: self.margin,
-            gap: self.gap,
+            margin: spacing(self.margin, self.gap, Print::default())?.0,
+            gap: spacing(self.margin, self.gap, Print::default())?.1,
             captions: !self.no_caption,
             caption_size: self.caption_size,
             caption_color: crate::scene::color::INK,
             print: PrintStyle::default(),
             title: self.caption.clone(),
+            width: None,
         })
     }
 
@@ -561,41 +608,106 @@ impl BoardStyleArgs {
         [self.cell, self.panel, self.width]
     }
 
-    /// The panel size asked for, if any, in scene units; `boards` is the number of
-    /// panels. Errors name the flag and the range that works.
-    pub fn size(&self, boards: usize, print: Print) -> crate::Result<Option<PanelSize>> {
+    /// The panel size asked for, if any, in scene units, and the panels per row;
+    /// `boards` is the number of panels, `captions` their captions. A `width`
+    /// without `columns` takes fewer columns than the default where the
+    /// captions would run into each other; sizes whose captions cannot fit are
+    /// refused, naming what fits. Errors name the flag and the range that works.
+    pub fn layout(
+        &self,
+        boards: usize,
+        style: &BoardStyle,
+        captions: &[String],
+    ) -> crate::Result<(Option<PanelSize>, Option<usize>)> {
+        let print = style.print.print;
+        let unit = if print.dpi.is_some() { "pt" } else { "px" };
+        let caption_at = |panel: u32| board::caption_size(style, panel);
+        let widest = |size: f64| {
+            captions
+                .iter()
+                .map(|c| crate::scene::font::text_width_in(style.print.font, c, size))
+                .fold(0.0, f64::max)
+        };
+        let sheet = boards > 1 && style.captions;
+        let fits =
+            |panel: u32| !sheet || board::captions_fit(widest(caption_at(panel)), panel, style.gap);
+        let longest = || {
+            let size = caption_at(0);
+            let text = captions
+                .iter()
+                .max_by(|a, b| widest_of(style, a, size).total_cmp(&widest_of(style, b, size)))
+                .cloned()
+                .unwrap_or_default();
+            text
+        };
         if let Some(cell) = self.cell {
-            return Ok(Some(PanelSize::Cell(length_units(
-                "`cell`",
-                cell,
-                print,
-                1..=4096,
-            )?)));
+            let cell = length_units("`cell`", cell, print, 1..=4096)?;
+            return Ok((Some(PanelSize::Cell(cell)), self.columns()));
         }
         if let Some(panel) = self.panel {
-            return Ok(Some(PanelSize::Panel(length_units(
-                "`panel`",
-                panel,
-                print,
-                4..=16384,
-            )?)));
+            let units = length_units("`panel`", panel, print, 4..=16384)?;
+            if !fits(units) {
+                let needed = (units..=16384).find(|&p| fits(p)).map_or_else(
+                    || "a smaller `caption-size`".to_string(),
+                    |p| format!("`panel` {p} {unit} or more"),
+                );
+                return Err(crate::Error::invalid(format!(
+                    "`panel` {panel} is too narrow for its captions ('{}' at {} pt runs into the next); give {needed}, or `no-caption`",
+                    longest(),
+                    units::trim_number(caption_at(units))
+                )));
+            }
+            return Ok((Some(PanelSize::Panel(units)), self.columns()));
         }
         let Some(width) = self.width else {
-            return Ok(None);
+            return Ok((None, self.columns()));
         };
-        let width = length_units("`width`", width, print, 16..=65535)?;
-        let columns = self
-            .columns()
-            .unwrap_or_else(|| SheetLayout::default_columns(boards));
-        let columns = columns.min(boards.max(1));
-        let panel = SheetLayout::panel_width_for(width, columns, self.gap, self.margin);
-        if panel < 4 {
+        let width_units = length_units("`width`", width, print, 16..=65535)?;
+        let given = self.columns();
+        let most = given
+            .unwrap_or_else(|| SheetLayout::default_columns(boards))
+            .min(boards.max(1));
+        let panel_for = |columns: usize| {
+            SheetLayout::panel_width_for(width_units, columns, style.gap, style.margin)
+        };
+        let panel = panel_for(most);
+        if panel < 4 && given.is_some() {
+            let columns = most as u32;
+            let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
             return Err(crate::Error::invalid(format!(
-                "`width` {} leaves {panel} px per panel for {columns} columns after margins and gaps; give a larger `width`, fewer `columns` or a smaller `gap` / `margin`",
-                self.width.expect("checked above")
+                "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
             )));
         }
-        Ok(Some(PanelSize::Panel(panel)))
+        // The most columns whose panels hold their captions (and 4 units).
+        let fitting = (1..=most)
+            .rev()
+            .find(|&c| panel_for(c) >= 4 && fits(panel_for(c)));
+        match (fitting, given) {
+            (Some(columns), None) => {
+                Ok((Some(PanelSize::Panel(panel_for(columns))), Some(columns)))
+            }
+            (Some(columns), Some(asked)) if columns == asked => {
+                Ok((Some(PanelSize::Panel(panel)), Some(columns)))
+            }
+            (fewer, _) => {
+                if panel < 4 || (fewer.is_none() && !sheet) {
+                    let columns = most as u32;
+                    let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
+                    return Err(crate::Error::invalid(format!(
+                        "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
+                    )));
+                }
+                let what = match fewer {
+                    Some(c) => format!("`columns` {c} or fewer"),
+                    None => "a larger `width`".to_string(),
+                };
+                Err(crate::Error::invalid(format!(
+                    "`width` {width} with {most} column(s) leaves {panel} {unit} panels, too narrow for their captions ('{}' at {} pt runs into the next); give {what}, a smaller `caption-size`, or `no-caption`",
+                    longest(),
+                    units::trim_number(caption_at(panel))
+                )))
+            }
+        }
     }
 
     /// Panels per row, if given.
@@ -629,6 +741,11 @@ pub struct AnimationArgs {
     /// Hundredths of a second the last frame of a .gif stays before it loops [default: 150].
     #[arg(long, value_name = "CS", value_parser = clap::value_parser!(u16).range(2..))]
     pub hold_last: Option<u16>,
+    /// The frame (1 = first) that stands for the animation where it cannot play:
+    /// the still beside it in figures.tex and the poster of a frames snippet
+    /// [default: the most detailed frame, the later of equals].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub poster: Option<u32>,
 }
 
 impl AnimationArgs {
@@ -659,6 +776,7 @@ impl AnimationArgs {
                 self.hold_last
                     .unwrap_or(defaults.hold_last_cs.unwrap_or(delay_cs)),
             ),
+            poster: self.poster,
         };
         animation.validate()?;
         Ok(animation)

@@ -70,11 +70,16 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonPl
         let panels = if args.rule60 { 1 } else { frames.len() };
         args.style.check_columns(panels)?;
         let style = args.style.style_printed(&args.print)?;
-        let size = args.style.size(panels, style.print.print)?;
+        let captions: Vec<String> = if args.rule60 {
+            Vec::new()
+        } else {
+            frames.iter().map(|n| format!("n = {n}")).collect()
+        };
+        let (size, columns) = args.style.layout(panels, &style, &captions)?;
         AutomatonMode::Styled {
             style,
             size,
-            columns: args.style.columns(),
+            columns,
             palette,
             animation: args.animation.animation()?,
             common_scale: args.scale == args::FrameScale::Common,

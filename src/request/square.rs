@@ -15,7 +15,7 @@ pub struct SquareArgs {
     /// Columns n, for rectangular boards (default: n = m).
     #[arg(long, value_name = "N", value_parser = args::parse_side)]
     n: Option<u64>,
-    /// Output: .png, .svg / .pdf, .gif or .apng (an animation over m), frames/m-%03d.png or .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/m.tex), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
+    /// Output: .png, .svg / .pdf, .gif or .apng (an animation over m), frames/m-%03d.png or .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/m-png.tex or m-pdf.tex), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).
@@ -62,11 +62,18 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
     } else {
         args.style.check_columns(boards.len())?;
         let style = args.style.style_printed(&args.print)?;
-        let size = args.style.size(boards.len(), style.print.print)?;
+        let captions: Vec<String> = boards
+            .iter()
+            .map(|m| match args.n {
+                Some(n) if n != *m => format!("m = {m}, n = {n}"),
+                _ => format!("m = {m}"),
+            })
+            .collect();
+        let (size, columns) = args.style.layout(boards.len(), &style, &captions)?;
         SquareMode::Styled {
             style,
             size,
-            columns: args.style.columns(),
+            columns,
             decompose: args.decompose,
         }
     };

@@ -64,6 +64,10 @@ pub struct BoardStyle {
     pub print: crate::scene::units::PrintStyle,
     /// A title above the whole figure (`--caption TEXT`), wrapped to its width.
     pub title: Option<String>,
+    /// The whole figure's width as asked for (`--width`), scene units. A sheet
+    /// derives its panel size from it before it gets here; an animation, whose
+    /// frame holds one board, makes every frame exactly this wide.
+    pub width: Option<u32>,
 }
 
 impl Default for BoardStyle {
@@ -82,6 +86,7 @@ impl Default for BoardStyle {
             caption_color: INK,
             print: Default::default(),
             title: None,
+            width: None,
         }
     }
 }
@@ -188,7 +193,29 @@ pub fn sheet_pixels(
 pub fn caption_size(style: &BoardStyle, panel_width: u32) -> f64 {
     style
         .caption_size
-        .unwrap_or_else(|| (f64::from(panel_width) / 9.0).clamp(12.0, 20.0))
+        .unwrap_or_else(|| default_caption_size(panel_width, style.print.print.dpi.is_some()))
+}
+
+/// The type scale of panel labels on paper, pt: journal lettering (7 pt and up),
+/// never larger than the text beside the figure.
+pub const PAPER_CAPTION_PT: (f64, f64) = (7.0, 9.0);
+
+/// The caption size panels `panel_width` units wide get unless one is given: a
+/// ninth of the panel, within [`PAPER_CAPTION_PT`] on paper (a physical size or
+/// a dpi was asked for), within 12 to 20 px on screen.
+pub fn default_caption_size(panel_width: u32, on_paper: bool) -> f64 {
+    let natural = f64::from(panel_width) / 9.0;
+    if on_paper {
+        natural.clamp(PAPER_CAPTION_PT.0, PAPER_CAPTION_PT.1)
+    } else {
+        natural.clamp(12.0, 20.0)
+    }
+}
+
+/// True when captions `widest` units wide sit under panels `panel_width` units
+/// wide, `gap` apart, without running into their neighbours.
+pub fn captions_fit(widest: f64, panel_width: u32, gap: u32) -> bool {
+    widest <= f64::from(panel_width + gap) - 2.0
 }
 
 /// The text size of a figure's key under panels `panel_width` pixels wide (as
@@ -216,13 +243,30 @@ pub fn sheet_with_key(
     style: &BoardStyle,
     key: &[(Color, String)],
 ) -> Scene {
+    sheet_in_boxes(panels, size, columns, style, key, 1)
+}
+
+/// [`sheet_with_key`] with every panel's box at least `min_box` square: boards
+/// smaller than the box are centred in it, captions sit under the box and are
+/// sized for it (the frames of a `--scale common` animation: one box, boards of
+/// every size).
+pub fn sheet_in_boxes(
+    panels: &[BoardPanel],
+    size: PanelSize,
+    columns: Option<usize>,
+    style: &BoardStyle,
+    key: &[(Color, String)],
+    min_box: u32,
+) -> Scene {
     let columns = columns
         .unwrap_or_else(|| SheetLayout::default_columns(panels.len()))
         .max(1);
     let (panel_width, panel_height) = panels
         .iter()
         .map(|p| board_pixels(p.rows, p.cols, size))
-        .fold((1, 1), |(a, b), (w, h)| (a.max(w), b.max(h)));
+        .fold((min_box.max(1), min_box.max(1)), |(a, b), (w, h)| {
+            (a.max(w), b.max(h))
+        });
     let caption_size = caption_size(style, panel_width);
     let line_height = (caption_size * 1.45).ceil() as u32;
     let text_lines = panels
@@ -243,7 +287,15 @@ pub fn sheet_with_key(
         margin: style.margin,
         caption_height,
     };
-    let (width, height) = layout.size(panels.len());
+    let (natural, height) = layout.size(panels.len());
+    // Whole panels leave up to a unit per column of the width asked for: it goes
+    // to the margins, so the figure is exactly as wide as asked.
+    let (width, shift) = match style.width {
+        Some(asked) if asked > natural && asked - natural < layout.columns as u32 => {
+            (asked, (asked - natural) / 2)
+        }
+        _ => (natural, 0),
+    };
     let mut scene = Scene::new(width, height, style.background);
     // One decision for the whole sheet, so panels side by side look alike.
     let smallest_cell = panels
@@ -262,6 +314,7 @@ pub fn sheet_with_key(
 
     for (k, panel) in panels.iter().enumerate() {
         let (px, py) = layout.panel_origin(k);
+        let px = px + shift;
         let (w, h) = board_pixels(panel.rows, panel.cols, size);
         // Centre boards that are smaller than the common panel box.
         let rect = PixelRect {

@@ -50,7 +50,17 @@ impl BoardFrames {
             .saturating_sub(usize::from(self.style.captions))
     }
 
-    /// The pixel size of every frame.
+    /// The pixel size of every raster frame: the frame on paper at its dpi when
+    /// a physical size or a dpi was asked for, else one pixel per unit.
+    pub fn pixel_size(&self) -> (u32, u32) {
+        let (width, height) = self.frame_size();
+        let style = &self.style.print;
+        Scene::new(width, height, self.style.background)
+            .on_paper(style.print, style.exact_width_pt)
+            .pixel_size()
+    }
+
+    /// The size of every frame in scene units.
     pub fn frame_size(&self) -> (u32, u32) {
         let (width, height) = self.board_size();
         let key = self.key_block(width).map_or(0, |k| k.height);
@@ -118,7 +128,7 @@ impl BoardFrames {
 
     /// The panels as equal-size frames: each board in the same square box
     /// (scaled 1/n), or, with a common scale, at one cell size in frames sized
-    /// to the largest board, anchored at the top-left corner as the boards grow.
+    /// to the largest board, each centred in the same box.
     pub fn scenes<'a>(
         &self,
         panels: impl Iterator<Item = Result<BoardPanel>> + 'a,
@@ -133,14 +143,21 @@ impl BoardFrames {
             PanelSize::Panel(self.panel_px)
         };
         let common_scale = self.common_scale;
+        let panel_px = self.panel_px;
         panels.map(move |panel| {
             let panel = panel?;
-            let mut scene = board::sheet(std::slice::from_ref(&panel), size, Some(1), &style);
-            let fits = if common_scale {
-                scene.width <= width
-            } else {
-                scene.width == width
-            };
+            // With a common scale every board is centred in the same box, its
+            // caption under the box at one size.
+            let min_box = if common_scale { panel_px } else { 1 };
+            let mut scene = board::sheet_in_boxes(
+                std::slice::from_ref(&panel),
+                size,
+                Some(1),
+                &style,
+                &[],
+                min_box,
+            );
+            let fits = scene.width == width;
             if !fits || scene.height > height {
                 return Err(Error::invalid(format!(
                     "a {} x {} board does not fit the {width} x {height} px frames of this animation",
@@ -155,9 +172,10 @@ impl BoardFrames {
                 // At the same place in every frame, whatever the board's size.
                 let centre = f64::from(width) / 2.0;
                 key.draw(&mut scene, centre, f64::from(key_top), style.caption_color);
-                scene = style.print.apply(scene);
             }
-            Ok(scene)
+            // On paper at the frame's size, not the board sheet's it was drawn as.
+            scene.paper = None;
+            Ok(style.print.apply(scene))
         })
     }
 }

@@ -60,9 +60,10 @@ fn apng_and_frame_sequence_hold_the_same_labelled_frames() {
     }
     // Consecutive boards differ: the frames really are the sequence.
     assert!(frames.windows(2).all(|w| w[0].0 != w[1].0));
-    let tex = std::fs::read_to_string(dir.path().join("frames/m.tex")).unwrap();
+    let tex = std::fs::read_to_string(dir.path().join("frames/m-png.tex")).unwrap();
     assert!(
-        tex.contains("\\animategraphics[controls,loop]{10}{frames/m-}{001}{005}"),
+        tex.contains("\\animategraphics[controls,loop,poster=")
+            && tex.contains("]{10}{frames/m-}{001}{005}"),
         "{tex}"
     );
     assert!(!dir.path().join("frames/m-006.png").exists());
@@ -89,7 +90,7 @@ fn every_animation_writes_apng_and_pdf_frames() {
             let pdf = std::fs::read(dir.path().join(format!("{folder}/f-{k}.pdf"))).unwrap();
             assert!(pdf.starts_with(b"%PDF"), "{args:?} frame {k}");
         }
-        let tex = std::fs::read_to_string(dir.path().join(format!("{folder}/f.tex"))).unwrap();
+        let tex = std::fs::read_to_string(dir.path().join(format!("{folder}/f-pdf.tex"))).unwrap();
         assert!(
             tex.contains(&format!("{{{folder}/f-}}{{1}}{{{frames}}}")),
             "{tex}"
@@ -169,14 +170,14 @@ fn animations_are_the_same_bytes_whatever_the_thread_count() {
         files.sort();
         sequences.push(files);
     }
-    assert_eq!(sequences[0].len(), 13, "12 frames and f.tex");
-    let tex = |s: &Vec<(String, Vec<u8>)>| s.iter().find(|f| f.0 == "f.tex").unwrap().1.clone();
+    assert_eq!(sequences[0].len(), 13, "12 frames and f-png.tex");
+    let tex = |s: &Vec<(String, Vec<u8>)>| s.iter().find(|f| f.0 == "f-png.tex").unwrap().1.clone();
     // The snippets name their own folders; the frames are the same bytes.
     assert_ne!(tex(&sequences[0]), tex(&sequences[1]));
     for (a, b) in sequences[0]
         .iter()
         .zip(&sequences[1])
-        .filter(|(a, _)| a.0 != "f.tex")
+        .filter(|(a, _)| a.0 != "f-png.tex")
     {
         assert_eq!(a, b, "{} differs between thread counts", a.0);
     }
@@ -211,4 +212,314 @@ fn bad_frame_sequences_are_refused_and_leave_nothing() {
             "{args:?} left x/"
         );
     }
+}
+
+/// The logical screen of a GIF: its frame size in pixels.
+fn gif_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(bytes.starts_with(b"GIF89a"), "a GIF");
+    let word = |k: usize| u32::from(u16::from_le_bytes([bytes[k], bytes[k + 1]]));
+    (word(6), word(8))
+}
+
+#[test]
+fn animations_take_physical_sizes_and_are_exactly_the_width_asked() {
+    use super::print_cli::{media_box, phys};
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    // 60 mm at the default 300 dpi is 708.66 px: 709.
+    let board = ["square", "--m", "1..8", "--width", "60mm"];
+    run_ok(dir.path(), &[&board[..], &["-o", "x.gif"]].concat());
+    assert_eq!(gif_size(&read("x.gif")).0, 709);
+    run_ok(dir.path(), &[&board[..], &["-o", "x.apng"]].concat());
+    let apng = read("x.apng");
+    let (w, ..) = apng_frames(&apng);
+    assert_eq!(w, 709);
+    assert_eq!(phys(&apng), Some((11811, 11811, true)), "300 dpi in pHYs");
+    run_ok(dir.path(), &[&board[..], &["-o", "f/m-%d.pdf"]].concat());
+    for k in 1..=8 {
+        let (w, _) = media_box(&read(&format!("f/m-{k}.pdf")));
+        assert!((w - 170.08).abs() < 0.5, "frame {k} is {w} pt wide");
+    }
+    // Pixels without a dpi stay pixels: the frame is the width asked, not a
+    // panel of a sheet of 8.
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..8", "--width", "1080", "-o", "w.gif"],
+    );
+    assert_eq!(gif_size(&read("w.gif")).0, 1080);
+    // --panel in mm and --dpi alone work on every animation.
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..4", "--panel", "20mm", "-o", "p.gif"],
+    );
+    run_ok(
+        dir.path(),
+        &["square", "--m", "1..4", "--dpi", "150", "-o", "d.apng"],
+    );
+    // 512 pt frames' board at 150 dpi: the frame is 150/72 times its point size.
+    let (dw, ..) = apng_frames(&read("d.apng"));
+    run_ok(dir.path(), &["square", "--m", "1..4", "-o", "n.apng"]);
+    let (nw, ..) = apng_frames(&read("n.apng"));
+    assert_eq!(dw, (f64::from(nw) * 150.0 / 72.0).round() as u32);
+    run_ok(
+        dir.path(),
+        &[
+            "automaton",
+            "--frames",
+            "1..6",
+            "--width",
+            "50mm",
+            "-o",
+            "a.gif",
+        ],
+    );
+    assert_eq!(gif_size(&read("a.gif")).0, 591, "50 mm at 300 dpi");
+    // The sweep takes lengths too, and --width makes every frame that wide.
+    let sweep = ["octahedron", "sweep", "--n", "3", "--frames", "3"];
+    run_ok(
+        dir.path(),
+        &[&sweep[..], &["--panel", "45mm", "-o", "s.gif"]].concat(),
+    );
+    run_ok(
+        dir.path(),
+        &[&sweep[..], &["--width", "85mm", "-o", "s/r-%d.pdf"]].concat(),
+    );
+    for k in 1..=3 {
+        let (w, _) = media_box(&read(&format!("s/r-{k}.pdf")));
+        assert!((w - 240.94).abs() < 0.5, "sweep frame {k} is {w} pt wide");
+    }
+    run_ok(
+        dir.path(),
+        &[&sweep[..], &["--width", "85mm", "-o", "s.apng"]].concat(),
+    );
+    assert_eq!(apng_frames(&read("s.apng")).0, 1004);
+}
+
+#[test]
+fn animation_sizes_that_cannot_fit_are_refused_with_the_width_that_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "3", "--width", "30", "-o", "x.gif"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --width 36 px or more");
+    let out = nimscape(dir.path())
+        .args([
+            "octahedron",
+            "sweep",
+            "--n",
+            "3",
+            "--width",
+            "40",
+            "-o",
+            "x.gif",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --width 48 px or more");
+    let out = nimscape(dir.path())
+        .args([
+            "octahedron",
+            "sweep",
+            "--n",
+            "3",
+            "--panel",
+            "3furlongs",
+            "-o",
+            "x.gif",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "unknown unit");
+    let out = nimscape(dir.path())
+        .args([
+            "octahedron",
+            "sweep",
+            "--n",
+            "3",
+            "--width",
+            "9000",
+            "-o",
+            "x.gif",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "at most 4096");
+    assert!(!dir.path().join("x.gif").exists());
+}
+
+/// The box (left, top, right, bottom) of the pixels that are not white in rows
+/// `rows` of an RGBA frame.
+fn ink_box(pixels: &[u8], width: usize, rows: std::ops::Range<usize>) -> [usize; 4] {
+    let mut b = [usize::MAX, usize::MAX, 0, 0];
+    for y in rows {
+        for x in 0..width {
+            let p = &pixels[(y * width + x) * 4..(y * width + x) * 4 + 3];
+            if p != [255, 255, 255] {
+                b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
+    }
+    b
+}
+
+#[test]
+fn common_scale_centres_every_board_and_keeps_one_caption_size() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "square", "--m", "1,4,16", "--scale", "common", "-o", "c.apng",
+        ],
+    );
+    let (width, height, frames) = apng_frames(&std::fs::read(dir.path().join("c.apng")).unwrap());
+    let (w, h) = (width as usize, height as usize);
+    // The board box is square: the frame's width less its margins.
+    let margin = 16;
+    // The board and its one-pixel frame, which sits just outside the board box.
+    let board_rows = 0..w - margin + 1;
+    let mut captions = Vec::new();
+    for (k, (pixels, _)) in frames.iter().enumerate() {
+        let [left, top, right, bottom] = ink_box(pixels, w, board_rows.clone());
+        // Centred: as much white to the left as to the right, above as below.
+        assert!(
+            left.abs_diff(w - 1 - right) <= 1,
+            "frame {k}: {left}..{right} of {w}"
+        );
+        assert!(
+            (top + 1 - margin).abs_diff(w - margin - bottom) <= 1,
+            "frame {k}: {top}..{bottom} of {w}"
+        );
+        captions.push(ink_box(pixels, w, w - margin + 1..h));
+    }
+    // "m = 1" is the same size as "m = 16" but for its last digit: one type size,
+    // at one place.
+    let height_of = |b: &[usize; 4]| b[3] - b[1];
+    assert!(height_of(&captions[0]) >= 12, "caption {:?}", captions[0]);
+    // (within a pixel of anti-aliasing: the captions sit at different x).
+    let first = captions[0];
+    for c in &captions {
+        assert!(
+            height_of(c).abs_diff(height_of(&first)) <= 1 && c[1].abs_diff(first[1]) <= 1,
+            "{captions:?}"
+        );
+    }
+}
+
+#[test]
+fn pdf_and_png_frames_of_one_prefix_keep_their_own_snippets() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(dir.path(), &["square", "--m", "1..3", "-o", "f/m-%d.pdf"]);
+    run_ok(dir.path(), &["square", "--m", "1..5", "-o", "f/m-%d.png"]);
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    assert!(read("f/m-pdf.tex").contains("{f/m-}{1}{3}"));
+    assert!(read("f/m-pdf.tex").contains("f/m-1.pdf"));
+    assert!(read("f/m-png.tex").contains("{f/m-}{1}{5}"));
+    assert!(!dir.path().join("f/m.tex").exists());
+}
+
+/// The `\animategraphics` snippet in a slide-sized page (beamer's 128 x 96 mm
+/// with its text area), with a stand-in for the animate package (which
+/// texlive-latex-base lacks) that logs its options and places the first frame
+/// as animate would: frames at their natural size when they fit, scaled down
+/// to the text area when they do not, never an overfull box.
+#[test]
+fn the_frames_snippet_fits_a_slide_whatever_the_frame_size() {
+    if !super::print_cli::have("pdflatex") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            "1..3",
+            "--width",
+            "178mm",
+            "-o",
+            "big/m-%d.pdf",
+        ],
+    );
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            "1..3",
+            "--width",
+            "40mm",
+            "-o",
+            "small/m-%d.pdf",
+        ],
+    );
+    for (folder, scaled) in [("big", true), ("small", false)] {
+        let doc = format!(
+            "\\documentclass{{article}}\\usepackage{{graphicx}}\n\
+             \\setlength\\paperwidth{{128mm}}\\setlength\\paperheight{{96mm}}\n\
+             \\setlength\\textwidth{{118mm}}\\setlength\\textheight{{80mm}}\n\
+             \\makeatletter\\define@key{{Gin}}{{controls}}[]{{}}\\define@key{{Gin}}{{loop}}[]{{}}\\define@key{{Gin}}{{poster}}[]{{}}\\makeatother\n\
+             \\newcommand\\animategraphics[5][]{{\\typeout{{NIMSCAPE[#1]}}\\includegraphics[#1]{{#3#4}}}}\n\
+             \\begin{{document}}\\noindent\\input{{{folder}/m-pdf.tex}}\\end{{document}}\n"
+        );
+        std::fs::write(dir.path().join(format!("{folder}.tex")), doc).unwrap();
+        let out = std::process::Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error"])
+            .arg(format!("{folder}.tex"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{log}");
+        let options = log
+            .lines()
+            .find_map(|l| l.strip_prefix("NIMSCAPE["))
+            .expect("the snippet calls \\animategraphics");
+        assert_eq!(
+            options.contains("height=0.8\\textheight"),
+            scaled,
+            "{folder}: {options}"
+        );
+        assert!(options.starts_with("controls,loop"), "{options}");
+        assert!(!log.contains("Overfull"), "{folder}: {log}");
+        assert!(!log.contains("Float too large"), "{folder}: {log}");
+    }
+}
+
+/// The pixels of a PNG file as RGBA.
+fn png_pixels(path: &Path) -> Vec<u8> {
+    rgba(&std::fs::read(path).unwrap())
+}
+
+#[test]
+fn the_poster_is_the_most_detailed_frame_or_the_one_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    // m = 5..8: R(8,8) is all P cells, R(7,7) the most detailed board.
+    let recipe = "[[figure]]\nname = \"growth\"\nmodel = \"square\"\nformats = [\"gif\"]\nm = \"5..8\"\npanel = 64\n\n[[figure]]\nname = \"first\"\nmodel = \"square\"\nformats = [\"gif\"]\nm = \"5..8\"\npanel = 64\nposter = 1\n";
+    std::fs::write(dir.path().join("anim.toml"), recipe).unwrap();
+    run_ok(dir.path(), &["render", "--quiet", "-o", "out", "anim.toml"]);
+    run_ok(
+        dir.path(),
+        &["square", "--m", "5..8", "--panel", "64", "-o", "q/m-%d.png"],
+    );
+    let frame = |k: usize| png_pixels(&dir.path().join(format!("q/m-{k}.png")));
+    let still =
+        |name: &str| png_pixels(&dir.path().join(format!("out/anim/{name}-last-frame.png")));
+    assert!(still("growth") == frame(3), "the default still is R(7,7)");
+    assert!(still("first") == frame(1), "poster = 1 is the first frame");
+    // The frames snippet names the same poster, counted from 0 as animate does.
+    let tex = std::fs::read_to_string(dir.path().join("q/m-png.tex")).unwrap();
+    assert!(tex.contains("loop,poster=2#1]"), "{tex}");
+    run_ok(
+        dir.path(),
+        &["square", "--m", "5..8", "--poster", "4", "-o", "p/m-%d.pdf"],
+    );
+    let tex = std::fs::read_to_string(dir.path().join("p/m-pdf.tex")).unwrap();
+    assert!(tex.contains("loop,poster=3#1]"), "{tex}");
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "5..8", "--poster", "5", "-o", "x/m-%d.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give 1 to 4");
+    assert!(!dir.path().join("x").exists());
 }

@@ -277,3 +277,37 @@ fn a_positional_is_named_as_written_not_as_a_flag() {
     assert_one_line_error(&out, "[RECIPE]... cannot be used with --builtin");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("--recipe"));
 }
+
+/// Every size flag of every figure says it takes a length (LEN), a type size
+/// (PT) or a resolution (DPI), as it parses them (issue 19): none is left in
+/// pixels only.
+#[test]
+fn size_flags_take_lengths_in_every_help() {
+    let dir = temp();
+    for args in [
+        &["square"][..],
+        &["automaton"],
+        &["count"],
+        &["grundy"],
+        &["octahedron", "section"],
+        &["octahedron", "view"],
+        &["octahedron", "sweep"],
+    ] {
+        let help = run_ok(dir.path(), &[args, &["--help"]].concat());
+        for line in help.lines().map(str::trim_start) {
+            let Some(flag) = line.split_whitespace().next() else {
+                continue;
+            };
+            let size_flag = [
+                "--width", "--height", "--panel", "--cell", "--margin", "--gap",
+            ]
+            .contains(&flag);
+            if size_flag {
+                assert!(line.contains("<LEN>"), "{args:?}: {line}");
+            }
+            if ["--caption-size", "--font-size"].contains(&flag) {
+                assert!(line.contains("<PT>"), "{args:?}: {line}");
+            }
+        }
+    }
+}

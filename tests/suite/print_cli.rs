@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// True when `tool` runs; panics in CI when it does not.
-fn have(tool: &str) -> bool {
+pub(super) fn have(tool: &str) -> bool {
     let found = Command::new(tool).arg("-v").output().is_ok();
     if !found {
         assert!(
@@ -23,7 +23,7 @@ fn have(tool: &str) -> bool {
 }
 
 /// The page size of a one-page PDF in points, from its MediaBox.
-fn media_box(pdf: &[u8]) -> (f64, f64) {
+pub(super) fn media_box(pdf: &[u8]) -> (f64, f64) {
     let text = String::from_utf8_lossy(pdf);
     let at = text.find("/MediaBox").expect("a MediaBox");
     let open = at + text[at..].find('[').unwrap();
@@ -36,7 +36,7 @@ fn media_box(pdf: &[u8]) -> (f64, f64) {
 }
 
 /// The pHYs chunk of a PNG: (pixels per unit x, y, unit is metre).
-fn phys(png: &[u8]) -> Option<(u32, u32, bool)> {
+pub(super) fn phys(png: &[u8]) -> Option<(u32, u32, bool)> {
     let at = png.windows(4).position(|w| w == b"pHYs")?;
     let data = &png[at + 4..at + 13];
     let word = |k: usize| u32::from_be_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
@@ -180,7 +180,7 @@ fn sizes_that_cannot_apply_are_refused_with_a_line() {
 }
 
 /// The words of a PDF with their box sizes (width, height), from `pdftotext -bbox`.
-fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
+pub(super) fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
     placed_words(pdf)
         .into_iter()
         .map(|(word, [x0, y0, x1, y1])| (word, x1 - x0, y1 - y0))
@@ -188,7 +188,7 @@ fn word_boxes(pdf: &Path) -> Vec<(String, f64, f64)> {
 }
 
 /// Every word of a PDF with its box (xMin, yMin, xMax, yMax) in points.
-fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
+pub(super) fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
     let out = Command::new("pdftotext")
         .args(["-bbox".as_ref(), pdf.as_os_str(), "-".as_ref()])
         .output()
@@ -212,7 +212,7 @@ fn placed_words(pdf: &Path) -> Vec<(String, [f64; 4])> {
 
 /// Pairs of words whose boxes share more than a fifth of the smaller one: labels
 /// printed over each other ("0" over "4" reading as "04").
-fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
+pub(super) fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
     let area = |b: &[f64; 4]| (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0);
     let mut found = Vec::new();
     for (i, (a, ba)) in words.iter().enumerate() {
@@ -231,7 +231,7 @@ fn overlapping_words(words: &[(String, [f64; 4])]) -> Vec<String> {
 /// the line (`em` times `ratio`) and the advance along it. Rotated words (axis
 /// names) run up the page: a single character's box is then wider than tall, a
 /// longer word taller than wide.
-fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
+pub(super) fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
     let rotated = if word.chars().count() == 1 {
         height < width
     } else {
@@ -246,7 +246,7 @@ fn type_size(word: &str, width: f64, height: f64, ratio: f64) -> f64 {
 
 /// Height of pdftotext's box per point of type, measured on a chart whose tick
 /// numbers are set at exactly 10 pt, rather than assumed from font metrics.
-fn box_ratio(dir: &Path) -> f64 {
+pub(super) fn box_ratio(dir: &Path) -> f64 {
     run_ok(
         dir,
         &[
@@ -472,4 +472,171 @@ fn a_grundy_table_as_tex_is_a_tabular_of_the_same_values_that_pdflatex_sets() {
         let largest = values.values().max().unwrap().to_string();
         assert!(text.contains(&largest), "{text}");
     }
+}
+
+/// A word of a PDF and its box (xMin, yMin, xMax, yMax).
+type Placed = (String, [f64; 4]);
+
+/// Words on one line of a PDF that touch or run into their neighbour, and
+/// words that are two labels run together ("1m" of "m = 1m = 2").
+fn run_together(words: &[Placed]) -> Vec<String> {
+    let mut lines: Vec<(f64, Vec<&Placed>)> = Vec::new();
+    for word in words {
+        match lines.iter_mut().find(|(y, _)| (y - word.1[3]).abs() < 0.5) {
+            Some((_, line)) => line.push(word),
+            None => lines.push((word.1[3], vec![word])),
+        }
+    }
+    let mut found: Vec<String> = words
+        .iter()
+        .filter(|(w, _)| {
+            w.chars()
+                .zip(w.chars().skip(1))
+                .any(|(a, b)| a.is_ascii_digit() && b.is_alphabetic())
+        })
+        .map(|(w, _)| format!("'{w}'"))
+        .collect();
+    for (_, mut line) in lines {
+        line.sort_by(|a, b| a.1[0].total_cmp(&b.1[0]));
+        for pair in line.windows(2) {
+            if pair[1].1[0] < pair[0].1[2] + 0.5 {
+                found.push(format!("'{}' and '{}'", pair[0].0, pair[1].0));
+            }
+        }
+    }
+    found
+}
+
+/// Contact sheets at one- and two-column width (issue 19): exactly the width
+/// asked, panel labels at the type scale (7 to 9 pt, never over 10), none
+/// running into the next, in every family that lays panels out in a grid.
+#[test]
+fn sheet_labels_at_column_width_are_at_the_type_scale_and_never_touch() {
+    if !have("pdftotext") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ratio = box_ratio(dir.path());
+    let cases: [(&[&str], f64); 5] = [
+        (&["square", "--m", "1..24", "--width", "85mm"], 240.94),
+        (&["square", "--m", "1..24", "--width", "178mm"], 504.57),
+        (&["square", "--m", "1..100", "--width", "85mm"], 240.94),
+        (
+            &["automaton", "--frames", "1..16", "--width", "85mm"],
+            240.94,
+        ),
+        (
+            &[
+                "octahedron",
+                "section",
+                "--n",
+                "4",
+                "--levels",
+                "5,5.5,6,6.5",
+                "--width",
+                "85mm",
+            ],
+            240.94,
+        ),
+    ];
+    for (k, (args, width)) in cases.into_iter().enumerate() {
+        let name = format!("sheet-{k}.pdf");
+        run_ok(dir.path(), &[args, &["-o", name.as_str()]].concat());
+        let path = dir.path().join(&name);
+        let (w, _) = media_box(&std::fs::read(&path).unwrap());
+        assert!((w - width).abs() < 0.5, "{args:?}: {w} pt wide");
+        let words = placed_words(&path);
+        assert!(words.len() >= 4, "{args:?}: {words:?}");
+        for (word, [x0, y0, x1, y1]) in &words {
+            let size = type_size(word, x1 - x0, y1 - y0, ratio);
+            assert!(
+                (6.5..=10.0).contains(&size),
+                "{args:?}: '{word}' is {size:.2} pt"
+            );
+        }
+        let touching = run_together(&words);
+        assert!(touching.is_empty(), "{args:?}: {touching:?}");
+    }
+}
+
+#[test]
+fn sheet_labels_that_cannot_fit_are_refused_naming_what_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args([
+            "square",
+            "--m",
+            "1..24",
+            "--width",
+            "85mm",
+            "--columns",
+            "12",
+            "-o",
+            "x.pdf",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --columns 7 or fewer");
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "1..24", "--panel", "20", "-o", "x.png"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "give --panel 33 px or more");
+    assert!(!dir.path().join("x.pdf").exists() && !dir.path().join("x.png").exists());
+    // A caption size asked for is kept: the sheet takes fewer columns instead.
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            "1..24",
+            "--width",
+            "85mm",
+            "--caption-size",
+            "12pt",
+            "-o",
+            "big.pdf",
+        ],
+    );
+}
+
+#[test]
+fn margins_and_gaps_take_lengths_and_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let width = |extra: &[&str]| {
+        let args = [
+            &["square", "--m", "1", "--cell", "10pt"][..],
+            extra,
+            &["-o", "m.pdf"],
+        ]
+        .concat();
+        run_ok(dir.path(), &args);
+        media_box(&std::fs::read(dir.path().join("m.pdf")).unwrap()).0
+    };
+    // One 10 pt cell between two margins: 16 pt each by default, 10 mm = 28.35 pt.
+    assert!((width(&[]) - 42.0).abs() < 0.5);
+    assert!((width(&["--margin", "10mm"]) - 66.0).abs() < 0.5);
+    assert!((width(&["--margin", "0"]) - 10.0).abs() < 0.5);
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "1..4", "--gap", "2furlongs", "-o", "x.pdf"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "unknown unit");
+    run_ok(
+        dir.path(),
+        &[
+            "octahedron",
+            "section",
+            "--n",
+            "4",
+            "--levels",
+            "5,6",
+            "--gap",
+            "1mm",
+            "--margin",
+            "0",
+            "-o",
+            "o.pdf",
+        ],
+    );
 }

@@ -140,7 +140,7 @@ fn resource_bombs_end_in_one_line() {
                 "-o",
                 "m.png",
             ],
-            "0..=4096",
+            "0 px to 4096 px",
         ),
         (
             &[
@@ -155,7 +155,7 @@ fn resource_bombs_end_in_one_line() {
                 "-o",
                 "s.png",
             ],
-            "0..=4096",
+            "0 px to 4096 px",
         ),
         (
             &[
@@ -168,7 +168,7 @@ fn resource_bombs_end_in_one_line() {
                 "-o",
                 "s.gif",
             ],
-            "0..=4096",
+            "0 px to 4096 px",
         ),
         (
             &["--max-memory", "1e30", "count", "--m", "3"],

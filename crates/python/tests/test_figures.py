@@ -53,7 +53,7 @@ def test_a_frame_pattern_writes_numbered_frames(tmp_path):
     (tmp_path / "frames").mkdir()
     nimscape.automaton(frames=range(1, 4)).save(tmp_path / "frames" / "f-%03d.png")
     names = sorted(p.name for p in (tmp_path / "frames").iterdir())
-    assert names == ["f-001.png", "f-002.png", "f-003.png", "f.tex"]
+    assert names == ["f-001.png", "f-002.png", "f-003.png", "f-png.tex"]
 
 
 def test_signatures_and_docstrings_name_every_parameter():

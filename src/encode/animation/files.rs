@@ -7,6 +7,10 @@ use crate::encode::{write_atomic, write_scene_to, Format, Metadata};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
+/// The share of `\textheight` an `\animategraphics` snippet lets its frames
+/// take at most: a beamer frame keeps the rest for its title and the controls.
+pub const FRAME_HEIGHT: &str = "0.8";
+
 /// Where a numbered frame sequence goes: `-o frames/m-%03d.png` (printf style,
 /// as ffmpeg takes it) is `frames/m-` + the frame number padded to 3 digits +
 /// `.png`. The number must sit right before the extension, which is where
@@ -93,13 +97,16 @@ impl FramePattern {
     }
 
     /// The LaTeX file written beside the frames: the prefix without its trailing
-    /// separator (`frames/m-` gives `frames/m.tex`; `frames/` gives `frames/frames.tex`).
+    /// separator, then the frames' format (`frames/m-%03d.pdf` gives
+    /// `frames/m-pdf.tex`; `frames/%d.png` gives `frames/frames-png.tex`), so PDF
+    /// and PNG frames of one prefix never share, and overwrite, one snippet.
     pub fn tex_path(&self) -> PathBuf {
         let trimmed = self.prefix.trim_end_matches(['-', '_', '.', ' ']);
+        let ext = self.format.extension();
         let path = Path::new(trimmed);
         match path.file_name() {
-            Some(_) if !trimmed.ends_with('/') => path.with_extension("tex"),
-            _ => Path::new(trimmed).join("frames.tex"),
+            Some(_) if !trimmed.ends_with('/') => PathBuf::from(format!("{trimmed}-{ext}.tex")),
+            _ => Path::new(trimmed).join(format!("frames-{ext}.tex")),
         }
     }
 
@@ -121,7 +128,7 @@ impl FramePattern {
     /// The `\animategraphics` lines (animate package, for beamer) that play the
     /// sequence: the frame rate from `--delay`, looping as the animation does. The
     /// paths are as given to `-o`: LaTeX resolves them from the folder it runs in.
-    pub fn animate_snippet(&self, count: usize, animation: &Animation) -> String {
+    pub fn animate_snippet(&self, count: usize, animation: &Animation, poster: usize) -> String {
         let digits = self.digits;
         let fps = 100.0 / f64::from(animation.delay_cs.max(1));
         let fps = crate::scene::units::trim_number(fps);
@@ -130,11 +137,32 @@ impl FramePattern {
         } else {
             ""
         };
+        let prefix = &self.prefix;
+        let ext = self.format.extension();
+        let first = format!("{:0digits$}", 1);
+        let last = format!("{count:0digits$}");
+        // animate numbers frames from 0.
+        let zero_based = poster.saturating_sub(1);
+        // The guard: frames at their natural size when they fit, else scaled down
+        // to the line's width and FRAME_HEIGHT of the text height (a beamer frame
+        // keeps room for its title and the controls), never up.
         format!(
-            "% Made by nimscape: {count} frames, {prefix}{first:0digits$}.{ext} to {prefix}{count:0digits$}.{ext}.\n% Needs \\usepackage{{animate}} in the preamble (texlive-latex-extra); paths are\n% relative to the folder pdflatex runs in. Frames are shown at their natural size.\n\\animategraphics[controls{looping}]{{{fps}}}{{{prefix}}}{{{first:0digits$}}}{{{count:0digits$}}}\n",
-            prefix = self.prefix,
-            ext = self.format.extension(),
-            first = 1
+            "% Made by nimscape: {count} frames, {prefix}{first}.{ext} to {prefix}{last}.{ext}.\n\
+             % Needs \\usepackage{{animate}} in the preamble (texlive-latex-extra); paths are\n\
+             % relative to the folder pdflatex runs in. Frames are shown at their natural size,\n\
+             % scaled down only to fit \\linewidth and {FRAME_HEIGHT}\\textheight (a beamer frame).\n\
+             % Before it plays it shows frame {poster}, {prefix}{poster:0digits$}.{ext} (poster counts from 0).\n\
+             \\begingroup\n\
+             \\sbox0{{\\includegraphics{{{prefix}{first}.{ext}}}}}%\n\
+             \\def\\nimscapeframes#1{{\\animategraphics[controls{looping},poster={zero_based}#1]{{{fps}}}{{{prefix}}}{{{first}}}{{{last}}}}}%\n\
+             \\ifdim\\wd0>\\linewidth\\def\\nimscapefit{{1}}\\fi\n\
+             \\ifdim\\dimexpr\\ht0+\\dp0\\relax>{FRAME_HEIGHT}\\textheight\\def\\nimscapefit{{1}}\\fi\n\
+             \\ifdefined\\nimscapefit\n\
+             \\nimscapeframes{{,width=\\linewidth,height={FRAME_HEIGHT}\\textheight,keepaspectratio}}%\n\
+             \\else\n\
+             \\nimscapeframes{{}}%\n\
+             \\fi\n\
+             \\endgroup\n"
         )
     }
 }
@@ -152,6 +180,11 @@ pub fn write_frame_files(
 ) -> Result<()> {
     pattern.check_count(frames.count)?;
     frames.animation.validate()?;
+    super::frames::check_poster(frames.animation.poster, frames.count)?;
+    let mut pick = super::frames::PosterPick {
+        asked: frames.animation.poster,
+        best: None,
+    };
     let animation = frames.animation;
     let count = frames.count;
     let memory_limit = frames.memory_limit;
@@ -162,9 +195,10 @@ pub fn write_frame_files(
             |_, scene| {
                 let mut bytes = Vec::new();
                 write_scene_to(&mut bytes, format, scene, metadata, memory_limit)?;
-                Ok(bytes)
+                Ok((bytes, super::frames::frame_detail(scene)))
             },
-            |number, bytes| {
+            |number, (bytes, detail)| {
+                pick.offer(number, || detail);
                 let path = pattern.frame_path(number);
                 write_atomic(&path, output_limit, |out| {
                     out.write_all(&bytes).map_err(Error::write_failed)
@@ -182,8 +216,13 @@ pub fn write_frame_files(
             }
             let tex = pattern.tex_path();
             write_atomic(&tex, output_limit, |out| {
-                out.write_all(pattern.animate_snippet(count, &animation).as_bytes())
-                    .map_err(Error::write_failed)
+                let poster = pick.number(count)?;
+                out.write_all(
+                    pattern
+                        .animate_snippet(count, &animation, poster)
+                        .as_bytes(),
+                )
+                .map_err(Error::write_failed)
             })?;
             written.push(tex);
             Ok(())
@@ -215,15 +254,15 @@ mod tests {
             .unwrap();
         assert_eq!(p.frame_path(1), PathBuf::from("out/sweep-001.pdf"));
         assert_eq!(p.frame_path(12), PathBuf::from("out/sweep-012.pdf"));
-        assert_eq!(p.tex_path(), PathBuf::from("out/sweep.tex"));
-        let tex = p.animate_snippet(12, &Animation::default());
+        assert_eq!(p.tex_path(), PathBuf::from("out/sweep-pdf.tex"));
+        let tex = p.animate_snippet(12, &Animation::default(), 12);
         assert!(
-            tex.contains("\\animategraphics[controls,loop]{10}{out/sweep-}{001}{012}"),
+            tex.contains("\\animategraphics[controls,loop,poster=11#1]{10}{out/sweep-}{001}{012}"),
             "{tex}"
         );
         let bare = FramePattern::parse(Path::new("f/%d.png")).unwrap().unwrap();
         assert_eq!(bare.frame_path(7), PathBuf::from("f/7.png"));
-        assert_eq!(bare.tex_path(), PathBuf::from("f/frames.tex"));
+        assert_eq!(bare.tex_path(), PathBuf::from("f/frames-png.tex"));
         assert!(p.check_count(999).is_ok() && p.check_count(1000).is_err());
         assert_eq!(FramePattern::parse(Path::new("a.png")).unwrap(), None);
         // Only the file name carries the pattern: a folder may have '%' in its name.

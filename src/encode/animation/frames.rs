@@ -17,6 +17,10 @@ pub struct Animation {
     /// Hundredths of a second the last frame stays before the loop starts again;
     /// `None` gives it the same delay as the others (default 150).
     pub hold_last_cs: Option<u16>,
+    /// The frame (1-based) that stands for the animation where it cannot play:
+    /// the still of `figures.tex` and the frames snippet's poster. `None`: the
+    /// most informative frame ([`poster_frame`]).
+    pub poster: Option<u32>,
 }
 
 impl Default for Animation {
@@ -25,7 +29,86 @@ impl Default for Animation {
             repeat: Repeat::Forever,
             delay_cs: 10,
             hold_last_cs: Some(150),
+            poster: None,
         }
+    }
+}
+
+/// How much a frame shows: the colour changes between neighbouring cells of its
+/// boards (an all-P board has none) and the points of its shapes (a section of
+/// many diamonds has many; text counts nothing).
+pub fn frame_detail(scene: &Scene) -> u64 {
+    use crate::scene::Item;
+    scene
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::Cells(cells) => {
+                let (rows, cols) = (cells.rows, cells.cols);
+                let at = |r: usize, c: usize| cells.indices.get(r * cols + c);
+                let mut changes = 0u64;
+                for r in 0..rows {
+                    for c in 0..cols {
+                        changes += u64::from(c > 0 && at(r, c) != at(r, c - 1));
+                        changes += u64::from(r > 0 && at(r, c) != at(r - 1, c));
+                    }
+                }
+                changes
+            }
+            Item::Path(path) => path.commands.len() as u64,
+            Item::Text(_) => 0,
+        })
+        .sum()
+}
+
+/// Keeps the poster frame while frames go by in order: the one asked for, else
+/// the most detailed (the later of equals, so a growing figure shows its end).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PosterPick {
+    /// The frame asked for, 1-based.
+    pub asked: Option<u32>,
+    /// The frame picked so far (1-based) and its detail.
+    pub best: Option<(usize, u64)>,
+}
+
+impl PosterPick {
+    /// Notes frame `number` (1-based) of detail `detail`; true when it is the
+    /// poster so far.
+    pub fn offer(&mut self, number: usize, detail: impl FnOnce() -> u64) -> bool {
+        let better = match self.asked {
+            Some(asked) => number == asked as usize,
+            None => {
+                let detail = detail();
+                let better = self.best.is_none_or(|(_, best)| detail >= best);
+                if better {
+                    self.best = Some((number, detail));
+                }
+                return better;
+            }
+        };
+        if better {
+            self.best = Some((number, 0));
+        }
+        better
+    }
+
+    /// The poster's number, 1-based; an error when the frame asked for is past
+    /// the last of `count` frames.
+    pub fn number(&self, count: usize) -> Result<usize> {
+        check_poster(self.asked, count)?;
+        self.best
+            .map(|(n, _)| n)
+            .ok_or_else(|| Error::invalid("an animation needs at least one frame"))
+    }
+}
+
+/// Refuses a `poster` frame past the last of `count` frames.
+pub fn check_poster(poster: Option<u32>, count: usize) -> Result<()> {
+    match poster {
+        Some(n) if n as usize > count || n == 0 => Err(Error::invalid(format!(
+            "`poster` {n}: the animation has {count} frame(s); give 1 to {count}"
+        ))),
+        _ => Ok(()),
     }
 }
 

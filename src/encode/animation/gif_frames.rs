@@ -39,10 +39,10 @@ pub fn write_gif(
         batch,
         animation,
         |number, scene| {
-            if (scene.width, scene.height) != (width, height) {
+            let (w, h) = scene.pixel_size();
+            if (w, h) != (width, height) {
                 return Err(Error::invalid(format!(
-                    "frame {number} is {} x {} px, but the animation is {width} x {height} px",
-                    scene.width, scene.height
+                    "frame {number} is {w} x {h} px, but the animation is {width} x {height} px"
                 )));
             }
             palette.check_scene(scene)?;

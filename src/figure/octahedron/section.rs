@@ -147,9 +147,9 @@ impl Default for SectionStyle {
 impl SectionStyle {
     /// Caption size and the height reserved under a panel of `panel` px.
     pub fn caption_metrics(&self, panel: u32) -> (f64, u32) {
-        let size = self
-            .caption_size
-            .unwrap_or_else(|| (f64::from(panel) / 9.0).clamp(12.0, 20.0));
+        let size = self.caption_size.unwrap_or_else(|| {
+            crate::scene::board::default_caption_size(panel, self.print.print.dpi.is_some())
+        });
         let line = (size * 1.45).ceil() as u32;
         (size, if self.captions { line + line / 3 } else { 0 })
     }
@@ -582,7 +582,19 @@ impl SectionPlan {
             margin: style.margin,
             caption_height,
         };
-        let (width, height) = layout.size(panels);
+        let (natural, height) = layout.size(panels);
+        // Whole-unit panels leave up to a unit per panel of a physical `width`:
+        // it goes to the margins, so the page is exactly as wide as asked.
+        let (width, shift) = match style.print.exact_width_pt.map(|w| w.round() as u32) {
+            Some(asked) if asked > natural && asked - natural < panels as u32 => {
+                (asked, (asked - natural) / 2)
+            }
+            _ => (natural, 0),
+        };
+        let origin = |k: usize| {
+            let (x, y) = layout.panel_origin(k);
+            (x + shift, y)
+        };
         check_memory(
             || format!("a {width} x {height} px section figure"),
             // PNG's peak per pixel (encode::scene_peak_bytes): canvas, straight copy, RGB.
@@ -615,7 +627,7 @@ impl SectionPlan {
             .fold(0.0f64, f64::max);
         let mut captions = Vec::new();
         for (k, named) in self.levels.iter().enumerate() {
-            let (px, py) = layout.panel_origin(k);
+            let (px, py) = origin(k);
             let r = named.level.r();
             let window = match self.scale {
                 Scale::Fit if r > 0.0 => r,
@@ -642,7 +654,7 @@ impl SectionPlan {
         if self.compare {
             let m = self.board_side()?;
             let k = self.levels.len();
-            let (px, py) = layout.panel_origin(k);
+            let (px, py) = origin(k);
             let board_style = BoardStyle {
                 p_color: style.fill,
                 other_color: style.background,
@@ -668,7 +680,7 @@ impl SectionPlan {
         }
         if style.captions {
             for (k, text) in captions {
-                let (px, py) = layout.panel_origin(k);
+                let (px, py) = origin(k);
                 let line = (caption_size * 1.45).ceil();
                 let room = f64::from(side + style.gap) - 4.0;
                 scene.push(TextItem::centered(

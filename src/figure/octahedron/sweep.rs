@@ -37,6 +37,7 @@ pub const DEFAULT_ANIMATION: Animation = Animation {
     repeat: Repeat::Forever,
     delay_cs: 8,
     hold_last_cs: Some(100),
+    poster: None,
 };
 
 /// The 3D panel of a sweep.
@@ -63,7 +64,7 @@ pub struct SweepFigure {
     pub to: NamedLevel,
     /// Number of frames (at least 1).
     pub frames: u32,
-    /// Side of each panel, pixels.
+    /// Side of each panel, scene units (points once on paper, see `style.print`).
     pub size: u32,
     /// Each frame fitted to its panel, or one scale for the whole sweep.
     pub scale: Scale,
@@ -242,7 +243,18 @@ impl SweepFigure {
                 ));
             }
         }
-        Ok(scene)
+        Ok(self.style.print.apply(scene))
+    }
+
+    /// The pixel size of every raster frame: the frame on paper at its dpi when a
+    /// physical size or a dpi was asked for, else one pixel per unit.
+    pub fn pixel_size(&self) -> (u32, u32) {
+        let layout = self.layout();
+        let (width, height) = layout.size(layout.columns);
+        self.style
+            .print
+            .apply(Scene::new(width, height, self.style.background))
+            .pixel_size()
     }
 
     fn view_options(&self, view: &SweepView, level: Level) -> ViewOptions {
@@ -379,8 +391,7 @@ impl SweepFigure {
     /// Writes the animation as a GIF to `out`.
     fn write_gif(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
         let levels = self.levels()?;
-        let layout = self.layout();
-        let (width, height) = layout.size(layout.columns);
+        let (width, height) = self.pixel_size();
         const BATCH: usize = 16;
         // Each thread draws one frame at a time: its canvas, the palette indices
         // and the LZW coder's state, about 7.3 bytes a pixel measured at 1, 2 and 4
@@ -462,8 +473,7 @@ impl crate::figure::Figure for SweepPlan {
     /// so no quantising.
     fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
         let levels = self.levels()?;
-        let layout = self.layout();
-        let size = layout.size(layout.columns);
+        let size = self.pixel_size();
         let fit = match &self.view {
             Some(view) => Some(self.view_bounds(view)?),
             None => None,

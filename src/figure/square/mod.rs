@@ -395,11 +395,12 @@ impl SquareFigure {
             ));
         }
         let largest = self.boards.iter().copied().max().unwrap_or(1);
-        let panel_px = match size {
-            None => u64::from(crate::figure::automaton::DEFAULT_GIF_PANEL),
-            Some(PanelSize::Panel(px)) => u64::from(*px),
-            Some(PanelSize::Cell(px)) => u64::from(*px) * largest,
-        };
+        let panel_px = super::animation::frame_panel(
+            style,
+            *size,
+            largest,
+            crate::figure::automaton::DEFAULT_GIF_PANEL,
+        )?;
         if panel_px > crate::encode::gif::MAX_SIDE as u64 {
             return Err(Error::invalid(format!(
                 "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",

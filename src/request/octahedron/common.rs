@@ -43,28 +43,33 @@ pub(super) struct SectionStyleArgs {
     #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
     caption: Option<String>,
     /// Caption size in pt (px without a physical size) [default: scaled to the panel].
-    #[arg(long, value_name = "PX", value_parser = args::parse_caption_size)]
+    #[arg(long, value_name = "PT", value_parser = args::parse_caption_size)]
     caption_size: Option<f64>,
-    /// Space around the figure, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
-    pub(super) margin: u32,
-    /// Space between panels, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=args::MAX_SPACING as i64))]
-    pub(super) gap: u32,
+    /// Space around the figure: px, or mm / in / pt [default: 16 (pt on paper)].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_spacing)]
+    pub(super) margin: Option<crate::scene::units::Length>,
+    /// Space between panels: px, or mm / in / pt [default: 14 (pt on paper)].
+    #[arg(long, value_name = "LEN", value_parser = args::parse_spacing)]
+    pub(super) gap: Option<crate::scene::units::Length>,
 }
 
 impl SectionStyleArgs {
-    pub(super) fn style(&self) -> crate::Result<SectionStyle> {
+    /// The validated style, its margin and gap in units of `print`.
+    pub(super) fn style(
+        &self,
+        print: crate::scene::units::PrintStyle,
+    ) -> crate::Result<SectionStyle> {
         let frame = Color::parse(&self.frame_color, "`frame-color`")?;
+        let (margin, gap) = args::spacing(self.margin, self.gap, print.print)?;
         Ok(SectionStyle {
             fill: Color::parse(&self.fill_color, "`fill-color`")?,
             background: Color::parse(&self.background, "`background`")?,
             frame: (frame.a > 0).then_some(frame),
             captions: !self.no_caption,
             caption_size: self.caption_size,
-            margin: self.margin,
-            gap: self.gap,
-            print: Default::default(),
+            margin,
+            gap,
+            print,
             title: self.caption.clone(),
         })
     }

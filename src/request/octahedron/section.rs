@@ -2,7 +2,7 @@
 
 use super::super::args;
 use super::common::{ScaleArg, SectionStyleArgs};
-use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionPlan, SectionStyle};
+use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionPlan};
 use crate::scene::units::Length;
 use crate::Result;
 use clap::Args;
@@ -72,15 +72,11 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> 
         .panel
         .map(|p| args::length_units("`panel`", p, print.print, 16..=16384))
         .transpose()?;
+    let (margin, gap) = args::spacing(args.style.margin, args.style.gap, print.print)?;
     if let Some(width) = args.width {
         let units = args::length_units("`width`", width, print.print, 32..=65535)?;
         let panels = levels.len() + usize::from(args.compare);
-        let side = crate::scene::layout::SheetLayout::panel_width_for(
-            units,
-            panels,
-            args.style.gap,
-            args.style.margin,
-        );
+        let side = crate::scene::layout::SheetLayout::panel_width_for(units, panels, gap, margin);
         if side < 16 {
             return Err(crate::Error::invalid(format!("`width` {width} leaves {side} px per panel for {panels} panels; give a larger `width`")));
         }
@@ -94,10 +90,7 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> 
         raw: args.raw,
         panel,
         scale: args.scale.into(),
-        style: SectionStyle {
-            print,
-            ..args.style.style()?
-        },
+        style: args.style.style(print)?,
         memory_limit,
     };
     crate::figure::plan::Plan::new(figure)

@@ -5,6 +5,7 @@ use super::common::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
 use crate::figure::octahedron::section::NamedLevel;
 use crate::figure::octahedron::sweep::{self, SweepFigure, SweepPlan, SweepView};
 use crate::octahedron::{PlaneOptions, ViewOptions};
+use crate::scene::units::Length;
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -40,9 +41,14 @@ pub struct SweepArgs {
     /// Number of frames; r_k = from + (to - from)·k/(frames - 1). 129 from 0 to 1 lands on every m/128.
     #[arg(long, value_name = "N", default_value_t = 129)]
     frames: u32,
-    /// Pixels along each panel.
-    #[arg(long, alias = "size", value_name = "PX", default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
-    panel: u32,
+    /// Size along each panel: px, or mm / in / pt [default: 512 px].
+    #[arg(long, alias = "size", value_name = "LEN", value_parser = args::parse_size, conflicts_with = "width")]
+    panel: Option<Length>,
+    /// Width of every frame (85mm, 3.35in, 240pt, 1200px); the panel size follows.
+    #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
+    width: Option<Length>,
+    #[command(flatten)]
+    print: args::PrintArgs,
     /// Each frame fills its panel (fit) or one scale for the whole sweep (common).
     #[arg(long, value_enum, default_value = "fit")]
     scale: ScaleArg,
@@ -64,7 +70,7 @@ pub struct SweepArgs {
     style: SectionStyleArgs,
     #[command(flatten)]
     animation: args::AnimationArgs,
-    /// Output: .gif or .apng, or frames/r-%03d.png / .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/r.tex) [default: output/octahedron-sweep.gif]
+    /// Output: .gif or .apng, or frames/r-%03d.png / .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/r-png.tex or r-pdf.tex) [default: output/octahedron-sweep.gif]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -89,15 +95,45 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
     } else {
         None
     };
+    let print = args.print.style(&[args.panel, args.width], args.width);
+    let columns = 1 + usize::from(args.with_view);
+    let style = args.style.style(print)?;
+    let size = match (args.panel, args.width) {
+        (Some(panel), _) => args::length_units("`panel`", panel, print.print, 16..=4096)?,
+        (None, Some(width)) => {
+            let units = args::length_units("`width`", width, print.print, 32..=65535)?;
+            let side = crate::scene::layout::SheetLayout::panel_width_for(
+                units,
+                columns,
+                style.gap,
+                style.margin,
+            );
+            if side < 16 {
+                let smallest =
+                    2 * style.margin + 16 * columns as u32 + style.gap * (columns as u32 - 1);
+                return Err(crate::Error::invalid(format!(
+                    "`width` {width} leaves {side} units per panel for {columns} panel(s) after margins and gaps; give `width` {smallest} {} or more",
+                    if print.print.dpi.is_some() { "pt" } else { "px" }
+                )));
+            }
+            if side > 4096 {
+                return Err(crate::Error::invalid(format!(
+                    "`width` {width} gives {side}-unit panels; a sweep's panels are at most 4096 (give a smaller `width`, or `panel`)"
+                )));
+            }
+            side
+        }
+        (None, None) => 512,
+    };
     let figure = SweepFigure {
         n: args.n,
         from: named_r(&args.from, "from")?,
         to: named_r(&args.to, "to")?,
         frames: args.frames,
-        size: args.panel,
+        size,
         scale: args.scale.into(),
         align: args.align,
-        style: args.style.style()?,
+        style,
         view,
         animation: args.animation.animation_with(sweep::DEFAULT_ANIMATION)?,
         memory_limit,
