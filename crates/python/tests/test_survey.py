@@ -94,11 +94,19 @@ def test_nim_findings_agree_with_a_brute_force(heaps):
     # Grundy value = nim-sum everywhere (Sprague-Grundy for Nim).
     assert value["grundy_equals_nim_sum"]["holds"]
     assert all(grundy[p] == nim_sum[p] for p in positions)
-    # The best failing constant's exceptions are real, counted right, and the smallest.
-    best = found["best_failing"]
-    wrong = sorted(
-        (p for p in positions if (grundy[p] == 0) != (nim_sum[p] == best["constant"])), key=size_order
-    )
+    # A formula holds, so no best failing constant is sought.
+    assert found["best_failing"] is None
+    # Where none holds (the first heap shifted by one), the best failing rule's
+    # exceptions are real, counted right, and the smallest.
+    shift = ",".join(["1..1"] + ["0..0"] * (heaps - 1))
+    report = nimscape.survey("nim", param=f"heaps={heaps}", box=box, find="shift", shift=shift)
+    best = report["values"][0]["shifted_nim_sum"]["best_failing"]
+    assert best["shift"] == [1] + [0] * (heaps - 1)
+
+    def shifted(p):
+        return functools.reduce(lambda a, b: a ^ b, (c + s for c, s in zip(p, best["shift"])))
+
+    wrong = sorted((p for p in positions if (grundy[p] == 0) != (shifted(p) == 0)), key=size_order)
     assert best["exceptions"] == len(wrong) > 0
     listed = [tuple(e["position"]) for e in best["smallest_exceptions"]]
     assert listed == wrong[: len(listed)] and len(listed) == min(10, len(wrong))

@@ -418,11 +418,15 @@ pub fn search(
     candidates.sort_by_key(XorRule::order_key);
     candidates.dedup();
     // First the exact rules: a bound of 0 stops every other rule within a few
-    // segments of its first exception.
+    // segments of its first exception (a box of fewer segments than the check's
+    // stride is scanned whole: exact means no exception, not "not stopped").
     let none_inexact = AtomicU64::new(0);
     let is_exact: Vec<bool> = candidates
         .par_iter()
-        .map(|rule| !control.is_cancelled() && scan_any(rule, lines, &none_inexact).is_some())
+        .map(|rule| {
+            !control.is_cancelled()
+                && matches!(scan_any(rule, lines, &none_inexact), Some((_, 0)))
+        })
         .collect();
     control.check()?;
     let exact: Vec<ExactRule> = candidates
@@ -553,6 +557,27 @@ mod tests {
             );
             check_search(&s, candidates, &found);
         }
+    }
+
+    #[test]
+    fn in_a_box_of_a_few_lines_only_the_exact_rules_are_exact() {
+        // Two-heap Nim, box 0..7: 8 lines, fewer than the scan's pruning stride.
+        let nim = solve(
+            "nim",
+            GameParams {
+                heaps: Some(2),
+                ..Default::default()
+            },
+            GameBox::Uniform(7),
+        );
+        let c = constant_candidates(2, 0..=15).unwrap();
+        let found = search(&lines(&nim), c.clone(), 5, &Control::default()).unwrap();
+        let exact: Vec<i64> = found.exact.iter().map(|e| e.rule.constant).collect();
+        assert_eq!(exact, [0]);
+        check_search(&nim, c, &found);
+        let shifts = shift_candidates(&[1..=2, 1..=2]).unwrap();
+        let found = search(&lines(&nim), shifts.clone(), 5, &Control::default()).unwrap();
+        check_search(&nim, shifts, &found);
     }
 
     #[test]
