@@ -424,8 +424,7 @@ pub fn search(
     let is_exact: Vec<bool> = candidates
         .par_iter()
         .map(|rule| {
-            !control.is_cancelled()
-                && matches!(scan_any(rule, lines, &none_inexact), Some((_, 0)))
+            !control.is_cancelled() && matches!(scan_any(rule, lines, &none_inexact), Some((_, 0)))
         })
         .collect();
     control.check()?;
