@@ -562,26 +562,31 @@ fn parse_survey(src: &Source, survey: &Spanned<Table>) -> Result<SurveyEntry> {
             _ => entry.params.push(param(src, key, value)?),
         }
     }
-    if entry.name.is_empty() {
-        return Err(src.error(at, "a [[survey]] needs a name (it names the files)"));
+    check_entry_name(src, at, "survey", &entry.name)?;
+    if entry.formats.is_empty() {
+        return Err(src.error(at, format!("survey '{}' has no formats", entry.name)));
     }
-    if !entry
-        .name
+    Ok(entry)
+}
+
+/// A `[[figure]]` or `[[survey]]` name: present, and fit to name files.
+fn check_entry_name(src: &Source, at: usize, kind: &str, name: &str) -> Result<()> {
+    if name.is_empty() {
+        return Err(src.error(
+            at,
+            format!("a [[{kind}]] needs a name (it names the files)"),
+        ));
+    }
+    if !name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
     {
         return Err(src.error(
             at,
-            format!(
-                "survey name '{}' must be letters, digits, '-', '_' or '.'",
-                entry.name
-            ),
+            format!("{kind} name '{name}' must be letters, digits, '-', '_' or '.'"),
         ));
     }
-    if entry.formats.is_empty() {
-        return Err(src.error(at, format!("survey '{}' has no formats", entry.name)));
-    }
-    Ok(entry)
+    Ok(())
 }
 
 fn parse_figure(
@@ -617,22 +622,7 @@ fn parse_figure(
             _ => entry.params.push(param(src, key, value)?),
         }
     }
-    if entry.name.is_empty() {
-        return Err(src.error(at, "a [[figure]] needs a name (it names the files)"));
-    }
-    if !entry
-        .name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-    {
-        return Err(src.error(
-            at,
-            format!(
-                "figure name '{}' must be letters, digits, '-', '_' or '.'",
-                entry.name
-            ),
-        ));
-    }
+    check_entry_name(src, at, "figure", &entry.name)?;
     if entry.model.is_empty() {
         return Err(src.error(at, format!("figure '{}' needs a model (square, count, automaton, grundy, octahedron section, octahedron view, octahedron sweep)", entry.name)));
     }

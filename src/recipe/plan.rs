@@ -17,14 +17,27 @@ pub fn located(
     what: Option<&str>,
     err: &crate::Error,
 ) -> String {
+    locate(recipe, "figure", &entry.name, entry.line, params, what, err)
+}
+
+/// `file:line: KIND 'name': [what: ]message`, at the line of the key the error
+/// names, else at `header` (the entry's first line).
+fn locate(
+    recipe: &Recipe,
+    kind: &str,
+    name: &str,
+    header: usize,
+    params: &[Param],
+    what: Option<&str>,
+    err: &crate::Error,
+) -> String {
     let line = err
         .parameter()
-        .and_then(|name| params.iter().find(|p| same_key(&p.key, name)))
-        .map_or(entry.line, |p| p.line);
+        .and_then(|key| params.iter().find(|p| same_key(&p.key, key)))
+        .map_or(header, |p| p.line);
     format!(
-        "{}:{line}: figure '{}': {}{}",
+        "{}:{line}: {kind} '{name}': {}{}",
         recipe.path.display(),
-        entry.name,
         what.map(|w| format!("{w}: ")).unwrap_or_default(),
         Naming::Keys.message(err)
     )
@@ -139,16 +152,7 @@ pub fn located_survey(
     params: &[Param],
     err: &crate::Error,
 ) -> String {
-    let line = err
-        .parameter()
-        .and_then(|name| params.iter().find(|p| same_key(&p.key, name)))
-        .map_or(entry.line, |p| p.line);
-    format!(
-        "{}:{line}: survey '{}': {}",
-        recipe.path.display(),
-        entry.name,
-        Naming::Keys.message(err)
-    )
+    locate(recipe, "survey", &entry.name, entry.line, params, None, err)
 }
 
 /// Plans one survey of a recipe through the request layer (the same definition
