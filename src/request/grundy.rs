@@ -444,6 +444,7 @@ fn finish(
             azimuth: args.azimuth,
             elevation: args.elevation,
             width: width_units.unwrap_or(900),
+            width_asked: width_units.is_some(),
             height: match (args.height, width_units) {
                 (Some(h), _) => args::length_units("`height`", h, print.print, 64..=16384)?,
                 (None, Some(w)) => (f64::from(w) * 0.8).round() as u32,

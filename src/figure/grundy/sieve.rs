@@ -128,10 +128,16 @@ impl GrundyFigure {
                 .fold(0.0, f64::max)
                 + 24.0
         });
+        // A width asked for is kept (the plot centred in it); otherwise the
+        // canvas is cut to the plot.
         let (width, height) = (
-            (left + plot_w + right)
-                .max(title_w.ceil() as u32)
-                .min(width),
+            if self.view.width_asked {
+                width
+            } else {
+                (left + plot_w + right)
+                    .max(title_w.ceil() as u32)
+                    .min(width)
+            },
             (top + plot_h + bottom).min(height),
         );
         let mut scene = Scene::new(width, height, Color::WHITE);

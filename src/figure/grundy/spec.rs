@@ -74,6 +74,8 @@ pub struct PlotView {
     pub elevation: f64,
     /// Image width in pixels.
     pub width: u32,
+    /// The width was asked for (`--width`): a plot that could be narrower keeps it.
+    pub width_asked: bool,
     /// Image height in pixels.
     pub height: u32,
     /// Title, axis names, ticks and key. An empty caption or axis name means
@@ -87,6 +89,7 @@ impl Default for PlotView {
             azimuth: -60.0,
             elevation: 20.0,
             width: 900,
+            width_asked: false,
             height: 720,
             labels: crate::scene::chart::ChartLabels {
                 caption: Some(String::new()),
