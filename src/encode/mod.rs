@@ -7,6 +7,7 @@
 
 pub mod animation;
 pub mod gif;
+pub mod latex;
 pub mod lzw;
 pub mod metadata;
 pub mod npy;

@@ -6,6 +6,7 @@ use std::io::Write;
 
 use super::spec::{Frame, GrundyFigure};
 use super::table::{TableCells, HEADER_GREY, OUTSIDE_GREY};
+use crate::encode::latex::tex_escape;
 use crate::encode::Metadata;
 use crate::games::Solution;
 use crate::scene::color::ink_on;
@@ -18,31 +19,21 @@ fn rgb(color: Color) -> String {
     format!("{r:.3},{g:.3},{b:.3}")
 }
 
-/// `text` with LaTeX's special characters escaped (for text mode).
-fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '{' | '}' | '#' | '$' | '%' | '&' | '_' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A coordinate name with its trailing number as a subscript (`x1` is x₁).
-fn coordinate(name: &str) -> String {
-    match super::names::numbered(name) {
-        Some((stem, number)) => format!("{}\\textsubscript{{{number}}}", escaped(stem)),
-        None => escaped(name),
-    }
+/// A coordinate name as LaTeX text, its trailing number a subscript (`x1` is
+/// x₁); names are identifiers, so every character has a spelling.
+fn coordinate(name: &str) -> Result<String> {
+    let text = |t: &str| {
+        tex_escape(t).map_err(|c| {
+            crate::Error::unsupported(format!(
+                "the coordinate name '{name}' holds '{c}' (U+{:04X}), which LaTeX cannot set here",
+                u32::from(c)
+            ))
+        })
+    };
+    Ok(match super::names::numbered(name) {
+        Some((stem, number)) => format!("{}\\textsubscript{{{number}}}", text(stem)?),
+        None => text(name)?,
+    })
 }
 
 impl GrundyFigure {
@@ -105,8 +96,8 @@ impl GrundyFigure {
         let header = |s: String| format!("\\cellcolor{{nimscapeHeader}}{s}");
         let mut row: Vec<String> = vec![header(format!(
             "{}\\textbackslash{{}}{}",
-            coordinate(&frame.names[dr]),
-            coordinate(&frame.names[dc])
+            coordinate(&frame.names[dr])?,
+            coordinate(&frame.names[dc])?
         ))];
         row.extend((0..cells.cols).map(|k| header((cells.first_col + k).to_string())));
         text.push_str(&row.join(" & "));
@@ -141,10 +132,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_and_specials_reach_latex_as_text() {
-        assert_eq!(coordinate("x1"), "x\\textsubscript{1}");
-        assert_eq!(coordinate("heap_a"), "heap\\_a");
-        assert_eq!(escaped("50% & #1 {a}"), "50\\% \\& \\#1 \\{a\\}");
+    fn names_reach_latex_as_text() {
+        assert_eq!(coordinate("x1").unwrap(), "x\\textsubscript{1}");
+        assert_eq!(coordinate("heap_a").unwrap(), "heap\\_a");
         assert_eq!(rgb(Color::gray(0.5)), "0.502,0.502,0.502");
     }
 }

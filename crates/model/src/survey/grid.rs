@@ -21,11 +21,6 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Bytes a grid of `solution`'s box takes: two per tuple.
-    pub fn bytes(shape: &[u64]) -> u64 {
-        shape.iter().fold(2u64, |acc, &n| acc.saturating_mul(n))
-    }
-
     /// The grid of `solution`.
     pub fn of(solution: &Solution, control: &Control) -> Result<Grid> {
         let shape: Vec<usize> = solution.data_shape().iter().map(|&n| n as usize).collect();
@@ -48,12 +43,33 @@ impl Grid {
         }
     }
 
-    /// The coordinates of flat index `i`, written into `p`.
-    pub fn coords_into(&self, mut i: usize, p: &mut [u32]) {
-        for (c, &s) in p.iter_mut().zip(&self.strides) {
-            *c = (i / s) as u32;
-            i %= s;
+    /// How many lines run along `axis`: one per tuple of the other coordinates.
+    pub fn line_count(&self, axis: usize) -> usize {
+        self.shape
+            .iter()
+            .enumerate()
+            .filter(|&(d, _)| d != axis)
+            .map(|(_, &n)| n)
+            .product()
+    }
+
+    /// Line `line` along `axis` (the other coordinates in C order): its first
+    /// tuple written into `p` (`p[axis]` = 0), and that tuple's offset in
+    /// [`Grid::values`]; the line's values are `strides[axis]` apart.
+    pub fn line_start(&self, axis: usize, line: usize, p: &mut [u32]) -> usize {
+        let mut rest = line;
+        for d in (0..self.shape.len()).rev() {
+            if d == axis {
+                p[d] = 0;
+            } else {
+                p[d] = (rest % self.shape[d]) as u32;
+                rest /= self.shape[d];
+            }
         }
+        p.iter()
+            .zip(&self.strides)
+            .map(|(&c, &s)| c as usize * s)
+            .sum()
     }
 
     /// The value at `p`, `None` outside the box or the game.

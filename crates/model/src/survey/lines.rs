@@ -162,8 +162,7 @@ impl PLines {
     ) -> Result<PLines> {
         let shape = &grid.shape;
         let dims = shape.len();
-        let others: Vec<usize> = (0..dims).filter(|&d| d != axis).collect();
-        let count: usize = others.iter().map(|&d| shape[d]).product();
+        let count = grid.line_count(axis);
         let (len, stride) = (shape[axis], grid.strides[axis]);
         let mut lines = PLines::empty(axis, bounds, count);
         let mut fixed = vec![0u32; dims];
@@ -172,17 +171,7 @@ impl PLines {
             if line % 4096 == 0 {
                 control.check()?;
             }
-            let mut rest = line;
-            for &d in others.iter().rev() {
-                fixed[d] = (rest % shape[d]) as u32;
-                rest /= shape[d];
-            }
-            fixed[axis] = 0;
-            let base: usize = fixed
-                .iter()
-                .zip(&grid.strides)
-                .map(|(&c, &s)| c as usize * s)
-                .sum();
+            let base = grid.line_start(axis, line, &mut fixed);
             let value = |t: usize| grid.values[base + t * stride];
             let mut t = 0;
             while t < len {

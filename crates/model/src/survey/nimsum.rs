@@ -105,14 +105,8 @@ pub fn grundy_vs_nim_sum(grid: &Grid, listed: usize, control: &Control) -> Resul
                 return part;
             }
             let mut p = vec![0u32; dims];
-            p[0] = first as u32;
             for line in 0..lines_per_slab {
-                // The middle coordinates of the line, in C order.
-                let mut rest = line;
-                for d in (1..dims - 1).rev() {
-                    p[d] = (rest % grid.shape[d]) as u32;
-                    rest /= grid.shape[d];
-                }
+                grid.line_start(dims - 1, first * lines_per_slab + line, &mut p);
                 let fixed_max = p[..dims - 1].iter().copied().max().unwrap_or(0);
                 let base = p[..dims - 1].iter().fold(0u32, |a, &c| a ^ c);
                 let row = &values[line * len..(line + 1) * len];

@@ -149,8 +149,7 @@ pub fn line_periods(grid: &Grid, control: &Control) -> Result<Vec<AxisPeriods>> 
     let dims = shape.len();
     let mut out = Vec::with_capacity(dims);
     for axis in 0..dims {
-        let others: Vec<usize> = (0..dims).filter(|&d| d != axis).collect();
-        let count: usize = others.iter().map(|&d| shape[d]).product();
+        let count = grid.line_count(axis);
         let (len, stride) = (shape[axis], grid.strides[axis]);
         control.check()?;
         let tally = (0..count.div_ceil(LINES_PER_TASK))
@@ -163,18 +162,7 @@ pub fn line_periods(grid: &Grid, control: &Control) -> Result<Vec<AxisPeriods>> 
                 let mut run: Vec<i64> = Vec::with_capacity(len);
                 let mut start = vec![0u32; dims];
                 for line in task * LINES_PER_TASK..((task + 1) * LINES_PER_TASK).min(count) {
-                    // The other coordinates of the line, in C order.
-                    let mut rest = line;
-                    for &d in others.iter().rev() {
-                        p[d] = (rest % shape[d]) as u32;
-                        rest /= shape[d];
-                    }
-                    p[axis] = 0;
-                    let base: usize = p
-                        .iter()
-                        .zip(&grid.strides)
-                        .map(|(&c, &s)| c as usize * s)
-                        .sum();
+                    let base = grid.line_start(axis, line, &mut p);
                     run.clear();
                     for t in 0..len {
                         let g = grid.values[base + t * stride];
