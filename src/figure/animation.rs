@@ -9,6 +9,7 @@ use crate::error::check_memory;
 use crate::scene::board::{BoardPanel, BoardStyle, PanelSize};
 use crate::scene::frames::BoardFrames;
 use crate::scene::layout::SheetLayout;
+use crate::scene::legend::Swatch;
 use crate::scene::Color;
 use crate::Result;
 use std::io::Write;
@@ -35,7 +36,7 @@ pub struct BoardAnimation {
     /// every board fills the frame.
     pub common_scale: bool,
     /// A key under every frame (swatch and text per entry).
-    pub key: Vec<(Color, String)>,
+    pub key: Vec<(Swatch, String)>,
 }
 
 /// The side of every frame's board box, in scene units: the frame is exactly

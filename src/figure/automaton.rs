@@ -762,7 +762,11 @@ impl AutomatonPlan {
             colours,
             animation: *animation,
             common_scale: *common_scale,
-            key: self.key(style)?,
+            key: self
+                .key(style)?
+                .into_iter()
+                .map(|(colour, text)| (colour.into(), text))
+                .collect(),
         };
         animation.validate()?;
         Ok(animation)

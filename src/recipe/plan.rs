@@ -6,7 +6,7 @@ use super::{same_key, FigureEntry, Param, ParamValue, Recipe, SurveyEntry};
 use crate::figure;
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 /// `file:line: figure 'name': [what: ]message`, the key at fault's line when the
 /// error names one of the figure's keys, the figure's header line otherwise.
@@ -78,14 +78,33 @@ pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Para
     params
 }
 
-/// `path` read from the recipe's folder (an absolute path stays as it is).
+/// `path` read from the recipe's folder (an absolute path stays as it is),
+/// with `folder/..` folded away so the command a page prints names the file
+/// as a reader finds it (`games/x.toml`, not `templates/../games/x.toml`).
 fn relative_to(recipe: &Recipe, path: &str) -> String {
     match recipe.path.parent() {
-        Some(folder) if !std::path::Path::new(path).is_absolute() => {
-            folder.join(path).display().to_string()
+        Some(folder) if !Path::new(path).is_absolute() => {
+            fold_parents(&folder.join(path)).display().to_string()
         }
         _ => path.to_string(),
     }
+}
+
+/// `a/b/../c` as `a/c`, by the names alone; a `..` with no name before it stays.
+fn fold_parents(path: &Path) -> PathBuf {
+    let mut folded = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(folded.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                folded.pop();
+            }
+            other => folded.push(other),
+        }
+    }
+    folded
 }
 
 /// A recipe's keys as `name = value` pairs; a game file is named relative to the
@@ -168,4 +187,20 @@ pub fn plan_survey(
     let pairs = pairs_of(recipe, &params);
     request::survey::plan_pairs(&pairs, budget.memory_limit)
         .map_err(|e| located_survey(recipe, entry, &params, &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold_parents;
+    use std::path::Path;
+
+    #[test]
+    fn a_folder_and_its_parent_fold_away_by_name() {
+        let folded = |p: &str| fold_parents(Path::new(p)).display().to_string();
+        assert_eq!(folded("templates/../games/nim.toml"), "games/nim.toml");
+        assert_eq!(folded("a/./b/../../c.toml"), "c.toml");
+        // Nothing to fold into: the `..` is kept, so the path still resolves.
+        assert_eq!(folded("../games/nim.toml"), "../games/nim.toml");
+        assert_eq!(folded("/srv/r/../g.toml"), "/srv/g.toml");
+    }
 }

@@ -6,7 +6,7 @@
 //! reads as refinement; cell edges stay on whole pixels.
 
 use super::layout::SheetLayout;
-use super::legend;
+use super::legend::{self, KeyEntry, LineStyle, Swatch};
 use super::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
 use crate::font;
 use crate::scene::color::{okabe_ito, GRID_GREY, INK};
@@ -104,6 +104,24 @@ pub struct BlockMark {
     pub width: usize,
     /// Outline colour.
     pub color: Color,
+    /// Dashed rather than solid: blocks of two meanings differ by more than hue.
+    pub dashed: bool,
+}
+
+impl BlockMark {
+    /// How the mark is drawn on a panel `panel_width` pixels wide.
+    pub fn line(&self, panel_width: u32) -> LineStyle {
+        LineStyle {
+            color: self.color,
+            width: mark_width(panel_width),
+            dashed: self.dashed,
+        }
+    }
+}
+
+/// The width of block outlines on a panel `panel_width` pixels wide.
+pub fn mark_width(panel_width: u32) -> f64 {
+    (f64::from(panel_width) / 120.0).clamp(2.0, 5.0)
 }
 
 /// A legend entry under a panel: a swatch and a line of text.
@@ -231,19 +249,23 @@ pub fn sheet(
     columns: Option<usize>,
     style: &BoardStyle,
 ) -> Scene {
-    sheet_with_key(panels, size, columns, style, &[])
+    sheet_in_boxes(panels, size, columns, style, &[], 1)
 }
 
 /// [`sheet`] with a key under all the panels: a swatch and text per entry,
 /// in rows as wide as the sheet (as under a Grundy table).
-pub fn sheet_with_key(
+pub fn sheet_with_key<K: KeyEntry>(
     panels: &[BoardPanel],
     size: PanelSize,
     columns: Option<usize>,
     style: &BoardStyle,
-    key: &[(Color, String)],
+    key: &[K],
 ) -> Scene {
-    sheet_in_boxes(panels, size, columns, style, key, 1)
+    let key: Vec<(Swatch, String)> = key
+        .iter()
+        .map(|e| (e.swatch(), e.text().to_string()))
+        .collect();
+    sheet_in_boxes(panels, size, columns, style, &key, 1)
 }
 
 /// [`sheet_with_key`] with every panel's box at least `min_box` square: boards
@@ -255,7 +277,7 @@ pub fn sheet_in_boxes(
     size: PanelSize,
     columns: Option<usize>,
     style: &BoardStyle,
-    key: &[(Color, String)],
+    key: &[(Swatch, String)],
     min_box: u32,
 ) -> Scene {
     let columns = columns
@@ -418,13 +440,15 @@ fn draw_board(
     let marks: Vec<PathItem> = panel
         .marks
         .iter()
-        .map(|mark| {
-            let stroke = (f64::from(rect.width) / 120.0).clamp(2.0, 5.0);
-            let left = x0 + f64::from(layer.col_edge(mark.col)) + stroke / 2.0;
-            let top = y0 + f64::from(layer.row_edge(mark.row)) + stroke / 2.0;
-            let right = x0 + f64::from(layer.col_edge(mark.col + mark.width)) - stroke / 2.0;
-            let bottom = y0 + f64::from(layer.row_edge(mark.row + mark.height)) - stroke / 2.0;
-            PathItem::rect(left, top, right - left, bottom - top).stroked(mark.color, stroke)
+        .flat_map(|mark| {
+            let line = mark.line(rect.width);
+            // The casing, the widest part, stays inside the block.
+            let inset = line.casing_width() / 2.0;
+            let left = x0 + f64::from(layer.col_edge(mark.col)) + inset;
+            let top = y0 + f64::from(layer.row_edge(mark.row)) + inset;
+            let right = x0 + f64::from(layer.col_edge(mark.col + mark.width)) - inset;
+            let bottom = y0 + f64::from(layer.row_edge(mark.row + mark.height)) - inset;
+            line.outline(&[(left, top), (right, top), (right, bottom), (left, bottom)])
         })
         .collect();
     scene.push(layer);

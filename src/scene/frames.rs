@@ -5,7 +5,7 @@
 
 use super::board::{self, BoardPanel, BoardStyle, GridLines, LegendEntry, PanelSize};
 use super::color::Color;
-use super::legend;
+use super::legend::{self, Swatch};
 use super::Scene;
 use crate::{Error, Result};
 
@@ -26,7 +26,7 @@ pub struct BoardFrames {
     /// every board fills the frame.
     pub common_scale: bool,
     /// A key under every frame (swatch and text per entry), the same in all.
-    pub key: Vec<(Color, String)>,
+    pub key: Vec<(Swatch, String)>,
 }
 
 impl BoardFrames {

@@ -1,9 +1,11 @@
-//! Colour keys: a swatch and a line of text per colour.
+//! Keys: a swatch and a line of text per entry.
 //!
 //! Two layouts use them: a board panel's legend (one entry a line, under the
 //! panel, in [`super::board`]) and a figure's key (entries side by side,
-//! wrapped into centred rows, under a Grundy table). Both draw the swatch the
-//! same way, with [`swatch`].
+//! wrapped into centred rows, under a Grundy table or a sheet). Both draw the
+//! swatch the same way, with [`swatch`]. A key entry's swatch is a colour, or a
+//! sample of a line (the decomposition's outlines, told apart by dashes as
+//! well as hue, so a greyscale print keeps them apart).
 
 use super::color::INK;
 use super::{Color, HAlign, PathItem, Scene, TextItem, VAlign};
@@ -20,9 +22,165 @@ pub fn swatch(x: f64, top: f64, side: f64, color: Color) -> PathItem {
         .stroked(SWATCH_EDGE, 1.0)
 }
 
+/// What stands for an entry in a key: a filled square, or a sample of a line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swatch {
+    /// A square of the colour.
+    Fill(Color),
+    /// A stretch of an outline as it is drawn on the figure.
+    Line(LineStyle),
+}
+
+impl From<Color> for Swatch {
+    fn from(color: Color) -> Self {
+        Swatch::Fill(color)
+    }
+}
+
+/// How an outline is drawn: a core of `color` and `width` pixels, solid or
+/// dashed, over a white casing half as wide again on each side, so the line
+/// stands out on dark cells and light ones alike, in colour or in grey.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineStyle {
+    /// Colour of the core.
+    pub color: Color,
+    /// Width of the core in pixels.
+    pub width: f64,
+    /// Dashes (and the casing between them), or one solid line.
+    pub dashed: bool,
+}
+
+impl LineStyle {
+    /// The casing's width: the core plus a quarter of it on either side.
+    pub fn casing_width(&self) -> f64 {
+        self.width * 1.5
+    }
+
+    /// The dash and the gap between dashes along a dashed line.
+    fn dash_and_gap(&self) -> (f64, f64) {
+        (self.width * 3.0, self.width * 2.0)
+    }
+
+    /// The casing and core paths of a closed polygon (`points` in order).
+    pub fn outline(&self, points: &[(f64, f64)]) -> [PathItem; 2] {
+        let casing = PathItem::polygon(points).stroked(Color::WHITE, self.casing_width());
+        let core = if self.dashed {
+            let mut commands = Vec::new();
+            for k in 0..points.len() {
+                let (a, b) = (points[k], points[(k + 1) % points.len()]);
+                self.dash_side(a, b, &mut commands);
+            }
+            PathItem {
+                commands,
+                fill: None,
+                stroke: None,
+            }
+        } else {
+            PathItem::polygon(points)
+        };
+        [casing, core.stroked(self.color, self.width)]
+    }
+
+    /// An open stretch of the line from `a` to `b` (a key's sample).
+    pub fn stretch(&self, a: (f64, f64), b: (f64, f64)) -> [PathItem; 2] {
+        let casing = PathItem::polyline(&[a, b]).stroked(Color::WHITE, self.casing_width());
+        let core = if self.dashed {
+            let mut commands = Vec::new();
+            self.dash_side(a, b, &mut commands);
+            PathItem {
+                commands,
+                fill: None,
+                stroke: None,
+            }
+        } else {
+            PathItem::polyline(&[a, b])
+        };
+        [casing, core.stroked(self.color, self.width)]
+    }
+
+    /// Dashes from `a` to `b` spaced evenly, with a dash at both ends, so every
+    /// corner of a dashed outline is drawn.
+    fn dash_side(&self, a: (f64, f64), b: (f64, f64), commands: &mut Vec<super::PathCmd>) {
+        use super::PathCmd::{LineTo, MoveTo};
+        let (dash, gap) = self.dash_and_gap();
+        let length = (b.0 - a.0).hypot(b.1 - a.1);
+        let count = ((length + gap) / (dash + gap)).round().max(1.0);
+        // Dashes stretched or shrunk a little so the pattern ends on the corner.
+        let dash = if count > 1.0 {
+            (length - (count - 1.0) * gap) / count
+        } else {
+            length
+        };
+        let at = |d: f64| {
+            let f = if length > 0.0 { d / length } else { 0.0 };
+            (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
+        };
+        for k in 0..count as usize {
+            let start = k as f64 * (dash + gap);
+            let (x0, y0) = at(start);
+            let (x1, y1) = at(start + dash);
+            commands.push(MoveTo(x0, y0));
+            commands.push(LineTo(x1, y1));
+        }
+    }
+}
+
+impl Swatch {
+    /// Its width in a key whose text is `size` pixels: a square for a colour,
+    /// a stretch long enough for two dashes for a line.
+    fn width(&self, size: f64) -> f64 {
+        match self {
+            Swatch::Fill(_) => size,
+            Swatch::Line(_) => size * 2.2,
+        }
+    }
+
+    /// Draws it at `x`, its bottom on `baseline`, beside text `size` pixels high.
+    fn draw(&self, scene: &mut Scene, x: f64, baseline: f64, size: f64) {
+        match self {
+            Swatch::Fill(color) => scene.push(swatch(x, baseline - size, size, *color)),
+            Swatch::Line(line) => {
+                // At half the height of a capital, as the swatch square's middle.
+                let y = baseline - size * 0.36;
+                let inset = line.casing_width() / 2.0;
+                for path in line.stretch((x + inset, y), (x + self.width(size) - inset, y)) {
+                    scene.push(path);
+                }
+            }
+        }
+    }
+}
+
+/// A key entry: anything with a swatch and a text (a colour and its meaning,
+/// or a line style and its meaning).
+pub trait KeyEntry: Clone {
+    /// What stands for the entry.
+    fn swatch(&self) -> Swatch;
+    /// What the entry says.
+    fn text(&self) -> &str;
+}
+
+impl KeyEntry for (Color, String) {
+    fn swatch(&self) -> Swatch {
+        Swatch::Fill(self.0)
+    }
+    fn text(&self) -> &str {
+        &self.1
+    }
+}
+
+impl KeyEntry for (Swatch, String) {
+    fn swatch(&self) -> Swatch {
+        self.0
+    }
+    fn text(&self) -> &str {
+        &self.1
+    }
+}
+
 /// Key entries in rows no wider than `room` (at least one entry a row).
-pub fn key_rows(entries: &[(Color, String)], size: f64, room: f64) -> Vec<Vec<(Color, String)>> {
-    let mut rows: Vec<Vec<(Color, String)>> = Vec::new();
+pub fn key_rows<K: KeyEntry>(entries: &[K], size: f64, room: f64) -> Vec<Vec<K>> {
+    let mut rows: Vec<Vec<K>> = Vec::new();
     for entry in entries {
         let fits = rows.last().is_some_and(|row| {
             let mut trial = row.clone();
@@ -38,17 +196,19 @@ pub fn key_rows(entries: &[(Color, String)], size: f64, room: f64) -> Vec<Vec<(C
 }
 
 /// The width of one row of the key at text size `size`.
-pub fn key_width(entries: &[(Color, String)], size: f64) -> f64 {
+pub fn key_width<K: KeyEntry>(entries: &[K], size: f64) -> f64 {
     entries
         .iter()
-        .map(|(_, text)| size * 1.5 + font::text_width(text, size) + size * 1.5)
+        .map(|e| {
+            e.swatch().width(size) + size * 0.5 + font::text_width(e.text(), size) + size * 1.5
+        })
         .sum()
 }
 
 /// Draws one row of the key centred on `centre`, its text on `baseline`.
-pub fn draw_key(
+pub fn draw_key<K: KeyEntry>(
     scene: &mut Scene,
-    entries: &[(Color, String)],
+    entries: &[K],
     centre: f64,
     baseline: f64,
     size: f64,
@@ -57,22 +217,24 @@ pub fn draw_key(
 }
 
 /// [`draw_key`] with text in `ink`.
-fn draw_key_in(
+fn draw_key_in<K: KeyEntry>(
     scene: &mut Scene,
-    entries: &[(Color, String)],
+    entries: &[K],
     centre: f64,
     baseline: f64,
     size: f64,
     ink: Color,
 ) {
     let mut x = centre - key_width(entries, size) / 2.0;
-    for (color, text) in entries {
-        scene.push(swatch(x, baseline - size, size, *color));
-        x += size * 1.5;
+    for entry in entries {
+        let swatch = entry.swatch();
+        swatch.draw(scene, x, baseline, size);
+        x += swatch.width(size) + size * 0.5;
+        let text = entry.text();
         scene.push(TextItem {
             x,
             y: baseline,
-            text: text.clone(),
+            text: text.to_string(),
             size,
             color: ink,
             halign: HAlign::Left,
@@ -87,7 +249,7 @@ fn draw_key_in(
 /// sheet's width, at a size shrunk only if one entry alone would not fit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyBlock {
-    rows: Vec<Vec<(Color, String)>>,
+    rows: Vec<Vec<(Swatch, String)>>,
     size: f64,
     /// Pixels the key adds under the sheet.
     pub height: u32,
@@ -96,10 +258,14 @@ pub struct KeyBlock {
 impl KeyBlock {
     /// The key of `entries` at text size `natural`, in rows no wider than
     /// `room`; `None` without entries.
-    pub fn new(entries: &[(Color, String)], natural: f64, room: f64) -> Option<KeyBlock> {
+    pub fn new<K: KeyEntry>(entries: &[K], natural: f64, room: f64) -> Option<KeyBlock> {
         if entries.is_empty() {
             return None;
         }
+        let entries: Vec<(Swatch, String)> = entries
+            .iter()
+            .map(|e| (e.swatch(), e.text().to_string()))
+            .collect();
         let widest = entries
             .iter()
             .map(|e| key_width(std::slice::from_ref(e), natural))
@@ -109,7 +275,7 @@ impl KeyBlock {
         } else {
             natural
         };
-        let rows = key_rows(entries, size, room);
+        let rows = key_rows(&entries, size, room);
         let height = (size * (0.6 + 1.6 * rows.len() as f64)).ceil() as u32;
         Some(KeyBlock { rows, size, height })
     }

@@ -240,7 +240,15 @@ fn render_without_a_recipe_renders_the_built_in_sets_in_an_empty_folder() {
             index.contains(&format!("`nimscape render --builtin {set}`")),
             "{index}"
         );
+        // Game files are named as a reader finds them beside the templates,
+        // not through the templates folder that is not on their disk.
+        assert!(!index.contains("templates/../"), "{index}");
     }
+    let games = std::fs::read_to_string(dir.path().join("output/game-files/index.md")).unwrap();
+    assert!(
+        games.contains("nimscape grundy games/band-7-1.toml"),
+        "{games}"
+    );
     // The game files come from the binary and draw what the files on disk draw.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let from_disk = tempfile::tempdir().unwrap();

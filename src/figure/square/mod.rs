@@ -13,8 +13,9 @@ use crate::pattern::decompose::Decomposition;
 use crate::pattern::{
     check_board, count_cells, p_grid, p_grid_controlled, write_bilevel_row, SignatureIndex,
 };
-use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
+use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, PanelSize};
 use crate::scene::color::okabe_ito;
+use crate::scene::legend::Swatch;
 use crate::scene::{Color, Scene};
 use crate::Control;
 use crate::{BitGrid, Error, Result};
@@ -261,7 +262,16 @@ impl SquareFigure {
                 Ok(panel)
             })
             .collect::<Result<_>>()?;
-        Ok(board::sheet(&panels, size, columns, style))
+        if !decompose {
+            return Ok(board::sheet(&panels, size, columns, style));
+        }
+        let widest = panels
+            .iter()
+            .map(|p| board::board_pixels(p.rows, p.cols, size).0)
+            .max()
+            .unwrap_or(0);
+        let key = decomposition_key(widest);
+        Ok(board::sheet_with_key(&panels, size, columns, style, &key))
     }
 
     fn raw_scene(&self, control: &Control) -> Result<Scene> {
@@ -412,16 +422,10 @@ impl SquareFigure {
                 "`scale` common draws board {largest} at a whole number of pixels per cell: give `panel` {largest} or more (or `cell` 1)"
             )));
         }
-        let legend_lines = if *decompose {
-            let has_s = self.boards.iter().any(|&m| Decomposition::of(m).s > 0);
-            1 + usize::from(has_s)
-        } else {
-            0
-        };
         let animation = BoardAnimation {
             panel_px: panel_px as u32,
             largest: largest as usize,
-            text_lines: usize::from(style.captions) + legend_lines,
+            text_lines: usize::from(style.captions),
             style: style.clone(),
             colours: if *decompose {
                 vec![CORNER_COLOR, CENTRE_COLOR]
@@ -430,7 +434,11 @@ impl SquareFigure {
             },
             animation: self.animation,
             common_scale: self.common_scale,
-            key: Vec::new(),
+            key: if *decompose {
+                decomposition_key(panel_px as u32)
+            } else {
+                Vec::new()
+            },
         };
         animation.validate()?;
         Ok(animation)
@@ -622,36 +630,55 @@ fn describe(boards: &[u64], n: Option<u64>, size: PanelSize) -> String {
     }
 }
 
-/// Outlines Theorem 3.4's blocks on a square panel and adds a legend naming s and t.
+/// Outlines Theorem 3.4's blocks on a square panel and names its s and t in
+/// the caption; what the outlines mean is said once, in [`decomposition_key`].
 fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
     let d = Decomposition::of(m);
     for (row, col, side) in d.corners() {
-        panel.marks.push(BlockMark {
-            row: row as usize,
-            col: col as usize,
-            height: side as usize,
-            width: side as usize,
-            color: CORNER_COLOR,
-        });
+        panel.marks.push(block_mark(row, col, side, Block::Corner));
     }
     let (row, col, side) = d.centre();
-    panel.marks.push(BlockMark {
+    panel.marks.push(block_mark(row, col, side, Block::Centre));
+    let caption = panel.caption.take().unwrap_or_default();
+    panel.caption = Some(format!("{caption}: s = {}, t = {}", d.s, d.t));
+}
+
+/// The two kinds of block Theorem 3.4 finds in C(m,m).
+#[derive(Clone, Copy)]
+enum Block {
+    /// The four corner copies of R(s,s): solid outlines.
+    Corner,
+    /// The centre R(t,t): dashed outlines, told from the corners in grey too.
+    Centre,
+}
+
+fn block_mark(row: u64, col: u64, side: u64, block: Block) -> BlockMark {
+    BlockMark {
         row: row as usize,
         col: col as usize,
         height: side as usize,
         width: side as usize,
-        color: CENTRE_COLOR,
-    });
-    if d.s > 0 {
-        panel.legend.push(LegendEntry {
-            color: CORNER_COLOR,
-            text: format!("corners R({0},{0}): s = {0}", d.s),
-        });
+        color: match block {
+            Block::Corner => CORNER_COLOR,
+            Block::Centre => CENTRE_COLOR,
+        },
+        dashed: matches!(block, Block::Centre),
     }
-    panel.legend.push(LegendEntry {
-        color: CENTRE_COLOR,
-        text: format!("centre R({0},{0}): t = {0}", d.t),
-    });
+}
+
+/// The decomposition's key, under the whole sheet or frame: each outline
+/// drawn as on boards `panel_width` pixels wide, with its meaning.
+fn decomposition_key(panel_width: u32) -> Vec<(Swatch, String)> {
+    [
+        (Block::Corner, "corners R(s,s)"),
+        (Block::Centre, "centre R(t,t)"),
+    ]
+    .into_iter()
+    .map(|(block, text)| {
+        let line = block_mark(0, 0, 1, block).line(panel_width);
+        (Swatch::Line(line), text.to_string())
+    })
+    .collect()
 }
 
 impl Spec for SquareFigure {
@@ -726,6 +753,89 @@ impl super::Figure for SquarePlan {
             (Some(a), Some(b)) if self.boards.len() > 1 => format!("square-{a}-{b}"),
             (Some(a), _) => format!("square-{a}"),
             _ => "square".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Item, PathCmd};
+
+    /// Luma as a greyscale print or conversion sees it (ITU-R BT.601).
+    fn grey(c: Color) -> f64 {
+        0.299 * f64::from(c.r) + 0.587 * f64::from(c.g) + 0.114 * f64::from(c.b)
+    }
+
+    fn decomposed(m: u64) -> BoardPanel {
+        let style = BoardStyle::default();
+        let mut panel = BoardPanel::from_bits(&p_grid(m as usize, m as usize), &style)
+            .with_caption(format!("m = {m}"));
+        mark_decomposition(&mut panel, m);
+        panel
+    }
+
+    #[test]
+    fn each_board_names_its_s_and_t_and_the_key_says_the_meanings_once() {
+        let panel = decomposed(11);
+        assert_eq!(panel.caption.as_deref(), Some("m = 11: s = 3, t = 5"));
+        assert!(panel.legend.is_empty());
+        let corners: Vec<_> = panel.marks.iter().filter(|k| !k.dashed).collect();
+        let centre: Vec<_> = panel.marks.iter().filter(|k| k.dashed).collect();
+        assert_eq!((corners.len(), centre.len()), (4, 1));
+        assert_eq!((centre[0].row, centre[0].width), (3, 5));
+
+        let panels: Vec<BoardPanel> = (9..15).map(decomposed).collect();
+        let style = BoardStyle::default();
+        let key = decomposition_key(240);
+        let scene = board::sheet_with_key(&panels, PanelSize::Panel(240), None, &style, &key);
+        let said = |needle: &str| {
+            scene
+                .items
+                .iter()
+                .filter(|i| matches!(i, Item::Text(t) if t.text.contains(needle)))
+                .count()
+        };
+        assert_eq!(said("R(s,s)"), 1);
+        assert_eq!(said("R(t,t)"), 1);
+        assert_eq!(said(": s = "), 6);
+    }
+
+    #[test]
+    fn corner_and_centre_outlines_differ_in_grey_by_dashes_and_stand_out_on_any_cell() {
+        let style = BoardStyle::default();
+        let scene = board::sheet(&[decomposed(11)], PanelSize::Panel(240), None, &style);
+        let strokes: Vec<(Color, f64, usize)> = scene
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Path(p) => p.stroke.map(|(c, w)| {
+                    let pieces = p
+                        .commands
+                        .iter()
+                        .filter(|c| matches!(c, PathCmd::MoveTo(..)))
+                        .count();
+                    (c, w, pieces)
+                }),
+                _ => None,
+            })
+            .collect();
+        let cores = |colour: Color| -> Vec<usize> {
+            strokes
+                .iter()
+                .filter(|s| s.0 == colour)
+                .map(|s| s.2)
+                .collect()
+        };
+        // Solid corners (one closed outline each), a dashed centre (many pieces).
+        assert_eq!(cores(CORNER_COLOR), vec![1; 4]);
+        assert!(cores(CENTRE_COLOR).iter().all(|&n| n >= 8));
+        // Every core lies on a white casing wider than itself, and is dark enough
+        // in grey to show on the casing as on the P cells' colour.
+        let casings = strokes.iter().filter(|s| s.0 == Color::WHITE).count();
+        assert_eq!(casings, 5);
+        for colour in [CORNER_COLOR, CENTRE_COLOR] {
+            assert!(grey(colour) < 160.0, "{colour:?} is too light in grey");
         }
     }
 }
