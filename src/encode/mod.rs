@@ -126,6 +126,13 @@ impl Format {
             .copied()
             .find(|f| f.extension() == ext || (*f == Format::Tikz && ext == "pgf"))
             .ok_or_else(|| {
+                if matches!(ext.as_str(), "tikz" | "pgf") && !allowed.iter().any(|f| f.is_image())
+                {
+                    return Error::invalid(format!(
+                        "output '{}': a TikZ picture is one still figure and this one is an animation; use one of {list}",
+                        path.display()
+                    ));
+                }
                 Error::invalid(format!(
                     "output '{}': unknown extension '.{ext}' here; use one of {list}",
                     path.display()

@@ -23,11 +23,13 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 /// The most rectangles a TikZ figure may hold: pdflatex sets about this many in
-/// a few seconds, within its default memory (see docs/tikz.md).
-pub const MAX_RECTANGLES: u64 = 50_000;
+/// about ten seconds (0.4 ms each on a loaded two-core machine), within its
+/// default memory (see docs/tikz.md).
+pub const MAX_RECTANGLES: u64 = 20_000;
 
 /// Rectangles per `\fill` path: long enough that a board is a handful of paths,
-/// short enough that PGF's copying of the path as it grows stays cheap.
+/// short enough that TeX keeps the path in its main memory (5000 rectangles in
+/// one path exhaust it).
 pub const RECTANGLES_PER_PATH: usize = 500;
 
 /// TeX points per big point (PDF point).
@@ -143,7 +145,7 @@ fn paint(colors: &mut Colors, key: &str, color: Color) -> String {
 fn text_tex(text: &TextItem) -> Result<String> {
     super::latex::tex_escape(&text.text).map_err(|c| {
         Error::unsupported(format!(
-            "the text '{}' holds '{c}' (U+{:04X}), which LaTeX cannot set; write .pdf or .svg for this figure",
+            "the text '{}' holds '{c}' (U+{:04X}), which LaTeX cannot set; change the text, or write .pdf or .svg",
             crate::error::excerpt(&text.text),
             u32::from(c)
         ))
