@@ -9,10 +9,10 @@
 //! captions ([`super::latex::tex_escape`]), so labels match the body text.
 //! Cell layers are the SVG's merged rectangles on the raster's whole-pixel
 //! edges, one `\fill` per colour (split every [`RECTANGLES_PER_PATH`]
-//! rectangles: PGF builds a path by copying it, so very long paths cost time
-//! quadratic in their length). A figure of more than [`MAX_RECTANGLES`]
-//! rectangles is refused before a byte is written: pdflatex would run for
-//! minutes or out of memory on it.
+//! rectangles: TeX holds a whole path in its main memory until it is used,
+//! and 5000 rectangles exhaust it). A figure of more than [`MAX_RECTANGLES`]
+//! rectangles (a label counting as [`LABEL_COST`]) is refused before a byte is
+//! written: pdflatex would run for minutes or out of memory on it.
 
 use super::metadata::Metadata;
 use super::svg::merged_rectangles;
@@ -26,6 +26,10 @@ use std::io::Write;
 /// about ten seconds (0.4 ms each on a loaded two-core machine), within its
 /// default memory (see docs/tikz.md).
 pub const MAX_RECTANGLES: u64 = 20_000;
+
+/// What one text node costs pdflatex, in rectangles: a Grundy table's numbers
+/// are set at about 2 ms each, four to five times a rectangle.
+pub const LABEL_COST: u64 = 4;
 
 /// Rectangles per `\fill` path: long enough that a board is a handful of paths,
 /// short enough that TeX keeps the path in its main memory (5000 rectangles in
@@ -42,7 +46,10 @@ pub fn rectangle_count(scene: &Scene) -> u64 {
         .items
         .iter()
         .map(|item| match item {
-            Item::Cells(layer) => layer_rectangles(layer).0.len() as u64,
+            Item::Cells(layer) => {
+                let (rects, lines) = layer_rectangles(layer);
+                (rects.len() + lines.len()) as u64
+            }
             _ => 0,
         })
         .sum()
@@ -186,9 +193,15 @@ pub fn write_tikz(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> Re
         .iter()
         .map(|(rects, lines)| (rects.len() + lines.len()) as u64)
         .sum();
-    if rectangles > MAX_RECTANGLES {
+    let labels = texts.len() as u64;
+    if rectangles + LABEL_COST * labels > MAX_RECTANGLES {
+        let labels = match labels {
+            0 => String::new(),
+            1 => " and 1 label".into(),
+            n => format!(" and {n} labels"),
+        };
         return Err(Error::unsupported(format!(
-            "this figure would be {rectangles} rectangles as TikZ, more than pdflatex sets in reasonable time (at most {MAX_RECTANGLES}); write .pdf instead, or draw a smaller m or fewer boards"
+            "this figure would be {rectangles} rectangles{labels} as TikZ, more than pdflatex sets in reasonable time (at most {MAX_RECTANGLES} rectangles, a label counting as {LABEL_COST}); write .pdf instead, or draw a smaller m or box, or fewer boards"
         )));
     }
     let frame = Frame::of(scene);

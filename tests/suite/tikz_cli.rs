@@ -385,15 +385,15 @@ fn tikz_is_the_same_bytes_with_one_and_four_threads() {
     }
 }
 
-/// Too many rectangles, a character LaTeX has no spelling for, an animation:
+/// Too many rectangles or labels, a character LaTeX has no spelling for, an animation:
 /// one line, a failed exit, and no file.
 #[test]
 fn tikz_refusals_are_one_line_and_leave_no_file() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (
             &["square", "--m", "2047", "-o", "big.tikz"],
-            "rectangles as TikZ",
+            "1398101 rectangles and 1 label as TikZ",
         ),
         (
             &["square", "--m", "11", "--caption", "盤 11", "-o", "c.tikz"],
@@ -404,6 +404,22 @@ fn tikz_refusals_are_one_line_and_leave_no_file() {
             "animation; use one of .gif",
         ),
         (&["square", "--m", "2047", "-o", "big.pgf"], ".pdf"),
+        // A Grundy table of 6891 numbers: labels cost pdflatex more than cells.
+        (
+            &[
+                "grundy",
+                "triangular",
+                "--k",
+                "3",
+                "--box",
+                "140",
+                "--slice",
+                "z=70",
+                "-o",
+                "table.tikz",
+            ],
+            "6891 labels as TikZ",
+        ),
     ];
     for (args, needle) in cases {
         let out = nimscape(dir.path())
