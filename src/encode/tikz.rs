@@ -11,8 +11,9 @@
 //! edges, one `\fill` per colour (split every [`RECTANGLES_PER_PATH`]
 //! rectangles: TeX holds a whole path in its main memory until it is used,
 //! and 5000 rectangles exhaust it). A figure of more than [`MAX_RECTANGLES`]
-//! rectangles (a label counting as [`LABEL_COST`]) is refused before a byte is
-//! written: pdflatex would run for minutes or out of memory on it.
+//! rectangles' work (a label counting as [`LABEL_COST`], a path by its steps)
+//! is refused before a byte is written: pdflatex would run for minutes or out
+//! of memory on it.
 
 use super::metadata::Metadata;
 use super::svg::merged_rectangles;
@@ -28,13 +29,18 @@ use std::io::Write;
 pub const MAX_RECTANGLES: u64 = 20_000;
 
 /// What one text node costs pdflatex, in rectangles: a Grundy table's numbers
-/// are set at about 2 ms each, four to five times a rectangle.
+/// are set at about 2 ms each, four to five times a rectangle. A path costs one
+/// plus one per two steps (a filled and stroked triangle, about 1 ms, is three).
 pub const LABEL_COST: u64 = 4;
 
 /// Rectangles per `\fill` path: long enough that a board is a handful of paths,
 /// short enough that TeX keeps the path in its main memory (5000 rectangles in
 /// one path exhaust it).
 pub const RECTANGLES_PER_PATH: usize = 500;
+
+/// Steps of an open stroke per `\path`, for the same reason as
+/// [`RECTANGLES_PER_PATH`].
+pub const STEPS_PER_PATH: usize = 1000;
 
 /// TeX points per big point (PDF point).
 const PT_PER_BP: f64 = 72.27 / 72.0;
@@ -148,6 +154,15 @@ fn paint(colors: &mut Colors, key: &str, color: Color) -> String {
     }
 }
 
+/// `1 label`, `2 labels`.
+fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// A text item's words as LaTeX, or the one-line refusal naming the character.
 fn text_tex(text: &TextItem) -> Result<String> {
     super::latex::tex_escape(&text.text).map_err(|c| {
@@ -194,14 +209,28 @@ pub fn write_tikz(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> Re
         .map(|(rects, lines)| (rects.len() + lines.len()) as u64)
         .sum();
     let labels = texts.len() as u64;
-    if rectangles + LABEL_COST * labels > MAX_RECTANGLES {
-        let labels = match labels {
-            0 => String::new(),
-            1 => " and 1 label".into(),
-            n => format!(" and {n} labels"),
-        };
+    let (paths, steps) = scene
+        .items
+        .iter()
+        .fold((0u64, 0u64), |(n, steps), item| match item {
+            Item::Path(path) => (n + 1, steps + path.commands.len() as u64),
+            _ => (n, steps),
+        });
+    let work = rectangles + LABEL_COST * labels + paths + steps / 2;
+    if work > MAX_RECTANGLES {
+        let mut parts = Vec::new();
+        if rectangles > 0 {
+            parts.push(plural(rectangles, "rectangle"));
+        }
+        if labels > 0 {
+            parts.push(plural(labels, "label"));
+        }
+        if paths > 0 {
+            parts.push(format!("{} of {steps} steps", plural(paths, "path")));
+        }
         return Err(Error::unsupported(format!(
-            "this figure would be {rectangles} rectangles{labels} as TikZ, more than pdflatex sets in reasonable time (at most {MAX_RECTANGLES} rectangles, a label counting as {LABEL_COST}); write .pdf instead, or draw a smaller m or box, or fewer boards"
+            "this figure would be {} as TikZ, the work of {work} rectangles, more than pdflatex sets in reasonable time (at most {MAX_RECTANGLES}); write .pdf instead, or a smaller figure (a smaller m, n or box, fewer boards)",
+            parts.join(", ")
         )));
     }
     let frame = Frame::of(scene);
@@ -319,64 +348,80 @@ fn write_path(body: &mut String, frame: &Frame, colors: &mut Colors, path: &Path
     if options.is_empty() || path.commands.is_empty() {
         return;
     }
-    let mut text = String::new();
+    let options = options.join(",");
+    // Each step as TikZ, with the point it ends at: (text, is a move, end).
+    let mut steps: Vec<(String, bool, (f64, f64))> = Vec::with_capacity(path.commands.len());
     // Where the pen is and where its sub-path began: a quadratic curve needs its
     // start to become a cubic, and a line after a close starts at the closed start.
     let (mut pen, mut start) = ((0.0, 0.0), (0.0, 0.0));
     let mut closed = false;
     for cmd in &path.commands {
-        match *cmd {
+        if closed && !matches!(cmd, PathCmd::MoveTo(..) | PathCmd::Close) {
+            steps.push((frame.point(start.0, start.1), true, start));
+            closed = false;
+        }
+        let (text, end) = match *cmd {
             PathCmd::MoveTo(x, y) => {
-                text += &format!(" {}", frame.point(x, y));
-                (pen, start, closed) = ((x, y), (x, y), false);
-            }
-            PathCmd::LineTo(x, y) => {
-                if closed {
-                    text += &format!(" {}", frame.point(start.0, start.1));
-                    closed = false;
-                }
-                text += &format!(" -- {}", frame.point(x, y));
+                (start, closed) = ((x, y), false);
+                steps.push((frame.point(x, y), true, (x, y)));
                 pen = (x, y);
+                continue;
             }
+            PathCmd::LineTo(x, y) => (format!("-- {}", frame.point(x, y)), (x, y)),
             PathCmd::QuadTo(a, b, x, y) => {
-                if closed {
-                    text += &format!(" {}", frame.point(start.0, start.1));
-                    closed = false;
-                }
                 let c1 = (
                     pen.0 + 2.0 / 3.0 * (a - pen.0),
                     pen.1 + 2.0 / 3.0 * (b - pen.1),
                 );
                 let c2 = (x + 2.0 / 3.0 * (a - x), y + 2.0 / 3.0 * (b - y));
-                text += &format!(
-                    " .. controls {} and {} .. {}",
+                let text = format!(
+                    ".. controls {} and {} .. {}",
                     frame.point(c1.0, c1.1),
                     frame.point(c2.0, c2.1),
                     frame.point(x, y)
                 );
-                pen = (x, y);
+                (text, (x, y))
             }
             PathCmd::CubicTo(a, b, c, d, x, y) => {
-                if closed {
-                    text += &format!(" {}", frame.point(start.0, start.1));
-                    closed = false;
-                }
-                text += &format!(
-                    " .. controls {} and {} .. {}",
+                let text = format!(
+                    ".. controls {} and {} .. {}",
                     frame.point(a, b),
                     frame.point(c, d),
                     frame.point(x, y)
                 );
-                pen = (x, y);
+                (text, (x, y))
             }
             PathCmd::Close => {
-                text += " -- cycle";
-                pen = start;
                 closed = true;
+                ("-- cycle".to_string(), start)
             }
-        }
+        };
+        steps.push((text, false, end));
+        pen = end;
     }
-    *body += &format!("\\path[{}]{text};\n", options.join(","));
+    // TeX holds a path whole until it is drawn: a long open stroke (a chart's
+    // curve of 20000 points) is drawn in pieces, each starting where the last
+    // ended. A filled outline cannot be cut; no figure has one that long.
+    let piece = if path.fill.is_none() {
+        STEPS_PER_PATH
+    } else {
+        usize::MAX
+    };
+    let mut count = 0;
+    *body += &format!("\\path[{options}]");
+    for (k, (text, is_move, _)) in steps.iter().enumerate() {
+        if count == piece && !is_move {
+            let from = steps[k - 1].2;
+            *body += &format!(";\n\\path[{options}] {}", frame.point(from.0, from.1));
+            count = 0;
+        }
+        // Short lines: TeX reads a line into a buffer of limited size.
+        let sep = if k % 8 == 0 && k > 0 { "\n " } else { " " };
+        *body += sep;
+        *body += text;
+        count += 1;
+    }
+    *body += ";\n";
 }
 
 fn write_text(body: &mut String, frame: &Frame, colors: &mut Colors, text: &TextItem, tex: &str) {
@@ -467,6 +512,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("U+65E5") && !err.contains('\n'), "{err}");
+    }
+
+    #[test]
+    fn a_long_stroke_is_drawn_in_pieces_that_meet_and_lines_stay_short() {
+        let mut scene = Scene::new(100, 100, Color::TRANSPARENT);
+        let points: Vec<(f64, f64)> = (0..2500).map(|k| (k as f64 / 25.0, 50.0)).collect();
+        scene.push(PathItem::polyline(&points).stroked(Color::BLACK, 1.0));
+        let text = tikz(&scene);
+        assert_eq!(text.matches("\\path[").count(), 3, "{text}");
+        // The second piece starts where the first ended: step 999's point.
+        assert!(text.contains(";\n\\path[draw=nimscapeC0,line width=1bp] (39.96,50)"));
+        assert!(text.lines().all(|line| line.len() < 200));
+        assert_eq!(text.matches("-- ").count(), 2499);
     }
 
     #[test]

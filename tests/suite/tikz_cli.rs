@@ -393,7 +393,7 @@ fn tikz_refusals_are_one_line_and_leave_no_file() {
     let cases: [(&[&str], &str); 5] = [
         (
             &["square", "--m", "2047", "-o", "big.tikz"],
-            "1398101 rectangles and 1 label as TikZ",
+            "1398101 rectangles, 1 label, 1 path of 5 steps as TikZ",
         ),
         (
             &["square", "--m", "11", "--caption", "盤 11", "-o", "c.tikz"],
@@ -418,7 +418,7 @@ fn tikz_refusals_are_one_line_and_leave_no_file() {
                 "-o",
                 "table.tikz",
             ],
-            "6891 labels as TikZ",
+            "6891 labels",
         ),
     ];
     for (args, needle) in cases {
