@@ -432,3 +432,28 @@ fn tikz_refusals_are_one_line_and_leave_no_file() {
         assert!(left.is_empty(), "{args:?} left {left:?}");
     }
 }
+
+/// A recipe may ask for `tikz` among a figure's formats.
+#[test]
+fn a_recipe_writes_tikz_when_its_formats_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = "title = \"TikZ\"\nname = \"tz\"\n[defaults]\nformats = [\"tikz\", \"pdf\"]\n\n\
+                  [[figure]]\nname = \"board\"\nmodel = \"square\"\ncaption = \"The board.\"\nm = 11\nwidth = \"85mm\"\n";
+    std::fs::write(dir.path().join("r.toml"), recipe).unwrap();
+    run_ok(dir.path(), &["render", "r.toml", "--quiet"]);
+    let tikz = read(dir.path(), "output/tz/board.tikz");
+    assert!(tikz.starts_with("% nimscape TikZ picture"), "{tikz}");
+    let direct = tempfile::tempdir().unwrap();
+    run_ok(
+        direct.path(),
+        &["square", "--m", "11", "--width", "85mm", "-o", "b.tikz"],
+    );
+    // The same picture as the command line's (the provenance comment aside).
+    let body = |text: &str| {
+        text.lines()
+            .filter(|l| !l.starts_with('%'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&tikz), body(&read(direct.path(), "b.tikz")));
+}
