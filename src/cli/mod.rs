@@ -47,7 +47,7 @@ pub(crate) struct Cli {
     #[arg(long, short, global = true, help_heading = GLOBAL)]
     quiet: bool,
 
-    /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, gif, csv, json; json for reports (verify, --check, grundy's).
+    /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, tikz, gif, csv, json; json for reports (verify, --check, grundy's).
     #[arg(long, global = true, help_heading = GLOBAL, value_name = "EXT", value_parser = args::parse_format)]
     format: Option<nimscape::encode::Format>,
 }

@@ -15,6 +15,7 @@ pub mod pdf;
 pub mod png;
 pub mod raster;
 pub mod svg;
+pub mod tikz;
 
 pub use metadata::Metadata;
 
@@ -43,11 +44,14 @@ pub enum Format {
     Npy,
     /// A LaTeX table (`tabular`, coloured with `colortbl`) to `\input`.
     Tex,
+    /// A TikZ picture to `\input` (`.tikz` or `.pgf`), its text set by LaTeX,
+    /// wherever SVG is written.
+    Tikz,
 }
 
 impl Format {
     /// Every format nimscape writes.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Png,
         Format::Svg,
         Format::Pdf,
@@ -57,6 +61,7 @@ impl Format {
         Format::Json,
         Format::Npy,
         Format::Tex,
+        Format::Tikz,
     ];
 
     /// The lower-case extension.
@@ -71,6 +76,7 @@ impl Format {
             Format::Json => "json",
             Format::Npy => "npy",
             Format::Tex => "tex",
+            Format::Tikz => "tikz",
         }
     }
 
@@ -79,25 +85,30 @@ impl Format {
         matches!(self, Format::Gif | Format::Apng)
     }
 
-    /// True for the still-image formats (PNG, SVG, PDF).
+    /// True for the still-image formats (PNG, SVG, PDF, TikZ).
     pub fn is_image(self) -> bool {
-        matches!(self, Format::Png | Format::Svg | Format::Pdf)
+        matches!(self, Format::Png | Format::Svg | Format::Pdf | Format::Tikz)
     }
 
     /// The format of `path` by its extension, if it is one of `allowed`. Every figure
-    /// that can be SVG can also be PDF.
+    /// that can be SVG can also be PDF and TikZ; `.pgf` is another name for `.tikz`.
     pub fn of_path(path: &Path, allowed: &[Format]) -> Result<Format> {
         let mut allowed = allowed.to_vec();
-        if allowed.contains(&Format::Svg) && !allowed.contains(&Format::Pdf) {
-            allowed.insert(
-                allowed.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
-                Format::Pdf,
-            );
+        for vector in [Format::Tikz, Format::Pdf] {
+            if allowed.contains(&Format::Svg) && !allowed.contains(&vector) {
+                allowed.insert(
+                    allowed.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
+                    vector,
+                );
+            }
         }
         let allowed = &allowed[..];
         let list = allowed
             .iter()
-            .map(|f| format!(".{}", f.extension()))
+            .map(|f| match f {
+                Format::Tikz => ".tikz, .pgf".to_string(),
+                f => format!(".{}", f.extension()),
+            })
             .collect::<Vec<_>>()
             .join(", ");
         let ext = path
@@ -113,8 +124,15 @@ impl Format {
         allowed
             .iter()
             .copied()
-            .find(|f| f.extension() == ext)
+            .find(|f| f.extension() == ext || (*f == Format::Tikz && ext == "pgf"))
             .ok_or_else(|| {
+                if matches!(ext.as_str(), "tikz" | "pgf") && !allowed.iter().any(|f| f.is_image())
+                {
+                    return Error::invalid(format!(
+                        "output '{}': a TikZ picture is one still figure and this one is an animation; use one of {list}",
+                        path.display()
+                    ));
+                }
                 Error::invalid(format!(
                     "output '{}': unknown extension '.{ext}' here; use one of {list}",
                     path.display()
@@ -458,7 +476,7 @@ fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
         .sum()
 }
 
-/// Writes a scene in the format its path names (PNG, SVG or PDF), atomically.
+/// Writes a scene in the format its path names (PNG, SVG, PDF or TikZ), atomically.
 pub fn write_scene(
     path: &Path,
     scene: &crate::scene::Scene,
@@ -471,7 +489,7 @@ pub fn write_scene(
     })
 }
 
-/// Writes a scene as PNG, SVG or PDF to any writer.
+/// Writes a scene as PNG, SVG, PDF or TikZ to any writer.
 pub fn write_scene_to(
     out: &mut dyn Write,
     format: Format,
@@ -529,6 +547,7 @@ pub fn write_scene_controlled(
             )
         }
         Format::Svg => svg::write_svg(out, scene, metadata).map_err(Error::write_failed),
+        Format::Tikz => tikz::write_tikz(out, scene, metadata),
         other => Err(Error::unsupported(format!(
             "a picture cannot be written as .{}",
             other.extension()

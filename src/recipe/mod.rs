@@ -197,10 +197,11 @@ pub const RESERVED_KEYS: [&str; 6] = [
 ];
 
 /// The formats a recipe may ask for.
-const FORMATS: [Format; 8] = [
+const FORMATS: [Format; 9] = [
     Format::Png,
     Format::Svg,
     Format::Pdf,
+    Format::Tikz,
     Format::Gif,
     Format::Apng,
     Format::Csv,

@@ -791,7 +791,7 @@ pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
         &crate::encode::Format::ALL,
     )
     .map_err(|_| {
-        format!("'{text}' is not a format; use png, svg, pdf, gif, apng, csv, json or npy")
+        format!("'{text}' is not a format; use png, svg, pdf, tikz, gif, apng, csv, json or npy")
     })
 }
 

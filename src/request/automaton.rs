@@ -25,7 +25,7 @@ pub struct AutomatonArgs {
     /// Compare the parity of every frame 1..N with the P-positions of C(n,n) and report the first mismatch.
     #[arg(long)]
     pub check: bool,
-    /// Output: .png, .svg / .pdf, .gif or .apng (animation), frames/f-%03d.png or .pdf (numbered frames plus a LaTeX snippet), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
+    /// Output: .png, .svg / .pdf, .tikz / .pgf (TikZ to \input in LaTeX), .gif or .apng (animation), frames/f-%03d.png or .pdf (numbered frames plus a LaTeX snippet), .csv / .json (i,j,value of non-zero cells), .npy (uint16 frames mod p) [default: output/automaton-<frames>.png; none with --check]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption: 1-bit PNG with odd cells black for mod 2, palette colours for mod p.

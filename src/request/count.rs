@@ -18,7 +18,7 @@ pub struct CountArgs {
     /// Which m: one value (10^9 is fine), a range 1..64, or a list.
     #[arg(long, value_name = "M", value_parser = parse_counts)]
     pub m: Option<args::ValueList>,
-    /// Output: a chart .png / .svg / .pdf, or .csv (m,g) / .json / .npy (uint64 rows m, g) [default: a table on stdout]
+    /// Output: a chart .png / .svg / .pdf / .tikz (LaTeX-native, also .pgf), or .csv (m,g) / .json / .npy (uint64 rows m, g) [default: a table on stdout]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Logarithmic axes on the chart.

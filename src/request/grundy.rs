@@ -42,7 +42,7 @@ pub struct GrundyArgs {
     /// [default for band games and six-sided: the paper's table or box].
     #[arg(long = "box", value_name = "N|N,N,..")]
     game_box: Option<String>,
-    /// Output: .png / .svg / .pdf (a table or plot), .csv / .json (every position and its value), .npy (uint16 box, 65535 outside the game).
+    /// Output: .png / .svg / .pdf / .tikz / .pgf (a table or plot; TikZ to \input in LaTeX), .csv / .json (every position and its value), .npy (uint16 box, 65535 outside the game).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Data lists only the P-positions.

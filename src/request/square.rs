@@ -15,7 +15,7 @@ pub struct SquareArgs {
     /// Columns n, for rectangular boards (default: n = m).
     #[arg(long, value_name = "N", value_parser = args::parse_side)]
     n: Option<u64>,
-    /// Output: .png, .svg / .pdf, .gif or .apng (an animation over m), frames/m-%03d.png or .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/m-png.tex or m-pdf.tex), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
+    /// Output: .png, .svg / .pdf, .tikz / .pgf (a TikZ picture to \input in LaTeX, text in the document's font), .gif or .apng (an animation over m), frames/m-%03d.png or .pdf (numbered frames plus a LaTeX \animategraphics snippet frames/m-png.tex or m-pdf.tex), .csv (i,j of every P cell), .json or .npy (one board, uint8, 1 = P) [default: output/square-<m>.png]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// One pixel per cell, no margin or caption, 1-bit PNG with P cells black (streamed: any size).

@@ -80,7 +80,7 @@ pub fn content_type(ext: &str) -> &'static str {
         "csv" => "text/csv; charset=utf-8",
         "json" => "application/json",
         "txt" => "text/plain; charset=utf-8",
-        "tex" => "application/x-tex; charset=utf-8",
+        "tex" | "tikz" | "pgf" => "application/x-tex; charset=utf-8",
         _ => "application/octet-stream",
     }
 }

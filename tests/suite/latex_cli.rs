@@ -30,7 +30,7 @@ fn have_latex() -> bool {
 
 /// What a pdflatex log says is wrong with the page: overfull boxes over 1 pt,
 /// floats too large, and every LaTeX, package, class or pdfTeX warning.
-fn log_problems(log: &str) -> Vec<String> {
+pub(super) fn log_problems(log: &str) -> Vec<String> {
     let mut problems = Vec::new();
     for line in log.lines() {
         if line.starts_with("Overfull \\") {

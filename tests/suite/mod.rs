@@ -36,4 +36,5 @@ mod square_theorems;
 pub mod support;
 mod survey_cli;
 mod survey_recipe;
+mod tikz_cli;
 mod verify_cli;

@@ -191,15 +191,17 @@ impl Plan {
             .iter()
             .map(|f| f.extension())
             .collect();
-        // Every figure that writes SVG writes PDF too (through the SVG).
-        if formats.contains(&"svg") && !formats.contains(&"pdf") {
-            let at = formats.iter().position(|f| *f == "svg").unwrap_or(0) + 1;
-            formats.insert(at, "pdf");
+        // Every figure that writes SVG writes PDF and TikZ too (from the same scene).
+        for vector in ["tikz", "pdf"] {
+            if formats.contains(&"svg") && !formats.contains(&vector) {
+                let at = formats.iter().position(|f| *f == "svg").unwrap_or(0) + 1;
+                formats.insert(at, vector);
+            }
         }
         formats
     }
 
-    /// The figure as `extension` (png, svg, pdf, csv, json, npy, gif, apng, ...), in memory.
+    /// The figure as `extension` (png, svg, pdf, tikz, csv, json, npy, gif, apng, ...), in memory.
     fn render<'py>(&self, py: Python<'py>, extension: &str) -> PyResult<Bound<'py, PyBytes>> {
         let format = self.planned.format(extension).map_err(to_py)?;
         // In memory, an output the command line would stream to a file counts

@@ -192,7 +192,7 @@ impl SquareFigure {
         // drawing it (encode::scene_peak_bytes' rate). SVG and PDF cost by runs of
         // equal cells, which only the scene knows: encode checks them once it exists.
         let writing = match format {
-            Format::Svg | Format::Pdf => 0,
+            Format::Svg | Format::Pdf | Format::Tikz => 0,
             _ => pixels.saturating_mul(11),
         };
         let peak = writing.saturating_add(cells.saturating_mul(2));

@@ -46,7 +46,7 @@ pub struct SectionArgs {
     scale: ScaleArg,
     #[command(flatten)]
     style: SectionStyleArgs,
-    /// Output: .png (anti-aliased), .svg / .pdf (exact polygons), .csv or .json (exact diamonds)
+    /// Output: .png (anti-aliased), .svg / .pdf / .tikz (exact polygons; .tikz or .pgf set its text in the LaTeX document's font), .csv or .json (exact diamonds)
     /// [default: output/octahedron-<n>-<level>.png]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -83,7 +83,7 @@ pub struct ViewArgs {
     /// Caption size in pt (px without a physical size) [default: scaled to the picture].
     #[arg(long, value_name = "PT", value_parser = args::parse_caption_size)]
     caption_size: Option<f64>,
-    /// Output: .png (anti-aliased) or .svg / .pdf [default: output/octahedron-view-<n>.png]
+    /// Output: .png (anti-aliased), .svg / .pdf, or .tikz / .pgf (to \input in LaTeX) [default: output/octahedron-view-<n>.png]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
