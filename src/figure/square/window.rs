@@ -452,3 +452,30 @@ impl crate::figure::Figure for WindowPlan {
         format!("square-{}-window", self.m)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `app.js` colours the nim-sum view with the same 64 colours.
+    #[test]
+    fn app_js_holds_the_nimsum_ramp() {
+        let js = include_str!("../../serve/web/app.js");
+        let want: Vec<String> = nimsum_ramp()
+            .iter()
+            .map(|c| format!("'{}'", c.hex()))
+            .collect();
+        let line = format!("const NIMSUM_RAMP = [{}];", want.join(", "));
+        assert!(js.contains(&line), "app.js must hold\n{line}");
+    }
+
+    #[test]
+    fn ramp_index_spreads_bit_lengths_over_the_ramp_in_order() {
+        assert_eq!(ramp_index(1, 1), 0);
+        assert_eq!((ramp_index(1, 4), ramp_index(4, 4)), (0, 63));
+        for top in 2..=63 {
+            let idx: Vec<usize> = (1..=top).map(|k| ramp_index(k, top)).collect();
+            assert!(idx.windows(2).all(|w| w[0] < w[1]), "top {top}: {idx:?}");
+        }
+    }
+}
