@@ -106,7 +106,9 @@ pub fn explorer_html(
             }
         }
     }
-    for frame in 1..=spec.frames {
+    // The largest frame first: its memory check, the page's largest, then
+    // refuses before any other frame is drawn.
+    for frame in (1..=spec.frames).rev() {
         let flags = [
             ("frames".to_string(), frame.to_string()),
             ("modulus".to_string(), "2".to_string()),

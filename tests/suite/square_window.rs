@@ -245,3 +245,37 @@ fn square_window_outlines_the_decomposition_to_the_depth_asked() {
         "depth 2: {two_v} vermillion, {two_b} blue"
     );
 }
+
+#[test]
+fn square_decompose_depth_outlines_the_blocks_of_the_blocks_in_a_figure() {
+    let purple = |depth: Option<&str>| {
+        let mut pairs = vec![("m", "11"), ("decompose", "true")];
+        if let Some(d) = depth {
+            pairs.push(("decompose-depth", d));
+        }
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let budget = Budget {
+            memory_limit: 1 << 30,
+            ..Budget::default()
+        };
+        let svg = render_pairs(
+            &["square"],
+            &pairs,
+            "svg",
+            &budget,
+            &nimscape::Control::default(),
+        )
+        .unwrap();
+        String::from_utf8(svg)
+            .unwrap()
+            .to_lowercase()
+            .matches("#cc79a7")
+            .count()
+    };
+    assert_eq!(purple(None), 0);
+    assert_eq!(purple(Some("1")), 0);
+    assert!(purple(Some("2")) > 0, "no second level drawn");
+}

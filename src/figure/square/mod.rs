@@ -662,7 +662,7 @@ fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
 
 /// Theorem 3.4's blocks of the blocks, levels 2..=`depth`: every block of
 /// the level above (its corners, and its centre when smaller than it) cut
-/// in turn, outlined in [`window::OUTLINE_COLOURS`] by level.
+/// in turn, outlined in [`window::OUTLINE_COLOURS`] by level (purple, orange, ...).
 fn mark_nested(panel: &mut BoardPanel, m: u64, depth: u32) {
     let cut = |(row, col, side): (u64, u64, u64)| -> Vec<(u64, u64, u64)> {
         let d = Decomposition::of(side);
@@ -680,7 +680,9 @@ fn mark_nested(panel: &mut BoardPanel, m: u64, depth: u32) {
     };
     let mut level = inner((0, 0, m));
     for d in 2..=depth {
-        let color = window::OUTLINE_COLOURS[(d as usize - 1) % window::OUTLINE_COLOURS.len()];
+        // Level 1 is vermillion and bluish green; the default P-cells are
+        // blue: deeper levels take the outline colours after those.
+        let color = window::OUTLINE_COLOURS[(d as usize + 1) % window::OUTLINE_COLOURS.len()];
         let mut next = Vec::new();
         for block in level {
             if block.2 < 2 {
