@@ -242,6 +242,48 @@ fn bar_labels_keep_apart(tab: &Chromium, what: &str) -> usize {
     boxes.len()
 }
 
+/// Runs each `&&` part of the page's command line with the CLI and checks
+/// that its PNG is the very bytes of the /api image the page loaded (`api`,
+/// one path per part, as the page requested it).
+fn command_is_the_loaded_picture(
+    tab: &Chromium,
+    server: &nimscape::serve::RunningServer,
+    api: &[&str],
+) {
+    let command = eval(tab, "document.getElementById('command').textContent");
+    let command = command.as_str().unwrap();
+    let parts: Vec<&str> = command.split(" && ").collect();
+    assert_eq!(parts.len(), api.len(), "{command}");
+    for (part, query) in parts.into_iter().zip(api) {
+        let loaded = eval(tab, &format!("performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/{query}'))"));
+        assert_eq!(
+            loaded,
+            serde_json::Value::Bool(true),
+            "the page did not load /api/{query}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let words: Vec<&str> = part.split_whitespace().collect();
+        assert_eq!(words[0], "nimscape", "{part}");
+        let out = super::support::nimscape(dir.path())
+            .args(&words[1..])
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{part}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file = words[words.iter().position(|w| *w == "-o").unwrap() + 1];
+        let cli = std::fs::read(dir.path().join(file)).unwrap();
+        let reply = super::serve::get(server.addr, &format!("/api/{query}"));
+        assert!(
+            cli == reply.body,
+            "{part}: the CLI's PNG is not the page's /api/{query}"
+        );
+    }
+}
+
 /// The octahedron view's command: today's flags, the level in lowest terms
 /// (H(4,5.5) at the slider's 1408/4096 = 11/32), and the CLI's bytes are the
 /// picture the page loaded.
@@ -259,33 +301,14 @@ fn octahedron_command_is_the_picture(tab: &Chromium, server: &nimscape::serve::R
             .starts_with("r = 11/32 = 0.343750 · the section H(4,5.5)"),
         "{text}"
     );
-    for (part, query) in command.split(" && ").zip([
-        "section.png?n=4&level=5.5&panel=480",
-        "view.png?n=4&azimuth=30&elevation=25&width=480&plane=5.5",
-    ]) {
-        let loaded = eval(tab, &format!("performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/octahedron/{query}'))"));
-        assert_eq!(
-            loaded,
-            serde_json::Value::Bool(true),
-            "the page did not load /api/octahedron/{query}"
-        );
-        let dir = tempfile::tempdir().unwrap();
-        let words: Vec<&str> = part.split_whitespace().collect();
-        let out = super::support::nimscape(dir.path())
-            .args(&words[1..])
-            .arg("-q")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{part}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let file = words[words.iter().position(|w| *w == "-o").unwrap() + 1];
-        let cli = std::fs::read(dir.path().join(file)).unwrap();
-        let api = super::serve::get(server.addr, &format!("/api/octahedron/{query}"));
-        assert!(cli == api.body, "{part}: the CLI's PNG is not the page's");
-    }
+    command_is_the_loaded_picture(
+        tab,
+        server,
+        &[
+            "octahedron/section.png?n=4&level=5.5&panel=480",
+            "octahedron/view.png?n=4&azimuth=30&elevation=25&width=480&plane=5.5",
+        ],
+    );
     // A level that is no H(n,m) is written as a reduced fraction.
     eval(tab, "(() => { const r = document.getElementById('oc-r'); r.value = '1000'; r.dispatchEvent(new Event('change')); return true; })()");
     let command = eval(tab, "document.getElementById('command').textContent");
@@ -609,6 +632,16 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         wait_for(&tab, view, &format!("document.getElementById('{image}').dataset.state === 'ready' && document.getElementById('{image}').naturalWidth > 0"));
         if view == "octahedron" && image == "oc-view" {
             octahedron_command_is_the_picture(&tab, &server);
+        }
+        if view == "automaton" {
+            command_is_the_loaded_picture(&tab, &server, &["automaton.png?frames=16&modulus=2"]);
+        }
+        if view == "grundy" {
+            command_is_the_loaded_picture(
+                &tab,
+                &server,
+                &["grundy.png?game=triangular&k=3&box=10&plot=table&slice=z%3D5"],
+            );
         }
     }
     // Hovering the Grundy table reads out the position and its value: the
