@@ -34,7 +34,7 @@ pub enum WindowColour {
     /// exact share of P-cells in the pixel's block.
     Share,
     /// P-cells in the P colour, others by the bit length of the four-heap
-    /// nim-sum of the block's first cell on [`NIMSUM_RAMP`] (sampled).
+    /// nim-sum of the block's first cell on [`nimsum_ramp`] (sampled).
     NimSum,
 }
 
@@ -76,9 +76,11 @@ pub struct WindowFigure {
 pub type WindowPlan = Plan<WindowFigure>;
 
 /// The nim-sum ramp: 64 colours of the viridis palette, dark to light,
-/// ordered and colour-blind safe. Bit length k of `top` takes colour
-/// [`ramp_index`]`(k, top)`. `app.js` holds the same table (`NIMSUM_RAMP`;
-/// a test compares them).
+/// ordered and colour-blind safe. A nim-sum of bit length k on a board of
+/// `top` bits takes entry `63 - `[`ramp_index`]`(k, top)`: light for few
+/// bits, dark for many, so that P-cells (nim-sum 0) in white begin the
+/// order. `app.js` holds the same table (`NIMSUM_RAMP`; a test compares
+/// them).
 pub fn nimsum_ramp() -> Vec<Color> {
     Palette::Viridis
         .colours(65)
@@ -258,7 +260,7 @@ impl WindowFigure {
                 let ramp = nimsum_ramp();
                 let top = ramp_top(self.m, self.n);
                 for k in 1..=64u32 {
-                    palette[k as usize + 1] = ramp[ramp_index(k, top)];
+                    palette[k as usize + 1] = ramp[63 - ramp_index(k, top)];
                 }
             }
         }

@@ -123,7 +123,7 @@ const palettes = new Map();
 // The nim-sum ramp: the viridis palette of src/scene/ramp.rs at 64 steps,
 // dark to light, ordered and colour-blind safe (a unit test keeps it equal to
 // figure::square::window::nimsum_ramp). Bit length k of a board whose
-// nim-sums have at most `top` bits takes entry rampIndex(k, top).
+// nim-sums have at most `top` bits takes entry 63 - rampIndex(k, top).
 const NIMSUM_RAMP = ['#31003c', '#300041', '#300046', '#2f014a', '#2f044f', '#2e0854', '#2c0d58', '#2a115c', '#281560', '#261964', '#231d67', '#1f206a', '#1a246d', '#142870', '#0b2c72', '#003074', '#003475', '#003777', '#003b78', '#003f78', '#004379', '#004779', '#004a78', '#004e78', '#005177', '#005575', '#005874', '#005c72', '#005f70', '#00626d', '#00656a', '#006867', '#006a64', '#006d61', '#006f5d', '#007259', '#007455', '#007650', '#00784b', '#007946', '#007b41', '#007c3c', '#187e36', '#2c7f2f', '#3a8028', '#468020', '#518115', '#5b8206', '#658200', '#6e8200', '#778200', '#808200', '#888200', '#918200', '#988100', '#a08100', '#a88000', '#af8000', '#b67f00', '#bc7f00', '#c37e00', '#c97e00', '#cf7d00', '#d57c11'];
 const hexRgb = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
 function rampIndex(k, top) {
@@ -156,9 +156,11 @@ function paletteFor(mode, m) {
     set(255, ...P_RGB);
     for (let b = 2; b < 255; b++) set(b, ...mixRgb(OTHER_RGB, P_RGB, shareWeight(b)));
   } else {
-    set(1, ...P_RGB);
+    // P-cells (nim-sum 0) white, then light to dark as the nim-sum grows:
+    // one order of lightness (`--colour-by nim-sum --p-color white`).
+    set(1, 255, 255, 255);
     const top = rampTop(m);
-    for (let k = 1; k <= 64; k++) set(k + 1, ...hexRgb(NIMSUM_RAMP[rampIndex(k, top)]));
+    for (let k = 1; k <= 64; k++) set(k + 1, ...hexRgb(NIMSUM_RAMP[63 - rampIndex(k, top)]));
   }
   return pal;
 }
@@ -445,7 +447,7 @@ function windowOf(canvas, cam) {
   const params = { m: cam.m.toString(), window: `${rows.a + 1n}..${rows.b},${cols.a + 1n}..${cols.b}` };
   if (cam.z > 0) params.bin = (1n << BigInt(cam.z)).toString();
   if (cam.z < 0) params.cell = String(2 ** -cam.z);
-  params['p-color'] = 'black';
+  params['p-color'] = sq.mode === 'nimsum' ? 'white' : 'black';
   if (sq.mode === 'nimsum') params['colour-by'] = 'nim-sum';
   if (sq.depth > 0) params.decompose = true;
   if (sq.depth > 1) params['decompose-depth'] = String(sq.depth);
@@ -583,6 +585,9 @@ function drawColourBar() {
     ctx.fillStyle = `rgb(${pal[i]},${pal[i + 1]},${pal[i + 2]})`;
     ctx.fillRect(Math.round(k * w), 0, Math.max(1, Math.round((k + 1) * w) - Math.round(k * w)), 16);
   }
+  // P is white: a frame shows its swatch on the page.
+  ctx.strokeStyle = '#888';
+  ctx.strokeRect(0.5, 0.5, Math.max(1, Math.round(w) - 1), 15);
   ctx.fillStyle = '#222';
   for (let k = 0; k < n; k++) {
     const label = k === 0 ? 'P (0)' : k === 1 ? '1' : k <= 4 ? `${2 ** (k - 1)}–${2 ** k - 1}` : `2^${k - 1}–`;
