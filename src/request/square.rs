@@ -36,7 +36,7 @@ pub struct SquareArgs {
     #[arg(long, value_name = "D", requires = "decompose", value_parser = clap::value_parser!(u32).range(1..=16))]
     decompose_depth: Option<u32>,
     /// Draw only cells ROWS,COLS of one board as the explorer shows them (1-based, both ends included, e.g. 1..64,1..64): any board up to 2^62, a pixel covering many cells (--bin) shaded by its exact share of P-cells. Writes .png.
-    #[arg(long, value_name = "ROWS,COLS", value_parser = parse_window, conflicts_with_all = ["raw", "panel", "width", "columns", "overlay"])]
+    #[arg(long, value_name = "ROWS,COLS", value_parser = parse_window, conflicts_with_all = ["raw", "panel", "width", "columns"])]
     window: Option<(Range<u64>, Range<u64>)>,
     /// With --window: one pixel shows a K x K block of cells (K a power of two; blocks start at the board's first cell, as the explorer's tiles) [default: 1].
     #[arg(long, value_name = "K", requires = "window", conflicts_with = "cell", value_parser = parse_bin)]
@@ -150,6 +150,7 @@ fn window_plan(
         } else {
             0
         },
+        pass_overlay: args.overlay.is_some(),
         memory_limit,
     };
     Ok(Box::new(Plan::new(figure)?))

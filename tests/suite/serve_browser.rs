@@ -549,6 +549,7 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .as_str()
         .unwrap()
         .contains("--overlay nim-pass"));
+    assert_eq!(square_views_are_their_commands(&tab, "Nim with a pass"), 1);
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = false; p.dispatchEvent(new Event('change')); return true; })()");
     wait_square(&tab);
     check_cells_against_model(&tab, 27);

@@ -279,3 +279,49 @@ fn square_decompose_depth_outlines_the_blocks_of_the_blocks_in_a_figure() {
     assert_eq!(purple(Some("1")), 0);
     assert!(purple(Some("2")) > 0, "no second level drawn");
 }
+
+#[test]
+fn square_window_paints_nim_with_a_pass_over_the_cells() {
+    let (_, pass) = nimscape::games::nim_pass::square_board(14, 1 << 30).unwrap();
+    let (w, h, pixels) = window(&[
+        ("m", "14"),
+        ("window", "3..14,2..9"),
+        ("overlay", "nim-pass"),
+        ("p-color", "black"),
+    ]);
+    assert_eq!((w, h), (8, 12));
+    let mut vermillion = 0;
+    for y in 0..12usize {
+        for x in 0..8usize {
+            let (r, c) = (2 + y, 1 + x);
+            let want = if pass.get(r, c) {
+                vermillion += 1;
+                [0xd5, 0x5e, 0x00]
+            } else if is_p(14, 14, r as u64 + 1, c as u64 + 1) {
+                [0, 0, 0]
+            } else {
+                [255, 255, 255]
+            };
+            assert_eq!(pixels[y * 8 + x], want, "cell ({r}, {c})");
+        }
+    }
+    assert!(vermillion > 0);
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args([
+            "square",
+            "--m",
+            "14",
+            "--window",
+            "1..14,1..14",
+            "--bin",
+            "2",
+            "--overlay",
+            "nim-pass",
+            "-o",
+            "w.png",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "one pixel per cell or more");
+}

@@ -68,6 +68,9 @@ pub struct WindowFigure {
     pub other_color: Color,
     /// Levels of Theorem 3.4 outlines (0: none).
     pub decompose_depth: u32,
+    /// Nim with a pass's P-cells over the board in vermillion (square boards,
+    /// one pixel per cell or more: its solve is a cell table, not a count).
+    pub pass_overlay: bool,
     /// Refuse windows whose image would need more bytes than this.
     pub memory_limit: u64,
 }
@@ -238,6 +241,21 @@ impl WindowFigure {
                 out.copy_from_slice(&[c.r, c.g, c.b, 255]);
             }
         }
+        if self.pass_overlay {
+            let side = u32::try_from(self.m)
+                .map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
+            let (_, pass) =
+                crate::games::nim_pass::square_board_controlled(side, self.memory_limit, control)?;
+            let c = super::overlay::PASS_COLOR;
+            for (y, line) in rgba.chunks_exact_mut(w * 4).enumerate() {
+                let r = self.rows.start as usize + y / px;
+                for (x, out) in line.chunks_exact_mut(4).enumerate() {
+                    if pass.get(r, self.cols.start as usize + x / px) {
+                        out.copy_from_slice(&[c.r, c.g, c.b, 255]);
+                    }
+                }
+            }
+        }
         if self.decompose_depth > 0 {
             self.outline(&mut rgba, w, h);
         }
@@ -393,6 +411,16 @@ impl Spec for WindowFigure {
                 ))
             }
             _ => {}
+        }
+        if self.pass_overlay {
+            if let WindowZoom::Bin(level) = self.zoom {
+                if level > 0 {
+                    return Err(Error::unsupported(
+                        "`overlay` with `window` draws one pixel per cell or more: drop `bin`",
+                    ));
+                }
+            }
+            super::overlay::check_overlay(&[self.m], Some(self.n), false, self.memory_limit)?;
         }
         if self.decompose_depth > 0 && self.m != self.n {
             return Err(Error::unsupported(

@@ -449,6 +449,7 @@ function windowOf(canvas, cam) {
   if (cam.z < 0) params.cell = String(2 ** -cam.z);
   params['p-color'] = sq.mode === 'nimsum' ? 'white' : 'black';
   if (sq.mode === 'nimsum') params['colour-by'] = 'nim-sum';
+  if (sq.pass) params.overlay = 'nim-pass';
   if (sq.depth > 0) params.decompose = true;
   if (sq.depth > 1) params['decompose-depth'] = String(sq.depth);
   return { x: Number(cols.at), y: Number(rows.at), w: Number(cols.px), h: Number(rows.px), params };
@@ -624,9 +625,10 @@ function squareViews() {
 function setSquareCommand() {
   const box = $('downloads');
   box.textContent = '';
-  if (sq.pass) {
-    // The pass game's overlay is drawn by the CLI as a figure of the whole
-    // board; --window does not draw it (yet): say so rather than fake it.
+  if (sq.pass && (sq.z > 0 || (sq.pair && cameraFor(1).z > 0))) {
+    // Zoomed out, the pass game's share per pixel is blended by the canvas:
+    // --window draws the overlay one pixel per cell or more only. Say so
+    // rather than fake it: the command is the whole board's figure.
     const params = { m: sq.m.toString(), overlay: 'nim-pass' };
     $('command').textContent = `${commandLine('square', params, [], `square-${sq.m}.png`)}   # the whole board with the overlay, not this view`;
     if (!EMBED) for (const ext of ['png', 'svg']) {
