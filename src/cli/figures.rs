@@ -22,7 +22,7 @@ pub fn run(command: FigureCommand, ctx: &Context) -> Result<()> {
         FigureCommand::Square(mut args) => {
             let output = args.output.take();
             let figure = request::square::plan(args, ctx.memory_limit)?;
-            output::emit(&figure, output.as_deref(), ctx)?;
+            output::emit(figure.as_ref(), output.as_deref(), ctx)?;
         }
         FigureCommand::Count(args) => run_count(args, ctx)?,
         FigureCommand::Automaton(args) => run_automaton(args, ctx)?,

@@ -491,7 +491,7 @@ pub fn plan_command_with(
     let command_line = command_line(matches);
     let memory_limit = budget.memory_limit;
     let figure: Box<dyn Figure + Send> = match command {
-        FigureCommand::Square(args) => Box::new(square::plan(args, memory_limit)?),
+        FigureCommand::Square(args) => square::plan(args, memory_limit)?,
         FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         FigureCommand::Grundy(args) => Box::new(grundy::plan_with(&args, memory_limit, files)?),

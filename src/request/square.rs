@@ -2,8 +2,13 @@
 
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
 use crate::figure::plan::Plan;
-use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay, SquarePlan};
+use crate::figure::square::window::{WindowColour, WindowFigure, WindowZoom};
+use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
+use crate::figure::Figure;
+use crate::scene::units::Unit;
+use crate::scene::Color;
 use clap::{Args, ValueEnum};
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// Draw R(m,n), the P-cells of the m x n chocolate bar.
@@ -27,6 +32,18 @@ pub struct SquareArgs {
     /// Outline Theorem 3.4's blocks: four s x s corner copies of R(s,s) and the t x t centre R(t,t).
     #[arg(long)]
     decompose: bool,
+    /// With --decompose: outline the blocks' own blocks too, this many levels deep (1: the board's only).
+    #[arg(long, value_name = "D", requires = "decompose", value_parser = clap::value_parser!(u32).range(1..=16))]
+    decompose_depth: Option<u32>,
+    /// Draw only cells ROWS,COLS of one board as the explorer shows them (1-based, both ends included, e.g. 1..64,1..64): any board up to 2^62, a pixel covering many cells (--bin) shaded by its exact share of P-cells. Writes .png.
+    #[arg(long, value_name = "ROWS,COLS", value_parser = parse_window, conflicts_with_all = ["raw", "panel", "width", "columns"])]
+    window: Option<(Range<u64>, Range<u64>)>,
+    /// With --window: one pixel shows a K x K block of cells (K a power of two; blocks start at the board's first cell, as the explorer's tiles) [default: 1].
+    #[arg(long, value_name = "K", requires = "window", conflicts_with = "cell", value_parser = parse_bin)]
+    bin: Option<u32>,
+    /// With --window: colour a pixel by the share of P-cells in it (share), or by the bit length of the nim-sum of its first cell on an ordered, colour-blind-safe ramp (nim-sum; sampled) [default: share].
+    #[arg(long, value_enum, value_name = "BY", requires = "window")]
+    colour_by: Option<ColourBy>,
     /// Draw another game's P-cells over the board: nim-pass (Nim blue, Nim with a pass red; as in Okubo, Kashiwagi, Niida, Figures 8–11).
     #[arg(long, value_enum, value_name = "GAME")]
     overlay: Option<OverlayArg>,
@@ -42,18 +59,119 @@ pub struct SquareArgs {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
+enum ColourBy {
+    /// The exact share of P-cells in the pixel's block.
+    Share,
+    /// The bit length of the four-heap nim-sum of the block's first cell.
+    NimSum,
+}
+
+/// Parses `--window ROWS,COLS`: each `a..b` (1-based, both ends included;
+/// `a..=b` too) or one number.
+fn parse_window(text: &str) -> Result<(Range<u64>, Range<u64>), String> {
+    let Some((rows, cols)) = text.split_once(',') else {
+        return Err(format!(
+            "'{text}' is not ROWS,COLS: write e.g. 1..64,1..64 (1-based, both ends included)"
+        ));
+    };
+    let range = |part: &str, what: &str| -> Result<Range<u64>, String> {
+        let number = |s: &str| -> Result<u64, String> {
+            let s = s.trim();
+            s.parse::<u64>()
+                .ok()
+                .filter(|&v| v >= 1)
+                .ok_or_else(|| format!("the {what} '{part}': '{s}' is not a whole number from 1"))
+        };
+        let (a, b) = match part.split_once("..") {
+            Some((a, b)) => (number(a)?, number(b.trim_start_matches('='))?),
+            None => (number(part)?, number(part)?),
+        };
+        if a > b {
+            return Err(format!(
+                "the {what} {a}..{b} are empty: write the first before the last"
+            ));
+        }
+        Ok(a - 1..b)
+    };
+    Ok((range(rows, "rows")?, range(cols, "columns")?))
+}
+
+/// Parses `--bin K`: a power of two up to 2^62; gives its exponent.
+fn parse_bin(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u64>() {
+        Ok(k) if k.is_power_of_two() && k <= 1 << 62 => Ok(k.trailing_zeros()),
+        _ => Err(format!(
+            "'{text}' is not a power of two from 1 to 2^62 (cells per pixel along a side: 1, 2, 4, ...)"
+        )),
+    }
+}
+
+/// The window the flags describe, validated.
+fn window_plan(
+    args: &SquareArgs,
+    (rows, cols): (Range<u64>, Range<u64>),
+    boards: &[u64],
+    memory_limit: u64,
+) -> crate::Result<Box<dyn Figure + Send>> {
+    let &[m] = boards else {
+        return Err(crate::Error::invalid(
+            "`window` draws one board: give a single `m`",
+        ));
+    };
+    let zoom = match (args.bin, args.style.cell) {
+        (Some(level), _) => WindowZoom::Bin(level),
+        (None, Some(cell)) => {
+            if cell.unit != Unit::Px
+                || cell.value.fract() != 0.0
+                || !(1.0..=4096.0).contains(&cell.value)
+            {
+                return Err(crate::Error::invalid(
+                    "`cell` with `window` is a whole number of pixels from 1 to 4096, e.g. 8 or 8px",
+                ));
+            }
+            WindowZoom::Cell(cell.value as u32)
+        }
+        (None, None) => WindowZoom::Cell(1),
+    };
+    let figure = WindowFigure {
+        m,
+        n: args.n.unwrap_or(m),
+        rows,
+        cols,
+        zoom,
+        colour: match args.colour_by {
+            Some(ColourBy::NimSum) => WindowColour::NimSum,
+            _ => WindowColour::Share,
+        },
+        p_color: Color::parse(&args.style.p_color, "p-color")?,
+        other_color: Color::parse(&args.style.other_color, "other-color")?,
+        decompose_depth: if args.decompose {
+            args.decompose_depth.unwrap_or(1)
+        } else {
+            0
+        },
+        pass_overlay: args.overlay.is_some(),
+        memory_limit,
+    };
+    Ok(Box::new(Plan::new(figure)?))
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
 enum OverlayArg {
     /// Nim with a one-time pass on the board's four heaps.
     NimPass,
 }
 
 /// The figure the flags describe, validated.
-pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
-    let boards: Vec<u64> = args.m.map(|list| list.0).unwrap_or_default();
+pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
+    let boards: Vec<u64> = args.m.clone().map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
         return Err(crate::Error::invalid(
             "`m` is required: the board size, e.g. `m` 11, `m` 1..24 or `m` 3,5,11",
         ));
+    }
+    if let Some(window) = args.window.clone() {
+        return window_plan(&args, window, &boards, memory_limit);
     }
     let mode = if args.raw {
         SquareMode::Raw {
@@ -85,7 +203,8 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<SquarePlan> {
             .overlay
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),
         common_scale: args.scale == args::FrameScale::Common,
+        decompose_depth: args.decompose_depth.unwrap_or(1),
         ..SquareFigure::new(boards, mode)
     };
-    Plan::new(figure)
+    Ok(Box::new(Plan::new(figure)?))
 }

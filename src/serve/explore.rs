@@ -6,7 +6,9 @@
 //! the browser's own `DecompressionStream`) and automaton frames as PNG data
 //! URLs made by the CLI's own renderer. It opens from disk with no server.
 //! Views whose every state cannot be precomputed (octahedron, Grundy) are
-//! left out of the exported page.
+//! left out of the exported page, and a sentence on it says so; its
+//! downloads are only what it holds (a square view's PNG is cut from the
+//! canvas: the pixels `square --window` draws).
 
 use super::assets;
 use crate::pattern::tiles::{check_side, TileMode, TilePlan, TILE};
@@ -103,26 +105,10 @@ pub fn explorer_html(
                 }
             }
         }
-        for ext in ["png", "svg"] {
-            let bytes = request::render_pairs(
-                &["square"],
-                &[("m".into(), m.to_string())],
-                ext,
-                &budget,
-                control,
-            )?;
-            let media = if ext == "png" {
-                "image/png"
-            } else {
-                "image/svg+xml"
-            };
-            figures.insert(
-                format!("square.{ext}?m={m}"),
-                format!("data:{media};base64,{}", engine.encode(bytes)),
-            );
-        }
     }
-    for frame in 1..=spec.frames {
+    // The largest frame first: its memory check, the page's largest, then
+    // refuses before any other frame is drawn.
+    for frame in (1..=spec.frames).rev() {
         let flags = [
             ("frames".to_string(), frame.to_string()),
             ("modulus".to_string(), "2".to_string()),
@@ -137,10 +123,21 @@ pub fn explorer_html(
     if spec.frames == 0 {
         hide.push("automaton");
     }
+    let boards: Vec<String> = spec.boards.iter().map(u64::to_string).collect();
+    let note = format!(
+        "This page was written by nimscape explore and works offline: it holds the boards R(m,m) for m = {} (each beside R(2m+1,2m+1)){}. The octahedron and Grundy views have too many states to hold in a file: run nimscape serve for them.",
+        boards.join(", "),
+        if spec.frames > 0 {
+            format!(" and automaton frames 1 to {}", spec.frames)
+        } else {
+            String::new()
+        }
+    );
     let embed = serde_json::json!({
         "tiles": tiles,
         "figures": figures,
         "hide": hide,
+        "note": note,
         "start": spec.boards[0].to_string(),
         "frames": spec.frames,
     });

@@ -33,6 +33,7 @@ mod serve_fuzz;
 mod serve_games;
 mod square_cli;
 mod square_theorems;
+mod square_window;
 pub mod support;
 mod survey_cli;
 mod survey_recipe;

@@ -198,6 +198,17 @@ fn estimate_and_peak(args: &[&str]) -> (u64, u64) {
 fn estimates_are_within_one_and_a_half_times_the_measured_peak() {
     let cases: &[&[&str]] = &[
         &["square", "--m", "1023", "--cell", "4", "-o", "a.png"],
+        &[
+            "square",
+            "--m",
+            "4611686018427387903",
+            "--window",
+            "1..4611686018427387903,1..4611686018427387903",
+            "--bin",
+            "1125899906842624",
+            "-o",
+            "a.png",
+        ],
         &["square", "--m", "2047", "-o", "a.svg"],
         &["square", "--m", "2047", "-o", "a.pdf"],
         &["square", "--m", "4095", "-o", "a.png"],

@@ -123,6 +123,205 @@ fn check_cells(tab: &Chromium, want_m: u64, want: impl Fn(u64, u64, u64) -> [u64
     cells.len()
 }
 
+/// Compares every panel of the square view with the PNG its command draws,
+/// fetched from the server's /api (the same request layer as the CLI): the
+/// whole cells on screen, pixel for pixel. Returns the views compared.
+fn square_views_are_their_commands(tab: &Chromium, what: &str) -> usize {
+    const COMPARE: &str = r#"
+(async () => {
+  const out = [];
+  for (const v of window.nimscape.squareViews()) {
+    const q = Object.entries(v.params).map(([k, x]) => `${k}=${encodeURIComponent(x === true ? 'true' : String(x))}`).join('&');
+    const response = await fetch('/api/square.png?' + q);
+    if (!response.ok) { out.push(`${q}: ${response.status} ${await response.text()}`); continue; }
+    const bitmap = await createImageBitmap(await response.blob());
+    const c = document.createElement('canvas');
+    c.width = bitmap.width; c.height = bitmap.height;
+    const cx = c.getContext('2d');
+    cx.drawImage(bitmap, 0, 0);
+    const want = cx.getImageData(0, 0, c.width, c.height).data;
+    if (bitmap.width !== v.w || bitmap.height !== v.h) { out.push(`${q}: the PNG is ${bitmap.width} x ${bitmap.height}, the view ${v.w} x ${v.h}`); continue; }
+    const got = document.getElementById(v.canvas).getContext('2d').getImageData(v.x, v.y, v.w, v.h).data;
+    let bad = 0, first = '';
+    for (let i = 0; i < want.length; i += 4) {
+      if (got[i] !== want[i] || got[i + 1] !== want[i + 1] || got[i + 2] !== want[i + 2] || got[i + 3] !== 255) {
+        if (!bad) first = `pixel (${(i / 4) % v.w}, ${Math.floor(i / 4 / v.w)}): canvas ${got.slice(i, i + 4)}, command ${want.slice(i, i + 4)}`;
+        bad++;
+      }
+    }
+    out.push(bad ? `${q}: ${bad} pixels differ, first ${first}` : 'same');
+  }
+  return JSON.stringify(out);
+})()
+"#;
+    wait_square(tab);
+    let got: Vec<String> = serde_json::from_str(eval(tab, COMPARE).as_str().unwrap()).unwrap();
+    assert!(!got.is_empty(), "{what}: no view on screen");
+    for line in &got {
+        assert_eq!(
+            line, "same",
+            "{what}: the canvas is not its command's picture"
+        );
+    }
+    got.len()
+}
+
+/// Runs the command line shown on the page (every `&&` part) with the CLI
+/// and compares each PNG with the canvas of its panel, pixel for pixel.
+fn square_command_run_is_the_canvas(tab: &Chromium) {
+    use base64::Engine as _;
+    let command = eval(tab, "document.getElementById('command').textContent");
+    let command = command.as_str().unwrap();
+    let views = eval(tab, "JSON.stringify(window.nimscape.squareViews())");
+    let views: Vec<serde_json::Value> = serde_json::from_str(views.as_str().unwrap()).unwrap();
+    let parts: Vec<&str> = command.split(" && ").collect();
+    assert_eq!(parts.len(), views.len(), "{command}");
+    let dir = tempfile::tempdir().unwrap();
+    for (part, view) in parts.iter().zip(&views) {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        assert_eq!(words[0], "nimscape", "{part}");
+        // The words are plain (no quoting needed): run them as they are shown.
+        assert!(words.iter().all(|w| !w.contains('\'')), "{part}");
+        let out = super::support::nimscape(dir.path())
+            .args(&words[1..])
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{part}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file = words[words.iter().position(|w| *w == "-o").unwrap() + 1];
+        let (w, h, _, _, pixels) =
+            super::support::decode_png(&std::fs::read(dir.path().join(file)).unwrap());
+        let step = pixels.len() / (w as usize * h as usize);
+        let js = format!(
+            "(() => {{ const d = document.getElementById('{}').getContext('2d').getImageData({}, {}, {}, {}).data; let s = ''; for (let i = 0; i < d.length; i += 8192) s += String.fromCharCode.apply(null, d.subarray(i, i + 8192)); return btoa(s); }})()",
+            view["canvas"].as_str().unwrap(), view["x"], view["y"], view["w"], view["h"]
+        );
+        let canvas = base64::engine::general_purpose::STANDARD
+            .decode(eval(tab, &js).as_str().unwrap())
+            .unwrap();
+        assert_eq!(
+            (w as u64, h as u64),
+            (view["w"].as_u64().unwrap(), view["h"].as_u64().unwrap()),
+            "{part}"
+        );
+        let differ = canvas
+            .chunks_exact(4)
+            .zip(pixels.chunks_exact(step))
+            .filter(|(c, p)| c[..3] != p[..3] || c[3] != 255)
+            .count();
+        assert_eq!(differ, 0, "{part}: {differ} pixels differ from the canvas");
+    }
+}
+
+/// The nim-sum bar's labels, as boxes: none overlaps the next, all inside the bar.
+fn bar_labels_keep_apart(tab: &Chromium, what: &str) -> usize {
+    let labels = eval(tab, "JSON.stringify({ w: document.getElementById('sq-bar').width, labels: window.nimscape.barLabels() })");
+    let labels: serde_json::Value = serde_json::from_str(labels.as_str().unwrap()).unwrap();
+    let width = labels["w"].as_f64().unwrap();
+    let boxes: Vec<(f64, f64)> = labels["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["x"].as_f64().unwrap(), l["width"].as_f64().unwrap()))
+        .collect();
+    assert!(boxes.len() >= 2, "{what}: {labels}");
+    for pair in boxes.windows(2) {
+        assert!(
+            pair[0].0 + pair[0].1 + 4.0 <= pair[1].0,
+            "{what}: labels run together: {labels}"
+        );
+    }
+    assert!(
+        boxes.iter().all(|&(x, w)| x >= 0.0 && x + w <= width),
+        "{what}: {labels}"
+    );
+    boxes.len()
+}
+
+/// Runs each `&&` part of the page's command line with the CLI and checks
+/// that its PNG is the very bytes of the /api image the page loaded (`api`,
+/// one path per part, as the page requested it).
+fn command_is_the_loaded_picture(
+    tab: &Chromium,
+    server: &nimscape::serve::RunningServer,
+    api: &[&str],
+) {
+    let command = eval(tab, "document.getElementById('command').textContent");
+    let command = command.as_str().unwrap();
+    let parts: Vec<&str> = command.split(" && ").collect();
+    assert_eq!(parts.len(), api.len(), "{command}");
+    for (part, query) in parts.into_iter().zip(api) {
+        let loaded = eval(tab, &format!("performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/{query}'))"));
+        assert_eq!(
+            loaded,
+            serde_json::Value::Bool(true),
+            "the page did not load /api/{query}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let words: Vec<&str> = part.split_whitespace().collect();
+        assert_eq!(words[0], "nimscape", "{part}");
+        let out = super::support::nimscape(dir.path())
+            .args(&words[1..])
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{part}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file = words[words.iter().position(|w| *w == "-o").unwrap() + 1];
+        let cli = std::fs::read(dir.path().join(file)).unwrap();
+        let reply = super::serve::get(server.addr, &format!("/api/{query}"));
+        assert!(
+            cli == reply.body,
+            "{part}: the CLI's PNG is not the page's /api/{query}"
+        );
+    }
+}
+
+/// The octahedron view's command: today's flags, the level in lowest terms
+/// (H(4,5.5) at the slider's 1408/4096 = 11/32), and the CLI's bytes are the
+/// picture the page loaded.
+fn octahedron_command_is_the_picture(tab: &Chromium, server: &nimscape::serve::RunningServer) {
+    let command = eval(tab, "document.getElementById('command').textContent");
+    let command = command.as_str().unwrap();
+    assert_eq!(
+        command,
+        "nimscape octahedron section --n 4 --level 5.5 --panel 480 -o octahedron-4-section.png && nimscape octahedron view --n 4 --azimuth 30 --elevation 25 --width 480 --plane 5.5 -o octahedron-4-view.png"
+    );
+    let text = eval(tab, "document.getElementById('oc-rtext').textContent");
+    assert!(
+        text.as_str()
+            .unwrap()
+            .starts_with("r = 11/32 = 0.343750 · the section H(4,5.5)"),
+        "{text}"
+    );
+    command_is_the_loaded_picture(
+        tab,
+        server,
+        &[
+            "octahedron/section.png?n=4&level=5.5&panel=480",
+            "octahedron/view.png?n=4&azimuth=30&elevation=25&width=480&plane=5.5",
+        ],
+    );
+    // A level that is no H(n,m) is written as a reduced fraction.
+    eval(tab, "(() => { const r = document.getElementById('oc-r'); r.value = '1000'; r.dispatchEvent(new Event('change')); return true; })()");
+    let command = eval(tab, "document.getElementById('command').textContent");
+    assert!(
+        command
+            .as_str()
+            .unwrap()
+            .starts_with("nimscape octahedron section --n 4 --r 125/512 --panel 480 "),
+        "{command}"
+    );
+    eval(tab, "(() => { const r = document.getElementById('oc-r'); r.value = '1408'; r.dispatchEvent(new Event('change')); return true; })()");
+}
+
 /// Drags the m slider over 60 values on a 1024 x 1024 canvas, one input
 /// event per animation frame as a real drag delivers them, and reports the
 /// frames per second (every frame complete: no tile missing); then the same
@@ -350,6 +549,7 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         .as_str()
         .unwrap()
         .contains("--overlay nim-pass"));
+    assert_eq!(square_views_are_their_commands(&tab, "Nim with a pass"), 1);
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = false; p.dispatchEvent(new Event('change')); return true; })()");
     wait_square(&tab);
     check_cells_against_model(&tab, 27);
@@ -362,6 +562,16 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     wait_square(&tab);
     let checked = check_cells_against_model(&tab, big);
     assert!(checked > 1000, "{checked} cells checked at the deep zoom");
+    // A deep-zoom view is a command too: `square --m 2^62-1 --window ... --cell 4`.
+    let command = eval(&tab, "document.getElementById('command').textContent");
+    assert!(
+        command
+            .as_str()
+            .unwrap()
+            .contains(&format!("--m {big} --window ")),
+        "{command}"
+    );
+    let mut compared = square_views_are_their_commands(&tab, "deep zoom in, share");
 
     // Nim-sum colouring: P-cells stay black, others take colour, the bar shows.
     eval(&tab, "(() => { const s = document.getElementById('sq-mode'); s.value = 'nimsum'; s.dispatchEvent(new Event('change')); return true; })()");
@@ -370,6 +580,44 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         eval(&tab, "document.getElementById('sq-bar').hidden"),
         serde_json::Value::Bool(false)
     );
+    compared += square_views_are_their_commands(&tab, "deep zoom in, nim-sum");
+    // 63 bit lengths on 640 px: labels thinned, never touching; and on a narrow bar.
+    let wide = bar_labels_keep_apart(&tab, "m = 2^62 - 1");
+    eval(&tab, "(() => { document.getElementById('sq-bar').width = 180; window.nimscape.setM(window.nimscape.sq.m); return true; })()");
+    wait_square(&tab);
+    let narrow = bar_labels_keep_apart(&tab, "m = 2^62 - 1 on a 180 px bar");
+    assert!(narrow < wide, "{narrow} labels on 180 px, {wide} on 640 px");
+    eval(
+        &tab,
+        "(() => { document.getElementById('sq-bar').width = 640; return true; })()",
+    );
+
+    // Zoomed out over the whole 2^62 board: a pixel is 2^53 x 2^53 cells.
+    eval(
+        &tab,
+        "(() => { document.getElementById('sq-fit').click(); return true; })()",
+    );
+    compared += square_views_are_their_commands(&tab, "2^62 - 1 fitted, nim-sum");
+    eval(&tab, "(() => { const s = document.getElementById('sq-mode'); s.value = 'density'; s.dispatchEvent(new Event('change')); return true; })()");
+    compared += square_views_are_their_commands(&tab, "2^62 - 1 fitted, share");
+    // Half a board, panned off a block edge: m = 1000 at 2 x 2 cells a pixel.
+    eval(&tab, "(() => { const i = document.getElementById('sq-m'); i.value = '1000'; i.dispatchEvent(new Event('change')); const s = window.nimscape.sq; s.cx = 700n * 256n + 77n; s.cy = 333n * 256n; window.nimscape.zoomAt(document.getElementById('sq-a'), 320, 320, 1 - s.z); return true; })()");
+    compared += square_views_are_their_commands(&tab, "m = 1000, 2 cells a pixel, panned");
+    // The issue's view: R(11,11) beside R(23,23), Theorem 3.4 two levels deep.
+    eval(&tab, "(() => { const i = document.getElementById('sq-m'); i.value = '11'; i.dispatchEvent(new Event('change')); document.getElementById('sq-fit').click(); const d = document.getElementById('sq-depth'); d.value = '2'; d.dispatchEvent(new Event('change')); const p = document.getElementById('sq-pair'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
+    compared += square_views_are_their_commands(&tab, "pair at depth 2");
+    let command = eval(&tab, "document.getElementById('command').textContent");
+    assert_eq!(
+        command.as_str().unwrap(),
+        "nimscape square --m 11 --window 1..11,1..11 --cell 32 --p-color black --decompose --decompose-depth 2 -o square-11-window.png && nimscape square --m 23 --window 1..23,1..23 --cell 16 --p-color black --decompose --decompose-depth 2 -o square-23-window.png"
+    );
+    square_command_run_is_the_canvas(&tab);
+    eval(&tab, "(() => { const s = document.getElementById('sq-mode'); s.value = 'nimsum'; s.dispatchEvent(new Event('change')); return true; })()");
+    compared += square_views_are_their_commands(&tab, "pair at depth 2, nim-sum");
+    square_command_run_is_the_canvas(&tab);
+    println!("the square view is its command's picture in {compared} views");
+    eval(&tab, "(() => { const p = document.getElementById('sq-pair'); p.checked = false; p.dispatchEvent(new Event('change')); const d = document.getElementById('sq-depth'); d.value = '0'; d.dispatchEvent(new Event('change')); return true; })()");
+    wait_square(&tab);
 
     // The figure views load their images through the API mirror.
     for (view, image) in [
@@ -383,6 +631,19 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
             &format!("(() => {{ window.nimscape.show('{view}'); return true; }})()"),
         );
         wait_for(&tab, view, &format!("document.getElementById('{image}').dataset.state === 'ready' && document.getElementById('{image}').naturalWidth > 0"));
+        if view == "octahedron" && image == "oc-view" {
+            octahedron_command_is_the_picture(&tab, &server);
+        }
+        if view == "automaton" {
+            command_is_the_loaded_picture(&tab, &server, &["automaton.png?frames=16&modulus=2"]);
+        }
+        if view == "grundy" {
+            command_is_the_loaded_picture(
+                &tab,
+                &server,
+                &["grundy.png?game=triangular&k=3&box=10&plot=table&slice=z%3D5"],
+            );
+        }
     }
     // Hovering the Grundy table reads out the position and its value: the
     // cell of x = 2, y = 1 in the default slice z = 5 of triangular k = 3.
@@ -473,6 +734,78 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         &tab,
         "the pasted game's error",
         "!document.getElementById('gr-error').hidden && document.getElementById('gr-error').textContent.includes('my-game.toml')",
+    );
+
+    // The offline explorer.html: opened from disk, it shows what it holds,
+    // says in a sentence which views need the server, and links only to
+    // what it contains.
+    let dir = tempfile::tempdir().unwrap();
+    let out = super::support::nimscape(dir.path())
+        .args([
+            "explore", "--m", "11", "--frames", "3", "-q", "-o", "e.html",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = format!("file://{}", dir.path().join("e.html").display());
+    tab.navigate("about:blank");
+    tab.navigate(&format!("{file}#view=octahedron"));
+    wait_square(&tab);
+    const OFFLINE: &str = r#"
+(() => JSON.stringify({
+  view: ['square', 'automaton', 'octahedron', 'grundy'].filter((v) => !document.getElementById(`view-${v}`).hidden),
+  tabs: [...document.querySelectorAll('#tabs button')].filter((b) => !b.hidden).map((b) => b.dataset.view),
+  note: document.getElementById('offline-note').hidden ? '' : document.getElementById('offline-note').textContent,
+  links: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href').slice(0, 40)),
+  downloads: document.getElementById('downloads').textContent,
+  command: document.getElementById('command').textContent,
+}))()
+"#;
+    let state: serde_json::Value =
+        serde_json::from_str(eval(&tab, OFFLINE).as_str().unwrap()).unwrap();
+    assert_eq!(state["view"], serde_json::json!(["square"]), "{state}");
+    assert_eq!(
+        state["tabs"],
+        serde_json::json!(["square", "automaton"]),
+        "{state}"
+    );
+    let note = state["note"].as_str().unwrap();
+    assert!(
+        note.contains("octahedron and Grundy") && note.contains("nimscape serve"),
+        "{state}"
+    );
+    assert!(
+        state["links"].as_array().unwrap().is_empty(),
+        "the square view links to nothing it lacks: {state}"
+    );
+    assert_eq!(state["downloads"], "PNG", "{state}");
+    assert!(
+        state["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("nimscape square --m 11 --window 1..11,1..11 --cell 32 --p-color black"),
+        "{state}"
+    );
+    check_cells_against_model(&tab, 11);
+    // The automaton's links are the frames the file holds, as data URLs.
+    eval(
+        &tab,
+        "(() => { window.nimscape.show('automaton'); return true; })()",
+    );
+    wait_for(&tab, "the offline automaton frame", "document.getElementById('au-img').dataset.state === 'ready' && document.getElementById('au-img').naturalWidth > 0");
+    let state: serde_json::Value =
+        serde_json::from_str(eval(&tab, OFFLINE).as_str().unwrap()).unwrap();
+    let links = state["links"].as_array().unwrap();
+    assert!(
+        !links.is_empty()
+            && links
+                .iter()
+                .all(|l| l.as_str().unwrap().starts_with("data:image/png;base64,")),
+        "{state}"
     );
 
     let problems = tab.problems();

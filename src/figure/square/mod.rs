@@ -3,6 +3,7 @@
 //! recipes) fill in; writing it is the only I/O.
 
 pub mod overlay;
+pub mod window;
 
 use super::animation::BoardAnimation;
 use crate::encode::animation::Animation;
@@ -61,6 +62,9 @@ pub struct SquareFigure {
     /// Animations (`.gif`, `.apng`, frame sequences): one cell size for every
     /// board (`--scale common`) instead of every board filling its frame.
     pub common_scale: bool,
+    /// Levels of `decompose` outlines: the board's blocks (1), their own
+    /// blocks (2), and so on.
+    pub decompose_depth: u32,
 }
 
 /// A game whose P-cells are drawn over the square board's.
@@ -104,6 +108,7 @@ impl SquareFigure {
             animation: Animation::default(),
             overlay: None,
             common_scale: false,
+            decompose_depth: 1,
         }
     }
 
@@ -258,6 +263,7 @@ impl SquareFigure {
                 .with_caption(self.caption(m));
                 if decompose {
                     mark_decomposition(&mut panel, m);
+                    mark_nested(&mut panel, m, self.decompose_depth);
                 }
                 Ok(panel)
             })
@@ -679,6 +685,49 @@ fn decomposition_key(panel_width: u32) -> Vec<(Swatch, String)> {
         (Swatch::Line(line), text.to_string())
     })
     .collect()
+}
+
+/// Theorem 3.4's blocks of the blocks, levels 2..=`depth`: every block of
+/// the level above (its corners, and its centre when smaller than it) cut
+/// in turn, outlined in [`window::OUTLINE_COLOURS`] by level (purple, orange, ...).
+fn mark_nested(panel: &mut BoardPanel, m: u64, depth: u32) {
+    let cut = |(row, col, side): (u64, u64, u64)| -> Vec<(u64, u64, u64)> {
+        let d = Decomposition::of(side);
+        let mut blocks: Vec<_> = d.corners().into_iter().chain([d.centre()]).collect();
+        blocks
+            .iter_mut()
+            .for_each(|b| *b = (row + b.0, col + b.1, b.2));
+        blocks
+    };
+    let inner = |block: (u64, u64, u64)| -> Vec<(u64, u64, u64)> {
+        if block.2 < 2 {
+            return Vec::new();
+        }
+        cut(block).into_iter().filter(|b| b.2 < block.2).collect()
+    };
+    let mut level = inner((0, 0, m));
+    for d in 2..=depth {
+        // Level 1 is vermillion and bluish green; the default P-cells are
+        // blue: deeper levels take the outline colours after those.
+        let color = window::OUTLINE_COLOURS[(d as usize + 1) % window::OUTLINE_COLOURS.len()];
+        let mut next = Vec::new();
+        for block in level {
+            if block.2 < 2 {
+                continue;
+            }
+            for (row, col, side) in cut(block) {
+                panel.marks.push(BlockMark {
+                    row: row as usize,
+                    col: col as usize,
+                    height: side as usize,
+                    width: side as usize,
+                    color,
+                });
+            }
+            next.extend(inner(block));
+        }
+        level = next;
+    }
 }
 
 impl Spec for SquareFigure {

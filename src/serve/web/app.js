@@ -81,10 +81,13 @@ function setDownloads(command, params, positional, exts, stem, extra = {}) {
   const box = $('downloads');
   box.textContent = '';
   for (const ext of exts) {
+    // An exported page links only to what it holds.
+    const href = EMBED ? EMBED.figures[`${command}.${ext}?${query(params)}`] : `/api/${command}.${ext}?${query({ ...params, ...extra })}`;
+    if (!href) continue;
     const a = document.createElement('a');
     a.textContent = ext.toUpperCase();
     a.download = `${stem}.${ext}`;
-    a.href = EMBED ? (EMBED.figures[`${command}.${ext}?${query(params)}`] || '#') : `/api/${command}.${ext}?${query({ ...params, ...extra })}`;
+    a.href = href;
     box.appendChild(a);
   }
   $('command').textContent = commandLine(command, params, positional, `${stem}.${exts[0]}`);
@@ -117,6 +120,27 @@ let tileError = '';           // the server's last refusal, shown in the status 
 const localTiles = new Map(); // key -> canvas (tiles computed in the page, a few only)
 const palettes = new Map();
 
+// The nim-sum ramp: the viridis palette of src/scene/ramp.rs at 64 steps,
+// dark to light, ordered and colour-blind safe (a unit test keeps it equal to
+// figure::square::window::nimsum_ramp). Bit length k of a board whose
+// nim-sums have at most `top` bits takes entry 63 - rampIndex(k, top).
+const NIMSUM_RAMP = ['#31003c', '#300041', '#300046', '#2f014a', '#2f044f', '#2e0854', '#2c0d58', '#2a115c', '#281560', '#261964', '#231d67', '#1f206a', '#1a246d', '#142870', '#0b2c72', '#003074', '#003475', '#003777', '#003b78', '#003f78', '#004379', '#004779', '#004a78', '#004e78', '#005177', '#005575', '#005874', '#005c72', '#005f70', '#00626d', '#00656a', '#006867', '#006a64', '#006d61', '#006f5d', '#007259', '#007455', '#007650', '#00784b', '#007946', '#007b41', '#007c3c', '#187e36', '#2c7f2f', '#3a8028', '#468020', '#518115', '#5b8206', '#658200', '#6e8200', '#778200', '#808200', '#888200', '#918200', '#988100', '#a08100', '#a88000', '#af8000', '#b67f00', '#bc7f00', '#c37e00', '#c97e00', '#cf7d00', '#d57c11'];
+const hexRgb = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+function rampIndex(k, top) {
+  top = Math.max(1, top);
+  if (top === 1) return 0;
+  k = Math.min(Math.max(k, 1), top);
+  return Math.floor(((k - 1) * 63 * 2 + (top - 1)) / (2 * (top - 1)));
+}
+// The colours of `nimscape square --window ... --p-color black`: P black,
+// other cells white, a share byte b in 2..254 a mix at weight shareWeight(b)
+// of 255 (the integer rules of figure::square::window, so the command's PNG
+// and this canvas are the same pixels).
+const P_RGB = [0, 0, 0], OTHER_RGB = [255, 255, 255];
+const shareWeight = (b) => 20 + Math.floor((235 * (Math.min(Math.max(b, 2), 254) - 2) + 126) / 252);
+const mixRgb = (o, p, w) => o.map((c, i) => Math.floor((c * (255 - w) + p[i] * w + 127) / 255));
+const rampTop = (m) => Math.max(1, bitLength(m));
+
 function paletteFor(mode, m) {
   const pal = new Uint8ClampedArray(256 * 4);
   const set = (i, r, g, b, a = 255) => { pal.set([r, g, b, a], i * 4); };
@@ -128,16 +152,15 @@ function paletteFor(mode, m) {
     set(255, 213, 94, 0);
     for (let b = 2; b < 255; b++) set(b, 213, 94, 0, Math.round(64 + 191 * (b - 2) / 252));
   } else if (mode === 'density') {
-    set(1, 255, 255, 255);
-    set(255, 0, 0, 0);
-    for (let b = 2; b < 255; b++) { const v = Math.round(235 * (1 - (b - 2) / 252)); set(b, v, v, v); }
+    set(1, ...OTHER_RGB);
+    set(255, ...P_RGB);
+    for (let b = 2; b < 255; b++) set(b, ...mixRgb(OTHER_RGB, P_RGB, shareWeight(b)));
   } else {
-    set(1, 0, 0, 0);
-    const top = Math.max(1, bitLength(m));
-    for (let k = 1; k <= 64; k++) {
-      const [r, g, b] = hsl(270 * (1 - Math.min(k - 1, top - 1) / Math.max(1, top - 1)), 0.75, 0.55);
-      set(k + 1, r, g, b);
-    }
+    // P-cells (nim-sum 0) white, then light to dark as the nim-sum grows:
+    // one order of lightness (`--colour-by nim-sum --p-color white`).
+    set(1, 255, 255, 255);
+    const top = rampTop(m);
+    for (let k = 1; k <= 64; k++) set(k + 1, ...hexRgb(NIMSUM_RAMP[63 - rampIndex(k, top)]));
   }
   return pal;
 }
@@ -158,12 +181,6 @@ function paintTile(canvas, bytes, mode, m) {
   for (let i = 0; i < bytes.length; i++) words[i] = pal[bytes[i]];
   ctx.putImageData(image, 0, 0);
   return canvas;
-}
-
-function hsl(h, s, l) {
-  const c = (1 - Math.abs(2 * l - 1)) * s, x = c * (1 - Math.abs((h / 60) % 2 - 1)), m = l - c / 2;
-  const [r, g, b] = h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
-  return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
 
 function tileKey(m, level, tx, ty, mode) { return query({ m: m.toString(), level, x: tx.toString(), y: ty.toString(), mode }); }
@@ -388,12 +405,54 @@ function fitCamera(canvas, m) {
   return { z, cx: m * UNIT / 2n, cy: m * UNIT / 2n };
 }
 
+// A camera whose centre sits on a whole screen pixel: every tile then lands
+// on whole pixels, and cell edges at zoom-in fall between pixels, so the view
+// is exactly the image of `nimscape square --window` (see windowOf).
+function snapped(cam) {
+  const U = 1n << BigInt(cam.z + 8);
+  return { ...cam, cx: floorDiv(cam.cx, U) * U, cy: floorDiv(cam.cy, U) * U };
+}
+
 function cameraFor(panel) {
-  if (panel === 0) return { z: sq.z, cx: sq.cx, cy: sq.cy, m: sq.m };
+  if (panel === 0) return snapped({ z: sq.z, cx: sq.cx, cy: sq.cy, m: sq.m });
   const m2 = 2n * sq.m + 1n;
-  if (sq.sync === 'common') return { z: sq.z, cx: sq.cx, cy: sq.cy, m: m2 };
+  if (sq.sync === 'common') return snapped({ z: sq.z, cx: sq.cx, cy: sq.cy, m: m2 });
   // Fitted: the same share of each board, so R(2m+1) lines up with R(m) cell block by cell block.
-  return { z: Math.min(sq.z + 1, MAX_Z), cx: sq.cx * m2 / sq.m, cy: sq.cy * m2 / sq.m, m: m2 };
+  return snapped({ z: Math.min(sq.z + 1, MAX_Z), cx: sq.cx * m2 / sq.m, cy: sq.cy * m2 / sq.m, m: m2 });
+}
+
+// The part of a panel that is whole cells (or whole pixel blocks) of the
+// board, and the `nimscape square --window` flags that draw exactly it:
+// { x, y, w, h } on the canvas and the request's parameters; null when
+// the board is off screen.
+function windowOf(canvas, cam) {
+  const U = 1n << BigInt(cam.z + 8);
+  const px0 = floorDiv(cam.cx, U) - BigInt(canvas.width >> 1), py0 = floorDiv(cam.cy, U) - BigInt(canvas.height >> 1);
+  const axis = (p0, size) => {
+    if (cam.z >= 0) {
+      const B = 1n << BigInt(cam.z), blocks = (cam.m - 1n) / B + 1n;
+      const q0 = p0 < 0n ? 0n : p0, q1 = p0 + size < blocks ? p0 + size : blocks;
+      if (q1 <= q0) return null;
+      return { a: q0 * B, b: q1 * B < cam.m ? q1 * B : cam.m, at: q0 - p0, px: q1 - q0 };
+    }
+    const s = 1n << BigInt(-cam.z);
+    let c0 = -floorDiv(-p0, s), c1 = floorDiv(p0 + size, s);
+    if (c0 < 0n) c0 = 0n;
+    if (c1 > cam.m) c1 = cam.m;
+    if (c1 <= c0) return null;
+    return { a: c0, b: c1, at: c0 * s - p0, px: (c1 - c0) * s };
+  };
+  const cols = axis(px0, BigInt(canvas.width)), rows = axis(py0, BigInt(canvas.height));
+  if (!rows || !cols) return null;
+  const params = { m: cam.m.toString(), window: `${rows.a + 1n}..${rows.b},${cols.a + 1n}..${cols.b}` };
+  if (cam.z > 0) params.bin = (1n << BigInt(cam.z)).toString();
+  if (cam.z < 0) params.cell = String(2 ** -cam.z);
+  params['p-color'] = sq.mode === 'nimsum' ? 'white' : 'black';
+  if (sq.mode === 'nimsum') params['colour-by'] = 'nim-sum';
+  if (sq.pass) params.overlay = 'nim-pass';
+  if (sq.depth > 0) params.decompose = true;
+  if (sq.depth > 1) params['decompose-depth'] = String(sq.depth);
+  return { x: Number(cols.at), y: Number(rows.at), w: Number(cols.px), h: Number(rows.px), params };
 }
 
 function drawPanel(canvas, cam) {
@@ -449,55 +508,96 @@ function drawPanel(canvas, cam) {
       }
     }
   }
-  // Board outline.
-  ctx.strokeStyle = '#888';
-  ctx.lineWidth = 1;
-  const bx = Number((0n - left) / U), by = Number((0n - top) / U), bs = Number(boardUnits / U);
-  ctx.strokeRect(bx - 0.5, by - 0.5, bs + 1, bs + 1);
-  if (sq.depth > 0) drawDecomposition(ctx, m, left, top, U, W, H);
+  // Board outline, just outside the board's pixels (a pixel partly on the board is on it).
+  const ex = (c) => floorDiv(c * UNIT - left, U), ey = (c) => floorDiv(c * UNIT - top, U);
+  const exUp = (c) => -floorDiv(left - c * UNIT, U), eyUp = (c) => -floorDiv(top - c * UNIT, U);
+  ctx.fillStyle = '#888';
+  const x0 = ex(0n) - 1n, y0 = ey(0n) - 1n, x1 = exUp(m) + 1n, y1 = eyUp(m) + 1n;
+  fillClipped(ctx, W, H, x0, y0, x1 - x0, 1n);
+  fillClipped(ctx, W, H, x0, y1 - 1n, x1 - x0, 1n);
+  fillClipped(ctx, W, H, x0, y0, 1n, y1 - y0);
+  fillClipped(ctx, W, H, x1 - 1n, y0, 1n, y1 - y0);
+  if (sq.depth > 0) drawDecomposition(ctx, m, ex, ey, W, H);
   return missing;
 }
 
-// Theorem 3.4: m = 2^(k+1) + s, blocks s, t, s with t = 2^(k+1) - s; corners are R(s,s), the centre R(t,t).
-function drawDecomposition(ctx, m, left, top, U, W, H) {
-  const colours = ['#d55e00', '#0072b2', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#f0e442', '#999'];
-  const visit = (x0, y0, side, depth) => {
-    if (depth > sq.depth || side < 2n) return;
-    const px = Number((x0 * UNIT - left) / U), py = Number((y0 * UNIT - top) / U), ps = Number(side * UNIT / U);
-    if (ps < 6 || px > W || py > H || px + ps < 0 || py + ps < 0) return;
-    const topBit = 1n << BigInt(bitLength(side) - 1);
-    const s = side - topBit, t = topBit - s;
-    ctx.strokeStyle = colours[(depth - 1) % colours.length];
-    ctx.lineWidth = Math.max(1, 3 - depth * 0.5);
-    const blocks = s === 0n ? [] : [[x0, y0, s], [x0 + s + t, y0, s], [x0, y0 + s + t, s], [x0 + s + t, y0 + s + t, s]];
-    blocks.push([x0 + s, y0 + s, t]);
-    for (const [bx, by, bs] of blocks) {
-      const qx = Number((bx * UNIT - left) / U), qy = Number((by * UNIT - top) / U), qs = Number(bs * UNIT / U);
-      ctx.strokeRect(qx + 0.5, qy + 0.5, Math.max(qs - 1, 0), Math.max(qs - 1, 0));
-    }
-    if (s > 0n) for (const [bx, by, bs] of blocks.slice(0, 4)) visit(bx, by, bs, depth + 1);
-    if (t < side) visit(x0 + s, y0 + s, t, depth + 1);
-  };
-  visit(0n, 0n, m, 1);
+// A rectangle in exact (BigInt) pixels, clipped to the canvas before it
+// becomes a double: a block of a 2^62 board can be 2^70 pixels wide.
+function fillClipped(ctx, W, H, x, y, w, h) {
+  const clip = (v, hi) => (v < -1n ? -1n : v > hi ? hi : v);
+  const xa = clip(x, BigInt(W) + 1n), ya = clip(y, BigInt(H) + 1n);
+  const xb = clip(x + w, BigInt(W) + 1n), yb = clip(y + h, BigInt(H) + 1n);
+  if (xb > xa && yb > ya) ctx.fillRect(Number(xa), Number(ya), Number(xb - xa), Number(yb - ya));
 }
 
+// Theorem 3.4: m = 2^(k+1) + s, blocks s, t, s with t = 2^(k+1) - s; corners
+// are R(s,s), the centre R(t,t); then the same inside each, sq.depth levels.
+// Whole-pixel rectangles by the integer rules of figure::square::window
+// (outline), so `--decompose --decompose-depth D` draws the same pixels.
+const OUTLINE_COLOURS = ['#d55e00', '#0072b2', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#f0e442', '#999999'];
+function drawDecomposition(ctx, m, ex, ey, W, H) {
+  const stack = [[0n, 0n, m, 1]];
+  while (stack.length) {
+    const [y0, x0, side, depth] = stack.pop();
+    if (depth > sq.depth || side < 2n) continue;
+    const px = ex(x0), py = ey(y0), ps = ex(x0 + side) - px;
+    if (ps < 6n || px > BigInt(W) || py > BigInt(H) || px + ps < 0n || py + ps < 0n) continue;
+    const topBit = 1n << BigInt(bitLength(side) - 1);
+    const s = side - topBit, t = topBit - s;
+    const blocks = s === 0n ? [] : [[y0, x0, s], [y0, x0 + s + t, s], [y0 + s + t, x0, s], [y0 + s + t, x0 + s + t, s]];
+    blocks.push([y0 + s, x0 + s, t]);
+    ctx.fillStyle = OUTLINE_COLOURS[(depth - 1) % OUTLINE_COLOURS.length];
+    const lw = BigInt(depth === 1 ? 3 : depth <= 3 ? 2 : 1);
+    for (const [by, bx, bs] of blocks) {
+      const qx = ex(bx), qy = ey(by), qw = ex(bx + bs) - qx, qh = ey(by + bs) - qy;
+      const lh = lw < qh ? lw : qh, lv = lw < qw ? lw : qw;
+      fillClipped(ctx, W, H, qx, qy, qw, lh);
+      fillClipped(ctx, W, H, qx, qy + qh - lh, qw, lh);
+      fillClipped(ctx, W, H, qx, qy, lv, qh);
+      fillClipped(ctx, W, H, qx + qw - lv, qy, lv, qh);
+    }
+    const children = s > 0n ? blocks.slice(0, 4).map(([y, x, b]) => [y, x, b, depth + 1]) : [];
+    if (t < side) children.push([y0 + s, x0 + s, t, depth + 1]);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+}
+
+// The nim-sum bar: P, then one swatch per bit length of the nim-sum
+// (k bits: nim-sums 2^(k-1) .. 2^k - 1) in the view's ramp. A label is drawn
+// only where it clears the one before by a gap, so labels never run
+// together however narrow the swatches; barLabels holds their boxes.
+let barLabels = [];
 function drawColourBar() {
   const bar = $('sq-bar');
   bar.hidden = sq.mode !== 'nimsum';
+  barLabels = [];
   if (bar.hidden) return;
   const ctx = bar.getContext('2d');
   ctx.clearRect(0, 0, bar.width, bar.height);
   const pal = paletteFor('nimsum', sq.m);
-  const top = Math.max(1, bitLength(sq.m));
+  const top = rampTop(sq.m);
   const n = top + 1, w = bar.width / n;
   ctx.font = '11px sans-serif';
+  ctx.textBaseline = 'alphabetic';
+  const GAP = 8;
+  let free = 0;
   for (let k = 0; k < n; k++) {
     const i = (k + 1) * 4;
     ctx.fillStyle = `rgb(${pal[i]},${pal[i + 1]},${pal[i + 2]})`;
-    ctx.fillRect(k * w, 0, w - 1, 16);
-    ctx.fillStyle = '#222';
-    const label = k === 0 ? 'P (0)' : k <= 3 ? `${2 ** (k - 1)}..${2 ** k - 1}` : `2^${k - 1}..`;
-    if (w > 24 || k % Math.ceil(30 / w) === 0) ctx.fillText(label, k * w + 2, 30);
+    ctx.fillRect(Math.round(k * w), 0, Math.max(1, Math.round((k + 1) * w) - Math.round(k * w)), 16);
+  }
+  // P is white: a frame shows its swatch on the page.
+  ctx.strokeStyle = '#888';
+  ctx.strokeRect(0.5, 0.5, Math.max(1, Math.round(w) - 1), 15);
+  ctx.fillStyle = '#222';
+  for (let k = 0; k < n; k++) {
+    const label = k === 0 ? 'P (0)' : k === 1 ? '1' : k <= 4 ? `${2 ** (k - 1)}–${2 ** k - 1}` : `2^${k - 1}–`;
+    const width = Math.ceil(ctx.measureText(label).width);
+    const x = Math.max(0, Math.min(Math.round(k * w + w / 2 - width / 2), bar.width - width));
+    if (x < free || x + width > bar.width) continue;
+    ctx.fillText(label, x, 30);
+    barLabels.push({ text: label, x, width });
+    free = x + width + GAP;
   }
 }
 
@@ -508,8 +608,75 @@ function scheduleSquare() {
   requestAnimationFrame(() => { squareQueued = false; renderSquare(); });
 }
 
+// The command of the square view: one `nimscape square --window` per panel,
+// drawing exactly the whole cells on screen (the browser test compares the
+// downloads with the canvases). The downloads are those PNGs: from the
+// server's /api, or in an exported page cut from the canvas itself.
+function squareViews() {
+  const out = [];
+  const panels = sq.pair ? [$('sq-a'), $('sq-b')] : [$('sq-a')];
+  panels.forEach((canvas, panel) => {
+    const view = windowOf(canvas, cameraFor(panel));
+    if (view) out.push({ canvas: canvas.id, ...view });
+  });
+  return out;
+}
+
+function setSquareCommand() {
+  const box = $('downloads');
+  box.textContent = '';
+  if (sq.pass && (sq.z > 0 || (sq.pair && cameraFor(1).z > 0))) {
+    // Zoomed out, the pass game's share per pixel is blended by the canvas:
+    // --window draws the overlay one pixel per cell or more only. Say so
+    // rather than fake it: the command is the whole board's figure.
+    const params = { m: sq.m.toString(), overlay: 'nim-pass' };
+    $('command').textContent = `${commandLine('square', params, [], `square-${sq.m}.png`)}   # the whole board with the overlay, not this view`;
+    if (!EMBED) for (const ext of ['png', 'svg']) {
+      const a = document.createElement('a');
+      a.textContent = ext.toUpperCase();
+      a.download = `square-${sq.m}.${ext}`;
+      a.href = `/api/square.${ext}?${query(params)}`;
+      box.appendChild(a);
+    }
+    return;
+  }
+  const views = squareViews();
+  if (!views.length) { $('command').textContent = 'the board is off screen: press fit'; return; }
+  const words = [];
+  for (const view of views) {
+    const stem = `square-${view.params.m}-window`;
+    words.push(commandLine('square', view.params, [], `${stem}.png`));
+    const label = views.length > 1 ? `PNG (${view.params.m})` : 'PNG';
+    if (EMBED) {
+      // The page's own pixels, cut from the canvas when asked: the image the command draws.
+      const button = document.createElement('button');
+      button.textContent = label;
+      button.onclick = () => {
+        const crop = document.createElement('canvas');
+        crop.width = view.w; crop.height = view.h;
+        crop.getContext('2d').drawImage($(view.canvas), view.x, view.y, view.w, view.h, 0, 0, view.w, view.h);
+        const a = document.createElement('a');
+        a.download = `${stem}.png`;
+        a.href = crop.toDataURL('image/png');
+        a.click();
+      };
+      box.appendChild(button);
+    } else {
+      const a = document.createElement('a');
+      a.textContent = label;
+      a.download = `${stem}.png`;
+      a.href = `/api/square.png?${query(view.params)}`;
+      box.appendChild(a);
+    }
+  }
+  $('command').textContent = words.join(' && ');
+}
+
 function renderSquare() {
   const a = $('sq-a'), b = $('sq-b');
+  // Keep the camera on whole pixels (see snapped), so what is read back is what is drawn.
+  const sn = snapped(sq);
+  sq.cx = sn.cx; sq.cy = sn.cy;
   b.hidden = !sq.pair;
   const started = performance.now();
   let missing = drawPanel(a, cameraFor(0));
@@ -521,9 +688,7 @@ function renderSquare() {
   document.body.dataset.squareReady = missing === 0 ? '1' : '0';
   // Time from navigation to the first complete square view (the "first paint" speed target).
   if (missing === 0 && window.nimscapeFirstPaint === undefined) window.nimscapeFirstPaint = performance.now();
-  const params = { m: sq.pair ? `${sq.m},${2n * sq.m + 1n}` : sq.m.toString(), decompose: sq.depth > 0, overlay: sq.pass ? 'nim-pass' : '' };
-  // The CLI draws --overlay nim-pass as PNG or SVG only.
-  if (currentView === 'square') setDownloads('square', params, [], sq.pass ? ['png', 'svg'] : ['png', 'svg', 'pdf', 'csv'], `square-${sq.m}`);
+  if (currentView === 'square') setSquareCommand();
   if (currentView === 'square') writeHash({ view: 'square', pass: sq.pass ? 1 : '', m: sq.m.toString(), z: sq.z, cx: sq.cx.toString(), cy: sq.cy.toString(), mode: sq.mode, depth: sq.depth, pair: sq.pair ? 1 : '', sync: sq.sync, fit: sq.fitted ? 1 : '' });
 }
 
@@ -730,14 +895,28 @@ function initAutomaton(state) {
 // Octahedron: the level slider (exact fractions k/4096), aligned section, 3D view by dragging.
 const oc = { n: 4, k: 1408, align: false, azimuth: 30, elevation: 25 };
 const OC_STEPS = 4096;
+const gcd = (a, b) => { while (b) [a, b] = [b, a % b]; return a; };
+// The slider's level k/4096 in lowest terms, and as H(n,m) when the plane
+// z = 1 - r is a level m = r·2^n of S_n (whole, or a half level m.5).
+function ocLevel() {
+  const g = gcd(oc.k, OC_STEPS) || 1;
+  const num = oc.k / g, den = OC_STEPS / g;
+  const twice = oc.k * 2 ** (oc.n + 1) / OC_STEPS;   // 2m
+  let level = null;
+  if (Number.isInteger(twice) && twice >= 2 && twice <= 2 ** (oc.n + 1)) level = twice % 2 === 0 ? String(twice / 2) : `${(twice - 1) / 2}.5`;
+  return { fraction: den === 1 ? String(num) : `${num}/${den}`, level };
+}
 function octahedronParams() {
-  const params = { n: oc.n, r: `${oc.k}/${OC_STEPS}`, size: 480 };
+  const { fraction, level } = ocLevel();
+  const params = { n: oc.n };
+  if (level !== null) params.level = level; else params.r = fraction;
   if (oc.align) params.align = true;
+  params.panel = 480;
   return params;
 }
 function viewParams(size) {
   const n = Math.min(oc.n, 4);
-  const params = { n, azimuth: oc.azimuth, elevation: oc.elevation, size };
+  const params = { n, azimuth: oc.azimuth, elevation: oc.elevation, width: size };
   // The plane can be drawn at whole and half levels m of S_n.
   const twice = oc.k * 2 ** (n + 1) / OC_STEPS;
   if (Number.isInteger(twice) && twice > 0) params.plane = twice % 2 === 0 ? String(twice / 2) : `${(twice - 1) / 2}.5`;
@@ -746,8 +925,11 @@ function viewParams(size) {
 let ocBusy = false, ocView = null;
 async function renderOctahedron({ coarse = false } = {}) {
   const params = octahedronParams();
-  $('oc-rtext').textContent = `r = ${oc.k}/${OC_STEPS} = ${(oc.k / OC_STEPS).toFixed(6)} (level m = ${(oc.k * 2 ** oc.n / OC_STEPS)})`;
+  const { fraction, level } = ocLevel();
+  $('oc-rtext').textContent = `r = ${fraction} = ${(oc.k / OC_STEPS).toFixed(6)}${level !== null ? ` · the section H(${oc.n},${level})` : ` (level m = r·2^${oc.n} = ${oc.k * 2 ** oc.n / OC_STEPS})`}`;
   setDownloads('octahedron/section', params, [], ['png', 'svg', 'pdf', 'csv'], `octahedron-${oc.n}-section`);
+  // The 3D picture beside it is a second command.
+  $('command').textContent += ` && ${commandLine('octahedron/view', viewParams(480), [], `octahedron-${Math.min(oc.n, 4)}-view.png`)}`;
   writeHash({ view: 'octahedron', n: oc.n, k: oc.k, align: oc.align ? 1 : '', azimuth: oc.azimuth, elevation: oc.elevation });
   ocBusy = true;
   await Promise.all([
@@ -954,10 +1136,13 @@ function start() {
   initGrundy(state.view === 'grundy' ? state : {});
   for (const b of document.querySelectorAll('#tabs button')) b.onclick = () => show(b.dataset.view);
   $('copy').onclick = () => navigator.clipboard && navigator.clipboard.writeText($('command').textContent);
-  if (EMBED && EMBED.hide) for (const v of EMBED.hide) document.querySelector(`#tabs button[data-view=${v}]`).hidden = true;
-  show(['square', 'automaton', 'octahedron', 'grundy'].includes(state.view) ? state.view : 'square');
+  const hidden = (EMBED && EMBED.hide) || [];
+  for (const v of hidden) document.querySelector(`#tabs button[data-view=${v}]`).hidden = true;
+  if (EMBED && EMBED.note) { $('offline-note').textContent = EMBED.note; $('offline-note').hidden = false; }
+  const views = ['square', 'automaton', 'octahedron', 'grundy'].filter((v) => !hidden.includes(v));
+  show(views.includes(state.view) ? state.view : 'square');
 }
 
 // For tests and scripts: the model's answer for a cell, and the view state.
-window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles, localTile, grundyHover: () => grHover };
+window.nimscape = { sq, show, setM, zoomAt, cellAt, tiles, localTile, grundyHover: () => grHover, squareViews, barLabels: () => barLabels };
 start();
