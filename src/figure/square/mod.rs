@@ -276,7 +276,7 @@ impl SquareFigure {
             .map(|p| board::board_pixels(p.rows, p.cols, size).0)
             .max()
             .unwrap_or(0);
-        let key = decomposition_key(widest);
+        let key = decomposition_key(widest, self.decompose_depth);
         Ok(board::sheet_with_key(&panels, size, columns, style, &key))
     }
 
@@ -441,7 +441,7 @@ impl SquareFigure {
             animation: self.animation,
             common_scale: self.common_scale,
             key: if *decompose {
-                decomposition_key(panel_px as u32)
+                decomposition_key(panel_px as u32, self.decompose_depth)
             } else {
                 Vec::new()
             },
@@ -464,6 +464,7 @@ impl SquareFigure {
                 .with_caption(self.caption(m));
             if decompose {
                 mark_decomposition(&mut panel, m);
+                mark_nested(&mut panel, m, self.decompose_depth);
             }
             Ok(panel)
         })
@@ -672,10 +673,18 @@ fn block_mark(row: u64, col: u64, side: u64, block: Block) -> BlockMark {
     }
 }
 
+/// The outline colour of nested level `depth` (2 and deeper).
+fn nested_colour(depth: u32) -> Color {
+    // Level 1 is vermillion and bluish green; the default P-cells are
+    // blue: deeper levels take the outline colours after those.
+    window::OUTLINE_COLOURS[(depth as usize + 1) % window::OUTLINE_COLOURS.len()]
+}
+
 /// The decomposition's key, under the whole sheet or frame: each outline
-/// drawn as on boards `panel_width` pixels wide, with its meaning.
-fn decomposition_key(panel_width: u32) -> Vec<(Swatch, String)> {
-    [
+/// drawn as on boards `panel_width` pixels wide, with its meaning; one more
+/// entry per nested level down to `depth`.
+fn decomposition_key(panel_width: u32, depth: u32) -> Vec<(Swatch, String)> {
+    let mut key: Vec<(Swatch, String)> = [
         (Block::Corner, "corners R(s,s)"),
         (Block::Centre, "centre R(t,t)"),
     ]
@@ -684,7 +693,18 @@ fn decomposition_key(panel_width: u32) -> Vec<(Swatch, String)> {
         let line = block_mark(0, 0, 1, block).line(panel_width);
         (Swatch::Line(line), text.to_string())
     })
-    .collect()
+    .collect();
+    for d in 2..=depth {
+        let mark = BlockMark {
+            color: nested_colour(d),
+            ..block_mark(0, 0, 1, Block::Corner)
+        };
+        key.push((
+            Swatch::Line(mark.line(panel_width)),
+            format!("level {d}: their blocks"),
+        ));
+    }
+    key
 }
 
 /// Theorem 3.4's blocks of the blocks, levels 2..=`depth`: every block of
@@ -709,19 +729,24 @@ fn mark_nested(panel: &mut BoardPanel, m: u64, depth: u32) {
     for d in 2..=depth {
         // Level 1 is vermillion and bluish green; the default P-cells are
         // blue: deeper levels take the outline colours after those.
-        let color = window::OUTLINE_COLOURS[(d as usize + 1) % window::OUTLINE_COLOURS.len()];
+        let color = nested_colour(d);
         let mut next = Vec::new();
         for block in level {
             if block.2 < 2 {
                 continue;
             }
-            for (row, col, side) in cut(block) {
+            let blocks = cut(block);
+            let centre = blocks.len() - 1;
+            for (k, (row, col, side)) in blocks.into_iter().enumerate() {
+                // As on level 1: corners solid, the centre dashed.
+                let kind = if k == centre {
+                    Block::Centre
+                } else {
+                    Block::Corner
+                };
                 panel.marks.push(BlockMark {
-                    row: row as usize,
-                    col: col as usize,
-                    height: side as usize,
-                    width: side as usize,
                     color,
+                    ..block_mark(row, col, side, kind)
                 });
             }
             next.extend(inner(block));
@@ -836,7 +861,7 @@ mod tests {
 
         let panels: Vec<BoardPanel> = (9..15).map(decomposed).collect();
         let style = BoardStyle::default();
-        let key = decomposition_key(240);
+        let key = decomposition_key(240, 1);
         let scene = board::sheet_with_key(&panels, PanelSize::Panel(240), None, &style, &key);
         let said = |needle: &str| {
             scene
@@ -848,6 +873,16 @@ mod tests {
         assert_eq!(said("R(s,s)"), 1);
         assert_eq!(said("R(t,t)"), 1);
         assert_eq!(said(": s = "), 6);
+        // Nested levels keep the convention (one dashed centre a cut block)
+        // and each gets one key entry in its own colour.
+        let mut nested = decomposed(23);
+        mark_nested(&mut nested, 23, 2);
+        let level_2: Vec<_> = nested.marks[5..].iter().collect();
+        assert!(level_2.iter().all(|k| k.color == nested_colour(2)));
+        assert_eq!(level_2.iter().filter(|k| k.dashed).count(), 5);
+        let key = decomposition_key(240, 3);
+        assert_eq!(key.len(), 4);
+        assert_eq!(key[3].1, "level 3: their blocks");
     }
 
     #[test]
