@@ -78,6 +78,7 @@ fn draw_key_in(
             halign: HAlign::Left,
             valign: VAlign::Baseline,
             rotation: 0.0,
+            role: super::Role::Key,
         });
         x += font::text_width(text, size) + size * 1.5;
     }

@@ -273,10 +273,13 @@ impl GrundyFigure {
         }
         let v = &self.view;
         crate::scene::check_view_angles(v.azimuth, v.elevation)?;
-        for (what, px) in [("`width`", v.width), ("`height`", v.height)] {
-            if !(120..=8000).contains(&px) {
+        for (what, px, least) in [("`width`", v.width, 120), ("`height`", v.height, 64)] {
+            if !(least..=8000).contains(&px) {
                 return Err(Error::invalid(format!(
-                    "{what} {px} is out of range; give 120..8000 px (1.7 in to 111 in on paper)"
+                    "{what} {px} is out of range; give {least}..8000 px ({} in to 111 in on paper)",
+                    crate::scene::units::trim_number(
+                        (f64::from(least) / 72.0 * 10.0).ceil() / 10.0
+                    )
                 )));
             }
         }
