@@ -200,16 +200,22 @@ pub fn caption_size(style: &BoardStyle, panel_width: u32, columns: usize) -> f64
 
 /// The size of `role` in a board figure: the [`TypeScale`] of the `--width`
 /// asked for, or of `columns` panels `panel_width` wide between their margins;
-/// never more than a sixth of a panel (a sheet of many large panels would
-/// otherwise letter each one for the whole sheet), nor under the scale's floor.
+/// on screen never more than a sixth of a panel (a sheet of many large panels
+/// would otherwise letter each one for the whole sheet), nor under the floor.
 pub fn role_size(style: &BoardStyle, panel_width: u32, columns: usize, role: Role) -> f64 {
     let columns = columns.max(1) as u32;
     let natural = columns * (panel_width + style.gap) - style.gap + 2 * style.margin;
     let width = style.width.unwrap_or(natural);
-    let scale = TypeScale::new(f64::from(width), style.print.print.dpi.is_some());
-    scale
-        .size(role)
-        .min((f64::from(panel_width) / 6.0).max(scale.floor()))
+    let on_paper = style.print.print.dpi.is_some();
+    let scale = TypeScale::new(f64::from(width), on_paper);
+    if on_paper {
+        // 9 pt at most: the layout takes fewer columns where labels would touch.
+        scale.size(role)
+    } else {
+        scale
+            .size(role)
+            .min((f64::from(panel_width) / 6.0).max(scale.floor()))
+    }
 }
 
 /// The label size of a figure `figure_width` units wide unless one is given
