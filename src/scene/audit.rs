@@ -127,12 +127,21 @@ pub fn audit(scene: &Scene) -> Vec<String> {
                 found.push(format!("a line {:.3} pt wide", width * pt));
             }
         }
-        // A marker: a small filled shape. Over a tick number it hides it.
+        // A marker or a key's swatch: a small filled shape. Off the page it is
+        // cut; over a tick number it hides it.
         let (Some(fill), Some(b)) = (path.fill, path_box(&path.commands)) else {
             continue;
         };
         if fill.a == 0 {
             continue;
+        }
+        let largest_text = texts.iter().map(|(t, _)| t.size).fold(0.0, f64::max);
+        let small_shape = (b[2] - b[0]).max(b[3] - b[1]) <= largest_text * 2.0;
+        if small_shape && (b[0] < -0.5 || b[1] < -0.5 || b[2] > w + 0.5 || b[3] > h + 0.5) {
+            found.push(format!(
+                "a mark or swatch off the page: [{:.1}, {:.1}, {:.1}, {:.1}]",
+                b[0], b[1], b[2], b[3]
+            ));
         }
         for (tick, tb) in &ticks {
             let small = (b[2] - b[0]).max(b[3] - b[1]) <= tick.size * 2.0;
