@@ -145,9 +145,15 @@ fn write_text(
             escape(&crate::scene::markup::plain(&text.text))
         )
     };
+    // The role as a class: style sheets can restyle one kind of text, and tests
+    // read each role's size from the file.
+    let class = match text.role {
+        crate::scene::Role::Other => String::new(),
+        role => format!(r#" class="{}""#, role.class()),
+    };
     write!(
         out,
-        r#"<g{label} transform="{transform}" font-family="{}"{fill}>"#,
+        r#"<g{label}{class} transform="{transform}" font-family="{}"{fill}>"#,
         scene.font.name()
     )?;
     for run in font::placed_runs(scene.font, &text.text, text.size) {

@@ -998,6 +998,10 @@ pub struct AutomatonCache {
 }
 
 impl super::Figure for AutomatonPlan {
+    fn still_scene(&self, control: &Control) -> Result<Option<Arc<Scene>>> {
+        self.scene(control).map(Some)
+    }
+
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,

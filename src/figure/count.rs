@@ -95,6 +95,21 @@ impl Spec for CountFigure {
 pub type CountPlan = Plan<CountFigure>;
 
 impl Figure for CountPlan {
+    fn still_scene(
+        &self,
+        _control: &Control,
+    ) -> Result<Option<std::sync::Arc<crate::scene::Scene>>> {
+        let scene = count_chart(
+            &self.chart_points(),
+            self.log,
+            self.width,
+            self.height,
+            &self.labels,
+            self.print.print.dpi.is_some(),
+        )?;
+        Ok(Some(std::sync::Arc::new(self.print.apply(scene))))
+    }
+
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,
@@ -176,6 +191,7 @@ impl Figure for CountPlan {
                     self.width,
                     self.height,
                     &self.labels,
+                    self.print.print.dpi.is_some(),
                 )?);
                 let drawing = encode::scene_peak_bytes(&scene, format);
                 self.refuse_over_limit(format, self.list_bytes().saturating_add(drawing))?;

@@ -53,6 +53,16 @@ pub trait Figure: Sync {
         None
     }
 
+    /// The scene a still figure is drawn from (what its PNG, SVG and PDF show),
+    /// for checks of its text and lines ([`crate::scene::audit`]); `None` for
+    /// figures that are not one scene (animations, data).
+    fn still_scene(
+        &self,
+        _control: &Control,
+    ) -> Result<Option<std::sync::Arc<crate::scene::Scene>>> {
+        Ok(None)
+    }
+
     /// The frames of an animated figure, for APNG and numbered frame
     /// sequences; still figures refuse.
     fn frames(&self) -> Result<Frames<'_>> {

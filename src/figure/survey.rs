@@ -452,7 +452,10 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     }
 
     let width = 560u32;
-    let label_size: f64 = 12.0;
+    // A screen figure at the type scale of its narrowest (a tall pattern
+    // narrows the figure to it): ticks, axis names and key alike.
+    let scale = crate::scene::TypeScale::new(f64::from(MIN_FIGURE_WIDTH), false);
+    let label_size = scale.size(crate::scene::Role::Tick);
     let title = format!("{parameter} = {}: P-positions", v.value);
     let (across, up) = if dims == 3 {
         (
@@ -495,13 +498,18 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     // The chart is centred; its title is centred over the plot, not the canvas.
     let x_off = (width - chart_w) / 2;
     let mut scene = Scene::new(width, height, Color::WHITE);
-    scene.push(TextItem::centered(
-        f64::from(x_off + left) + f64::from(plot_w) / 2.0,
-        label_size * 1.6,
-        title,
-        label_size * 1.2,
-        INK,
-    ));
+    let title_size = scale.size(crate::scene::Role::Title);
+    scene.push(
+        TextItem::centered(
+            f64::from(x_off + left) + f64::from(plot_w) / 2.0,
+            title_size * 1.35,
+            title,
+            title_size,
+            INK,
+        )
+        .with_role(crate::scene::Role::Title),
+    );
+    let first_plotted = scene.items.len();
     let area;
     {
         let root = SceneBackend::new(&mut scene).into_drawing_area();
@@ -525,7 +533,11 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
             .x_labels(((f64::from(plot_w) / (label_size * 3.0)) as usize).clamp(2, 10))
             .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10))
             .label_style(("sans-serif", label_size).into_font().color(&ink))
-            .axis_desc_style(("sans-serif", label_size * 1.1).into_font().color(&ink))
+            .axis_desc_style(
+                ("sans-serif", scale.size(crate::scene::Role::AxisName))
+                    .into_font()
+                    .color(&ink),
+            )
             .x_label_formatter(&|v| whole_tick(*v))
             .y_label_formatter(&|v| whole_tick(*v))
             .draw()
@@ -533,6 +545,12 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
         area = plotting_rect(chart.plotting_area().get_pixel_range());
         root.present().map_err(chart_error)?;
     }
+    crate::scene::chart::tag_roles(
+        &mut scene,
+        first_plotted,
+        &[across.as_str(), up.as_str()],
+        &[],
+    );
     let layer = CellLayer {
         rect: area,
         rows,

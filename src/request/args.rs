@@ -621,7 +621,12 @@ impl BoardStyleArgs {
     ) -> crate::Result<(Option<PanelSize>, Option<usize>)> {
         let print = style.print.print;
         let unit = if print.dpi.is_some() { "pt" } else { "px" };
-        let caption_at = |panel: u32| board::caption_size(style, panel);
+        // The scale is the width's when one is given, otherwise the sheet's.
+        let columns_at = self
+            .columns()
+            .unwrap_or_else(|| SheetLayout::default_columns(boards))
+            .min(boards.max(1));
+        let caption_at = |panel: u32| board::caption_size(style, panel, columns_at);
         let widest = |size: f64| {
             captions
                 .iter()

@@ -414,7 +414,7 @@ fn finish(
         .transpose()?;
     let width_units = args
         .width
-        .map(|w| args::length_units("`width`", w, print.print, 64..=16384))
+        .map(|w| args::length_units("`width`", w, print.print, 16..=16384))
         .transpose()?;
     let figure = GrundyFigure {
         game,

@@ -8,6 +8,7 @@
 use super::layout::SheetLayout;
 use super::legend::{self, KeyEntry, LineStyle, Swatch};
 use super::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
+use super::{Role, TypeScale};
 use crate::font;
 use crate::scene::color::{okabe_ito, GRID_GREY, INK};
 use crate::BitGrid;
@@ -207,39 +208,60 @@ pub fn sheet_pixels(
     (columns * (u64::from(w) + u64::from(style.gap)) + pad) * (rows * (u64::from(h) + 80) + pad)
 }
 
-/// The caption size of panels `panel_width` pixels wide.
-pub fn caption_size(style: &BoardStyle, panel_width: u32) -> f64 {
+/// The caption size of `columns` panels `panel_width` pixels wide: the one
+/// given, or the figure's [`TypeScale`] label size.
+pub fn caption_size(style: &BoardStyle, panel_width: u32, columns: usize) -> f64 {
     style
         .caption_size
-        .unwrap_or_else(|| default_caption_size(panel_width, style.print.print.dpi.is_some()))
+        .unwrap_or_else(|| role_size(style, panel_width, columns, Role::Label))
 }
 
-/// The type scale of panel labels on paper, pt: journal lettering (7 pt and up),
-/// never larger than the text beside the figure.
-pub const PAPER_CAPTION_PT: (f64, f64) = (7.0, 9.0);
-
-/// The caption size panels `panel_width` units wide get unless one is given: a
-/// ninth of the panel, within [`PAPER_CAPTION_PT`] on paper (a physical size or
-/// a dpi was asked for), within 12 to 20 px on screen.
-pub fn default_caption_size(panel_width: u32, on_paper: bool) -> f64 {
-    let natural = f64::from(panel_width) / 9.0;
+/// The size of `role` in a board figure: the [`TypeScale`] of the `--width`
+/// asked for, or of `columns` panels `panel_width` wide between their margins;
+/// on screen never more than a sixth of a panel (a sheet of many large panels
+/// would otherwise letter each one for the whole sheet), nor under the floor.
+pub fn role_size(style: &BoardStyle, panel_width: u32, columns: usize, role: Role) -> f64 {
+    let columns = columns.max(1) as u32;
+    let natural = columns * (panel_width + style.gap) - style.gap + 2 * style.margin;
+    let width = style.width.unwrap_or(natural);
+    let on_paper = style.print.print.dpi.is_some();
+    let scale = TypeScale::new(f64::from(width), on_paper);
     if on_paper {
-        natural.clamp(PAPER_CAPTION_PT.0, PAPER_CAPTION_PT.1)
+        // 9 pt at most: the layout takes fewer columns where labels would touch.
+        scale.size(role)
     } else {
-        natural.clamp(12.0, 20.0)
+        scale
+            .size(role)
+            .min((f64::from(panel_width) / 6.0).max(scale.floor()))
     }
 }
 
+/// The label size of a figure `figure_width` units wide unless one is given
+/// (sections and sweeps, which lay out their own panels).
+pub fn default_caption_size(figure_width: u32, on_paper: bool) -> f64 {
+    TypeScale::new(f64::from(figure_width), on_paper).size(Role::Label)
+}
+
 /// True when captions `widest` units wide sit under panels `panel_width` units
-/// wide, `gap` apart, without running into their neighbours.
+/// wide, `gap` apart, with at least half the gap clear between neighbours
+/// (labels any closer read as one: "m = 3: s = 1, t = 1 m = 5: ...").
 pub fn captions_fit(widest: f64, panel_width: u32, gap: u32) -> bool {
-    widest <= f64::from(panel_width + gap) - 2.0
+    widest <= caption_room(panel_width, gap)
+}
+
+/// The widest caption under a panel: the panel and half the gap beside it
+/// (a quarter on either side).
+fn caption_room(panel_width: u32, gap: u32) -> f64 {
+    f64::from(panel_width) + f64::from(gap) / 2.0
 }
 
 /// The text size of a figure's key under panels `panel_width` pixels wide (as
-/// a panel's legend lines).
-pub fn key_size(style: &BoardStyle, panel_width: u32) -> f64 {
-    caption_size(style, panel_width) * 0.85
+/// a panel's legend lines): the scale's key size, or 0.85 of a caption size given.
+pub fn key_size(style: &BoardStyle, panel_width: u32, columns: usize) -> f64 {
+    match style.caption_size {
+        Some(size) => size * 0.85,
+        None => role_size(style, panel_width, columns, Role::Key),
+    }
 }
 
 /// Lays panels out in a grid (`columns`, or a sensible default) and draws them.
@@ -289,7 +311,8 @@ pub fn sheet_in_boxes(
         .fold((min_box.max(1), min_box.max(1)), |(a, b), (w, h)| {
             (a.max(w), b.max(h))
         });
-    let caption_size = caption_size(style, panel_width);
+    let columns = columns.min(panels.len().max(1));
+    let caption_size = caption_size(style, panel_width, columns);
     let line_height = (caption_size * 1.45).ceil() as u32;
     let text_lines = panels
         .iter()
@@ -350,19 +373,30 @@ pub fn sheet_in_boxes(
         let centre_x = f64::from(px) + f64::from(panel_width) / 2.0;
         let mut baseline = f64::from(py + panel_height + line_height) - caption_size * 0.25;
         if let (true, Some(caption)) = (style.captions, &panel.caption) {
-            scene.push(TextItem::centered(
-                centre_x,
-                baseline,
-                caption.clone(),
-                caption_size,
-                style.caption_color,
-            ));
+            // A caption wider than its room shrinks to fit.
+            // With no neighbour (one column) only the margin is beside it.
+            let room = if layout.columns == 1 {
+                f64::from(panel_width + style.gap) - 2.0
+            } else {
+                caption_room(panel_width, style.gap)
+            };
+            scene.push(
+                TextItem::centered(
+                    centre_x,
+                    baseline,
+                    caption.clone(),
+                    font::fitted_size(caption, caption_size, room),
+                    style.caption_color,
+                )
+                .with_role(Role::Label),
+            );
             baseline += f64::from(line_height);
         }
         for entry in &panel.legend {
             // Shrink a legend line that would not fit under its panel.
-            let room = f64::from(panel_width + style.gap) - 4.0;
-            let natural = caption_size * 0.85;
+            // Within its panel: lines under neighbouring panels keep the gap.
+            let room = f64::from(panel_width).max(4.0) - 2.0;
+            let natural = key_size(style, panel_width, columns);
             let natural_width = font::text_width(&entry.text, natural) + natural * 1.2;
             let legend_size = if natural_width > room {
                 natural * room / natural_width
@@ -388,12 +422,13 @@ pub fn sheet_in_boxes(
                 halign: HAlign::Left,
                 valign: VAlign::Baseline,
                 rotation: 0.0,
+                role: super::Role::Key,
             });
             baseline += f64::from(line_height);
         }
     }
     let room = f64::from(scene.width.saturating_sub(2 * style.margin.max(4)));
-    if let Some(block) = legend::KeyBlock::new(key, key_size(style, panel_width), room) {
+    if let Some(block) = legend::KeyBlock::new(key, key_size(style, panel_width, columns), room) {
         // In the bottom margin, which the key pushes down.
         let top = f64::from(scene.height.saturating_sub(style.margin));
         scene.height += block.height;
@@ -401,9 +436,16 @@ pub fn sheet_in_boxes(
         block.draw(&mut scene, centre, top, style.caption_color);
     }
     if let Some(title) = &style.title {
-        let natural = (caption_size * 1.15).max(8.0);
+        let scale = TypeScale::new(
+            f64::from(style.width.unwrap_or(scene.width)),
+            style.print.print.dpi.is_some(),
+        );
+        let natural = style
+            .caption_size
+            .map_or_else(|| scale.size(Role::Title), |size| size * 1.15);
         let room = f64::from(scene.width) - 2.0 * f64::from(style.margin.max(4));
-        let (lines, size) = crate::scene::layout::fit_title(title, natural, 7.0, room, 3);
+        let (lines, size) =
+            crate::scene::layout::fit_title(title, natural, scale.floor().min(natural), room, 3);
         scene = scene.with_title(&lines, size, style.caption_color);
     }
     style.print.apply(scene)

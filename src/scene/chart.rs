@@ -222,6 +222,7 @@ impl DrawingBackend for SceneBackend<'_> {
                 FontTransform::Rotate180 => 180.0,
                 FontTransform::Rotate270 => 270.0,
             },
+            role: super::Role::Other,
         });
         Ok(())
     }
@@ -258,6 +259,28 @@ pub fn plotting_rect((xr, yr): (std::ops::Range<i32>, std::ops::Range<i32>)) -> 
         y: yr.start.max(0) as u32,
         width: (xr.end - xr.start).max(1) as u32,
         height: (yr.end - yr.start).max(1) as u32,
+    }
+}
+
+/// Tags the text plotters drew from item `from` on: words in `names` are axis
+/// names, in `key` key entries, the rest tick numbers (plotters draws nothing
+/// else).
+pub fn tag_roles(scene: &mut Scene, from: usize, names: &[&str], key: &[&str]) {
+    for item in &mut scene.items[from..] {
+        if let super::Item::Text(text) = item {
+            if text.role == super::Role::Other {
+                // Keys are set from the left; names centred (a key entry may be
+                // the same word as an axis name: g(m)).
+                let keyed = text.halign == HAlign::Left && key.contains(&text.text.as_str());
+                text.role = if keyed {
+                    super::Role::Key
+                } else if names.contains(&text.text.as_str()) {
+                    super::Role::AxisName
+                } else {
+                    super::Role::Tick
+                };
+            }
+        }
     }
 }
 
@@ -299,34 +322,39 @@ impl ChartLabels {
     }
 }
 
-/// The smallest text a chart draws by default: 7 pt, a little above the 6 pt floor.
-const MIN_CHART_TEXT: f64 = 7.0;
-
 /// The chart of g(m) against m, with the reference curve m² that g touches at powers of two.
-/// Text scales with the chart (22 / 15 units at the default 900 wide) but never
-/// below 7 units; a long title wraps onto two lines, then shrinks.
+/// Text is at the figure's [`super::TypeScale`] (`on_paper` when a physical size
+/// or a dpi was asked for); a long title wraps onto two lines, then shrinks.
 pub fn count_chart(
     points: &[(u64, u128)],
     log_scale: bool,
     width: u32,
     height: u32,
     labels: &ChartLabels,
+    on_paper: bool,
 ) -> crate::Result<Scene> {
     // Drawn at OVERSAMPLE times the size and scaled down (see Scene::scale_down).
     const K: u32 = OVERSAMPLE;
     let kf = f64::from(K);
     let mut scene = Scene::new(width * K, height * K, Color::WHITE);
     let w = f64::from(width);
+    let scale = super::TypeScale::new(w, on_paper);
     let label_size = labels
         .font_size
-        .unwrap_or_else(|| (w / 60.0).clamp(MIN_CHART_TEXT, 15.0));
+        .unwrap_or_else(|| scale.size(super::Role::Tick));
+    let name_size = labels
+        .font_size
+        .unwrap_or_else(|| scale.size(super::Role::AxisName));
+    let key_size = labels
+        .font_size
+        .unwrap_or_else(|| scale.size(super::Role::Key));
     let margin = (w / 50.0).clamp(6.0, 18.0);
     let line_width = (w / 450.0).clamp(0.75, 2.0);
     let title = labels.caption.as_ref().map(|text| {
         let natural = labels
             .caption_size
-            .unwrap_or_else(|| (w / 40.9).clamp(9.0, 22.0));
-        let min = labels.caption_size.unwrap_or(MIN_CHART_TEXT).min(natural);
+            .unwrap_or_else(|| scale.size(super::Role::Title));
+        let min = labels.caption_size.unwrap_or(scale.floor()).min(natural);
         crate::scene::layout::fit_title(text, natural, min, w - 2.0 * margin, 2)
     });
     let title_height = title.as_ref().map_or(0.0, |(lines, size)| {
@@ -348,9 +376,9 @@ pub fn count_chart(
         widest_tick + label_size * 0.9
     } else {
         0.0
-    } + if named { label_size * 2.0 } else { 0.0 };
+    } + if named { name_size * 2.0 } else { 0.0 };
     let x_area = if labels.ticks { label_size * 1.9 } else { 0.0 }
-        + if named { label_size * 1.6 } else { 0.0 };
+        + if named { name_size * 1.6 } else { 0.0 };
     {
         let root = SceneBackend::new(&mut scene).into_drawing_area().margin(
             (title_height * kf) as u32,
@@ -362,6 +390,8 @@ pub fn count_chart(
         let orange = RGBColor(0xE6, 0x9F, 0x00);
         let ink = RGBColor(0x22, 0x22, 0x22);
         let label_style = ("sans-serif", label_size * kf).into_font().color(&ink);
+        let name_style = ("sans-serif", name_size * kf).into_font().color(&ink);
+        let key_style = ("sans-serif", key_size * kf).into_font().color(&ink);
         let mut builder = ChartBuilder::on(&root);
         builder
             .margin((margin * kf) as u32)
@@ -396,7 +426,7 @@ pub fn count_chart(
                     mesh.x_labels(0).y_labels(0);
                 }
                 mesh.label_style(label_style.clone())
-                    .axis_desc_style(label_style.clone())
+                    .axis_desc_style(name_style.clone())
                     .light_line_style(TRANSPARENT)
                     .x_label_formatter(&|v| x_numbers.label(*v))
                     .y_label_formatter(&|v| y_numbers.label(*v))
@@ -437,7 +467,7 @@ pub fn count_chart(
                         .position(SeriesLabelPosition::UpperLeft)
                         .legend_area_size(key_length + (label_size * 0.8 * kf) as i32)
                         .margin((label_size * 0.8 * kf) as i32)
-                        .label_font(label_style.clone())
+                        .label_font(key_style.clone())
                         .background_style(WHITE.mix(0.9))
                         .border_style(RGBColor(0xB0, 0xB0, 0xB0).stroke_width(K / 2))
                         .draw()
@@ -458,17 +488,22 @@ pub fn count_chart(
                 .map_err(chart_error)?);
         }
         root.present().map_err(chart_error)?;
+        drop(root);
+        tag_roles(&mut scene, 0, &[&x_name, &y_name], &["m²", "g(m)"]);
     }
     scene.scale_down(K);
     if let Some((lines, size)) = title {
         for (k, line) in lines.into_iter().enumerate() {
-            scene.push(TextItem::centered(
-                w / 2.0,
-                size * (1.0 + 1.25 * k as f64) + margin * 0.5,
-                line,
-                size,
-                Color::rgb(0x22, 0x22, 0x22),
-            ));
+            scene.push(
+                TextItem::centered(
+                    w / 2.0,
+                    size * (1.0 + 1.25 * k as f64) + margin * 0.5,
+                    line,
+                    size,
+                    Color::rgb(0x22, 0x22, 0x22),
+                )
+                .with_role(super::Role::Title),
+            );
         }
     }
     Ok(scene)

@@ -22,7 +22,7 @@ pub const SLANT: f64 = 11.0;
 
 /// Cap height of DejaVu Sans as a fraction of the em (1493 / 2048); the serif's
 /// capitals are the same height.
-const CAP_HEIGHT: f64 = 1493.0 / 2048.0;
+pub const CAP_HEIGHT: f64 = 1493.0 / 2048.0;
 
 /// A typeface family of every text of a figure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -119,7 +119,10 @@ pub fn placed_runs(family: Family, text: &str, size: f64) -> Vec<Placed> {
     let mut pen = 0.0;
     runs.into_iter()
         .map(|run| {
-            let run_size = size * run.level.scale();
+            // Sub- and superscripts shrink, but never under the 6 pt that journals
+            // ask of them (text set under 6 pt on purpose keeps its own size).
+            let floor = size.min(MIN_SCRIPT);
+            let run_size = (size * run.level.scale()).max(floor);
             let width = run_width(face(family, run.italic), &run.text, run_size);
             let placed = Placed {
                 dx: pen,
@@ -189,6 +192,10 @@ pub fn baseline_offset(family: Family, item: &TextItem) -> (f64, f64) {
     };
     (dx, dy)
 }
+
+/// The smallest sub- or superscript, pt: journals' 6 pt (the same number as
+/// [`super::units::MIN_TEXT_PT`], which this module cannot import without a circle).
+const MIN_SCRIPT: f64 = 6.0;
 
 /// The outline of a text item in DejaVu Sans, in scene units.
 pub fn text_path(item: &TextItem) -> Vec<PathCmd> {

@@ -70,7 +70,7 @@ impl BoardFrames {
     /// The key laid out under frames `width` pixels wide.
     fn key_block(&self, width: u32) -> Option<legend::KeyBlock> {
         let room = f64::from(width.saturating_sub(2 * self.style.margin.max(4)));
-        let size = board::key_size(&self.style, self.panel_px);
+        let size = board::key_size(&self.style, self.panel_px, 1);
         legend::KeyBlock::new(&self.key, size, room)
     }
 

@@ -210,6 +210,9 @@ pub struct TextItem {
     pub valign: VAlign,
     /// Rotation about the anchor, degrees clockwise (90 reads top to bottom).
     pub rotation: f64,
+    /// What the text is for: its size comes from the figure's
+    /// [`TypeScale`](super::type_scale::TypeScale) for this role (checked by [`super::audit`]).
+    pub role: super::type_scale::Role,
 }
 
 impl TextItem {
@@ -224,6 +227,13 @@ impl TextItem {
             halign: HAlign::Center,
             valign: VAlign::Baseline,
             rotation: 0.0,
+            role: super::type_scale::Role::Other,
         }
+    }
+
+    /// The same text tagged with its role.
+    pub fn with_role(mut self, role: super::type_scale::Role) -> Self {
+        self.role = role;
+        self
     }
 }

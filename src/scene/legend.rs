@@ -240,6 +240,7 @@ fn draw_key_in<K: KeyEntry>(
             halign: HAlign::Left,
             valign: VAlign::Baseline,
             rotation: 0.0,
+            role: super::Role::Key,
         });
         x += font::text_width(text, size) + size * 1.5;
     }

@@ -7,6 +7,7 @@
 //! glyph outlines of the embedded font by the encoders, never left to a
 //! viewer's fonts.
 
+pub mod audit;
 pub mod board;
 pub mod chart;
 pub mod color;
@@ -17,10 +18,12 @@ pub mod layout;
 pub mod legend;
 pub mod markup;
 pub mod ramp;
+pub mod type_scale;
 pub mod units;
 
 pub use color::Color;
 pub use item::{CellLayer, HAlign, Item, PathCmd, PathItem, PixelRect, TextItem, TextMode, VAlign};
+pub use type_scale::{Role, TypeScale};
 
 /// Checks the camera of a 3D view (the octahedra, a P-position plot): any finite
 /// azimuth, an elevation in -90..=90 degrees. Errors name the flags.
@@ -307,13 +310,16 @@ impl Scene {
         self.height += dy as u32;
         let centre = f64::from(self.width) / 2.0;
         for (k, text) in lines.iter().enumerate() {
-            self.items.push(Item::Text(TextItem::centered(
-                centre,
-                size * 1.2 + line * k as f64,
-                text.clone(),
-                size,
-                color,
-            )));
+            self.items.push(Item::Text(
+                TextItem::centered(
+                    centre,
+                    size * 1.2 + line * k as f64,
+                    text.clone(),
+                    size,
+                    color,
+                )
+                .with_role(Role::Title),
+            ));
         }
         self
     }

@@ -31,6 +31,7 @@ mod serve_browser;
 mod serve_fuzz;
 #[cfg(feature = "serve")]
 mod serve_games;
+mod size_matrix;
 mod square_cli;
 mod square_theorems;
 mod square_window;

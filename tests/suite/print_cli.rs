@@ -576,12 +576,12 @@ fn sheet_labels_that_cannot_fit_are_refused_naming_what_fits() {
         ])
         .output()
         .unwrap();
-    assert_one_line_error(&out, "give --columns 7 or fewer");
+    assert_one_line_error(&out, "give --columns 6 or fewer");
     let out = nimscape(dir.path())
         .args(["square", "--m", "1..24", "--panel", "20", "-o", "x.png"])
         .output()
         .unwrap();
-    assert_one_line_error(&out, "give --panel 33 px or more");
+    assert_one_line_error(&out, "give --panel 38 px or more");
     assert!(!dir.path().join("x.pdf").exists() && !dir.path().join("x.png").exists());
     // A caption size asked for is kept: the sheet takes fewer columns instead.
     run_ok(

@@ -78,6 +78,13 @@ impl GrundyFigure {
 }
 
 impl super::Figure for GrundyPlan {
+    fn still_scene(&self, control: &Control) -> Result<Option<std::sync::Arc<Scene>>> {
+        let solution = self.solution(control)?;
+        self.spec()
+            .scene(solution)
+            .map(|scene| Some(std::sync::Arc::new(scene)))
+    }
+
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,

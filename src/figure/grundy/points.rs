@@ -12,7 +12,7 @@ use crate::error::check_memory;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, SceneBackend};
 use crate::scene::color::INK;
-use crate::scene::{Color, HAlign, Item, Scene, TextItem, VAlign};
+use crate::scene::{Color, HAlign, Item, Role, Scene, TextItem, VAlign};
 use crate::{Error, Result};
 
 impl GrundyFigure {
@@ -51,11 +51,12 @@ impl GrundyFigure {
         let kf = f64::from(K);
         let mut scene = Scene::new(width * K, height * K, Color::WHITE);
         let w = f64::from(width);
-        let natural_title = (w / 45.0).clamp(9.0, 20.0);
-        let label_size = labels
+        let scale = self.type_scale();
+        let natural_title = scale.size(Role::Title);
+        let label_size = labels.font_size.unwrap_or_else(|| scale.size(Role::Tick));
+        let name_size = labels
             .font_size
-            .unwrap_or_else(|| (natural_title * 0.8).max(7.0));
-        let name_size = labels.font_size.map_or(natural_title, |s| s * 1.2);
+            .map_or_else(|| scale.size(Role::AxisName), |s| s * 1.2);
         let title = labels.caption.as_ref().map(|text| {
             let text = if text.is_empty() {
                 format!(
@@ -68,7 +69,7 @@ impl GrundyFigure {
             };
             let size = labels.caption_size.unwrap_or(natural_title);
             // A long title wraps, then shrinks, rather than run off the page.
-            crate::scene::layout::fit_title(&text, size, size.min(7.0), w - 48.0, 2)
+            crate::scene::layout::fit_title(&text, size, size.min(scale.floor()), w - 48.0, 2)
         });
         let title_h = title.as_ref().map_or(0.0, |(lines, size)| {
             lines.len() as f64 * size * 1.3 + size * 0.8
@@ -242,23 +243,22 @@ impl GrundyFigure {
                     halign: HAlign::Center,
                     valign: VAlign::Middle,
                     rotation: 0.0,
+                    role: crate::scene::Role::AxisName,
                 });
             }
             start += count;
         }
+        crate::scene::chart::tag_roles(&mut scene, first_tick, &[], &[]);
         drop_overlapping_texts(&mut scene, first_tick);
         for name in names {
             scene.push(name);
         }
         if let Some((lines, size)) = title {
             for (k, line) in lines.into_iter().enumerate() {
-                scene.push(TextItem::centered(
-                    w / 2.0,
-                    size * (1.1 + 1.3 * k as f64),
-                    line,
-                    size,
-                    INK,
-                ));
+                scene.push(
+                    TextItem::centered(w / 2.0, size * (1.1 + 1.3 * k as f64), line, size, INK)
+                        .with_role(Role::Title),
+                );
             }
         }
         if bar {
@@ -276,6 +276,14 @@ impl GrundyFigure {
         }
         let _ = corners;
         Ok(self.view_print().apply(scene))
+    }
+
+    /// The type scale of plots `view.width` units wide.
+    pub(super) fn type_scale(&self) -> crate::scene::TypeScale {
+        crate::scene::TypeScale::new(
+            f64::from(self.view.width),
+            self.view_print().print.dpi.is_some(),
+        )
     }
 
     /// The print style of plots: the table's, which the command line fills.

@@ -10,7 +10,7 @@ use crate::font;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, plotting_rect, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
-use crate::scene::{CellLayer, Color, Scene, TextItem};
+use crate::scene::{CellLayer, Color, Role, Scene, TextItem};
 use crate::Result;
 
 impl GrundyFigure {
@@ -79,6 +79,7 @@ impl GrundyFigure {
 
         let (width, height) = (self.view.width, self.view.height);
         let labels = &self.view.labels;
+        let scale = self.type_scale();
         let title = labels.caption.as_ref().map(|text| {
             let text = if text.is_empty() {
                 title(distinct)
@@ -87,12 +88,16 @@ impl GrundyFigure {
             };
             let size = labels
                 .caption_size
-                .unwrap_or_else(|| (f64::from(width) / 45.0).clamp(11.0, 20.0));
-            crate::scene::layout::fit_title(&text, size, size.min(7.0), f64::from(width) - 24.0, 2)
+                .unwrap_or_else(|| scale.size(Role::Title));
+            let least = size.min(scale.floor());
+            crate::scene::layout::fit_title(&text, size, least, f64::from(width) - 24.0, 2)
         });
-        let label_size = labels
+        // Tick numbers and axis names at the type scale: they used to be clamped
+        // to 11 units at least, larger than the title of an 85 mm sieve.
+        let label_size = labels.font_size.unwrap_or_else(|| scale.size(Role::Tick));
+        let name_size = labels
             .font_size
-            .unwrap_or_else(|| (f64::from(width) / 56.0).clamp(11.0, 16.0).round());
+            .map_or_else(|| scale.size(Role::AxisName), |s| s * 1.15);
         let title_h = title.as_ref().map_or(label_size, |(lines, size)| {
             lines.len() as f64 * size * 1.3 + size * 1.1
         });
@@ -145,16 +150,20 @@ impl GrundyFigure {
         let y0 = top;
         if let Some((lines, size)) = title {
             for (k, line) in lines.into_iter().enumerate() {
-                scene.push(TextItem::centered(
-                    f64::from(width) / 2.0,
-                    size * (1.3 + 1.3 * k as f64),
-                    line,
-                    size,
-                    INK,
-                ));
+                scene.push(
+                    TextItem::centered(
+                        f64::from(width) / 2.0,
+                        size * (1.3 + 1.3 * k as f64),
+                        line,
+                        size,
+                        INK,
+                    )
+                    .with_role(Role::Title),
+                );
             }
         }
         let area;
+        let first_plotted = scene.items.len();
         {
             let root = SceneBackend::new(&mut scene).into_drawing_area();
             let ink = RGBColor(0x22, 0x22, 0x22);
@@ -181,7 +190,7 @@ impl GrundyFigure {
                     .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10));
             }
             mesh.label_style(("sans-serif", label_size).into_font().color(&ink))
-                .axis_desc_style(("sans-serif", label_size * 1.15).into_font().color(&ink))
+                .axis_desc_style(("sans-serif", name_size).into_font().color(&ink))
                 .x_label_formatter(&|v| whole_tick(*v))
                 .y_label_formatter(&|v| whole_tick(*v))
                 .draw()
@@ -189,6 +198,11 @@ impl GrundyFigure {
             area = plotting_rect(chart.plotting_area().get_pixel_range());
             root.present().map_err(chart_error)?;
         }
+        let axis_names: Vec<&str> = names
+            .iter()
+            .flat_map(|(x, y)| [x.as_str(), y.as_str()])
+            .collect();
+        crate::scene::chart::tag_roles(&mut scene, first_plotted, &axis_names, &[]);
         scene.push(CellLayer {
             rect: area,
             rows,

@@ -273,10 +273,27 @@ impl GrundyFigure {
         }
         let v = &self.view;
         crate::scene::check_view_angles(v.azimuth, v.elevation)?;
-        for (what, px) in [("`width`", v.width), ("`height`", v.height)] {
-            if !(120..=8000).contains(&px) {
+        // A table's cells decide its width (and it says what fits); a plot
+        // needs room for its axes.
+        if matches!(self.resolved_plot(), Ok(GrundyPlot::Table)) {
+            return Ok(());
+        }
+        let on_paper = self.table.print.print.dpi.is_some();
+        for (what, units, least) in [("`width`", v.width, 120), ("`height`", v.height, 64)] {
+            if !(least..=8000).contains(&units) {
+                let shown = |u: u32| {
+                    if on_paper {
+                        let mm = (f64::from(u) / 72.0 * 25.4 * 10.0).ceil() / 10.0;
+                        format!("{} mm ({u} pt)", crate::scene::units::trim_number(mm))
+                    } else {
+                        format!("{u} px")
+                    }
+                };
                 return Err(Error::invalid(format!(
-                    "{what} {px} is out of range; give 120..8000 px (1.7 in to 111 in on paper)"
+                    "{what} {} is out of range for a plot; give {what} {} to {}",
+                    shown(units),
+                    shown(least),
+                    shown(8000)
                 )));
             }
         }

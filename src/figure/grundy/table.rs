@@ -7,7 +7,7 @@ use crate::games::Solution;
 use crate::scene::color::{ink_on, INK};
 use crate::scene::legend::{draw_key, key_rows};
 use crate::scene::units::MIN_TEXT_PT;
-use crate::scene::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
+use crate::scene::{CellLayer, Color, HAlign, PathItem, PixelRect, Role, Scene, TextItem, VAlign};
 use crate::{Error, Result};
 
 /// Grey of the header row and column.
@@ -102,14 +102,29 @@ impl GrundyFigure {
                 (None, Some(w)) => ("`width`", format!("{w} pt")),
                 _ => ("`cell`", format!("{cell}")),
             };
+            if flag == "`width`" {
+                // The smallest width named first, so it can be used as it stands.
+                return Err(Error::invalid(format!(
+                    "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `width` {} mm ({need} pt) or more for {} columns (`cell` {min_cell}pt), or a smaller `box`, or write the table as .tex (LaTeX sets it at the text's size)",
+                    (f64::from(need) / 72.0 * 25.4 * 10.0).ceil() / 10.0,
+                    cols + 1
+                )));
+            }
             return Err(Error::invalid(format!(
-                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `cell` {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller `box`",
+                "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `cell` {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller `box`, or write the table as .tex (LaTeX sets it at the text's size)",
                 f64::from(need) / 72.0 * 25.4,
                 cols + 1
             )));
         }
         let c = f64::from(cell);
-        let text_size = number_size(c);
+        let table_w = (cols as u32 + 1) * cell;
+        // Numbers fill their cells up to the type scale's label size: a table
+        // made wide does not get numbers larger than the words around it.
+        let scale = crate::scene::TypeScale::new(
+            f64::from(self.table.width.unwrap_or(table_w.max(200) + 2 * margin)),
+            self.view_print().print.dpi.is_some(),
+        );
+        let text_size = number_size(c).min(scale.size(Role::TableNumber));
 
         let classes = self.table.modulus as usize;
         let mut palette: Vec<Color> = self.table.palette.class_colors(self.table.modulus)?;
@@ -120,7 +135,6 @@ impl GrundyFigure {
         let corner = palette.len() as u8;
         palette.push(Color::WHITE);
 
-        let table_w = (cols as u32 + 1) * cell;
         let table_h = (rows as u32 + 1) * cell;
         // The words fit the table, not the other way round: a narrow table gets a
         // wrapped title and a key in several rows, never a canvas wider than itself
@@ -137,13 +151,8 @@ impl GrundyFigure {
             .unwrap_or_else(|| self.caption(frame));
         let (title_lines, title_size) = if self.table.title {
             // Words in proportion to the numbers: a table made small keeps a small title.
-            crate::scene::layout::fit_title(
-                &title,
-                (text_size * 1.5).clamp(8.0, 16.0),
-                8.0,
-                room,
-                3,
-            )
+            let natural = scale.size(Role::Title);
+            crate::scene::layout::fit_title(&title, natural, scale.floor(), room, 3)
         } else {
             (Vec::new(), 16.0)
         };
@@ -153,7 +162,7 @@ impl GrundyFigure {
             0
         };
         let key = self.key_entries()?;
-        let key_size = (text_size * 1.2).clamp(7.0, 13.0);
+        let key_size = scale.size(Role::Key);
         let key_rows = if self.table.key {
             key_rows(&key, key_size, room)
         } else {
@@ -172,13 +181,16 @@ impl GrundyFigure {
         let y0 = margin + title_height;
 
         for (k, line) in title_lines.into_iter().enumerate() {
-            scene.push(TextItem::centered(
-                f64::from(width) / 2.0,
-                f64::from(margin) + title_size * (1.0 + 1.3 * k as f64),
-                line,
-                title_size,
-                INK,
-            ));
+            scene.push(
+                TextItem::centered(
+                    f64::from(width) / 2.0,
+                    f64::from(margin) + title_size * (1.0 + 1.3 * k as f64),
+                    line,
+                    title_size,
+                    INK,
+                )
+                .with_role(Role::Title),
+            );
         }
 
         let mut indices = vec![0u8; (rows + 1) * (cols + 1)];
@@ -202,6 +214,7 @@ impl GrundyFigure {
                 halign: HAlign::Center,
                 valign: VAlign::Middle,
                 rotation: 0.0,
+                role: crate::scene::Role::TableNumber,
             });
         };
         let corner_text = format!(

@@ -106,16 +106,18 @@ pub(super) fn colour_bar(
             halign: HAlign::Left,
             valign: VAlign::Middle,
             rotation: 0.0,
+            role: crate::scene::Role::Tick,
         });
     }
     scene.push(TextItem {
         x: x + w / 2.0,
         y: y - size * 0.7,
         text: name.to_string(),
-        size: size * 1.1,
+        size,
         color: INK,
         halign: HAlign::Center,
         valign: VAlign::Baseline,
         rotation: 0.0,
+        role: crate::scene::Role::Key,
     });
 }

@@ -145,10 +145,11 @@ impl Default for SectionStyle {
 }
 
 impl SectionStyle {
-    /// Caption size and the height reserved under a panel of `panel` px.
-    pub fn caption_metrics(&self, panel: u32) -> (f64, u32) {
+    /// Caption size and the height reserved under the panels of a figure
+    /// `figure_width` units wide (its type scale's label size unless one is given).
+    pub fn caption_metrics(&self, figure_width: u32) -> (f64, u32) {
         let size = self.caption_size.unwrap_or_else(|| {
-            crate::scene::board::default_caption_size(panel, self.print.print.dpi.is_some())
+            crate::scene::board::default_caption_size(figure_width, self.print.print.dpi.is_some())
         });
         let line = (size * 1.45).ceil() as u32;
         (size, if self.captions { line + line / 3 } else { 0 })
@@ -573,7 +574,12 @@ impl SectionPlan {
         let side = self.panel_side();
         let style = &self.style;
         let panels = self.levels.len() + usize::from(self.compare);
-        let (caption_size, caption_height) = style.caption_metrics(side);
+        let figure_width = panels as u32 * (side + style.gap) - style.gap + 2 * style.margin;
+        let figure_width = style
+            .print
+            .exact_width_pt
+            .map_or(figure_width, |w| w.round() as u32);
+        let (caption_size, caption_height) = style.caption_metrics(figure_width);
         let layout = SheetLayout {
             columns: panels,
             panel_width: side,
@@ -606,8 +612,12 @@ impl SectionPlan {
         // the panels finally land on: below the title, at the paper's dpi.
         let title = style.title.as_ref().map(|title| {
             let room = f64::from(width) - 2.0 * f64::from(style.margin.max(4));
-            let natural = (caption_size * 1.15).max(8.0);
-            crate::scene::layout::fit_title(title, natural, 7.0, room, 3)
+            let scale =
+                crate::scene::TypeScale::new(f64::from(width), style.print.print.dpi.is_some());
+            let natural = style
+                .caption_size
+                .map_or_else(|| scale.size(crate::scene::Role::Title), |size| size * 1.15);
+            crate::scene::layout::fit_title(title, natural, scale.floor().min(natural), room, 3)
         });
         let shift_y = title
             .as_ref()
@@ -683,13 +693,16 @@ impl SectionPlan {
                 let (px, py) = origin(k);
                 let line = (caption_size * 1.45).ceil();
                 let room = f64::from(side + style.gap) - 4.0;
-                scene.push(TextItem::centered(
-                    f64::from(px) + f64::from(side) / 2.0,
-                    f64::from(py + side) + line - caption_size * 0.25,
-                    text.clone(),
-                    fitted_size(&text, caption_size, room),
-                    INK,
-                ));
+                scene.push(
+                    TextItem::centered(
+                        f64::from(px) + f64::from(side) / 2.0,
+                        f64::from(py + side) + line - caption_size * 0.25,
+                        text.clone(),
+                        fitted_size(&text, caption_size, room),
+                        INK,
+                    )
+                    .with_role(crate::scene::Role::Label),
+                );
             }
         }
         if let Some((lines, size)) = title {
@@ -921,6 +934,10 @@ pub struct SectionScenes {
 pub type SectionPlan = Plan<SectionFigure, SectionScenes>;
 
 impl crate::figure::Figure for SectionPlan {
+    fn still_scene(&self, control: &Control) -> Result<Option<Arc<Scene>>> {
+        self.scene(Detail::Exact, control).map(Some)
+    }
+
     fn formats(&self) -> Vec<Format> {
         vec![Format::Png, Format::Svg, Format::Csv, Format::Json]
     }

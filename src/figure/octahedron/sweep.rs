@@ -156,8 +156,14 @@ impl SweepFigure {
             .collect()
     }
 
+    /// The width of a frame: its panels between margins.
+    fn frame_width(&self) -> u32 {
+        let panels = 1 + u32::from(self.view.is_some());
+        panels * self.size + (panels - 1) * self.style.gap + 2 * self.style.margin
+    }
+
     fn layout(&self) -> SheetLayout {
-        let (_, caption_height) = self.style.caption_metrics(self.size);
+        let (_, caption_height) = self.style.caption_metrics(self.frame_width());
         SheetLayout {
             columns: 1 + usize::from(self.view.is_some()),
             panel_width: self.size,
@@ -220,27 +226,33 @@ impl SweepFigure {
             ));
         }
         if self.style.captions {
-            let (size, _) = self.style.caption_metrics(self.size);
+            let (size, _) = self.style.caption_metrics(self.frame_width());
             let line = (size * 1.45).ceil();
             let room = f64::from(self.size + self.style.gap) - 4.0;
             let text = level_caption(level);
-            scene.push(TextItem::centered(
-                f64::from(px) + f64::from(self.size) / 2.0,
-                f64::from(py + self.size) + line - size * 0.25,
-                text.clone(),
-                fitted_size(&text, size, room),
-                INK,
-            ));
-            if let Some(view) = &self.view {
-                let (vx, vy) = layout.panel_origin(1);
-                let text = format!("S{}, plane z = 1 − r", subscript(view.n));
-                scene.push(TextItem::centered(
-                    f64::from(vx) + f64::from(self.size) / 2.0,
-                    f64::from(vy + self.size) + line - size * 0.25,
+            scene.push(
+                TextItem::centered(
+                    f64::from(px) + f64::from(self.size) / 2.0,
+                    f64::from(py + self.size) + line - size * 0.25,
                     text.clone(),
                     fitted_size(&text, size, room),
                     INK,
-                ));
+                )
+                .with_role(crate::scene::Role::Label),
+            );
+            if let Some(view) = &self.view {
+                let (vx, vy) = layout.panel_origin(1);
+                let text = format!("S{}, plane z = 1 − r", subscript(view.n));
+                scene.push(
+                    TextItem::centered(
+                        f64::from(vx) + f64::from(self.size) / 2.0,
+                        f64::from(vy + self.size) + line - size * 0.25,
+                        text.clone(),
+                        fitted_size(&text, size, room),
+                        INK,
+                    )
+                    .with_role(crate::scene::Role::Label),
+                );
             }
         }
         Ok(self.style.print.apply(scene))

@@ -124,15 +124,17 @@ impl ViewPlan {
     fn build_scene(&self, control: &Control) -> Result<Scene> {
         crate::figure::plan::computing_model();
         let size = self.size;
+        let scale = crate::scene::TypeScale::new(f64::from(size), self.print.print.dpi.is_some());
         let caption_size = self
             .caption_size
-            .unwrap_or_else(|| (f64::from(size) / 36.0).clamp(12.0, 24.0));
-        // A long caption wraps onto a second line before it shrinks, never under 7 pt.
+            .unwrap_or_else(|| scale.size(crate::scene::Role::Label));
+        // A long caption wraps onto a second line before it shrinks, never under
+        // the scale's floor (7 pt on paper).
         let caption = self.caption.as_ref().map(|text| {
             crate::scene::layout::fit_title(
                 text,
                 caption_size,
-                caption_size.min(7.0),
+                caption_size.min(scale.floor()),
                 f64::from(size) - 8.0,
                 2,
             )
@@ -182,13 +184,16 @@ impl ViewPlan {
             edges,
         ));
         for (k, text) in caption.into_iter().flat_map(|c| c.0).enumerate() {
-            scene.push(TextItem::centered(
-                f64::from(size) / 2.0,
-                f64::from(size + line * (k as u32 + 1)) - caption_size * 0.25,
-                text,
-                caption_size,
-                INK,
-            ));
+            scene.push(
+                TextItem::centered(
+                    f64::from(size) / 2.0,
+                    f64::from(size + line * (k as u32 + 1)) - caption_size * 0.25,
+                    text,
+                    caption_size,
+                    INK,
+                )
+                .with_role(crate::scene::Role::Label),
+            );
         }
         Ok(self.print.apply(scene))
     }
@@ -204,6 +209,10 @@ impl Spec for ViewFigure {
 pub type ViewPlan = Plan<ViewFigure, Computed<Scene>>;
 
 impl crate::figure::Figure for ViewPlan {
+    fn still_scene(&self, control: &Control) -> Result<Option<Arc<Scene>>> {
+        self.scene(control).map(Some)
+    }
+
     fn formats(&self) -> Vec<Format> {
         vec![Format::Png, Format::Svg]
     }

@@ -780,6 +780,10 @@ impl SquarePlan {
 }
 
 impl super::Figure for SquarePlan {
+    fn still_scene(&self, _control: &Control) -> Result<Option<Arc<Scene>>> {
+        self.scene().map(Some)
+    }
+
     fn formats(&self) -> Vec<Format> {
         vec![
             Format::Png,
