@@ -44,7 +44,7 @@ pub struct RenderArgs {
     builtin: Vec<String>,
     /// The paper's layout for figures.tex: 1 (every figure a `figure`) or 2 (figures
     /// wider than a column become `figure*`) [default: the recipe's `columns`, else 1].
-    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(i64).range(1..=2))]
+    #[arg(long, value_name = "1|2", value_parser = parse_paper_columns)]
     columns: Option<i64>,
     /// Root folder: each set goes to <OUTPUT>/<set name>/ (updated, never emptied).
     #[arg(
@@ -704,4 +704,13 @@ fn with_output(words: &[String], path: &str) -> Vec<String> {
     out.extend(["-o".to_string(), path.to_string()]);
     out.extend_from_slice(&words[at..]);
     out
+}
+
+/// `--columns`: the paper's columns, 1 or 2.
+fn parse_paper_columns(text: &str) -> Result<i64, String> {
+    match text.trim() {
+        "1" => Ok(1),
+        "2" => Ok(2),
+        _ => Err("the paper has 1 or 2 columns".into()),
+    }
 }

@@ -609,7 +609,8 @@ impl BoardStyleArgs {
     }
 
     /// The panel size asked for, if any, in scene units, and the panels per row;
-    /// `boards` is the number of panels, `captions` their captions. A `width`
+    /// `boards` is the number of panels, `captions` their captions, `lines`
+    /// the lines under them (set at the key's size). A `width`
     /// without `columns` takes fewer columns than the default where the
     /// captions would run into each other; sizes whose captions cannot fit are
     /// refused, naming what fits. Errors name the flag and the range that works.
@@ -618,6 +619,7 @@ impl BoardStyleArgs {
         boards: usize,
         style: &BoardStyle,
         captions: &[String],
+        lines: &[String],
     ) -> crate::Result<(Option<PanelSize>, Option<usize>)> {
         let print = style.print.print;
         let unit = if print.dpi.is_some() { "pt" } else { "px" };
@@ -627,15 +629,19 @@ impl BoardStyleArgs {
             .unwrap_or_else(|| SheetLayout::default_columns(boards))
             .min(boards.max(1));
         let caption_at = |panel: u32| board::caption_size(style, panel, columns_at);
-        let widest = |size: f64| {
-            captions
+        let widest_of_all = |texts: &[String], size: f64| {
+            texts
                 .iter()
                 .map(|c| crate::scene::font::text_width_in(style.print.font, c, size))
                 .fold(0.0, f64::max)
         };
+        let widest = |size: f64| widest_of_all(captions, size);
         let sheet = boards > 1 && style.captions;
-        let fits =
-            |panel: u32| !sheet || board::captions_fit(widest(caption_at(panel)), panel, style.gap);
+        let fits = |panel: u32| {
+            let line_size = board::key_size(style, panel, columns_at);
+            let text = widest(caption_at(panel)).max(widest_of_all(lines, line_size));
+            !sheet || board::captions_fit(text, panel, style.gap)
+        };
         let longest = || {
             let size = caption_at(0);
             let text = captions
@@ -749,14 +755,31 @@ pub struct AnimationArgs {
     /// The frame (1 = first) that stands for the animation where it cannot play:
     /// the still beside it in figures.tex and the poster of a frames snippet
     /// [default: the most detailed frame, the later of equals].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_frame_number)]
     pub poster: Option<u32>,
+}
+
+/// A frame's number, counted from 1 as the frames' file names are.
+fn parse_frame_number(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("give a frame's number, 1 for the first".into()),
+    }
 }
 
 impl AnimationArgs {
     /// The validated animation settings, [`Animation::default`] where no flag is given.
     pub fn animation(&self) -> crate::Result<Animation> {
         self.animation_with(Animation::default())
+    }
+
+    /// [`AnimationArgs::animation_with`] for an animation of `frames` frames:
+    /// a `poster` past the last is refused here, whatever the output (a GIF
+    /// has no poster to show, but a wrong number is still a mistake to name).
+    pub fn animation_of(&self, defaults: Animation, frames: usize) -> crate::Result<Animation> {
+        let animation = self.animation_with(defaults)?;
+        crate::encode::animation::check_poster(animation.poster, frames)?;
+        Ok(animation)
     }
 
     /// The validated animation settings, `defaults` where no flag is given (a figure

@@ -75,13 +75,15 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonPl
         } else {
             frames.iter().map(|n| format!("n = {n}")).collect()
         };
-        let (size, columns) = args.style.layout(panels, &style, &captions)?;
+        let (size, columns) = args.style.layout(panels, &style, &captions, &[])?;
         AutomatonMode::Styled {
             style,
             size,
             columns,
             palette,
-            animation: args.animation.animation()?,
+            animation: args
+                .animation
+                .animation_of(crate::encode::animation::Animation::default(), frames.len())?,
             common_scale: args.scale == args::FrameScale::Common,
         }
     };

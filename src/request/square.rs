@@ -187,7 +187,18 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure
                 _ => format!("m = {m}"),
             })
             .collect();
-        let (size, columns) = args.style.layout(boards.len(), &style, &captions)?;
+        // The lines under the captions (at the key's size) must fit as well.
+        let mut lines = Vec::new();
+        for &m in &boards {
+            if args.decompose {
+                lines.push(crate::figure::square::decomposition_line(m));
+            }
+            if args.overlay.is_some() {
+                // At most every cell is P: as wide as any count can be.
+                lines.push(format!("pass: {}", m.saturating_mul(m)));
+            }
+        }
+        let (size, columns) = args.style.layout(boards.len(), &style, &captions, &lines)?;
         SquareMode::Styled {
             style,
             size,
@@ -198,7 +209,9 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure
     let figure = SquareFigure {
         n: args.n,
         memory_limit,
-        animation: args.animation.animation()?,
+        animation: args
+            .animation
+            .animation_of(crate::encode::animation::Animation::default(), boards.len())?,
         overlay: args
             .overlay
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),

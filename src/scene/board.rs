@@ -120,16 +120,17 @@ impl BlockMark {
     }
 }
 
-/// The width of block outlines on a panel `panel_width` pixels wide.
+/// The width of block outlines on a panel `panel_width` units wide: an 80th
+/// of it, between 1 unit (a point on paper, a pixel on screen) and 5.
 pub fn mark_width(panel_width: u32) -> f64 {
-    (f64::from(panel_width) / 120.0).clamp(2.0, 5.0)
+    (f64::from(panel_width) / 80.0).clamp(1.0, 5.0)
 }
 
-/// A legend entry under a panel: a swatch and a line of text.
+/// A line of text under a panel's caption, at the key's size (a board's own
+/// numbers: the decomposition's s and t, the overlay's counts); what colours
+/// and outlines mean is said once, in the sheet's key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegendEntry {
-    /// Swatch colour.
-    pub color: Color,
     /// Text.
     pub text: String,
 }
@@ -246,13 +247,18 @@ pub fn default_caption_size(figure_width: u32, on_paper: bool) -> f64 {
 /// wide, `gap` apart, with at least half the gap clear between neighbours
 /// (labels any closer read as one: "m = 3: s = 1, t = 1 m = 5: ...").
 pub fn captions_fit(widest: f64, panel_width: u32, gap: u32) -> bool {
-    widest <= caption_room(panel_width, gap)
+    widest <= caption_room(panel_width, gap, 2)
 }
 
-/// The widest caption under a panel: the panel and half the gap beside it
-/// (a quarter on either side).
-fn caption_room(panel_width: u32, gap: u32) -> f64 {
-    f64::from(panel_width) + f64::from(gap) / 2.0
+/// The widest caption under a panel in a sheet of `columns`: the panel and
+/// half the gap beside it (a quarter on either side); with no neighbour (one
+/// column) the whole gap, only the margin being beside it.
+fn caption_room(panel_width: u32, gap: u32, columns: usize) -> f64 {
+    if columns == 1 {
+        f64::from(panel_width + gap) - 2.0
+    } else {
+        f64::from(panel_width) + f64::from(gap) / 2.0
+    }
 }
 
 /// The text size of a figure's key under panels `panel_width` pixels wide (as
@@ -374,12 +380,7 @@ pub fn sheet_in_boxes(
         let mut baseline = f64::from(py + panel_height + line_height) - caption_size * 0.25;
         if let (true, Some(caption)) = (style.captions, &panel.caption) {
             // A caption wider than its room shrinks to fit.
-            // With no neighbour (one column) only the margin is beside it.
-            let room = if layout.columns == 1 {
-                f64::from(panel_width + style.gap) - 2.0
-            } else {
-                caption_room(panel_width, style.gap)
-            };
+            let room = caption_room(panel_width, style.gap, layout.columns);
             scene.push(
                 TextItem::centered(
                     centre_x,
@@ -393,33 +394,16 @@ pub fn sheet_in_boxes(
             baseline += f64::from(line_height);
         }
         for entry in &panel.legend {
-            // Shrink a legend line that would not fit under its panel.
-            // Within its panel: lines under neighbouring panels keep the gap.
-            let room = f64::from(panel_width).max(4.0) - 2.0;
+            // Shrinks only if it would not fit its room, as the caption.
+            let room = caption_room(panel_width, style.gap, layout.columns);
             let natural = key_size(style, panel_width, columns);
-            let natural_width = font::text_width(&entry.text, natural) + natural * 1.2;
-            let legend_size = if natural_width > room {
-                natural * room / natural_width
-            } else {
-                natural
-            };
-            let text_width = font::text_width(&entry.text, legend_size);
-            let swatch = legend_size * 0.8;
-            let start = centre_x - (text_width + swatch * 1.5) / 2.0;
-            // Swatches are drawn one way in every figure (as the Grundy table's key).
-            scene.push(legend::swatch(
-                start,
-                baseline - swatch,
-                swatch,
-                entry.color,
-            ));
             scene.push(TextItem {
-                x: start + swatch * 1.5,
+                x: centre_x,
                 y: baseline,
                 text: entry.text.clone(),
-                size: legend_size,
+                size: font::fitted_size(&entry.text, natural, room),
                 color: style.caption_color,
-                halign: HAlign::Left,
+                halign: HAlign::Center,
                 valign: VAlign::Baseline,
                 rotation: 0.0,
                 role: super::Role::Key,

@@ -86,7 +86,6 @@ impl BoardFrames {
             marks: Vec::new(),
             legend: vec![
                 LegendEntry {
-                    color: self.style.other_color,
                     text: String::new(),
                 };
                 legend

@@ -523,3 +523,63 @@ fn the_poster_is_the_most_detailed_frame_or_the_one_asked_for() {
     assert_one_line_error(&out, "give 1 to 4");
     assert!(!dir.path().join("x").exists());
 }
+
+/// A poster past the last frame is a mistake whatever the output: a GIF or
+/// APNG has no poster to show, but the number asked for names no frame.
+#[test]
+fn a_poster_past_the_last_frame_is_refused_for_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (
+            &["square", "--m", "1..8", "--poster", "99", "-o", "a.gif"][..],
+            "--poster 99: the animation has 8 frame(s); give 1 to 8",
+        ),
+        (
+            &["square", "--m", "1..8", "--poster", "9", "-o", "a.apng"],
+            "give 1 to 8",
+        ),
+        (
+            &["square", "--m", "11", "--poster", "2", "-o", "s.png"],
+            "has 1 frame(s)",
+        ),
+        (
+            &[
+                "automaton",
+                "--frames",
+                "1..4",
+                "--poster",
+                "5",
+                "-o",
+                "a.gif",
+            ],
+            "give 1 to 4",
+        ),
+        (
+            &[
+                "octahedron",
+                "sweep",
+                "--n",
+                "3",
+                "--frames",
+                "5",
+                "--poster",
+                "6",
+                "-o",
+                "s.gif",
+            ],
+            "give 1 to 5",
+        ),
+        (
+            &["square", "--m", "1..8", "--poster", "0", "-o", "a.gif"],
+            "give a frame's number, 1 for the first",
+        ),
+        (
+            &["render", "--columns", "two"],
+            "the paper has 1 or 2 columns",
+        ),
+    ] {
+        let out = nimscape(dir.path()).args(args).output().unwrap();
+        assert_one_line_error(&out, needle);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -706,7 +706,7 @@ fn output_is_byte_identical_across_runs_and_thread_counts() {
             "--panel",
             "64",
         ],
-        &["square", "--m", "1..20", "--panel", "64", "--decompose"],
+        &["square", "--m", "1..20", "--panel", "72", "--decompose"],
     ];
     for (k, args) in cases.iter().enumerate() {
         for ext in ["gif", "png"] {

@@ -24,8 +24,11 @@ use std::path::Path;
 const KINDS: &[(&str, &str)] = &[
     ("square", "square --m 12"),
     ("sheet", "square --m 1..12"),
-    ("decomposition", "square --m 12 --decompose"),
-    ("nim-pass overlay", "square --m 12 --overlay nim-pass"),
+    ("decomposition", "square --m 3,5,11 --decompose"),
+    (
+        "nim-pass overlay",
+        "square --m 14,18,21,22 --overlay nim-pass",
+    ),
     ("count chart", "count --m 1..64"),
     ("automaton frame", "automaton --frames 12"),
     ("automaton sheet", "automaton --frames 1..8"),

@@ -14,7 +14,7 @@ use crate::pattern::decompose::Decomposition;
 use crate::pattern::{
     check_board, count_cells, p_grid, p_grid_controlled, write_bilevel_row, SignatureIndex,
 };
-use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, PanelSize};
+use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::legend::Swatch;
 use crate::scene::{Color, Scene};
@@ -268,6 +268,10 @@ impl SquareFigure {
                 Ok(panel)
             })
             .collect::<Result<_>>()?;
+        if self.overlay.is_some() {
+            let key = overlay::overlay_key(style);
+            return Ok(board::sheet_with_key(&panels, size, columns, style, &key));
+        }
         if !decompose {
             return Ok(board::sheet(&panels, size, columns, style));
         }
@@ -431,7 +435,8 @@ impl SquareFigure {
         let animation = BoardAnimation {
             panel_px: panel_px as u32,
             largest: largest as usize,
-            text_lines: usize::from(style.captions),
+            // Under each board its caption and, decomposed, its s and t.
+            text_lines: usize::from(style.captions) + usize::from(*decompose),
             style: style.clone(),
             colours: if *decompose {
                 vec![CORNER_COLOR, CENTRE_COLOR]
@@ -637,8 +642,9 @@ fn describe(boards: &[u64], n: Option<u64>, size: PanelSize) -> String {
     }
 }
 
-/// Outlines Theorem 3.4's blocks on a square panel and names its s and t in
-/// the caption; what the outlines mean is said once, in [`decomposition_key`].
+/// Outlines Theorem 3.4's blocks on a square panel and names its s and t on
+/// a line under the caption; what the outlines mean is said once, in
+/// [`decomposition_key`].
 fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
     let d = Decomposition::of(m);
     for (row, col, side) in d.corners() {
@@ -646,8 +652,15 @@ fn mark_decomposition(panel: &mut BoardPanel, m: u64) {
     }
     let (row, col, side) = d.centre();
     panel.marks.push(block_mark(row, col, side, Block::Centre));
-    let caption = panel.caption.take().unwrap_or_default();
-    panel.caption = Some(format!("{caption}: s = {}, t = {}", d.s, d.t));
+    panel.legend.push(LegendEntry {
+        text: decomposition_line(m),
+    });
+}
+
+/// The line naming board m's s and t under its caption.
+pub fn decomposition_line(m: u64) -> String {
+    let d = Decomposition::of(m);
+    format!("s = {}, t = {}", d.s, d.t)
 }
 
 /// The two kinds of block Theorem 3.4 finds in C(m,m).
@@ -856,8 +869,8 @@ mod tests {
     #[test]
     fn each_board_names_its_s_and_t_and_the_key_says_the_meanings_once() {
         let panel = decomposed(11);
-        assert_eq!(panel.caption.as_deref(), Some("m = 11: s = 3, t = 5"));
-        assert!(panel.legend.is_empty());
+        assert_eq!(panel.caption.as_deref(), Some("m = 11"));
+        assert_eq!(panel.legend[0].text, "s = 3, t = 5");
         let corners: Vec<_> = panel.marks.iter().filter(|k| !k.dashed).collect();
         let centre: Vec<_> = panel.marks.iter().filter(|k| k.dashed).collect();
         assert_eq!((corners.len(), centre.len()), (4, 1));
@@ -876,7 +889,7 @@ mod tests {
         };
         assert_eq!(said("R(s,s)"), 1);
         assert_eq!(said("R(t,t)"), 1);
-        assert_eq!(said(": s = "), 6);
+        assert_eq!(said("s = "), 6);
         // Nested levels keep the convention (one dashed centre a cut block)
         // and each gets one key entry in its own colour.
         let mut nested = decomposed(23);

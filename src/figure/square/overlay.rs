@@ -45,7 +45,7 @@ pub fn check_overlay(boards: &[u64], n: Option<u64>, raw: bool, memory_limit: u6
 
 /// The `m x m` board panel of Okubo, Kashiwagi, Niida, Figures 8–11: Nim
 /// P-cells (index 1, the style's P colour) and Nim-with-a-pass P-cells (index 2, [`PASS_COLOR`]),
-/// with a legend counting both.
+/// with a line under it counting each.
 pub fn nim_pass_panel(
     m: u64,
     style: &BoardStyle,
@@ -60,15 +60,23 @@ pub fn nim_pass_panel(
         panel.indices[r * pass.cols() + c] = 2;
     }
     panel.palette.push(PASS_COLOR);
+    // The colours are said once, in the sheet's key (`overlay_key`).
     panel.legend = vec![
         LegendEntry {
-            color: style.p_color,
-            text: format!("Nim: {} P-cells", nim.ones().count()),
+            text: format!("Nim: {}", nim.ones().count()),
         },
         LegendEntry {
-            color: PASS_COLOR,
-            text: format!("Nim with a pass: {}", pass.ones().count()),
+            text: format!("pass: {}", pass.ones().count()),
         },
     ];
     Ok(panel)
+}
+
+/// What the overlay's colours mean (whose P-cells), said once under the
+/// sheet, in words short enough for a 40 mm figure.
+pub fn overlay_key(style: &BoardStyle) -> Vec<(Color, String)> {
+    vec![
+        (style.p_color, "Nim".to_string()),
+        (PASS_COLOR, "Nim with a pass".to_string()),
+    ]
 }

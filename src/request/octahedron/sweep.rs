@@ -135,7 +135,9 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
         align: args.align,
         style,
         view,
-        animation: args.animation.animation_with(sweep::DEFAULT_ANIMATION)?,
+        animation: args
+            .animation
+            .animation_of(sweep::DEFAULT_ANIMATION, args.frames as usize)?,
         memory_limit,
     };
     crate::figure::plan::Plan::new(figure)
