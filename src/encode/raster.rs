@@ -144,11 +144,7 @@ fn draw_cells(pixmap: &mut Pixmap, layer: &CellLayer) {
             x0 + layer.rect.width as usize,
             y0 + layer.rect.height as usize,
         );
-        let xs = grid_positions(&col_edges, right);
-        let row_edges: Vec<usize> = (0..=layer.rows)
-            .map(|k| y0 + layer.row_edge(k) as usize)
-            .collect();
-        let ys = grid_positions(&row_edges, bottom);
+        let (xs, ys) = grid_lines(layer);
         for y in y0..bottom.min(canvas_h) {
             let line = &mut data[y * canvas_w * 4..(y + 1) * canvas_w * 4];
             if ys.contains(&y) {
@@ -164,9 +160,25 @@ fn draw_cells(pixmap: &mut Pixmap, layer: &CellLayer) {
     }
 }
 
+/// The pixel columns and the pixel rows (on the scene, not the layer) that
+/// carry a layer's grid lines: one place for the raster, SVG and TikZ alike.
+pub fn grid_lines(layer: &CellLayer) -> (Vec<usize>, Vec<usize>) {
+    let (x0, y0) = (layer.rect.x as usize, layer.rect.y as usize);
+    let col_edges: Vec<usize> = (0..=layer.cols)
+        .map(|k| x0 + layer.col_edge(k) as usize)
+        .collect();
+    let row_edges: Vec<usize> = (0..=layer.rows)
+        .map(|k| y0 + layer.row_edge(k) as usize)
+        .collect();
+    (
+        grid_positions(&col_edges, x0 + layer.rect.width as usize),
+        grid_positions(&row_edges, y0 + layer.rect.height as usize),
+    )
+}
+
 /// The pixel columns (or rows) that carry grid lines: each cell's first pixel, and the
 /// last pixel of the layer, so the grid is closed on all four sides.
-pub fn grid_positions(edges: &[usize], end: usize) -> Vec<usize> {
+fn grid_positions(edges: &[usize], end: usize) -> Vec<usize> {
     let mut positions: Vec<usize> = edges[..edges.len() - 1].to_vec();
     if end > 0 {
         positions.push(end - 1);

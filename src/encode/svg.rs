@@ -303,21 +303,12 @@ fn write_cells(out: &mut dyn Write, layer: &CellLayer) -> io::Result<()> {
         }
     }
     if let Some(grid) = layer.grid_line {
-        let col_edges: Vec<usize> = (0..=layer.cols)
-            .map(|k| (x0 + layer.col_edge(k)) as usize)
-            .collect();
-        let row_edges: Vec<usize> = (0..=layer.rows)
-            .map(|k| (y0 + layer.row_edge(k)) as usize)
-            .collect();
-        let (right, bottom) = (
-            (x0 + layer.rect.width) as usize,
-            (y0 + layer.rect.height) as usize,
-        );
+        let (xs, ys) = super::raster::grid_lines(layer);
         let mut d = String::new();
-        for x in super::raster::grid_positions(&col_edges, right) {
+        for x in xs {
             let _ = write!(d, "M{x} {y0}h1v{}h-1z", layer.rect.height);
         }
-        for y in super::raster::grid_positions(&row_edges, bottom) {
+        for y in ys {
             let _ = write!(d, "M{x0} {y}h{}v1h-{}z", layer.rect.width, layer.rect.width);
         }
         writeln!(

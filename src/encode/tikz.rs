@@ -75,20 +75,11 @@ fn layer_rectangles(
     let mut lines = Vec::new();
     if layer.grid_line.is_some() {
         let (x0, y0) = (layer.rect.x, layer.rect.y);
-        let col_edges: Vec<usize> = (0..=layer.cols)
-            .map(|k| (x0 + layer.col_edge(k)) as usize)
-            .collect();
-        let row_edges: Vec<usize> = (0..=layer.rows)
-            .map(|k| (y0 + layer.row_edge(k)) as usize)
-            .collect();
-        let (right, bottom) = (
-            (x0 + layer.rect.width) as usize,
-            (y0 + layer.rect.height) as usize,
-        );
-        for x in super::raster::grid_positions(&col_edges, right) {
+        let (xs, ys) = super::raster::grid_lines(layer);
+        for x in xs {
             lines.push((x as u32, y0, 1, layer.rect.height));
         }
-        for y in super::raster::grid_positions(&row_edges, bottom) {
+        for y in ys {
             lines.push((x0, y as u32, layer.rect.width, 1));
         }
     }

@@ -63,11 +63,25 @@ impl LineStyle {
 
     /// The casing and core paths of a closed polygon (`points` in order).
     pub fn outline(&self, points: &[(f64, f64)]) -> [PathItem; 2] {
-        let casing = PathItem::polygon(points).stroked(Color::WHITE, self.casing_width());
+        let sides = (0..points.len()).map(|k| (points[k], points[(k + 1) % points.len()]));
+        self.cased(PathItem::polygon(points), sides)
+    }
+
+    /// An open stretch of the line from `a` to `b` (a key's sample).
+    pub fn stretch(&self, a: (f64, f64), b: (f64, f64)) -> [PathItem; 2] {
+        self.cased(PathItem::polyline(&[a, b]), [(a, b)].into_iter())
+    }
+
+    /// `solid` on its white casing, its core dashed along `sides` if dashed.
+    fn cased(
+        &self,
+        solid: PathItem,
+        sides: impl Iterator<Item = ((f64, f64), (f64, f64))>,
+    ) -> [PathItem; 2] {
+        let casing = solid.clone().stroked(Color::WHITE, self.casing_width());
         let core = if self.dashed {
             let mut commands = Vec::new();
-            for k in 0..points.len() {
-                let (a, b) = (points[k], points[(k + 1) % points.len()]);
+            for (a, b) in sides {
                 self.dash_side(a, b, &mut commands);
             }
             PathItem {
@@ -76,24 +90,7 @@ impl LineStyle {
                 stroke: None,
             }
         } else {
-            PathItem::polygon(points)
-        };
-        [casing, core.stroked(self.color, self.width)]
-    }
-
-    /// An open stretch of the line from `a` to `b` (a key's sample).
-    pub fn stretch(&self, a: (f64, f64), b: (f64, f64)) -> [PathItem; 2] {
-        let casing = PathItem::polyline(&[a, b]).stroked(Color::WHITE, self.casing_width());
-        let core = if self.dashed {
-            let mut commands = Vec::new();
-            self.dash_side(a, b, &mut commands);
-            PathItem {
-                commands,
-                fill: None,
-                stroke: None,
-            }
-        } else {
-            PathItem::polyline(&[a, b])
+            solid
         };
         [casing, core.stroked(self.color, self.width)]
     }

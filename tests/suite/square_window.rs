@@ -10,9 +10,9 @@ use nimscape::pattern::tiles::shade;
 use nimscape::request::{render_pairs, Budget};
 use nimscape::scene::Color;
 
-/// The window's RGB pixels, through the request layer (as the CLI and the
-/// server's /api/square.png parse them).
-fn window(flags: &[(&str, &str)]) -> (u32, u32, Vec<[u8; 3]>) {
+/// A square figure in `format`, through the request layer (as the CLI and
+/// the server's /api/square.* parse it).
+fn square(flags: &[(&str, &str)], format: &str) -> Vec<u8> {
     let pairs: Vec<(String, String)> = flags
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -21,14 +21,20 @@ fn window(flags: &[(&str, &str)]) -> (u32, u32, Vec<[u8; 3]>) {
         memory_limit: 1 << 30,
         ..Budget::default()
     };
-    let png = render_pairs(
+    render_pairs(
         &["square"],
         &pairs,
-        "png",
+        format,
         &budget,
         &nimscape::Control::default(),
     )
-    .unwrap_or_else(|e| panic!("{flags:?}: {e}"));
+    .unwrap_or_else(|e| panic!("{flags:?}: {e}"))
+}
+
+/// The window's RGB pixels, through the request layer (as the CLI and the
+/// server's /api/square.png parse them).
+fn window(flags: &[(&str, &str)]) -> (u32, u32, Vec<[u8; 3]>) {
+    let png = square(flags, "png");
     let (w, h, color, _, bytes) = decode_png(&png);
     let step = match color {
         png::ColorType::Rgb => 3,
@@ -253,22 +259,7 @@ fn square_decompose_depth_outlines_the_blocks_of_the_blocks_in_a_figure() {
         if let Some(d) = depth {
             pairs.push(("decompose-depth", d));
         }
-        let pairs: Vec<(String, String)> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let budget = Budget {
-            memory_limit: 1 << 30,
-            ..Budget::default()
-        };
-        let svg = render_pairs(
-            &["square"],
-            &pairs,
-            "svg",
-            &budget,
-            &nimscape::Control::default(),
-        )
-        .unwrap();
+        let svg = square(&pairs, "svg");
         String::from_utf8(svg)
             .unwrap()
             .to_lowercase()
