@@ -557,7 +557,7 @@ impl BoardStyleArgs {
         let (margin, gap) = spacing(self.margin, self.gap, print.print)?;
         let width = self
             .width
-            .map(|w| length_units("`width`", w, print.print, 16..=65535))
+            .map(|w| length_units("`width`", w, print.print, 1..=65535))
             .transpose()?;
         Ok(BoardStyle {
             print,
@@ -673,7 +673,7 @@ impl BoardStyleArgs {
         let Some(width) = self.width else {
             return Ok((None, self.columns()));
         };
-        let width_units = length_units("`width`", width, print, 16..=65535)?;
+        let width_units = length_units("`width`", width, print, 1..=65535)?;
         let given = self.columns();
         let most = given
             .unwrap_or_else(|| SheetLayout::default_columns(boards))

@@ -672,3 +672,24 @@ fn a_sieve_is_exactly_the_width_asked() {
         }
     }
 }
+
+/// A board or sheet too narrow for its margins names the width that fits, and
+/// that width is drawn (it used to name 5.644 mm, itself refused for 36 pt).
+#[test]
+fn a_board_too_narrow_names_a_width_that_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    for (boards, named) in [("11", "36"), ("1..24", "126")] {
+        let out = nimscape(dir.path())
+            .args(["square", "--m", boards, "--width", "2mm", "-o", "w.pdf"])
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, &format!("give --width {named} pt or more"));
+        let width = format!("{named}pt");
+        run_ok(
+            dir.path(),
+            &["square", "--m", boards, "--width", &width, "-o", "w.pdf"],
+        );
+        let (w, _) = media_box(&std::fs::read(dir.path().join("w.pdf")).unwrap());
+        assert!((w - named.parse::<f64>().unwrap()).abs() <= 0.5, "{w}");
+    }
+}
