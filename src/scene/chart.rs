@@ -368,7 +368,14 @@ pub fn count_chart(
     let x_numbers = AxisNumbers::for_axis(m_max, log_scale);
     let y_numbers = AxisNumbers::for_axis(y_max * if log_scale { 1.5 } else { 1.05 }, log_scale);
     // Room left of the plot: the widest tick number, then the rotated axis name.
-    let widest_tick = [y_max, y_max / 2.0, 0.0]
+    // A log axis numbers only powers of ten: its widest is the top one, not
+    // y_max written out (1046529 took room for seven digits beside "10⁶").
+    let tick_values = if log_scale {
+        vec![10f64.powi((y_max * 1.5).log10().floor() as i32), 1.0]
+    } else {
+        vec![y_max, y_max / 2.0, 0.0]
+    };
+    let widest_tick = tick_values
         .iter()
         .map(|&v| font::text_width(&y_numbers.label(v.round()), label_size))
         .fold(0.0, f64::max);
@@ -377,6 +384,13 @@ pub fn count_chart(
     } else {
         0.0
     } + if named { name_size * 2.0 } else { 0.0 };
+    let right_margin = if labels.ticks {
+        // No x number is wider than the axis' end written out.
+        let last = x_numbers.label(m_max);
+        margin.max(font::text_width(&last, label_size) / 2.0 + 2.0)
+    } else {
+        margin
+    };
     let x_area = if labels.ticks { label_size * 1.9 } else { 0.0 }
         + if named { name_size * 1.6 } else { 0.0 };
     {
@@ -395,6 +409,9 @@ pub fn count_chart(
         let mut builder = ChartBuilder::on(&root);
         builder
             .margin((margin * kf) as u32)
+            // The last x number is centred on the axis' end: half of it
+            // must fit right of the plot ("1000" was cut at 85 mm).
+            .margin_right((right_margin * kf) as u32)
             .x_label_area_size((x_area * kf).round() as u32)
             .y_label_area_size((y_area * kf).round() as u32);
         let names = labels.axis_names.clone().unwrap_or_default();
@@ -428,7 +445,16 @@ pub fn count_chart(
                 mesh.label_style(label_style.clone())
                     .axis_desc_style(name_style.clone())
                     .light_line_style(TRANSPARENT)
-                    .x_label_formatter(&|v| x_numbers.label(*v))
+                    // Both log axes start at 1, at the same corner: its
+                    // x number would sit on the y axis' 10⁰ at large sizes
+                    // (a 1920 px slide), so the corner is numbered once.
+                    .x_label_formatter(&|v| {
+                        if log_scale && *v <= m_min {
+                            String::new()
+                        } else {
+                            x_numbers.label(*v)
+                        }
+                    })
                     .y_label_formatter(&|v| y_numbers.label(*v))
                     .bold_line_style(RGBColor(0xD0, 0xD0, 0xD0).stroke_width(K / 2))
                     .axis_style(ink.stroke_width(K * 3 / 4))

@@ -30,6 +30,8 @@ const KINDS: &[(&str, &str)] = &[
         "square --m 14,18,21,22 --overlay nim-pass",
     ),
     ("count chart", "count --m 1..64"),
+    // Its last number sits on the axis' end ("1000" was cut at 85 mm).
+    ("count chart, log", "count --m 1..1000 --log"),
     ("automaton frame", "automaton --frames 12"),
     ("automaton sheet", "automaton --frames 1..8"),
     ("automaton mod p", "automaton --frames 12 --modulus 3"),
