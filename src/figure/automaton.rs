@@ -1099,58 +1099,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn parity_frames_from_the_criterion_equal_the_stepped_automaton() {
-        let figure = AutomatonFigure {
-            frames: (1..=70).chain([127, 128, 129, 200]).collect(),
-            values: Values::Modulus(2),
-            rule60: false,
-            mode: AutomatonMode::Styled {
-                style: BoardStyle::default(),
-                size: None,
-                columns: None,
-                palette: Palette::Viridis,
-                animation: Animation::default(),
-                common_scale: false,
-            },
-            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
-        };
-        let plan = Plan::new(figure).unwrap();
-        let control = Control::default();
-        let closed: Vec<Frame> = plan.computed_frames(&control).unwrap().collect();
-        assert_eq!(closed, plan.stepped_frames(&control).unwrap());
-    }
-
-    #[test]
-    fn a_check_counts_its_progress_in_cells() {
-        // Frame n costs n^2 cells: counted in frames, the ETA of a long check was
-        // promised from its cheap first frames.
-        let figure = AutomatonFigure {
-            frames: vec![40],
-            values: Values::Modulus(2),
-            rule60: false,
-            mode: AutomatonMode::Styled {
-                style: BoardStyle::default(),
-                size: None,
-                columns: None,
-                palette: Palette::Viridis,
-                animation: Animation::default(),
-                common_scale: false,
-            },
-            memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
-        };
-        let control = Control::default();
-        let report = Plan::new(figure).unwrap().check(&control).unwrap();
-        let cells: u64 = (1..=40u64).map(|n| n * n).sum();
-        assert_eq!(report.cells, cells);
-        assert_eq!(control.progress(), (cells, cells));
-    }
-
-    #[test]
-    fn every_path_agrees_on_parity_of_the_data() {
-        // Mod 2, mod 4 and exact frames, computed by three steppers, have the same odd cells.
-        let figure = |values| AutomatonFigure {
-            frames: vec![17, 30],
+    /// Styled frames of `values` with every other setting at its default.
+    fn styled(frames: Vec<usize>, values: Values) -> AutomatonFigure {
+        AutomatonFigure {
+            frames,
             values,
             rule60: false,
             mode: AutomatonMode::Styled {
@@ -1162,7 +1114,37 @@ mod tests {
                 common_scale: false,
             },
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
-        };
+        }
+    }
+
+    #[test]
+    fn parity_frames_from_the_criterion_equal_the_stepped_automaton() {
+        let figure = styled(
+            (1..=70).chain([127, 128, 129, 200]).collect(),
+            Values::Modulus(2),
+        );
+        let plan = Plan::new(figure).unwrap();
+        let control = Control::default();
+        let closed: Vec<Frame> = plan.computed_frames(&control).unwrap().collect();
+        assert_eq!(closed, plan.stepped_frames(&control).unwrap());
+    }
+
+    #[test]
+    fn a_check_counts_its_progress_in_cells() {
+        // Frame n costs n^2 cells: counted in frames, the ETA of a long check was
+        // promised from its cheap first frames.
+        let figure = styled(vec![40], Values::Modulus(2));
+        let control = Control::default();
+        let report = Plan::new(figure).unwrap().check(&control).unwrap();
+        let cells: u64 = (1..=40u64).map(|n| n * n).sum();
+        assert_eq!(report.cells, cells);
+        assert_eq!(control.progress(), (cells, cells));
+    }
+
+    #[test]
+    fn every_path_agrees_on_parity_of_the_data() {
+        // Mod 2, mod 4 and exact frames, computed by three steppers, have the same odd cells.
+        let figure = |values| styled(vec![17, 30], values);
         let odd = |values| -> Vec<BitGrid> {
             Plan::new(figure(values))
                 .unwrap()

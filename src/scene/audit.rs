@@ -62,20 +62,8 @@ fn path_box(commands: &[PathCmd]) -> Option<[f64; 4]> {
     let mut add = |x: f64, y: f64| {
         b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
     };
-    for cmd in commands {
-        match *cmd {
-            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => add(x, y),
-            PathCmd::QuadTo(a, c, x, y) => {
-                add(a, c);
-                add(x, y);
-            }
-            PathCmd::CubicTo(a, c, d, e, x, y) => {
-                add(a, c);
-                add(d, e);
-                add(x, y);
-            }
-            PathCmd::Close => {}
-        }
+    for (x, y) in commands.iter().flat_map(|c| c.points()) {
+        add(x, y);
     }
     b[0].is_finite().then_some(b)
 }

@@ -107,6 +107,19 @@ pub enum PathCmd {
     Close,
 }
 
+impl PathCmd {
+    /// The points the step names, control points first, end point last.
+    pub fn points(self) -> impl Iterator<Item = (f64, f64)> {
+        let points = match self {
+            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => [None, None, Some((x, y))],
+            PathCmd::QuadTo(a, b, x, y) => [Some((a, b)), None, Some((x, y))],
+            PathCmd::CubicTo(a, b, c, d, x, y) => [Some((a, b)), Some((c, d)), Some((x, y))],
+            PathCmd::Close => [None, None, None],
+        };
+        points.into_iter().flatten()
+    }
+}
+
 /// A vector path with optional fill and stroke.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathItem {

@@ -149,20 +149,8 @@ impl Scene {
         for item in self.items.iter().skip(from) {
             match item {
                 Item::Path(path) => {
-                    for cmd in &path.commands {
-                        match *cmd {
-                            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => include(x, y),
-                            PathCmd::QuadTo(a, b, x, y) => {
-                                include(a, b);
-                                include(x, y);
-                            }
-                            PathCmd::CubicTo(a, b, c, d, x, y) => {
-                                include(a, b);
-                                include(c, d);
-                                include(x, y);
-                            }
-                            PathCmd::Close => {}
-                        }
+                    for (x, y) in path.commands.iter().flat_map(|c| c.points()) {
+                        include(x, y);
                     }
                 }
                 Item::Text(text) => {

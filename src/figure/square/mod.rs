@@ -724,33 +724,23 @@ fn decomposition_key(panel_width: u32, depth: u32) -> Vec<(Swatch, String)> {
 /// the level above (its corners, and its centre when smaller than it) cut
 /// in turn, outlined in [`window::OUTLINE_COLOURS`] by level (purple, orange, ...).
 fn mark_nested(panel: &mut BoardPanel, m: u64, depth: u32) {
-    let cut = |(row, col, side): (u64, u64, u64)| -> Vec<(u64, u64, u64)> {
-        let d = Decomposition::of(side);
-        let mut blocks: Vec<_> = d.corners().into_iter().chain([d.centre()]).collect();
-        blocks
-            .iter_mut()
-            .for_each(|b| *b = (row + b.0, col + b.1, b.2));
-        blocks
-    };
-    let inner = |block: (u64, u64, u64)| -> Vec<(u64, u64, u64)> {
-        if block.2 < 2 {
-            return Vec::new();
-        }
-        cut(block).into_iter().filter(|b| b.2 < block.2).collect()
+    // The blocks a block is cut into, those smaller than it (a power of two
+    // is all centre, and is not cut again).
+    let inner = |(row, col, side): (u64, u64, u64)| -> Vec<(u64, u64, u64)> {
+        Decomposition::of(side)
+            .blocks_at(row, col)
+            .into_iter()
+            .filter(|b| b.2 < side)
+            .collect()
     };
     let mut level = inner((0, 0, m));
     for d in 2..=depth {
-        // Level 1 is vermillion and bluish green; the default P-cells are
-        // blue: deeper levels take the outline colours after those.
         let color = nested_colour(d);
         let mut next = Vec::new();
-        for block in level {
-            if block.2 < 2 {
-                continue;
-            }
-            let blocks = cut(block);
+        for (row, col, side) in level.into_iter().filter(|b| b.2 >= 2) {
+            let blocks = Decomposition::of(side).blocks_at(row, col);
             let centre = blocks.len() - 1;
-            for (k, (row, col, side)) in blocks.into_iter().enumerate() {
+            for (k, (r, c, b)) in blocks.into_iter().enumerate() {
                 // As on level 1: corners solid, the centre dashed.
                 let kind = if k == centre {
                     Block::Centre
@@ -759,10 +749,10 @@ fn mark_nested(panel: &mut BoardPanel, m: u64, depth: u32) {
                 };
                 panel.marks.push(BlockMark {
                     color,
-                    ..block_mark(row, col, side, kind)
+                    ..block_mark(r, c, b, kind)
                 });
             }
-            next.extend(inner(block));
+            next.extend(inner((row, col, side)));
         }
         level = next;
     }

@@ -12,6 +12,7 @@
 
 use crate::encode::{png as png_enc, Format, Metadata};
 use crate::figure::plan::{Plan, Spec};
+use crate::pattern::decompose::Decomposition;
 use crate::pattern::tiles::{check_side, TileMode, TilePlan, TILE};
 use crate::scene::color::okabe_ito;
 use crate::scene::ramp::Palette;
@@ -316,18 +317,8 @@ impl WindowFigure {
             {
                 continue;
             }
-            let top = 1u64 << (63 - side.leading_zeros());
-            let (s, t) = (side - top, 2 * top - side);
-            let mut blocks = Vec::new();
-            if s > 0 {
-                blocks.extend([
-                    (y0, x0, s),
-                    (y0, x0 + s + t, s),
-                    (y0 + s + t, x0, s),
-                    (y0 + s + t, x0 + s + t, s),
-                ]);
-            }
-            blocks.push((y0 + s, x0 + s, t));
+            let d = Decomposition::of(side);
+            let blocks = d.blocks_at(y0, x0);
             let colour = OUTLINE_COLOURS[(depth as usize - 1) % OUTLINE_COLOURS.len()];
             let lw = outline_width(depth);
             for &(by, bx, bs) in &blocks {
@@ -339,14 +330,9 @@ impl WindowFigure {
                 fill(rgba, qx + qw - lw.min(qw), qy, lw.min(qw), qh, colour);
             }
             // Depth first in the page's order: corners, then the centre.
-            let mut children: Vec<(u64, u64, u64, u32)> = Vec::new();
-            if s > 0 {
-                children.extend(blocks[..4].iter().map(|&(y, x, b)| (y, x, b, depth + 1)));
-            }
-            if t < side {
-                children.push((y0 + s, x0 + s, t, depth + 1));
-            }
-            stack.extend(children.into_iter().rev());
+            // (A power of two is all centre: it is not cut again.)
+            let children = blocks.iter().filter(|b| b.2 < side);
+            stack.extend(children.rev().map(|&(y, x, b)| (y, x, b, depth + 1)));
         }
     }
 }

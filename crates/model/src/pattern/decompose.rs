@@ -42,6 +42,16 @@ impl Decomposition {
     pub fn centre(&self) -> (u64, u64, u64) {
         (self.s, self.s, self.t)
     }
+
+    /// Every block, the corners then the centre (last), for a board whose
+    /// first cell is at (`row`, `col`): how nested levels cut a block again.
+    pub fn blocks_at(&self, row: u64, col: u64) -> Vec<(u64, u64, u64)> {
+        self.corners()
+            .into_iter()
+            .chain([self.centre()])
+            .map(|(r, c, side)| (row + r, col + c, side))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -54,6 +64,8 @@ mod tests {
         assert_eq!((d.s, d.t), (3, 5));
         assert_eq!(d.centre(), (3, 3, 5));
         assert_eq!(d.corners()[3], (8, 8, 3));
+        assert_eq!(d.blocks_at(10, 20)[3], (18, 28, 3));
+        assert_eq!(d.blocks_at(10, 20)[4], (13, 23, 5));
     }
 
     #[test]
