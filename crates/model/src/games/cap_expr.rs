@@ -921,7 +921,7 @@ mod tests {
             .spawn(|| {
                 let longest = format!("x{}", "+x".repeat((MAX_LENGTH - 1) / 2));
                 assert!(longest.len() <= MAX_LENGTH);
-                assert_eq!(cap(&longest, 1, 0), (MAX_LENGTH as u64 + 1) / 2);
+                assert_eq!(cap(&longest, 1, 0), MAX_LENGTH.div_ceil(2) as u64);
                 let min = format!("min({})", vec!["x"; (MAX_LENGTH - 5) / 2].join(","));
                 assert_eq!(cap(&min, 3, 0), 3);
                 let signs = format!("{}x", "-".repeat(MAX_LENGTH - 1));
