@@ -244,7 +244,8 @@ pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
     ))
 }
 
-/// Validates the flags; nothing is solved yet.
+/// Validates the flags and every estimate (the rule search, the memory);
+/// nothing is solved yet.
 pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     let (parameter, values) = parse_param(&args.param)?;
     let family = family_of(args, &parameter)?;
@@ -256,7 +257,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             "`list`: at most 1000 exceptions per finding",
         ));
     }
-    Ok(SurveyPlan {
+    let plan = SurveyPlan {
         family,
         values,
         options: SurveyOptions {
@@ -266,7 +267,16 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             memory_limit,
         },
         game_box: args.game_box.clone(),
-    })
+    };
+    // The boxes, the rule search's size and the memory, before any other work
+    // (a render draws its figures first; the solve takes seconds to hours).
+    survey::check_survey(
+        plan.family.as_ref(),
+        &plan.values,
+        &plan.options,
+        &Control::new(),
+    )?;
+    Ok(plan)
 }
 
 impl SurveyPlan {

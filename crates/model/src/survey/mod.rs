@@ -421,16 +421,33 @@ fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result
     Ok(())
 }
 
-/// Surveys `family` at every value of `values` (in that order in the result),
-/// values solved in parallel; the result does not depend on the thread count.
-/// Refused with an estimate when the values solved at once would need more
-/// than the memory limit.
-pub fn survey(
+/// The games of a survey and their boxes, checked: every box resolved, the rule
+/// search and the memory of the values solved at once within their limits.
+struct Prepared {
+    games: Vec<GameSpec>,
+    boxes: Vec<Vec<u32>>,
+    at_once: u64,
+}
+
+/// Everything [`survey`] checks before it solves anything: the boxes, the rule
+/// search's line checks ([`MAX_RULE_WORK`]) and the memory estimate. Front ends
+/// call it when they plan a survey, so a refusal comes before any other work
+/// (a render's figures, a page's other surveys).
+pub fn check_survey(
     family: &dyn GameFamily,
     values: &[i64],
     options: &SurveyOptions,
     control: &Control,
-) -> Result<Vec<ValueReport>> {
+) -> Result<()> {
+    prepare(family, values, options, control).map(|_| ())
+}
+
+fn prepare(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    control: &Control,
+) -> Result<Prepared> {
     if values.is_empty() {
         return Err(Error::invalid("`param`: no values to survey"));
     }
@@ -448,10 +465,11 @@ pub fn survey(
                 game.name()
             )));
         }
+        // The rule search's size is known from the box alone: refused first.
+        check_rule_work(game, &bounds, &options.finders)?;
         let (work, lines) = value_bytes(game, &bounds, &options.finders, control)?;
         working.push(work);
         kept = kept.saturating_add(lines);
-        check_rule_work(game, &bounds, &options.finders)?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
@@ -477,6 +495,28 @@ pub fn survey(
         options.memory_limit,
         "use a smaller `box`, or leave out the finders that need Grundy values (`find` shift,constant)",
     )?;
+    Ok(Prepared {
+        games,
+        boxes,
+        at_once,
+    })
+}
+
+/// Surveys `family` at every value of `values` (in that order in the result),
+/// values solved in parallel; the result does not depend on the thread count.
+/// Refused with an estimate when the values solved at once would need more
+/// than the memory limit.
+pub fn survey(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    control: &Control,
+) -> Result<Vec<ValueReport>> {
+    let Prepared {
+        games,
+        boxes,
+        at_once,
+    } = prepare(family, values, options, control)?;
     control.add_total(values.len() as u64);
     let per_value_limit = options.memory_limit / at_once;
     let reports: Vec<Result<ValueReport>> = games
