@@ -562,7 +562,7 @@ mod tests {
             Ok(_) => panic!("a solve and its array over the limit together went through"),
         };
         assert!(
-            err.starts_with("Grundy values of nim in the box 0..99 x 0..99 x 0..99 and the array they fill would need about 4.8 MiB"),
+            err.starts_with("Grundy values of nim heaps=3 in the box 0..99 x 0..99 x 0..99 and the array they fill would need about 4.8 MiB"),
             "{err}"
         );
         let enough = Budget {

@@ -323,14 +323,32 @@ impl GameSpec {
             return err;
         };
         let fits = |k: u32| {
-            self.resolve_box(&GameBox::Uniform(k))
-                .and_then(|bounds| self.solve_bytes(&bounds, control))
+            let Ok(bounds) = self.resolve_box(&GameBox::Uniform(k)) else {
+                return false;
+            };
+            // A capped game's estimate tabulates its cap over the columns: a box
+            // whose columns alone pass the limit (14 bytes each at least, as the
+            // solver's own first check) is out before any table is made.
+            if let (GameSpec::Capped(_), &[x, _, z]) = (self, bounds.as_slice()) {
+                let columns = (u64::from(x) + 1).saturating_mul(u64::from(z) + 1);
+                if columns.saturating_mul(14) > *limit {
+                    return false;
+                }
+            }
+            self.solve_bytes(&bounds, control)
                 .is_ok_and(|bytes| bytes <= *limit)
         };
-        // The estimates grow with the box: the largest k below n that fits.
-        let (mut low, mut high) = (0u32, *n);
+        // The estimates grow with the box: the largest k below n that fits,
+        // found by doubling from 1 and then halving, so the largest box whose
+        // estimate is computed is at most twice the answer (a capped game's
+        // estimate tabulates its cap: never a table near the refused box's).
         if !fits(0) {
             return err;
+        }
+        let (mut low, mut high) = (0u32, 1u32);
+        while high < *n && fits(high) {
+            low = high;
+            high = high.saturating_mul(2).min(*n);
         }
         while high - low > 1 {
             let mid = low + (high - low) / 2;

@@ -98,7 +98,7 @@ impl GameFile {
     /// The positions of the box `bounds`, as a bitset over its tuples in C order,
     /// and how many there are. Found in parallel, in blocks whose results are joined
     /// in order (the first fault in that order is the one reported).
-    fn position_bits(
+    pub(super) fn position_bits(
         &self,
         bounds: &[u32],
         total: usize,
@@ -164,7 +164,7 @@ impl GameFile {
     /// How many options the solve of the box `bounds` tries: for each position
     /// (a bit of `valid`), `t` runs over `0..x` for a `lower` of heap `x` and over
     /// `1..=min` for a `take`, once per move family. Saturating.
-    fn option_count(&self, bounds: &[u32], valid: &[u64]) -> u64 {
+    pub(super) fn option_count(&self, bounds: &[u32], valid: &[u64]) -> u64 {
         let strides = strides(bounds);
         let per_position = |idx: usize| -> u64 {
             let coordinate = |d: usize| ((idx / strides[d]) % (bounds[d] as usize + 1)) as u64;
