@@ -237,7 +237,8 @@ fn resource_bombs_end_in_one_line() {
                 "-o",
                 "x.csv",
             ],
-            "use a smaller --box",
+            // The box that fits, not just "smaller".
+            "use --box 1313 or less",
         ),
         (
             &[
@@ -255,7 +256,7 @@ fn resource_bombs_end_in_one_line() {
         ),
         (
             &["grundy", "min-half", "--box", "4294967295", "-o", "x.csv"],
-            "use a smaller --box",
+            "use --box 1655 or less",
         ),
         (
             &[
