@@ -1262,8 +1262,11 @@ mod tests {
     #[test]
     fn the_marks_differ_by_shape_and_the_fills_by_grey() {
         let v = triangular(2, 16);
+        let (_, listed) = marked(&v).unwrap();
+        let y = listed[0].position[1];
+        let in_slice = listed.iter().filter(|e| e.position[1] == y).count();
         let view = FigureView {
-            plot: SurveyPlot::Slice("y".into(), 2),
+            plot: SurveyPlot::Slice("y".into(), y),
             width: 241,
             on_paper: true,
         };
@@ -1279,7 +1282,14 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert!(!ink_paths.is_empty());
+        // The axes are ink too: at least one more path per mark.
+        let white: Vec<&crate::scene::Item> = scene
+            .items
+            .iter()
+            .filter(|i| matches!(i, crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
+            .collect();
+        assert_eq!(white.len(), in_slice);
+        assert!(ink_paths.len() >= in_slice);
         // In greyscale the P-positions' blue, the game's grey and white differ.
         let greys = [okabe_ito::BLUE, GAME_GREY, Color::WHITE].map(|c| c.luminance());
         assert!(greys[1] - greys[0] > 0.25 && greys[2] - greys[1] > 0.1, "{greys:?}");
