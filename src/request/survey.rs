@@ -348,6 +348,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             plot,
             width,
             on_paper: style.print.dpi.is_some(),
+            exact: args.width.is_some(),
         },
         style,
         family,
@@ -443,7 +444,7 @@ pub enum ReportKind {
     /// `.tex`: the parameter × finding table as a LaTeX `tabular`, for a paper.
     Tex,
     /// `.png`, `.svg`, `.pdf`, `.tikz`: one figure per value, `fig-k11.pdf`
-    /// beside `fig.pdf`.
+    /// beside `fig.pdf` (a survey of one value writes `fig.pdf` itself).
     Figures(Format),
 }
 
@@ -491,6 +492,7 @@ fn figures(
     found: &SurveyReport,
     path: &Path,
     format: Format,
+    alone: bool,
     metadata: &Metadata,
     memory_limit: u64,
     control: &Control,
@@ -510,7 +512,13 @@ fn figures(
             continue;
         };
         let scene = found.style.apply(scene);
-        let figure = figure_path(path, &found.parameter, v.value, ext);
+        // Figures alone of one value take the name given; a page's figures, and
+        // several values' figures, are named by their value beside it.
+        let figure = if found.values.len() != 1 || !alone {
+            figure_path(path, &found.parameter, v.value, ext)
+        } else {
+            path.to_path_buf()
+        };
         let mut bytes = Vec::new();
         crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
         emit(&figure, &bytes)?;
@@ -538,7 +546,16 @@ pub fn report_files(
         ReportKind::Tex => emit(path, pages::tex(found, command_line)?.as_bytes()),
         ReportKind::Figures(format) => {
             let metadata = Metadata::with_parameters(command_line);
-            let names = figures(found, path, format, &metadata, memory_limit, control, &mut emit)?;
+            let names = figures(
+                found,
+                path,
+                format,
+                true,
+                &metadata,
+                memory_limit,
+                control,
+                &mut emit,
+            )?;
             if names.iter().all(Option::is_none) {
                 return Err(Error::unsupported(
                     "no value has a figure (a figure needs two or three coordinates and at most 1024 cells a side); write .md, .json, .csv or .tex",
@@ -552,6 +569,7 @@ pub fn report_files(
                 found,
                 path,
                 Format::Png,
+                false,
                 &metadata,
                 memory_limit,
                 control,
