@@ -127,9 +127,7 @@ fn rule_finding(v: &ValueReport, search: &RuleSearch) -> String {
                         let warning = narrow_warning(v, "the rule")
                             .map(|w| format!(" (warning: {w})"))
                             .unwrap_or_default();
-                        format!(
-                            "; holds for every position with largest coordinate ≥ {t}{warning}"
-                        )
+                        format!("; holds for every position with largest coordinate ≥ {t}{warning}")
                     }
                     None => String::new(),
                 };
@@ -513,10 +511,20 @@ pub fn csv(report: &SurveyReport) -> String {
                 csv_field(&narrow.join(" "))
             ));
         };
-        for (name, search) in [("shifted nim-sum", &v.shifts), ("nim-sum constant", &v.constants)] {
+        for (name, search) in [
+            ("shifted nim-sum", &v.shifts),
+            ("nim-sum constant", &v.constants),
+        ] {
             let Some(search) = search else { continue };
             if let Some(e) = search.formulas().next() {
-                row(name, Some(true), e.rule.formula(&v.names), Some(0), None, None);
+                row(
+                    name,
+                    Some(true),
+                    e.rule.formula(&v.names),
+                    Some(0),
+                    None,
+                    None,
+                );
             } else if let Some(best) = &search.best {
                 row(
                     name,
@@ -556,7 +564,14 @@ pub fn csv(report: &SurveyReport) -> String {
             );
         }
         for (finder, _) in &v.skipped {
-            row(finder_name(*finder), None, "skipped".to_string(), None, None, None);
+            row(
+                finder_name(*finder),
+                None,
+                "skipped".to_string(),
+                None,
+                None,
+                None,
+            );
         }
     }
     out
@@ -724,13 +739,17 @@ fn slice_cells(
     coordinate: &str,
     at: u32,
 ) -> Result<Drawn> {
-    let fixed = v.names.iter().position(|n| n == coordinate).ok_or_else(|| {
-        crate::Error::invalid(format!(
-            "`slice`: '{}' is not a coordinate; the game has {}",
-            crate::error::excerpt(coordinate),
-            v.names.join(", ")
-        ))
-    })?;
+    let fixed = v
+        .names
+        .iter()
+        .position(|n| n == coordinate)
+        .ok_or_else(|| {
+            crate::Error::invalid(format!(
+                "`slice`: '{}' is not a coordinate; the game has {}",
+                crate::error::excerpt(coordinate),
+                v.names.join(", ")
+            ))
+        })?;
     let free: Vec<usize> = (0..v.names.len()).filter(|&d| d != fixed).collect();
     if free.len() != 2 {
         return Err(crate::Error::invalid(format!(
@@ -799,7 +818,11 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
         SurveyPlot::Sieve => sieve_cells(v, parameter, listed),
         SurveyPlot::Slice(c, at) => slice_cells(v, parameter, listed, c, *at)?,
     };
-    let mut all = drawn.cells.iter().map(|c| c.0).chain(drawn.marks.iter().map(|m| m.0));
+    let mut all = drawn
+        .cells
+        .iter()
+        .map(|c| c.0)
+        .chain(drawn.marks.iter().map(|m| m.0));
     // The sieve starts at the origin as the papers' plots do; a slice spans its
     // positions only (a slice y = 4 of y <= min(x, z)/11 starts at x = 44).
     let Some((mut a0, mut a1, mut u0, mut u1)) = (match drawn.low_up {
@@ -915,10 +938,9 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
     {
         let root = SceneBackend::new(&mut scene).into_drawing_area();
         let ink = RGBColor(0x22, 0x22, 0x22);
-        let sub = root.clone().shrink(
-            (x_off, top),
-            (plot_w + left, plot_h + bottom),
-        );
+        let sub = root
+            .clone()
+            .shrink((x_off, top), (plot_w + left, plot_h + bottom));
         let mut chart = ChartBuilder::on(&sub)
             .x_label_area_size(bottom)
             .y_label_area_size(left)
@@ -1105,7 +1127,9 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
         "% Made by: {}\n",
         command.replace(['\n', '\r'], " ")
     ));
-    out.push_str("% Needs \\usepackage{array} in the preamble; \\input this file where the table goes.\n");
+    out.push_str(
+        "% Needs \\usepackage{array} in the preamble; \\input this file where the table goes.\n",
+    );
     // No paragraph indent before the table: it would push it past the column.
     // `%` at the line ends: a space beside the table would widen its paragraph.
     out.push_str("\\noindent\\begingroup\\footnotesize\\setlength{\\tabcolsep}{0.25em}%\n");
@@ -1217,7 +1241,11 @@ mod tests {
         let v = triangular(2, 16);
         let drawn = sieve_cells(&v, "k", &[]);
         let all = positions(2, &v.bounds);
-        let p: Vec<&Vec<u32>> = all.iter().filter(|(_, is_p)| *is_p).map(|(p, _)| p).collect();
+        let p: Vec<&Vec<u32>> = all
+            .iter()
+            .filter(|(_, is_p)| *is_p)
+            .map(|(p, _)| p)
+            .collect();
         let cells: std::collections::BTreeSet<(i64, i64)> = p
             .iter()
             .map(|p| (i64::from(p[1]), i64::from(p[0]) - i64::from(p[2])))
@@ -1247,7 +1275,12 @@ mod tests {
             let mut want: Vec<((i64, i64), u8)> = all
                 .iter()
                 .filter(|(p, _)| p[1] == y)
-                .map(|(p, is_p)| ((i64::from(p[0]), i64::from(p[2])), if *is_p { 2 } else { 1 }))
+                .map(|(p, is_p)| {
+                    (
+                        (i64::from(p[0]), i64::from(p[2])),
+                        if *is_p { 2 } else { 1 },
+                    )
+                })
                 .collect();
             let mut got = drawn.cells.clone();
             want.sort_unstable();
@@ -1312,7 +1345,10 @@ mod tests {
         assert!(ink_paths.len() >= in_slice);
         // In greyscale the P-positions' blue, the game's grey and white differ.
         let greys = [okabe_ito::BLUE, GAME_GREY, Color::WHITE].map(|c| c.luminance());
-        assert!(greys[1] - greys[0] > 0.25 && greys[2] - greys[1] > 0.1, "{greys:?}");
+        assert!(
+            greys[1] - greys[0] > 0.25 && greys[2] - greys[1] > 0.1,
+            "{greys:?}"
+        );
     }
 
     #[test]
@@ -1336,6 +1372,10 @@ mod tests {
         assert!(body.contains("z\\%"), "{body}");
         assert!(body.contains("\\begin{tabular}") && body.contains("\\end{tabular}"));
         // The family named in a comment cannot end it: one line.
-        assert!(tex.lines().next().unwrap().starts_with("% Survey of game file"));
+        assert!(tex
+            .lines()
+            .next()
+            .unwrap()
+            .starts_with("% Survey of game file"));
     }
 }

@@ -7,8 +7,8 @@
 
 use crate::encode::{Format, Metadata};
 use crate::figure::survey::{self as pages, FigureView, SurveyPlot, SurveyReport};
-use crate::scene::units::PrintStyle;
 use crate::games::GameParams;
+use crate::scene::units::PrintStyle;
 use crate::survey::{
     self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyBox,
     SurveyOptions, BUILTIN_PARAMETERS,
@@ -36,7 +36,11 @@ pub struct SurveyArgs {
     pub param: String,
     /// The box: N (a capped game's y then runs up to its cap), one bound per coordinate,
     /// or named bounds x=N,z=N; a bound may follow the parameter: 'x=8*k+16,z=8*k+16'.
-    #[arg(long = "box", value_name = "N|N,N,..|x=EXPR,..", allow_hyphen_values = true)]
+    #[arg(
+        long = "box",
+        value_name = "N|N,N,..|x=EXPR,..",
+        allow_hyphen_values = true
+    )]
     pub game_box: String,
     /// Finders to run, comma-separated: shift, constant, nim-sum, period [default: all].
     #[arg(long, value_name = "LIST")]
@@ -311,11 +315,9 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     };
     let plot = match (args.plot, &args.slice) {
         (SurveyPlotArg::Sieve, None) => SurveyPlot::Sieve,
-        (SurveyPlotArg::Sieve, Some(_)) => {
-            return Err(Error::invalid(
-                "`slice` is for `plot` slice; add --plot slice (or leave --slice out for the sieve)",
-            ))
-        }
+        (SurveyPlotArg::Sieve, Some(_)) => return Err(Error::invalid(
+            "`slice` is for `plot` slice; add --plot slice (or leave --slice out for the sieve)",
+        )),
         (SurveyPlotArg::Slice, None) => {
             return Err(Error::invalid(
                 "`plot` slice needs the slice: add --slice NAME=V, e.g. --slice y=4",
@@ -491,8 +493,7 @@ pub fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathB
 fn figures(
     found: &SurveyReport,
     path: &Path,
-    format: Format,
-    alone: bool,
+    (format, alone): (Format, bool),
     metadata: &Metadata,
     memory_limit: u64,
     control: &Control,
@@ -549,8 +550,7 @@ pub fn report_files(
             let names = figures(
                 found,
                 path,
-                format,
-                true,
+                (format, true),
                 &metadata,
                 memory_limit,
                 control,
@@ -568,8 +568,7 @@ pub fn report_files(
             let names = figures(
                 found,
                 path,
-                Format::Png,
-                false,
+                (Format::Png, false),
                 &metadata,
                 memory_limit,
                 control,

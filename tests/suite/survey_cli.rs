@@ -312,9 +312,9 @@ fn the_page_its_figures_json_and_csv_are_the_same_bytes_whatever_the_threads() {
     assert!(page.contains("claim about **the box named in its row only**"));
     assert!(page.contains("a diamond an N-position that fits it](r-k2.png)"));
     let csv = String::from_utf8(runs[0].1[4].1.clone()).unwrap();
-    assert!(csv.starts_with(
-        "k,box,reach,finding,holds,rule,exceptions,smallest,holds_beyond,narrow\n"
-    ));
+    assert!(
+        csv.starts_with("k,box,reach,finding,holds,rule,exceptions,smallest,holds_beyond,narrow\n")
+    );
     assert!(
         csv.contains("3,14x9x14,0..14 0..9 0..14,shifted nim-sum,true,x^y^z = 0,0,,,\n"),
         "{csv}"
@@ -553,9 +553,14 @@ fn a_box_where_y_spans_a_few_values_says_so_and_a_box_may_follow_the_parameter()
             "survey", &min_k, "--param", "k=11,13", "--box", "40", "--find", "shift",
         ],
     );
-    assert!(out.contains("k=11  box x 0..40, y 0..3 (box ≤ 40), z 0..40"), "{out}");
     assert!(
-        out.contains("warning: y spans only 0..3 in this box: a rule that holds says nothing about larger y"),
+        out.contains("k=11  box x 0..40, y 0..3 (box ≤ 40), z 0..40"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "warning: y spans only 0..3 in this box: a rule that holds says nothing about larger y"
+        ),
         "{out}"
     );
     assert!(
@@ -609,7 +614,13 @@ fn a_box_where_y_spans_a_few_values_says_so_and_a_box_may_follow_the_parameter()
         assert_eq!(ints(&v["reach"][1]), vec![0, (4 * k + 8) / k]);
         // Still few values of y: the warning stays (the rule fails, so it warns
         // the reader of the page, not of a "holds").
-        assert!(v["warning"].as_str().unwrap().starts_with("y spans only 0..4"), "k={k}");
+        assert!(
+            v["warning"]
+                .as_str()
+                .unwrap()
+                .starts_with("y spans only 0..4"),
+            "k={k}"
+        );
         let found = &v["shifted_nim_sum"];
         assert_eq!(found["holds"], Value::Bool(false));
         let first = ints(&found["best_failing"]["smallest_exceptions"][0]["position"]);
@@ -639,7 +650,14 @@ fn a_box_where_y_spans_a_few_values_says_so_and_a_box_may_follow_the_parameter()
         (vec!["--box", "w=8*k"], "'w' is not a coordinate"),
         (vec!["--box", "k-20"], "negative"),
     ] {
-        let mut all = vec!["survey", min_k.as_str(), "--param", "k=11", "--find", "shift"];
+        let mut all = vec![
+            "survey",
+            min_k.as_str(),
+            "--param",
+            "k=11",
+            "--find",
+            "shift",
+        ];
         all.extend(args);
         let out = nimscape(d).args(&all).output().unwrap();
         assert_one_line_error(&out, needle);
@@ -652,8 +670,16 @@ fn parameter_ranges_take_a_step() {
     run_ok(
         dir.path(),
         &[
-            "survey", "triangular", "--param", "k=1..9:4", "--box", "8", "--find", "shift",
-            "-o", "s.json",
+            "survey",
+            "triangular",
+            "--param",
+            "k=1..9:4",
+            "--box",
+            "8",
+            "--find",
+            "shift",
+            "-o",
+            "s.json",
         ],
     );
     let values: Vec<i64> = json_of(dir.path(), "s.json")["values"]
@@ -691,20 +717,28 @@ fn misere_games_skip_the_grundy_finders_with_a_sentence() {
     let file = origin_game(d, true);
     run_ok(
         d,
-        &["survey", &file, "--param", "k=1", "--box", "6", "-o", "m.json", "-o", "m.csv"],
+        &[
+            "survey", &file, "--param", "k=1", "--box", "6", "-o", "m.json", "-o", "m.csv",
+        ],
     );
     let v = &json_of(d, "m.json")["values"][0];
     assert_eq!(v["grundy_equals_nim_sum"], Value::Null);
     assert_eq!(v["periods"], Value::Null);
     let skipped = v["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 2);
-    assert!(skipped[0]["why"].as_str().unwrap().contains("played misère"));
+    assert!(skipped[0]["why"]
+        .as_str()
+        .unwrap()
+        .contains("played misère"));
     // The P-position finders still run: misère P-positions are right.
     assert!(v["shifted_nim_sum"].is_object());
     let csv = std::fs::read_to_string(d.join("m.csv")).unwrap();
     assert!(csv.contains(",grundy = nim-sum,,skipped,"), "{csv}");
     let summary = run_ok(d, &["survey", &file, "--param", "k=1", "--box", "6"]);
-    assert!(summary.contains("grundy = nim-sum: skipped: the game is played misère"), "{summary}");
+    assert!(
+        summary.contains("grundy = nim-sum: skipped: the game is played misère"),
+        "{summary}"
+    );
     // The same game played normally runs them.
     let normal = origin_game(d, false);
     let v = run_ok(d, &["survey", &normal, "--param", "k=1", "--box", "6"]);
@@ -722,8 +756,18 @@ fn a_rule_no_position_satisfies_does_not_hold_beyond_its_threshold() {
     run_ok(
         d,
         &[
-            "survey", &file, "--param", "k=1", "--box", "7", "--find", "constant", "--constant",
-            "8..9", "-o", "o.json",
+            "survey",
+            &file,
+            "--param",
+            "k=1",
+            "--box",
+            "7",
+            "--find",
+            "constant",
+            "--constant",
+            "8..9",
+            "-o",
+            "o.json",
         ],
     );
     let best = &json_of(d, "o.json")["values"][0]["nim_sum_constant"]["best_failing"];
@@ -733,7 +777,15 @@ fn a_rule_no_position_satisfies_does_not_hold_beyond_its_threshold() {
     let out = run_ok(
         d,
         &[
-            "survey", &file, "--param", "k=1", "--box", "7", "--find", "constant", "--constant",
+            "survey",
+            &file,
+            "--param",
+            "k=1",
+            "--box",
+            "7",
+            "--find",
+            "constant",
+            "--constant",
             "8..9",
         ],
     );
@@ -758,9 +810,16 @@ fn vacuous_lines_mean_the_same_for_a_built_in_game_and_its_file() {
             ],
         );
         let v = &json_of(d, out)["values"][0];
-        vacuous.push(v["shifted_nim_sum"]["formulas"][0]["vacuous_lines"].as_u64().unwrap());
+        vacuous.push(
+            v["shifted_nim_sum"]["formulas"][0]["vacuous_lines"]
+                .as_u64()
+                .unwrap(),
+        );
     }
-    let positions = grundy_csv(d, &["grundy", "triangular", "--k", "3", "--box", "16,10,16"]);
+    let positions = grundy_csv(
+        d,
+        &["grundy", "triangular", "--k", "3", "--box", "16,10,16"],
+    );
     let lines: std::collections::BTreeSet<(i64, i64)> =
         positions.iter().map(|(p, _)| (p[0], p[1])).collect();
     let p_count = positions.iter().filter(|(_, g)| *g == 0).count();

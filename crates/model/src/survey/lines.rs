@@ -170,7 +170,9 @@ impl PLines {
             // Segments of one line follow each other (ordered by the fixed coordinates).
             let mut count = 0u64;
             for i in 0..self.len() {
-                if i == 0 || self.fixed[i * dims..(i + 1) * dims] != self.fixed[(i - 1) * dims..i * dims] {
+                if i == 0
+                    || self.fixed[i * dims..(i + 1) * dims] != self.fixed[(i - 1) * dims..i * dims]
+                {
                     count += 1;
                 }
             }

@@ -24,8 +24,8 @@ use rayon::prelude::*;
 use crate::error::check_memory;
 use crate::games::cap_expr::CapExpr;
 use crate::games::{Cap, CappedGame, GameBox, GameParams, GameSpec};
-use box_spec::MAX_CAPPED_COLUMNS;
 use crate::{Control, Error, Result};
+use box_spec::MAX_CAPPED_COLUMNS;
 pub use box_spec::{survey_bounds, SurveyBox};
 use grid::Grid;
 use lines::PLines;
@@ -568,7 +568,10 @@ fn survey_one(
     };
     let misere = is_misere(game);
     let mut skipped = Vec::new();
-    for (finder, on) in [(Finder::NimSum, finders.nim_sum), (Finder::Period, finders.periods)] {
+    for (finder, on) in [
+        (Finder::NimSum, finders.nim_sum),
+        (Finder::Period, finders.periods),
+    ] {
         if on && misere {
             skipped.push((finder, MISERE_SKIP.to_string()));
         }
