@@ -607,6 +607,9 @@ pub struct FigureView {
     pub width: u32,
     /// Whether the width is physical (`85mm`): the type scale is then the paper's.
     pub on_paper: bool,
+    /// Whether the width was asked for (`--width`): the figure is then exactly
+    /// that wide; otherwise it narrows to a narrow pattern.
+    pub exact: bool,
 }
 
 impl Default for FigureView {
@@ -615,6 +618,7 @@ impl Default for FigureView {
             plot: SurveyPlot::Sieve,
             width: DEFAULT_FIGURE_WIDTH,
             on_paper: false,
+            exact: false,
         }
     }
 }
@@ -670,8 +674,9 @@ struct Drawn {
     across: String,
     up: String,
     title: String,
-    /// The smallest `up` shown (the sieve shows −1 so x − z = 0 is off the edge).
-    low_up: i64,
+    /// The sieve's smallest `up` shown, from the origin (−1 so x − z = 0 is off
+    /// the edge); `None` for a slice, which spans its positions only.
+    low_up: Option<i64>,
 }
 
 /// The cells and marks of the sieve (or of a two-heap game as it lies).
@@ -722,7 +727,7 @@ fn sieve_cells(v: &ValueReport, parameter: &str, listed: &[Exception]) -> Drawn 
         across,
         up,
         title,
-        low_up: if dims == 3 { -1 } else { 0 },
+        low_up: Some(if dims == 3 { -1 } else { 0 }),
     }
 }
 
@@ -793,7 +798,7 @@ fn slice_cells(
             "{parameter} = {}, {coordinate} = {at}: {p_count} P-positions",
             v.value
         ),
-        low_up: 0,
+        low_up: None,
     })
 }
 
@@ -813,19 +818,28 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
         SurveyPlot::Sieve => sieve_cells(v, parameter, listed),
         SurveyPlot::Slice(c, at) => slice_cells(v, parameter, listed, c, *at)?,
     };
-    let all = drawn
+    let mut all = drawn
         .cells
         .iter()
         .map(|c| c.0)
         .chain(drawn.marks.iter().map(|m| m.0));
-    let (mut a0, mut a1, mut u0, mut u1) = (0i64, 1i64, 0i64, 1i64);
+    // The sieve starts at the origin as the papers' plots do; a slice spans its
+    // positions only (a slice y = 4 of y <= min(x, z)/11 starts at x = 44).
+    let Some((mut a0, mut a1, mut u0, mut u1)) = (match drawn.low_up {
+        Some(low) => Some((0i64, 1i64, low.min(0), 1i64)),
+        None => all.next().map(|(a, u)| (a, a, u, u)),
+    }) else {
+        return Ok(None);
+    };
     for (a, u) in all {
         a0 = a0.min(a);
         a1 = a1.max(a);
         u0 = u0.min(u);
         u1 = u1.max(u);
     }
-    u0 = u0.min(drawn.low_up);
+    if let Some(low) = drawn.low_up {
+        u0 = u0.min(low);
+    }
     let (cols, rows) = ((a1 - a0 + 1) as usize, (u1 - u0 + 1) as usize);
     if cols > MAX_FIGURE_CELLS || rows > MAX_FIGURE_CELLS {
         return Ok(None);
@@ -837,9 +851,9 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
         indices[k] = indices[k].max(i);
     }
 
-    // On screen a figure is at least wide enough for its title and key; on
-    // paper it is the width asked for (85 mm is 241 pt), its text wrapped.
-    let width = if view.on_paper {
+    // A figure is the width asked for (85 mm is 241 pt), its text wrapped; by
+    // default it is at least wide enough for its title and key.
+    let width = if view.exact {
         view.width
     } else {
         view.width.max(MIN_FIGURE_WIDTH)
@@ -853,15 +867,11 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
     let top = (label_size * 2.6).ceil() as u32;
     let right = (label_size * 1.5) as u32;
     let room = f64::from(width - left - right);
-    // A tall pattern may be a little taller than wide; the figure then narrows
-    // to it rather than leave a third of its width blank (on screen only: a
-    // figure for print keeps the width asked for).
+    // A tall pattern may be a little taller than wide; the plot then narrows
+    // to it rather than grow a figure taller than a page's column allows (on
+    // paper the figure keeps the width asked for, the plot centred in it).
     let cell = (room / cols as f64)
-        .min(if view.on_paper {
-            f64::INFINITY
-        } else {
-            room * 1.25 / rows as f64
-        })
+        .min(room * 1.25 / rows as f64)
         .clamp(1.0, 24.0);
     let cell = if view.on_paper { cell } else { cell.floor() };
     let plot_w = ((cols as f64 * cell) as u32).max(1);
@@ -884,7 +894,7 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
         }
     }
     let chart_w = left + plot_w + right;
-    let width = if view.on_paper {
+    let width = if view.exact {
         width
     } else {
         chart_w.max(MIN_FIGURE_WIDTH)
@@ -1120,20 +1130,23 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
     out.push_str(
         "% Needs \\usepackage{array} in the preamble; \\input this file where the table goes.\n",
     );
-    out.push_str("\\begingroup\\footnotesize\\setlength{\\tabcolsep}{0.25em}\n");
-    // The box takes a quarter of the line, the findings share the rest.
-    let share = 0.72 / names.len().max(1) as f64;
+    // No paragraph indent before the table: it would push it past the column.
+    // `%` at the line ends: a space beside the table would widen its paragraph.
+    out.push_str("\\noindent\\begingroup\\footnotesize\\setlength{\\tabcolsep}{0.25em}%\n");
+    // The box takes a fifth of the line, the findings share most of the rest,
+    // and the parameter's numbers what is left (about 0.08 of a column).
+    let share = 0.70 / names.len().max(1) as f64;
     let column = |f: f64| {
         format!(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {f:.3}\\linewidth-2\\tabcolsep\\relax}}")
     };
-    let mut spec = format!("@{{}}r{}", column(0.24));
+    let mut spec = format!("@{{}}r{}", column(0.22));
     for _ in &names {
         spec.push_str(&column(share));
     }
     spec.push_str("@{}");
     out.push_str(&format!("\\begin{{tabular}}{{{spec}}}\n\\hline\n"));
     let mut header = vec![
-        format!("${}$", tex_text(&report.parameter)?),
+        format!("\\textit{{{}}}", tex_text(&report.parameter)?),
         "box".to_string(),
     ];
     for n in &names {
@@ -1167,13 +1180,16 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
     }
     out.push_str("\\hline\n");
     if narrow_seen {
-        out.push_str(&format!(
-            "\\multicolumn{{{}}}{{@{{}}p{{\\linewidth}}@{{}}}}{{† spans at most {} values in the box: the findings say nothing about larger values of it.}} \\\\\n",
-            names.len() + 2,
+        let note = tex_text(&format!(
+            "† spans at most {} values in the box: the findings say nothing about larger values of it.",
             crate::survey::NARROW_SPAN
+        ))?;
+        out.push_str(&format!(
+            "\\multicolumn{{{}}}{{@{{}}>{{\\raggedright\\arraybackslash}}p{{\\linewidth}}@{{}}}}{{{note}}} \\\\\n",
+            names.len() + 2,
         ));
     }
-    out.push_str("\\end{tabular}\n\\endgroup\n");
+    out.push_str("\\end{tabular}%\n\\endgroup%\n");
     Ok(out)
 }
 
@@ -1298,10 +1314,14 @@ mod tests {
     #[test]
     fn the_marks_differ_by_shape_and_the_fills_by_grey() {
         let v = triangular(2, 16);
+        let (_, listed) = marked(&v).unwrap();
+        let y = listed[0].position[1];
+        let in_slice = listed.iter().filter(|e| e.position[1] == y).count();
         let view = FigureView {
-            plot: SurveyPlot::Slice("y".into(), 2),
+            plot: SurveyPlot::Slice("y".into(), y),
             width: 241,
             on_paper: true,
+            exact: true,
         };
         let scene = value_scene(&v, "k", &view).unwrap().unwrap();
         assert_eq!(scene.width, 241);
@@ -1315,7 +1335,14 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert!(!ink_paths.is_empty());
+        // The axes are ink too: at least one more path per mark.
+        let white: Vec<&crate::scene::Item> = scene
+            .items
+            .iter()
+            .filter(|i| matches!(i, crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
+            .collect();
+        assert_eq!(white.len(), in_slice);
+        assert!(ink_paths.len() >= in_slice);
         // In greyscale the P-positions' blue, the game's grey and white differ.
         let greys = [okabe_ito::BLUE, GAME_GREY, Color::WHITE].map(|c| c.luminance());
         assert!(

@@ -351,6 +351,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             plot,
             width,
             on_paper: style.print.dpi.is_some(),
+            exact: args.width.is_some(),
         },
         style,
         family,
@@ -456,7 +457,7 @@ pub enum ReportKind {
     /// `.tex`: the parameter × finding table as a LaTeX `tabular`, for a paper.
     Tex,
     /// `.png`, `.svg`, `.pdf`, `.tikz`: one figure per value, `fig-k11.pdf`
-    /// beside `fig.pdf`.
+    /// beside `fig.pdf` (a survey of one value writes `fig.pdf` itself).
     Figures(Format),
 }
 
@@ -503,7 +504,7 @@ pub fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathB
 fn figures(
     found: &SurveyReport,
     path: &Path,
-    format: Format,
+    (format, alone): (Format, bool),
     metadata: &Metadata,
     memory_limit: u64,
     control: &Control,
@@ -523,7 +524,13 @@ fn figures(
             continue;
         };
         let scene = found.style.apply(scene);
-        let figure = figure_path(path, &found.parameter, v.value, ext);
+        // Figures alone of one value take the name given; a page's figures, and
+        // several values' figures, are named by their value beside it.
+        let figure = if found.values.len() != 1 || !alone {
+            figure_path(path, &found.parameter, v.value, ext)
+        } else {
+            path.to_path_buf()
+        };
         let mut bytes = Vec::new();
         crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
         emit(&figure, &bytes)?;
@@ -554,7 +561,7 @@ pub fn report_files(
             let names = figures(
                 found,
                 path,
-                format,
+                (format, true),
                 &metadata,
                 memory_limit,
                 control,
@@ -572,7 +579,7 @@ pub fn report_files(
             let names = figures(
                 found,
                 path,
-                Format::Png,
+                (Format::Png, false),
                 &metadata,
                 memory_limit,
                 control,

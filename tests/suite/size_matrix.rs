@@ -48,6 +48,15 @@ const KINDS: &[(&str, &str)] = &[
         "points 3d",
         "grundy triangular --k 3 --box 12 --plot points3d",
     ),
+    // A survey of one value writes its figure under the name given.
+    (
+        "survey sieve",
+        "survey triangular --param k=2 --box 16 --find shift",
+    ),
+    (
+        "survey slice",
+        "survey triangular --param k=2 --box 16 --find shift --plot slice --slice y=3",
+    ),
 ];
 
 /// Animated kinds, checked frame by frame.
@@ -361,6 +370,25 @@ fn audit_scene(args: &str, width: &str) -> Result<Audited, String> {
         }
     }
     pairs.push(("width".into(), Value::Text(width.into())));
+    if command == ["survey"] {
+        // A survey's figure: planned and run by its own request, drawn as the
+        // command line draws it.
+        let planned =
+            nimscape::request::survey::plan_pairs(&pairs, 1 << 32).map_err(|e| e.to_string())?;
+        let found = planned
+            .plan
+            .run(&nimscape::Control::default())
+            .map_err(|e| e.to_string())?;
+        let scene =
+            nimscape::figure::survey::value_scene(&found.values[0], &found.parameter, &found.view)
+                .map_err(|e| e.to_string())?
+                .expect("a survey of three heaps has a figure");
+        let scene = found.style.apply(scene);
+        return Ok((
+            nimscape::scene::audit::audit(&scene),
+            nimscape::scene::audit::role_sizes(&scene),
+        ));
+    }
     let planned = plan_pairs(&command, &pairs, &Budget::default()).map_err(|e| e.to_string())?;
     let scene = planned
         .figure()
