@@ -263,3 +263,71 @@ fn bad_claims_are_one_line_naming_the_flag() {
         .unwrap();
     assert_one_line_error(&out, "the limit is 10000");
 }
+
+/// A recipe's `[[survey]]` takes `rule` (a list is several rules), `where`, `per`
+/// and `coords`, and writes the command line's report byte for byte.
+#[test]
+fn a_recipe_survey_takes_the_claim_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("recipes")).unwrap();
+    std::fs::write(
+        d.join("recipes/set.toml"),
+        r#"title = "Claims"
+name = "set"
+
+[[survey]]
+name = "odd"
+cap = "floor(min(x,z)/k)"
+param = "k=3"
+box = 40
+find = "shift"
+shift = "x=-1..1,z=-1..1"
+rule = ["(x+1)^y^(z+1) == 0", "min(x, z) >= 0 and x^y^z == 0"]
+where = "y <= 5"
+per = "y"
+formats = ["json"]
+"#,
+    )
+    .unwrap();
+    run_ok(
+        d,
+        &["render", "--quiet", "--out", "out", "recipes/set.toml"],
+    );
+    let from_recipe = std::fs::read_to_string(d.join("out/set/odd.json")).unwrap();
+    run_ok(
+        d,
+        &[
+            "survey",
+            "--cap",
+            "floor(min(x,z)/k)",
+            "--param",
+            "k=3",
+            "--box",
+            "40",
+            "--find",
+            "shift",
+            "--shift",
+            "x=-1..1,z=-1..1",
+            "--rule",
+            "(x+1)^y^(z+1) == 0",
+            "--rule",
+            "min(x, z) >= 0 and x^y^z == 0",
+            "--where",
+            "y <= 5",
+            "--per",
+            "y",
+            "-o",
+            "cli.json",
+        ],
+    );
+    assert_eq!(
+        from_recipe,
+        std::fs::read_to_string(d.join("cli.json")).unwrap()
+    );
+    let report: Value = serde_json::from_str(&from_recipe).unwrap();
+    let claims = &report["values"][0]["claims"];
+    assert_eq!(claims["rules"].as_array().unwrap().len(), 2);
+    assert_eq!(claims["region"], "y <= 5");
+    assert_eq!(claims["per"]["slices"].as_array().unwrap().len(), 6);
+}
