@@ -2,6 +2,9 @@
 //! `--coords`) from the outside, each report re-checked against a brute-force
 //! solve written here: the capped game's moves tried one by one.
 
+// The brute force reads positions by their coordinates, as the rules name them.
+#![allow(clippy::needless_range_loop)]
+
 use super::support::{assert_one_line_error, nimscape, run_ok};
 use serde_json::Value;
 use std::path::Path;
