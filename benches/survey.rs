@@ -7,13 +7,15 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::control::Control;
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::games::{GameBox, GameParams};
-use nimscape::survey::{survey, BuiltinFamily, CapFamily, Finders, ShiftSpec, SurveyOptions};
+use nimscape::survey::{
+    survey, BuiltinFamily, CapFamily, Finders, ShiftSpec, SurveyBox, SurveyOptions,
+};
 
 fn researchers_survey(c: &mut Criterion) {
     let family = CapFamily::new("floor((x+z)^2/k)", "k").expect("a valid cap");
     let values: Vec<i64> = (1..=64).collect();
     let options = SurveyOptions {
-        game_box: GameBox::Uniform(64),
+        game_box: SurveyBox::fixed(&GameBox::Uniform(64)),
         finders: Finders {
             shifts: Some(ShiftSpec::Each(vec![-20..=20, 0..=0, -20..=20])),
             constants: Some(0..=15),
@@ -38,7 +40,7 @@ fn researchers_survey(c: &mut Criterion) {
     // About 10^7 positions (triangular k = 3, box 300: 9,120,501), every finder.
     let family = BuiltinFamily::new("triangular", "k", GameParams::default()).expect("valid");
     let options = SurveyOptions {
-        game_box: GameBox::Uniform(300),
+        game_box: SurveyBox::fixed(&GameBox::Uniform(300)),
         finders: Finders {
             shifts: Some(ShiftSpec::Every(-3..=3)),
             constants: Some(0..=15),
@@ -61,7 +63,7 @@ fn researchers_survey(c: &mut Criterion) {
     // Three-heap Nim, box 215 (216^3 = 10,077,696 positions), every finder.
     let family = BuiltinFamily::new("nim", "heaps", GameParams::default()).expect("valid");
     let options = SurveyOptions {
-        game_box: GameBox::Uniform(215),
+        game_box: SurveyBox::fixed(&GameBox::Uniform(215)),
         ..options
     };
     group.bench_function(
@@ -76,7 +78,7 @@ fn researchers_survey(c: &mut Criterion) {
     );
     // Six heaps, box 14 (11.4e6 positions): 729 shift rules on 759,375 lines.
     let options = SurveyOptions {
-        game_box: GameBox::Uniform(14),
+        game_box: SurveyBox::fixed(&GameBox::Uniform(14)),
         finders: Finders {
             shifts: Some(ShiftSpec::Every(-1..=1)),
             ..options.finders

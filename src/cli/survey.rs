@@ -19,13 +19,13 @@ pub fn run(mut args: SurveyArgs, ctx: &Context) -> Result<()> {
     for path in &outputs {
         if ReportKind::of(path).is_err() {
             bail!(
-                "-o {}: a survey writes .md (a page with figures), .json or .csv",
+                "-o {}: a survey writes .md (a page with figures), .json, .csv, .tex (a LaTeX table), or figures .png, .svg, .pdf, .tikz",
                 path.display()
             );
         }
     }
     if outputs.is_empty() && ctx.format.is_some() {
-        bail!("--format does not apply to a survey's summary; write files with -o report.md, .json or .csv");
+        bail!("--format does not apply to a survey's summary; write files with -o report.md, .json, .csv or .tex");
     }
     let plan = survey::plan(&args, ctx.memory_limit)?;
     for p in &outputs {

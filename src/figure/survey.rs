@@ -1,23 +1,25 @@
 //! A conjecture survey as a report: a Markdown page with a table of parameter ×
-//! finding and a small figure per value, JSON and CSV for scripts, and a text
-//! summary. Every line that says "holds" names the box it holds in.
+//! finding and a small figure per value, JSON and CSV for scripts, a LaTeX
+//! table for a paper, and a text summary. Every line that says "holds" names
+//! the box it holds in, as far as the game really reaches in it.
 //!
 //! The figure of a value draws its P-positions (a three-heap game projected to
-//! `(y, x − z)`, the Sierpinski sieve of Miyadera et al.; a two-heap game as
-//! they lie) and marks the smallest exceptions of the best failing rule in a
-//! contrasting colour with a ring around each, so they stand out in greyscale
-//! too.
+//! `(y, x − z)`, the Sierpinski sieve of Miyadera et al., or one slice as it
+//! lies; a two-heap game as it lies) and marks the smallest exceptions of the
+//! best failing rule by shape: a square ring where a P-position breaks the
+//! rule, a diamond where an N-position fits it, so the two kinds differ in
+//! greyscale and for every colour vision.
 
 use plotters::prelude::*;
 
 use crate::scene::chart::{chart_error, plotting_rect, whole_tick, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
-use crate::scene::legend::KeyBlock;
+use crate::scene::legend::{KeyBlock, Swatch};
 use crate::scene::{CellLayer, Color, PathItem, Scene, TextItem};
 use crate::survey::claims::RuleCheck;
 use crate::survey::rules::{Exception, RuleSearch};
-use crate::survey::GameFamily;
 use crate::survey::ValueReport;
+use crate::survey::{Finder, GameFamily};
 use crate::Result;
 
 /// A survey run: the family, the values and what each showed.
@@ -30,6 +32,10 @@ pub struct SurveyReport {
     pub game_box: String,
     /// One report per value, in the order asked.
     pub values: Vec<ValueReport>,
+    /// How each value's figure is drawn.
+    pub view: FigureView,
+    /// The figures' print: resolution, exact width, typeface.
+    pub style: crate::scene::units::PrintStyle,
 }
 
 impl SurveyReport {
@@ -40,6 +46,8 @@ impl SurveyReport {
             parameter: family.parameter().to_string(),
             game_box,
             values,
+            view: FigureView::default(),
+            style: crate::scene::units::PrintStyle::default(),
         }
     }
 }
@@ -50,15 +58,43 @@ fn point(p: &[u32]) -> String {
     format!("({})", parts.join(", "))
 }
 
-/// The box as `0..64 × 0..4096 × 0..64`.
+/// The box as each coordinate really spans it: `x 0..40, y 0..3 (box ≤ 40),
+/// z 0..40`. The span is over the positions of the game in the box; the bound
+/// is added where the game reaches less far (a cap lets `y` reach only 3).
 pub fn box_text(v: &ValueReport) -> String {
     let parts: Vec<String> = v
         .names
         .iter()
         .zip(&v.bounds)
-        .map(|(n, b)| format!("{n} ≤ {b}"))
+        .zip(&v.reach)
+        .map(|((n, b), (lo, hi))| {
+            if hi < b {
+                format!("{n} {lo}..{hi} (box ≤ {b})")
+            } else {
+                format!("{n} {lo}..{hi}")
+            }
+        })
         .collect();
     parts.join(", ")
+}
+
+/// The warning a claim carries when a coordinate spans only a few values:
+/// `y spans only 0..3 in this box: the rule says nothing about larger y`.
+pub fn narrow_warning(v: &ValueReport, what: &str) -> Option<String> {
+    let narrow = v.narrow();
+    if narrow.is_empty() {
+        return None;
+    }
+    let spans: Vec<String> = narrow
+        .iter()
+        .map(|(n, lo, hi)| format!("{n} spans only {lo}..{hi}"))
+        .collect();
+    let names: Vec<&str> = narrow.iter().map(|(n, _, _)| *n).collect();
+    Some(format!(
+        "{} in this box: {what} says nothing about larger {}",
+        spans.join(" and "),
+        names.join(" or ")
+    ))
 }
 
 /// One finding of a rule family, in words.
@@ -79,13 +115,21 @@ fn rule_finding(v: &ValueReport, search: &RuleSearch) -> String {
                 formulas[1..].join("; ")
             ));
         }
+        if let Some(w) = narrow_warning(v, "the rule") {
+            t.push_str(&format!(" (warning: {w})"));
+        }
         t
     } else {
         match &search.best {
             Some(best) => {
                 let first = best.listed.first().map(exception_text).unwrap_or_default();
-                let beyond = match v.beyond(best.threshold) {
-                    Some(t) => format!("; holds for every position with largest coordinate ≥ {t}"),
+                let beyond = match v.rule_beyond(best) {
+                    Some(t) => {
+                        let warning = narrow_warning(v, "the rule")
+                            .map(|w| format!(" (warning: {w})"))
+                            .unwrap_or_default();
+                        format!("; holds for every position with largest coordinate ≥ {t}{warning}")
+                    }
                     None => String::new(),
                 };
                 format!(
@@ -115,8 +159,17 @@ fn exception_text(e: &Exception) -> String {
 fn nim_sum_finding(v: &ValueReport) -> Option<String> {
     let fit = v.nim_sum.as_ref()?;
     let xor = v.names.join("^");
+    let warning = || {
+        narrow_warning(v, "the rule")
+            .map(|w| format!(" (warning: {w})"))
+            .unwrap_or_default()
+    };
     Some(if fit.exceptions == 0 {
-        format!("holds: grundy = {xor} at all {} positions", fit.positions)
+        format!(
+            "holds: grundy = {xor} at all {} positions{}",
+            fit.positions,
+            warning()
+        )
     } else {
         let first = fit.listed.first().map_or(String::new(), |e| {
             format!(
@@ -127,7 +180,10 @@ fn nim_sum_finding(v: &ValueReport) -> Option<String> {
             )
         });
         let beyond = match v.beyond(fit.threshold) {
-            Some(t) => format!("; holds for every position with largest coordinate ≥ {t}"),
+            Some(t) => format!(
+                "; holds for every position with largest coordinate ≥ {t}{}",
+                warning()
+            ),
             None => String::new(),
         };
         format!(
@@ -197,6 +253,9 @@ pub fn findings(v: &ValueReport) -> Vec<(String, String)> {
     }
     for check in &v.claims.rules {
         rows.push((format!("rule {}", check.rule), own_rule_finding(v, check)));
+    }
+    for (finder, why) in &v.skipped {
+        rows.push((finder_name(*finder).to_string(), why.clone()));
     }
     rows
 }
@@ -332,6 +391,14 @@ pub fn per_slice_table(v: &ValueReport) -> Option<(Vec<String>, Vec<Vec<String>>
     Some((header, rows))
 }
 
+/// A skippable finder's row name, as [`findings`] names it.
+fn finder_name(f: Finder) -> &'static str {
+    match f {
+        Finder::NimSum => "grundy = nim-sum",
+        Finder::Period => "periods",
+    }
+}
+
 /// The text summary printed without `-o`.
 pub fn text(report: &SurveyReport) -> String {
     let mut out = format!(
@@ -349,6 +416,9 @@ pub fn text(report: &SurveyReport) -> String {
         ));
         for line in claims_header(v) {
             out.push_str(&format!("  {line}\n"));
+        }
+        if let Some(w) = narrow_warning(v, "a rule that holds") {
+            out.push_str(&format!("  warning: {w}\n"));
         }
         for (name, text) in findings(v) {
             out.push_str(&format!("  {name}: {text}\n"));
@@ -417,6 +487,9 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         for line in claims_header(v) {
             out.push_str(&format!("* {line}\n"));
         }
+        if let Some(w) = narrow_warning(v, "a rule that holds") {
+            out.push_str(&format!("**Warning**: {w}.\n\n"));
+        }
         for (name, text) in findings(v) {
             out.push_str(&format!("* **{name}**: {text}\n"));
         }
@@ -448,7 +521,7 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         }
         if let Some(file) = figure {
             out.push_str(&format!(
-                "\n![P-positions of {} = {}, exceptions marked]({file})\n",
+                "\n![P-positions of {} = {}; a square ring marks a P-position that breaks the rule, a diamond an N-position that fits it]({file})\n",
                 report.parameter, v.value
             ));
         }
@@ -470,14 +543,14 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
                 "constant": e.rule.constant,
                 "regular_witnesses": e.regular,
                 "witnesses_through_negatives": e.through_negatives,
-                "vacuous_lines": e.vacuous_lines,
+                "vacuous_lines": v.vacuous_lines(),
             })).collect::<Vec<_>>(),
             "artefacts": s.artefacts().map(|e| json!({
                 "rule": e.rule.formula(&v.names),
                 "shift": e.rule.shift,
                 "constant": e.rule.constant,
                 "witnesses_through_negatives": e.through_negatives,
-                "vacuous_lines": e.vacuous_lines,
+                "vacuous_lines": v.vacuous_lines(),
             })).collect::<Vec<_>>(),
             "best_failing": s.best.as_ref().map(|b| json!({
                 "rule": b.rule.formula(&v.names),
@@ -487,7 +560,8 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
                 "p_breaking": b.p_breaking,
                 "n_satisfying": b.n_satisfying,
                 "threshold": b.threshold,
-                "holds_beyond": v.beyond(b.threshold),
+                "witnesses_beyond": b.witnesses_beyond,
+                "holds_beyond": v.rule_beyond(b),
                 "smallest_exceptions": b.listed.iter().map(|e| json!({
                     "position": e.position, "is_p": e.is_p,
                 })).collect::<Vec<_>>(),
@@ -503,6 +577,15 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
                 "game": v.game,
                 "coordinates": v.names,
                 "box": v.bounds,
+                "reach": v.reach.iter().map(|r| [r.0, r.1]).collect::<Vec<_>>(),
+                "narrow": v.narrow().iter().map(|(n, lo, hi)| json!({
+                    "coordinate": n, "from": lo, "to": hi,
+                })).collect::<Vec<_>>(),
+                "warning": narrow_warning(v, "a rule that holds"),
+                "lines_along_last": v.lines_along_last,
+                "skipped": v.skipped.iter().map(|(f, why)| json!({
+                    "finder": finder_name(*f), "why": why,
+                })).collect::<Vec<_>>(),
                 "positions": v.lines.positions,
                 "p_positions": v.lines.p_count,
                 "shifted_nim_sum": v.shifts.as_ref().map(|s| rules(v, s)),
@@ -588,22 +671,133 @@ fn claims_json(
     })
 }
 
-/// The report as CSV: one row per value and finding.
+/// A CSV field: CSVs are never quoted (docs/data-formats.md), so no field may
+/// hold a comma or a line end; the fields below hold none by construction
+/// (positions are written `(1 0 1)`), and this keeps it so for any name.
+fn csv_field(text: &str) -> String {
+    text.replace(',', ";").replace(['\n', '\r'], " ")
+}
+
+/// A position as `(1 0 1)`: a CSV field without commas.
+fn csv_point(p: &[u32]) -> String {
+    let parts: Vec<String> = p.iter().map(u32::to_string).collect();
+    format!("({})", parts.join(" "))
+}
+
+/// The CSV's header: one row per value and finding.
+pub fn csv_header(parameter: &str) -> String {
+    format!(
+        "{},box,reach,finding,holds,rule,exceptions,smallest,holds_beyond,narrow\n",
+        csv_field(parameter)
+    )
+}
+
+/// The report as CSV: one row per value and finding (per value and axis for
+/// periods), unquoted; `holds` is `true`, `false`, or empty for a finder
+/// skipped; `rule` the exact rule, or the best failing one; `smallest` its
+/// smallest exception; `narrow` the coordinates spanning at most 8 values
+/// (`y=0..3`), whose findings say nothing about larger values.
 pub fn csv(report: &SurveyReport) -> String {
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let mut out = format!("{},box,finding,holds,result\n", report.parameter);
+    let mut out = csv_header(&report.parameter);
     for v in &report.values {
         let bounds: Vec<String> = v.bounds.iter().map(u32::to_string).collect();
-        for (name, text) in findings(v) {
-            let holds = text.starts_with("holds");
+        let reach: Vec<String> = v.reach.iter().map(|(a, b)| format!("{a}..{b}")).collect();
+        let narrow: Vec<String> = v
+            .narrow()
+            .iter()
+            .map(|(n, a, b)| format!("{n}={a}..{b}"))
+            .collect();
+        let mut row = |finding: &str,
+                       holds: Option<bool>,
+                       rule: String,
+                       exceptions: Option<u64>,
+                       smallest: Option<&[u32]>,
+                       beyond: Option<u64>| {
             out.push_str(&format!(
-                "{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{}\n",
                 v.value,
-                quote(&bounds.join("x")),
-                quote(&name),
-                holds,
-                quote(&text)
+                bounds.join("x"),
+                reach.join(" "),
+                csv_field(finding),
+                holds.map_or(String::new(), |h| h.to_string()),
+                csv_field(&rule),
+                exceptions.map_or(String::new(), |e| e.to_string()),
+                smallest.map_or(String::new(), csv_point),
+                beyond.map_or(String::new(), |b| b.to_string()),
+                csv_field(&narrow.join(" "))
             ));
+        };
+        for (name, search) in [
+            ("shifted nim-sum", &v.shifts),
+            ("nim-sum constant", &v.constants),
+        ] {
+            let Some(search) = search else { continue };
+            if let Some(e) = search.formulas().next() {
+                row(
+                    name,
+                    Some(true),
+                    e.rule.formula(&v.names),
+                    Some(0),
+                    None,
+                    None,
+                );
+            } else if let Some(best) = &search.best {
+                row(
+                    name,
+                    Some(false),
+                    best.rule.formula(&v.names),
+                    Some(best.exceptions()),
+                    best.listed.first().map(|e| e.position.as_slice()),
+                    v.rule_beyond(best),
+                );
+            } else {
+                row(name, Some(false), String::new(), None, None, None);
+            }
+        }
+        if let Some(fit) = &v.nim_sum {
+            row(
+                "grundy = nim-sum",
+                Some(fit.exceptions == 0),
+                format!("grundy = {}", v.names.join("^")),
+                Some(fit.exceptions),
+                fit.listed.first().map(|e| e.position.as_slice()),
+                v.beyond(fit.threshold),
+            );
+        }
+        for a in v.periods.iter().flatten() {
+            let common = a
+                .common
+                .first()
+                .map(|((p, s), _)| format!("most often period {p} saltus {s}"))
+                .unwrap_or_default();
+            row(
+                &format!("periods along {}", v.names[a.axis]),
+                Some(a.periodic == a.lines),
+                common,
+                Some(a.lines - a.periodic),
+                a.not_periodic.first().map(Vec::as_slice),
+                None,
+            );
+        }
+        for (finder, _) in &v.skipped {
+            row(
+                finder_name(*finder),
+                None,
+                "skipped".to_string(),
+                None,
+                None,
+                None,
+            );
+        }
+        for check in &v.claims.rules {
+            row(
+                &format!("rule {}", check.rule),
+                Some(check.holds()),
+                check.rule.clone(),
+                Some(check.exceptions()),
+                check.listed.first().map(|e| e.position.as_slice()),
+                v.beyond(check.threshold),
+            );
         }
     }
     out
@@ -612,28 +806,104 @@ pub fn csv(report: &SurveyReport) -> String {
 /// The narrowest survey figure: room for its title and key.
 const MIN_FIGURE_WIDTH: u32 = 400;
 
+/// A survey figure's width on screen when none is asked for, pixels.
+pub const DEFAULT_FIGURE_WIDTH: u32 = 560;
+
 /// Figures larger than this many cells a side are left out (the page says so).
 pub const MAX_FIGURE_CELLS: usize = 1024;
 
-/// The figure of one value: P-positions, the marked exceptions in vermillion
-/// with rings, and a key. `None` for games of more than three coordinates, or
-/// when the P-positions spread wider than [`MAX_FIGURE_CELLS`].
-pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
-    let dims = v.names.len();
-    if !(2..=3).contains(&dims) {
-        return Ok(None);
+/// What a value's figure draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SurveyPlot {
+    /// A three-heap game's P-positions projected to `(y, x − z)` (the sieve of
+    /// Miyadera et al.; the projection may put several positions on one cell,
+    /// which the title counts); a two-heap game as it lies.
+    Sieve,
+    /// One slice of a three-heap game, `coordinate = value`: the other two as they
+    /// lie, positions of the game grey, P-positions blue, nothing merged.
+    Slice(String, u32),
+}
+
+/// How a value's figure is drawn: what, and how wide.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureView {
+    /// What it draws.
+    pub plot: SurveyPlot,
+    /// Width in scene units (points on paper, pixels on screen).
+    pub width: u32,
+    /// Whether the width is physical (`85mm`): the type scale is then the paper's.
+    pub on_paper: bool,
+}
+
+impl Default for FigureView {
+    fn default() -> Self {
+        FigureView {
+            plot: SurveyPlot::Sieve,
+            width: DEFAULT_FIGURE_WIDTH,
+            on_paper: false,
+        }
     }
+}
+
+/// How an exception is marked: a P-position the rule misses by a square ring,
+/// an N-position the rule calls P by a diamond. Shapes, not colours, tell them
+/// apart, so they survive greyscale printing and every colour vision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExceptionMark {
+    /// "P breaks it": a square ring.
+    PBreaks,
+    /// "N fits it": a diamond.
+    NFits,
+}
+
+impl ExceptionMark {
+    /// The mark of an exception.
+    pub fn of(e: &Exception) -> Self {
+        if e.is_p {
+            ExceptionMark::PBreaks
+        } else {
+            ExceptionMark::NFits
+        }
+    }
+
+    /// The outline of the mark centred at `(cx, cy)`, `r` from centre to side.
+    pub fn path(self, cx: f64, cy: f64, r: f64) -> PathItem {
+        match self {
+            ExceptionMark::PBreaks => PathItem::rect(cx - r, cy - r, 2.0 * r, 2.0 * r),
+            ExceptionMark::NFits => {
+                let d = r * 1.3;
+                PathItem::polygon(&[(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)])
+            }
+        }
+    }
+}
+
+/// Draws a mark in ink over a white casing, so it shows on blue cells and white alike.
+fn push_mark(scene: &mut Scene, mark: ExceptionMark, cx: f64, cy: f64, r: f64, line: f64) {
+    scene.push(mark.path(cx, cy, r).stroked(Color::WHITE, line * 2.2));
+    scene.push(mark.path(cx, cy, r).stroked(INK, line));
+}
+
+/// The grey of positions of the game in a slice (N-positions, and the ground of
+/// the P-positions' blue): light enough that blue and ink stand out in greyscale.
+const GAME_GREY: Color = Color::rgb(0xdd, 0xdd, 0xdd);
+
+/// What a figure draws, before it is laid out: cells `(across, up)` with a
+/// palette index (1 game, 2 P-position), the marks, the axis names and title.
+struct Drawn {
+    cells: Vec<((i64, i64), u8)>,
+    marks: Vec<((i64, i64), ExceptionMark)>,
+    across: String,
+    up: String,
+    title: String,
+    /// The smallest `up` shown (the sieve shows −1 so x − z = 0 is off the edge).
+    low_up: i64,
+}
+
+/// The cells and marks of the sieve (or of a two-heap game as it lies).
+fn sieve_cells(v: &ValueReport, parameter: &str, listed: &[Exception]) -> Drawn {
+    let dims = v.names.len();
     let axis = v.lines.axis;
-    let p_points = v
-        .lines
-        .segments()
-        .flat_map(|s| s.p.iter().map(move |&t| s.point(axis, t)));
-    let marked = marked(v);
-    let marks: Vec<Vec<u32>> = marked
-        .as_ref()
-        .map(|(_, l)| l.iter().map(|e| e.position.clone()).collect())
-        .unwrap_or_default();
-    // (across, up) of a position.
     let project = |p: &[u32]| -> (i64, i64) {
         if dims == 3 {
             (i64::from(p[1]), i64::from(p[0]) - i64::from(p[2]))
@@ -641,38 +911,20 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
             (i64::from(p[0]), i64::from(p[1]))
         }
     };
-    let p_cells: Vec<(i64, i64)> = p_points.map(|p| project(&p)).collect();
-    let mark_cells: Vec<(i64, i64)> = marks.iter().map(|p| project(p)).collect();
-    let all = p_cells.iter().chain(&mark_cells);
-    let (mut a0, mut a1, mut u0, mut u1) = (0i64, 1i64, 0i64, 1i64);
-    for &(a, u) in all {
-        a0 = a0.min(a);
-        a1 = a1.max(a);
-        u0 = u0.min(u);
-        u1 = u1.max(u);
-    }
-    if dims == 3 {
-        u0 = u0.min(-1);
-    }
-    let (cols, rows) = ((a1 - a0 + 1) as usize, (u1 - u0 + 1) as usize);
-    if cols > MAX_FIGURE_CELLS || rows > MAX_FIGURE_CELLS {
-        return Ok(None);
-    }
-    let mut indices = vec![0u8; rows * cols];
-    let at = |(a, u): (i64, i64)| (u1 - u) as usize * cols + (a - a0) as usize;
-    for &c in &p_cells {
-        indices[at(c)] = 1;
-    }
-    for &c in &mark_cells {
-        indices[at(c)] = 2;
-    }
-
-    let width = 560u32;
-    // A screen figure at the type scale of its narrowest (a tall pattern
-    // narrows the figure to it): ticks, axis names and key alike.
-    let scale = crate::scene::TypeScale::new(f64::from(MIN_FIGURE_WIDTH), false);
-    let label_size = scale.size(crate::scene::Role::Tick);
-    let title = format!("{parameter} = {}: P-positions", v.value);
+    let mut cells: Vec<((i64, i64), u8)> = v
+        .lines
+        .segments()
+        .flat_map(|s| s.p.iter().map(move |&t| s.point(axis, t)))
+        .map(|p| (project(&p), 2))
+        .collect();
+    let p_count = cells.len();
+    cells.sort_unstable();
+    cells.dedup();
+    let merged = p_count - cells.len();
+    let marks = listed
+        .iter()
+        .map(|e| (project(&e.position), ExceptionMark::of(e)))
+        .collect();
     let (across, up) = if dims == 3 {
         (
             v.names[1].clone(),
@@ -681,50 +933,222 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     } else {
         (v.names[0].clone(), v.names[1].clone())
     };
+    let title = if merged > 0 {
+        format!(
+            "{parameter} = {}: {p_count} P-positions on {} cells ({merged} merged by the projection)",
+            v.value,
+            cells.len()
+        )
+    } else {
+        format!("{parameter} = {}: {p_count} P-positions", v.value)
+    };
+    Drawn {
+        cells,
+        marks,
+        across,
+        up,
+        title,
+        low_up: if dims == 3 { -1 } else { 0 },
+    }
+}
+
+/// The cells and marks of one slice `coordinate = at` of a three-heap game.
+fn slice_cells(
+    v: &ValueReport,
+    parameter: &str,
+    listed: &[Exception],
+    coordinate: &str,
+    at: u32,
+) -> Result<Drawn> {
+    let fixed = v
+        .names
+        .iter()
+        .position(|n| n == coordinate)
+        .ok_or_else(|| {
+            crate::Error::invalid(format!(
+                "`slice`: '{}' is not a coordinate; the game has {}",
+                crate::error::excerpt(coordinate),
+                v.names.join(", ")
+            ))
+        })?;
+    let free: Vec<usize> = (0..v.names.len()).filter(|&d| d != fixed).collect();
+    if free.len() != 2 {
+        return Err(crate::Error::invalid(format!(
+            "`slice` needs a game of three coordinates; {} has {}",
+            v.game,
+            v.names.len()
+        )));
+    }
+    let to_cell = |p: &[u32]| (i64::from(p[free[0]]), i64::from(p[free[1]]));
+    let axis = v.lines.axis;
+    let limit = (MAX_FIGURE_CELLS * MAX_FIGURE_CELLS) as u64;
+    let mut cells = Vec::new();
+    for seg in v.lines.segments() {
+        let range = if axis == fixed {
+            if seg.lo <= at && at <= seg.hi {
+                at..=at
+            } else {
+                continue;
+            }
+        } else if seg.fixed[fixed] == at {
+            seg.lo..=seg.hi
+        } else {
+            continue;
+        };
+        for t in range {
+            let p = seg.point(axis, t);
+            let is_p = seg.p.binary_search(&t).is_ok();
+            cells.push((to_cell(&p), if is_p { 2 } else { 1 }));
+        }
+        if cells.len() as u64 > limit {
+            break;
+        }
+    }
+    let p_count = cells.iter().filter(|c| c.1 == 2).count();
+    let marks = listed
+        .iter()
+        .filter(|e| e.position[fixed] == at)
+        .map(|e| (to_cell(&e.position), ExceptionMark::of(e)))
+        .collect();
+    Ok(Drawn {
+        cells,
+        marks,
+        across: v.names[free[0]].clone(),
+        up: v.names[free[1]].clone(),
+        title: format!(
+            "{parameter} = {}, {coordinate} = {at}: {p_count} P-positions",
+            v.value
+        ),
+        low_up: 0,
+    })
+}
+
+/// The figure of one value: P-positions, the marked exceptions (a square ring
+/// where P breaks the rule, a diamond where N fits it), and a key. `None` for
+/// games of more than three coordinates, or when the figure would be wider than
+/// [`MAX_FIGURE_CELLS`] cells a side. The scene is laid out at `view.width`
+/// with the type scale of every figure at that width.
+pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Result<Option<Scene>> {
+    let dims = v.names.len();
+    if !(2..=3).contains(&dims) {
+        return Ok(None);
+    }
+    let marked = marked(v);
+    let listed: &[Exception] = marked.as_ref().map_or(&[], |(_, l)| l);
+    let drawn = match &view.plot {
+        SurveyPlot::Sieve => sieve_cells(v, parameter, listed),
+        SurveyPlot::Slice(c, at) => slice_cells(v, parameter, listed, c, *at)?,
+    };
+    let all = drawn
+        .cells
+        .iter()
+        .map(|c| c.0)
+        .chain(drawn.marks.iter().map(|m| m.0));
+    let (mut a0, mut a1, mut u0, mut u1) = (0i64, 1i64, 0i64, 1i64);
+    for (a, u) in all {
+        a0 = a0.min(a);
+        a1 = a1.max(a);
+        u0 = u0.min(u);
+        u1 = u1.max(u);
+    }
+    u0 = u0.min(drawn.low_up);
+    let (cols, rows) = ((a1 - a0 + 1) as usize, (u1 - u0 + 1) as usize);
+    if cols > MAX_FIGURE_CELLS || rows > MAX_FIGURE_CELLS {
+        return Ok(None);
+    }
+    let mut indices = vec![0u8; rows * cols];
+    let at = |(a, u): (i64, i64)| (u1 - u) as usize * cols + (a - a0) as usize;
+    for &(c, i) in &drawn.cells {
+        let k = at(c);
+        indices[k] = indices[k].max(i);
+    }
+
+    // On screen a figure is at least wide enough for its title and key; on
+    // paper it is the width asked for (85 mm is 241 pt), its text wrapped.
+    let width = if view.on_paper {
+        view.width
+    } else {
+        view.width.max(MIN_FIGURE_WIDTH)
+    };
+    // The type scale of every figure at this width: paper sizes for a physical
+    // width, the screen scale otherwise.
+    let scale = crate::scene::TypeScale::new(f64::from(width), view.on_paper);
+    let label_size = scale.size(crate::scene::Role::Tick);
     let left = (label_size * 4.2).ceil() as u32;
     let bottom = (label_size * 4.0).ceil() as u32;
     let top = (label_size * 2.6).ceil() as u32;
     let right = (label_size * 1.5) as u32;
     let room = f64::from(width - left - right);
     // A tall pattern may be a little taller than wide; the figure then narrows
-    // to it rather than leave a third of its width blank.
+    // to it rather than leave a third of its width blank (on screen only: a
+    // figure for print keeps the width asked for).
     let cell = (room / cols as f64)
-        .min(room * 1.25 / rows as f64)
-        .clamp(1.0, 24.0)
-        .floor();
+        .min(if view.on_paper {
+            f64::INFINITY
+        } else {
+            room * 1.25 / rows as f64
+        })
+        .clamp(1.0, 24.0);
+    let cell = if view.on_paper { cell } else { cell.floor() };
     let plot_w = ((cols as f64 * cell) as u32).max(1);
     let plot_h = ((rows as f64 * cell) as u32).max(1);
-    let mark_colour = okabe_ito::VERMILLION;
-    let mut entries = vec![(okabe_ito::BLUE, "P-position".to_string())];
+    let p_colour = okabe_ito::BLUE;
+    let mut entries: Vec<(Swatch, String)> = vec![(Swatch::Fill(p_colour), "P-position".into())];
+    if matches!(view.plot, SurveyPlot::Slice(..)) {
+        entries.push((Swatch::Fill(GAME_GREY), "N-position".into()));
+    }
     if let Some((rule, _)) = &marked {
-        entries.push((
-            mark_colour,
-            // As the papers set it: ⊕ for XOR, a minus sign.
-            format!(
-                "smallest exceptions of {} (ringed)",
-                rule.replace('^', " ⊕ ").replace('-', "\u{2212}")
-            ),
-        ));
+        // As the papers set it: ⊕ for XOR, a minus sign.
+        let rule = rule.replace('^', " ⊕ ").replace('-', "\u{2212}");
+        for (mark, what) in [
+            (ExceptionMark::PBreaks, format!("P, breaks {rule}")),
+            (ExceptionMark::NFits, "N, fits it".to_string()),
+        ] {
+            if drawn.marks.iter().any(|m| m.1 == mark) {
+                entries.push((Swatch::Mark(mark_swatch(mark)), what));
+            }
+        }
     }
     let chart_w = left + plot_w + right;
-    let width = chart_w.max(MIN_FIGURE_WIDTH);
-    let key = KeyBlock::new(&entries, label_size, f64::from(width) - 16.0);
-    let key_h = key.as_ref().map_or(0, |k| k.height);
-    let height = top + plot_h + bottom + key_h;
-    // The chart is centred; its title is centred over the plot, not the canvas.
-    let x_off = (width - chart_w) / 2;
-    let mut scene = Scene::new(width, height, Color::WHITE);
-    let title_size = scale.size(crate::scene::Role::Title);
-    scene.push(
-        TextItem::centered(
-            f64::from(x_off + left) + f64::from(plot_w) / 2.0,
-            title_size * 1.35,
-            title,
-            title_size,
-            INK,
-        )
-        .with_role(crate::scene::Role::Title),
+    let width = if view.on_paper {
+        width
+    } else {
+        chart_w.max(MIN_FIGURE_WIDTH)
+    };
+    let key = KeyBlock::new(
+        &entries,
+        scale.size(crate::scene::Role::Key),
+        f64::from(width) - 16.0,
     );
+    let key_h = key.as_ref().map_or(0, |k| k.height);
+    let title_size = scale.size(crate::scene::Role::Title);
+    let (title_lines, title_size) = crate::scene::layout::fit_title(
+        &drawn.title,
+        title_size,
+        title_size.min(scale.floor()),
+        f64::from(width) - 16.0,
+        2,
+    );
+    let line_h = title_size * 1.25;
+    let top = top + (line_h * (title_lines.len().max(1) - 1) as f64).ceil() as u32;
+    let height = top + plot_h + bottom + key_h;
+    // The chart is centred.
+    let x_off = width.saturating_sub(chart_w) / 2;
+    let mut scene = Scene::new(width, height, Color::WHITE);
+    // Centred on the canvas: a title of the whole width never leaves it.
+    let title_x = f64::from(width) / 2.0;
+    for (i, line) in title_lines.iter().enumerate() {
+        scene.push(
+            TextItem::centered(
+                title_x,
+                title_size * 1.35 + line_h * i as f64,
+                line.as_str(),
+                title_size,
+                INK,
+            )
+            .with_role(crate::scene::Role::Title),
+        );
+    }
     let first_plotted = scene.items.len();
     let area;
     {
@@ -744,8 +1168,8 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc(across.as_str())
-            .y_desc(up.as_str())
+            .x_desc(drawn.across.as_str())
+            .y_desc(drawn.up.as_str())
             .x_labels(((f64::from(plot_w) / (label_size * 3.0)) as usize).clamp(2, 10))
             .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10))
             .label_style(("sans-serif", label_size).into_font().color(&ink))
@@ -764,7 +1188,7 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
     crate::scene::chart::tag_roles(
         &mut scene,
         first_plotted,
-        &[across.as_str(), up.as_str()],
+        &[drawn.across.as_str(), drawn.up.as_str()],
         &[],
     );
     let layer = CellLayer {
@@ -772,34 +1196,33 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
         rows,
         cols,
         indices,
-        palette: vec![Color::TRANSPARENT, okabe_ito::BLUE, mark_colour],
+        palette: vec![Color::TRANSPARENT, GAME_GREY, p_colour],
         grid_line: None,
     };
-    // A ring around each marked cell: the marks differ from P-positions by shape
-    // as well as by colour, which survives greyscale and colour blindness.
-    let rings: Vec<PathItem> = mark_cells
+    // Each mark centred on its cell: inside a large cell, around a small one
+    // (so that it shows at all); the same size for both shapes.
+    let line = (cell * 0.12).clamp(0.8, 1.6);
+    let marks: Vec<(ExceptionMark, f64, f64, f64)> = drawn
+        .marks
         .iter()
-        .map(|&c| {
+        .map(|&(c, mark)| {
             let k = at(c);
             let (r, q) = (k / cols, k % cols);
             let w = f64::from(layer.col_edge(q + 1) - layer.col_edge(q));
             let h = f64::from(layer.row_edge(r + 1) - layer.row_edge(r));
-            // Inside a large cell (neighbouring rings never cross), around a small one
-            // (so that it shows at all).
-            let pad = if w.min(h) >= 8.0 {
-                -w.min(h) * 0.22
+            let cx = f64::from(area.x + layer.col_edge(q)) + w / 2.0;
+            let cy = f64::from(area.y + layer.row_edge(r)) + h / 2.0;
+            let radius = if w.min(h) >= 8.0 {
+                w.min(h) * 0.32
             } else {
-                2.5
+                w.min(h) / 2.0 + 2.5
             };
-            let x = f64::from(area.x + layer.col_edge(q)) - pad;
-            let y = f64::from(area.y + layer.row_edge(r)) - pad;
-            let (w, h) = (w + 2.0 * pad, h + 2.0 * pad);
-            PathItem::rect(x, y, w, h).stroked(INK, 1.5)
+            (mark, cx, cy, radius)
         })
         .collect();
     scene.push(layer);
-    for ring in rings {
-        scene.push(ring);
+    for (mark, cx, cy, radius) in marks {
+        push_mark(&mut scene, mark, cx, cy, radius, line);
     }
     if let Some(key) = key {
         key.draw(
@@ -810,4 +1233,365 @@ pub fn value_scene(v: &ValueReport, parameter: &str) -> Result<Option<Scene>> {
         );
     }
     Ok(Some(scene))
+}
+
+/// The key's sample of a mark.
+fn mark_swatch(mark: ExceptionMark) -> crate::scene::legend::MarkSwatch {
+    match mark {
+        ExceptionMark::PBreaks => crate::scene::legend::MarkSwatch::Square,
+        ExceptionMark::NFits => crate::scene::legend::MarkSwatch::Diamond,
+    }
+}
+
+/// Text for the LaTeX table, escaped in text mode: a `$` from a name or a
+/// formula is a dollar sign, never math, so nothing read from a game file can
+/// reach LaTeX as a command.
+fn tex_text(text: &str) -> Result<String> {
+    crate::encode::latex::tex_escape(&text.replace('$', "\\$")).map_err(|c| {
+        crate::Error::unsupported(format!(
+            "the survey table holds '{c}' (U+{:04X}), which LaTeX cannot set; rename it in the game file",
+            u32::from(c)
+        ))
+    })
+}
+
+/// A rule as the papers set it: `(x + 1) ⊕ y ⊕ (z + 1) = 0`, spaced so that a
+/// narrow column may break it.
+fn set_rule(formula: &str) -> String {
+    formula
+        .replace('^', " ⊕ ")
+        .replace('+', " + ")
+        .replace('-', " − ")
+        .replace("  ", " ")
+}
+
+/// One finding as a short table cell (the page and the JSON have the rest).
+fn tex_cell(v: &ValueReport, name: &str) -> String {
+    let rule = |s: &RuleSearch| -> String {
+        if let Some(e) = s.formulas().next() {
+            set_rule(&e.rule.formula(&v.names))
+        } else if let Some(best) = &s.best {
+            let first = best
+                .listed
+                .first()
+                .map(|e| format!(", first {}", point(&e.position)))
+                .unwrap_or_default();
+            let beyond = v
+                .rule_beyond(best)
+                .map(|t| format!(", exact from size {t}"))
+                .unwrap_or_default();
+            format!(
+                "fails: {} ({} exceptions{first}{beyond})",
+                set_rule(&best.rule.formula(&v.names)),
+                best.exceptions()
+            )
+        } else if s.artefacts().next().is_some() {
+            "artefacts only".to_string()
+        } else {
+            "no rule".to_string()
+        }
+    };
+    if v.skipped.iter().any(|(f, _)| finder_name(*f) == name) {
+        return "skipped (misère)".to_string();
+    }
+    if let Some(check) = v
+        .claims
+        .rules
+        .iter()
+        .find(|c| name.strip_prefix("rule ") == Some(c.rule.as_str()))
+    {
+        return if check.holds() {
+            "holds".to_string()
+        } else {
+            let first = check
+                .listed
+                .first()
+                .map(|e| format!(", first {}", point(&e.position)))
+                .unwrap_or_default();
+            format!("fails ({} exceptions{first})", check.exceptions())
+        };
+    }
+    match name {
+        "shifted nim-sum" => v.shifts.as_ref().map(rule).unwrap_or_default(),
+        "nim-sum constant" => v.constants.as_ref().map(rule).unwrap_or_default(),
+        "grundy = nim-sum" => v
+            .nim_sum
+            .as_ref()
+            .map(|f| {
+                if f.exceptions == 0 {
+                    "holds".to_string()
+                } else {
+                    format!("fails at {} of {}", f.exceptions, f.positions)
+                }
+            })
+            .unwrap_or_default(),
+        _ => v
+            .periods
+            .as_ref()
+            .map(|axes| {
+                let parts: Vec<String> = axes
+                    .iter()
+                    .map(|a| format!("{} {}/{}", v.names[a.axis], a.periodic, a.lines))
+                    .collect();
+                format!("periodic lines: {}", parts.join(", "))
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// The parameter × finding table as a LaTeX `tabular` for a paper: one row per
+/// value, its box as the game really spans it (a coordinate spanning at most 8
+/// values marked †, with a note under the table), one column per finding.
+/// Columns share `\linewidth`, so the table fits a column of a two-column
+/// article in `\footnotesize`; needs `\usepackage{array}`.
+pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
+    let names: Vec<String> = report
+        .values
+        .first()
+        .map(|v| findings(v).into_iter().map(|(n, _)| n).collect())
+        .unwrap_or_default();
+    let mut out = String::new();
+    out.push_str(&format!(
+        "% Survey of {} over {}: every finding holds or fails in its row's box only.\n",
+        report.family.replace(['\n', '\r'], " "),
+        report.parameter
+    ));
+    out.push_str(&format!(
+        "% Made by: {}\n",
+        command.replace(['\n', '\r'], " ")
+    ));
+    out.push_str(
+        "% Needs \\usepackage{array} in the preamble; \\input this file where the table goes.\n",
+    );
+    out.push_str("\\begingroup\\footnotesize\\setlength{\\tabcolsep}{0.25em}\n");
+    // The box takes a quarter of the line, the findings share the rest.
+    let share = 0.72 / names.len().max(1) as f64;
+    let column = |f: f64| {
+        format!(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {f:.3}\\linewidth-2\\tabcolsep\\relax}}")
+    };
+    let mut spec = format!("@{{}}r{}", column(0.24));
+    for _ in &names {
+        spec.push_str(&column(share));
+    }
+    spec.push_str("@{}");
+    out.push_str(&format!("\\begin{{tabular}}{{{spec}}}\n\\hline\n"));
+    let mut header = vec![
+        format!("${}$", tex_text(&report.parameter)?),
+        "box".to_string(),
+    ];
+    for n in &names {
+        header.push(tex_text(n)?);
+    }
+    out.push_str(&header.join(" & "));
+    out.push_str(" \\\\\n\\hline\n");
+    let mut narrow_seen = false;
+    for v in &report.values {
+        let narrow = v.narrow();
+        let spans: Vec<String> = v
+            .names
+            .iter()
+            .zip(&v.reach)
+            .map(|(n, (_, hi))| {
+                let mark = if narrow.iter().any(|(m, _, _)| m == n) {
+                    narrow_seen = true;
+                    "†"
+                } else {
+                    ""
+                };
+                format!("{n} ≤ {hi}{mark}")
+            })
+            .collect();
+        let mut row = vec![v.value.to_string(), tex_text(&spans.join(", "))?];
+        for n in &names {
+            row.push(tex_text(&tex_cell(v, n))?);
+        }
+        out.push_str(&row.join(" & "));
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("\\hline\n");
+    if narrow_seen {
+        out.push_str(&format!(
+            "\\multicolumn{{{}}}{{@{{}}p{{\\linewidth}}@{{}}}}{{† spans at most {} values in the box: the findings say nothing about larger values of it.}} \\\\\n",
+            names.len() + 2,
+            crate::survey::NARROW_SPAN
+        ));
+    }
+    out.push_str("\\end{tabular}\n\\endgroup\n");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameBox, GameParams, GameSpec};
+    use crate::survey::{BuiltinFamily, Finders, ShiftSpec, SurveyBox, SurveyOptions};
+    use crate::Control;
+
+    /// The survey of triangular k over a box, shift rules only.
+    fn triangular(k: i64, n: u32) -> ValueReport {
+        let family = BuiltinFamily::new("triangular", "k", GameParams::default()).unwrap();
+        let options = SurveyOptions {
+            game_box: SurveyBox::fixed(&GameBox::Uniform(n)),
+            finders: Finders {
+                shifts: Some(ShiftSpec::Each(vec![-2..=2, 0..=0, -2..=2])),
+                constants: None,
+                nim_sum: false,
+                periods: false,
+            },
+            listed: 40,
+            memory_limit: 1 << 30,
+        };
+        crate::survey::survey(&family, &[k], &options, &Control::default())
+            .unwrap()
+            .remove(0)
+    }
+
+    /// Every position of the game and whether it is P, by the solver.
+    fn positions(k: u32, bounds: &[u32]) -> Vec<(Vec<u32>, bool)> {
+        let game = GameSpec::from_name(
+            "triangular",
+            &GameParams {
+                k: Some(k),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        game.solve(&GameBox::Each(bounds.to_vec()), 1 << 30)
+            .unwrap()
+            .positions()
+            .map(|(p, g)| (p, g == 0))
+            .collect()
+    }
+
+    #[test]
+    fn the_sieve_counts_the_positions_its_projection_merges() {
+        let v = triangular(2, 16);
+        let drawn = sieve_cells(&v, "k", &[]);
+        let all = positions(2, &v.bounds);
+        let p: Vec<&Vec<u32>> = all
+            .iter()
+            .filter(|(_, is_p)| *is_p)
+            .map(|(p, _)| p)
+            .collect();
+        let cells: std::collections::BTreeSet<(i64, i64)> = p
+            .iter()
+            .map(|p| (i64::from(p[1]), i64::from(p[0]) - i64::from(p[2])))
+            .collect();
+        assert_eq!(drawn.cells.len(), cells.len());
+        let merged = p.len() - cells.len();
+        assert!(merged > 0);
+        assert!(
+            drawn.title.contains(&format!(
+                "{} P-positions on {} cells ({merged} merged by the projection)",
+                p.len(),
+                cells.len()
+            )),
+            "{}",
+            drawn.title
+        );
+    }
+
+    #[test]
+    fn a_slice_draws_every_position_of_it_and_marks_exceptions_by_kind() {
+        let v = triangular(2, 16);
+        let (_, listed) = marked(&v).expect("k = 2 has no rule: its exceptions are marked");
+        assert!(listed.iter().any(|e| e.is_p) && listed.iter().any(|e| !e.is_p));
+        let all = positions(2, &v.bounds);
+        for y in 0..4u32 {
+            let drawn = slice_cells(&v, "k", listed, "y", y).unwrap();
+            let mut want: Vec<((i64, i64), u8)> = all
+                .iter()
+                .filter(|(p, _)| p[1] == y)
+                .map(|(p, is_p)| {
+                    (
+                        (i64::from(p[0]), i64::from(p[2])),
+                        if *is_p { 2 } else { 1 },
+                    )
+                })
+                .collect();
+            let mut got = drawn.cells.clone();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "y = {y}");
+            let mut marks = drawn.marks.clone();
+            marks.sort_by_key(|m| m.0);
+            let mut expected: Vec<((i64, i64), ExceptionMark)> = listed
+                .iter()
+                .filter(|e| e.position[1] == y)
+                .map(|e| {
+                    let p = &e.position;
+                    let is_p = all.iter().any(|(q, is_p)| q == p && *is_p);
+                    assert_eq!(is_p, e.is_p);
+                    (
+                        (i64::from(p[0]), i64::from(p[2])),
+                        if is_p {
+                            ExceptionMark::PBreaks
+                        } else {
+                            ExceptionMark::NFits
+                        },
+                    )
+                })
+                .collect();
+            expected.sort_by_key(|m| m.0);
+            assert_eq!(marks, expected, "y = {y}");
+        }
+        assert!(slice_cells(&v, "k", listed, "w", 1).is_err());
+    }
+
+    #[test]
+    fn the_marks_differ_by_shape_and_the_fills_by_grey() {
+        let v = triangular(2, 16);
+        let view = FigureView {
+            plot: SurveyPlot::Slice("y".into(), 2),
+            width: 241,
+            on_paper: true,
+        };
+        let scene = value_scene(&v, "k", &view).unwrap().unwrap();
+        assert_eq!(scene.width, 241);
+        // Two shapes: rectangles (5 commands) for P breaks, diamonds for N fits,
+        // each an ink line over a white casing.
+        let ink_paths: Vec<&PathItem> = scene
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == INK) => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert!(!ink_paths.is_empty());
+        // In greyscale the P-positions' blue, the game's grey and white differ.
+        let greys = [okabe_ito::BLUE, GAME_GREY, Color::WHITE].map(|c| c.luminance());
+        assert!(
+            greys[1] - greys[0] > 0.25 && greys[2] - greys[1] > 0.1,
+            "{greys:?}"
+        );
+    }
+
+    #[test]
+    fn the_latex_table_escapes_what_a_game_file_names() {
+        let mut v = triangular(2, 8);
+        v.names = vec!["x$\\input{a}".into(), "y".into(), "z%".into()];
+        let report = SurveyReport {
+            family: "game file \\write18{rm}".into(),
+            parameter: "k".into(),
+            game_box: "8".into(),
+            values: vec![v],
+            view: FigureView::default(),
+            style: Default::default(),
+        };
+        let tex = tex(&report, "nimscape survey $x").unwrap();
+        let body: Vec<&str> = tex.lines().filter(|l| !l.starts_with('%')).collect();
+        let body = body.join("\n");
+        assert!(!body.contains("\\input{"), "{body}");
+        assert!(!body.contains("\\write18"), "{body}");
+        assert!(body.contains("x\\$\\textbackslash{}input\\{a\\}"), "{body}");
+        assert!(body.contains("z\\%"), "{body}");
+        assert!(body.contains("\\begin{tabular}") && body.contains("\\end{tabular}"));
+        // The family named in a comment cannot end it: one line.
+        assert!(tex
+            .lines()
+            .next()
+            .unwrap()
+            .starts_with("% Survey of game file"));
+    }
 }

@@ -103,7 +103,7 @@ pub struct SurveyEntry {
     pub name: String,
     /// A line for the gallery.
     pub caption: String,
-    /// Reports to write: `md` (a page with a figure per value beside it), `json`, `csv`.
+    /// Reports to write: `md` (a page with a figure per value beside it), `json`, `csv`, `tex` (a LaTeX table).
     pub formats: Vec<String>,
     /// The survey's flags (`game`, `cap`, `param`, `box`, `find`, ...).
     pub params: Vec<Param>,
@@ -135,7 +135,7 @@ fn overridden(params: &[Param], overrides: &[Param], quick: bool) -> Vec<Param> 
 }
 
 /// The reports a `[[survey]]` may ask for.
-pub const SURVEY_FORMATS: [&str; 3] = ["md", "json", "csv"];
+pub const SURVEY_FORMATS: [&str; 4] = ["md", "json", "csv", "tex"];
 
 /// The paper's layout, which decides the environment of a wide figure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

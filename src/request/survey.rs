@@ -6,12 +6,13 @@
 //! FILE.toml) over one of its `[params]`.
 
 use crate::encode::{Format, Metadata};
-use crate::figure::survey::{self as pages, SurveyReport};
-use crate::games::{GameBox, GameParams};
+use crate::figure::survey::{self as pages, FigureView, SurveyPlot, SurveyReport};
+use crate::games::GameParams;
+use crate::scene::units::PrintStyle;
 use crate::survey::claims::{split_list, ClaimOptions};
 use crate::survey::{
-    self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyOptions,
-    BUILTIN_PARAMETERS,
+    self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyBox,
+    SurveyOptions, BUILTIN_PARAMETERS,
 };
 use crate::{Control, Error, Result};
 use clap::{Args, FromArgMatches};
@@ -31,11 +32,16 @@ pub struct SurveyArgs {
     /// A cap y <= EXPR with the parameter in it, e.g. 'floor((x+z)^2/k)'.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     pub cap: Option<String>,
-    /// The parameter and its values: k=1..64, k=1,3,5, or h=1..9,20.
+    /// The parameter and its values: k=1..64, k=1..33:2 (a step), k=1,3,5, or h=1..9,20.
     #[arg(long, value_name = "NAME=VALUES", allow_hyphen_values = true)]
     pub param: String,
-    /// The box: N (a capped game's y then runs up to its cap), or one bound per coordinate.
-    #[arg(long = "box", value_name = "N|N,N,..")]
+    /// The box: N (a capped game's y then runs up to its cap), one bound per coordinate,
+    /// or named bounds x=N,z=N; a bound may follow the parameter: 'x=8*k+16,z=8*k+16'.
+    #[arg(
+        long = "box",
+        value_name = "N|N,N,..|x=EXPR,..",
+        allow_hyphen_values = true
+    )]
     pub game_box: String,
     /// Finders to run, comma-separated: shift, constant, nim-sum, period [default: all],
     /// or none (only the rules of --rule).
@@ -52,6 +58,20 @@ pub struct SurveyArgs {
     /// Constants c to try in "P iff the nim-sum is c".
     #[arg(long, value_name = "A..B", default_value = "0..15")]
     pub constant: String,
+    /// What each value's figure draws: sieve (a three-heap game projected to
+    /// (y, x − z), positions merged and counted) or slice (one slice as it lies,
+    /// nothing merged; with --slice).
+    #[arg(long, value_enum, default_value = "sieve")]
+    pub plot: SurveyPlotArg,
+    /// The slice a slice figure draws, NAME=V (y=4).
+    #[arg(long, value_name = "NAME=V")]
+    pub slice: Option<String>,
+    /// Width of each value's figure: px, or 85mm, 3.35in, 240pt [default: 560 px].
+    #[arg(long, value_name = "LEN", value_parser = super::args::parse_size)]
+    pub width: Option<crate::scene::units::Length>,
+    /// The figures' resolution, typeface and text handling, as every figure's.
+    #[command(flatten)]
+    pub print: super::args::PrintArgs,
     /// How many of the smallest exceptions each finding lists.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub list: usize,
@@ -79,18 +99,30 @@ pub struct SurveyArgs {
     /// (each replaces the first coordinate it names; one-to-one and >= 0 in the box).
     #[arg(long, value_name = "DEFS", allow_hyphen_values = true)]
     pub coords: Option<String>,
-    /// Reports to write: .md (a page, with a figure per value beside it), .json, .csv;
+    /// Reports to write: .md (a page, with a figure per value beside it), .json, .csv,
+    /// .tex (the parameter × finding table as a LaTeX tabular), or figures alone:
+    /// .png, .svg, .pdf, .tikz (one per value, fig-k11.pdf beside -o fig.pdf);
     /// several -o write several. Without -o a summary goes to stdout.
     #[arg(short, long, value_name = "FILE")]
     pub output: Vec<PathBuf>,
 }
 
+/// What each value's figure draws.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SurveyPlotArg {
+    /// P-positions projected to (y, x − z); a two-heap game as it lies.
+    Sieve,
+    /// One slice (--slice y=4) as it lies: positions grey, P-positions blue.
+    Slice,
+}
+
 /// A validated survey, ready to run.
 pub struct SurveyPlan {
+    view: FigureView,
+    style: PrintStyle,
     family: Box<dyn GameFamily + Send + Sync>,
     values: Vec<i64>,
     options: SurveyOptions,
-    game_box: String,
     claims: ClaimOptions,
 }
 
@@ -126,7 +158,9 @@ fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
     Ok(a..=b)
 }
 
-/// Parses `NAME=VALUES`: integers and ranges `A..B`, comma-separated.
+/// Parses `NAME=VALUES`: integers, ranges `A..B` and ranges with a step
+/// `A..B:S` (A, A+S, … up to B), comma-separated, as the README's list grammar
+/// has them; the values keep the order given (a survey reports them so).
 pub fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
     let (name, list) = text.split_once('=').ok_or_else(|| {
         Error::invalid(format!(
@@ -144,17 +178,35 @@ pub fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
     for item in list.split(',') {
         let item = item.trim();
         if item.contains("..") {
-            let range = parse_range(item, "param")?;
-            if (range.end() - range.start()) as usize >= MAX_VALUES {
+            let (range, step) = match item.split_once(':') {
+                Some((range, step)) => {
+                    let step: u64 = step.trim().parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+                        Error::invalid(format!(
+                            "`param`: '{}': the step after ':' must be a whole number from 1, as in k=1..33:2",
+                            crate::error::excerpt(item)
+                        ))
+                    })?;
+                    (range, step)
+                }
+                None => (item, 1),
+            };
+            let range = parse_range(range, "param")?;
+            let count = (range.end() - range.start()) as u64 / step + 1;
+            if count > MAX_VALUES as u64 {
                 return Err(Error::invalid(format!(
                     "`param`: {item} has more than {MAX_VALUES} values"
                 )));
             }
-            values.extend(range);
+            values.extend(range.step_by(step as usize));
+        } else if item.contains(':') {
+            return Err(Error::invalid(format!(
+                "`param`: '{}': a step belongs to a range, as in k=1..33:2",
+                crate::error::excerpt(item)
+            )));
         } else {
             values.push(item.parse().map_err(|_| {
                 Error::invalid(format!(
-                    "`param`: '{}' is not an integer or a range A..B",
+                    "`param`: '{}' is not an integer, a range A..B or a range with a step A..B:S",
                     crate::error::excerpt(item)
                 ))
             })?);
@@ -268,7 +320,7 @@ pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
 pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     let (parameter, values) = parse_param(&args.param)?;
     let family = family_of(args, &parameter)?;
-    let game_box: GameBox = args.game_box.parse()?;
+    let game_box = SurveyBox::parse(&args.game_box, &parameter)?;
     let first = family.game(values[0])?;
     let claims = claims_of(args);
     // Every expression checked now against the first value's game, each value's again later.
@@ -284,7 +336,50 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             "`list`: at most 1000 exceptions per finding",
         ));
     }
+    let style = args.print.style(&[args.width], args.width);
+    let width = match args.width {
+        Some(w) => super::args::length_units("`width`", w, style.print, 200..=20_000)?,
+        None => pages::DEFAULT_FIGURE_WIDTH,
+    };
+    let plot = match (args.plot, &args.slice) {
+        (SurveyPlotArg::Sieve, None) => SurveyPlot::Sieve,
+        (SurveyPlotArg::Sieve, Some(_)) => return Err(Error::invalid(
+            "`slice` is for `plot` slice; add --plot slice (or leave --slice out for the sieve)",
+        )),
+        (SurveyPlotArg::Slice, None) => {
+            return Err(Error::invalid(
+                "`plot` slice needs the slice: add --slice NAME=V, e.g. --slice y=4",
+            ))
+        }
+        (SurveyPlotArg::Slice, Some(text)) => {
+            let bad = || {
+                Error::invalid(format!(
+                    "`slice`: '{}' is not NAME=V; write e.g. y=4",
+                    crate::error::excerpt(text)
+                ))
+            };
+            let (name, value) = text.split_once('=').ok_or_else(bad)?;
+            let value: u32 = value.trim().parse().map_err(|_| bad())?;
+            let name = name.trim().to_string();
+            let names = first.coordinate_names();
+            if names.len() != 3 || !names.contains(&name) {
+                return Err(Error::invalid(format!(
+                    "`slice`: '{}' is not a coordinate of a three-heap game; {} has {}",
+                    crate::error::excerpt(&name),
+                    first.name(),
+                    names.join(", ")
+                )));
+            }
+            SurveyPlot::Slice(name, value)
+        }
+    };
     Ok(SurveyPlan {
+        view: FigureView {
+            plot,
+            width,
+            on_paper: style.print.dpi.is_some(),
+        },
+        style,
         family,
         values,
         options: SurveyOptions {
@@ -293,7 +388,6 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             listed: args.list,
             memory_limit,
         },
-        game_box: args.game_box.clone(),
         claims,
     })
 }
@@ -324,11 +418,14 @@ impl SurveyPlan {
             &self.claims,
             control,
         )?;
-        Ok(crate::figure::survey::SurveyReport::new(
+        let mut report = crate::figure::survey::SurveyReport::new(
             self.family.as_ref(),
-            self.game_box.clone(),
+            self.options.game_box.text().to_string(),
             values,
-        ))
+        );
+        report.view = self.view.clone();
+        report.style = self.style;
+        Ok(report)
     }
 }
 
@@ -391,6 +488,11 @@ pub enum ReportKind {
     Json,
     /// `.csv`: one row per value and finding.
     Csv,
+    /// `.tex`: the parameter × finding table as a LaTeX `tabular`, for a paper.
+    Tex,
+    /// `.png`, `.svg`, `.pdf`, `.tikz`: one figure per value, `fig-k11.pdf`
+    /// beside `fig.pdf`.
+    Figures(Format),
 }
 
 impl ReportKind {
@@ -405,10 +507,15 @@ impl ReportKind {
             "md" => Ok(ReportKind::Page),
             "json" => Ok(ReportKind::Json),
             "csv" => Ok(ReportKind::Csv),
+            "tex" => Ok(ReportKind::Tex),
+            "png" => Ok(ReportKind::Figures(Format::Png)),
+            "svg" => Ok(ReportKind::Figures(Format::Svg)),
+            "pdf" => Ok(ReportKind::Figures(Format::Pdf)),
+            "tikz" => Ok(ReportKind::Figures(Format::Tikz)),
             _ => Err(Error::invalid_parameter(
                 "output",
                 format!(
-                    "'{}': a survey writes .md (a page with figures), .json or .csv",
+                    "'{}': a survey writes .md (a page with figures), .json, .csv, .tex (a LaTeX table), or figures .png, .svg, .pdf, .tikz",
                     crate::error::excerpt(&path.display().to_string())
                 ),
             )),
@@ -416,13 +523,48 @@ impl ReportKind {
     }
 }
 
-/// The figure of value `value` beside the page `page`: `report-k5.png`.
-pub fn figure_path(page: &Path, parameter: &str, value: i64) -> PathBuf {
+/// The figure of value `value` beside the page or figure name `page`:
+/// `report-k5.png` (the extension `ext`).
+pub fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathBuf {
     let stem = page
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("survey");
-    page.with_file_name(format!("{stem}-{parameter}{value}.png"))
+    page.with_file_name(format!("{stem}-{parameter}{value}.{ext}"))
+}
+
+/// Each value's figure in `format`, handed to `emit` as it is made; `None` for
+/// a value that has none (more than three coordinates, or too wide).
+fn figures(
+    found: &SurveyReport,
+    path: &Path,
+    format: Format,
+    metadata: &Metadata,
+    memory_limit: u64,
+    control: &Control,
+    emit: &mut impl FnMut(&Path, &[u8]) -> Result<()>,
+) -> Result<Vec<Option<String>>> {
+    let ext = match format {
+        Format::Png => "png",
+        Format::Svg => "svg",
+        Format::Pdf => "pdf",
+        _ => "tikz",
+    };
+    let mut names = Vec::with_capacity(found.values.len());
+    for v in &found.values {
+        control.check()?;
+        let Some(scene) = pages::value_scene(v, &found.parameter, &found.view)? else {
+            names.push(None);
+            continue;
+        };
+        let scene = found.style.apply(scene);
+        let figure = figure_path(path, &found.parameter, v.value, ext);
+        let mut bytes = Vec::new();
+        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
+        emit(&figure, &bytes)?;
+        names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
+    }
+    Ok(names)
 }
 
 /// The files of the report `path` names, each handed to `emit` with its path
@@ -441,27 +583,36 @@ pub fn report_files(
     match ReportKind::of(path)? {
         ReportKind::Json => emit(path, format!("{:#}\n", pages::json(found)).as_bytes()),
         ReportKind::Csv => emit(path, pages::csv(found).as_bytes()),
+        ReportKind::Tex => emit(path, pages::tex(found, command_line)?.as_bytes()),
+        ReportKind::Figures(format) => {
+            let metadata = Metadata::with_parameters(command_line);
+            let names = figures(
+                found,
+                path,
+                format,
+                &metadata,
+                memory_limit,
+                control,
+                &mut emit,
+            )?;
+            if names.iter().all(Option::is_none) {
+                return Err(Error::unsupported(
+                    "no value has a figure (a figure needs two or three coordinates and at most 1024 cells a side); write .md, .json, .csv or .tex",
+                ));
+            }
+            Ok(())
+        }
         ReportKind::Page => {
             let metadata = Metadata::with_parameters(command_line);
-            let mut names = Vec::with_capacity(found.values.len());
-            for v in &found.values {
-                control.check()?;
-                let Some(scene) = pages::value_scene(v, &found.parameter)? else {
-                    names.push(None);
-                    continue;
-                };
-                let figure = figure_path(path, &found.parameter, v.value);
-                let mut bytes = Vec::new();
-                crate::encode::write_scene_to(
-                    &mut bytes,
-                    Format::Png,
-                    &scene,
-                    &metadata,
-                    memory_limit,
-                )?;
-                emit(&figure, &bytes)?;
-                names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
-            }
+            let names = figures(
+                found,
+                path,
+                Format::Png,
+                &metadata,
+                memory_limit,
+                control,
+                &mut emit,
+            )?;
             emit(
                 path,
                 pages::markdown(found, &names, command_line).as_bytes(),
@@ -481,7 +632,21 @@ mod tests {
             ("k".into(), vec![1, 2, 3, 4, 9])
         );
         assert_eq!(parse_param("h=-2..0").unwrap().1, vec![-2, -1, 0]);
-        for bad in ["k", "=1..3", "k=3..1", "k=a", "k=1..20000"] {
+        let odd: Vec<i64> = (1..=33).step_by(2).collect();
+        assert_eq!(parse_param("k=1..33:2").unwrap().1, odd);
+        assert_eq!(parse_param("k=-3..4:3,9").unwrap().1, vec![-3, 0, 3, 9]);
+        assert_eq!(parse_param("k=1..=7:3").unwrap().1, vec![1, 4, 7]);
+        for bad in [
+            "k",
+            "=1..3",
+            "k=3..1",
+            "k=a",
+            "k=1..20000",
+            "k=1..9:0",
+            "k=1..9:x",
+            "k=5:2",
+            "k=1..1000000:1",
+        ] {
             let e = parse_param(bad).unwrap_err().to_string();
             assert!(e.contains("`param`") && !e.contains('\n'), "{bad}: {e}");
         }

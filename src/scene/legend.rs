@@ -29,6 +29,17 @@ pub enum Swatch {
     Fill(Color),
     /// A stretch of an outline as it is drawn on the figure.
     Line(LineStyle),
+    /// An outlined marker in ink, as a figure marks points with it.
+    Mark(MarkSwatch),
+}
+
+/// The shape of a [`Swatch::Mark`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkSwatch {
+    /// A square ring.
+    Square,
+    /// A diamond (a square on its corner).
+    Diamond,
 }
 
 impl From<Color> for Swatch {
@@ -127,7 +138,7 @@ impl Swatch {
     /// a stretch long enough for two dashes for a line.
     fn width(&self, size: f64) -> f64 {
         match self {
-            Swatch::Fill(_) => size,
+            Swatch::Fill(_) | Swatch::Mark(_) => size,
             Swatch::Line(_) => size * 2.2,
         }
     }
@@ -136,6 +147,18 @@ impl Swatch {
     fn draw(&self, scene: &mut Scene, x: f64, baseline: f64, size: f64) {
         match self {
             Swatch::Fill(color) => scene.push(swatch(x, baseline - size, size, *color)),
+            Swatch::Mark(shape) => {
+                let (cx, cy, r) = (x + size / 2.0, baseline - size / 2.0, size * 0.36);
+                let line = (size * 0.12).max(1.0);
+                let path = match shape {
+                    MarkSwatch::Square => PathItem::rect(cx - r, cy - r, 2.0 * r, 2.0 * r),
+                    MarkSwatch::Diamond => {
+                        let d = r * 1.3;
+                        PathItem::polygon(&[(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)])
+                    }
+                };
+                scene.push(path.stroked(super::color::INK, line));
+            }
             Swatch::Line(line) => {
                 // At half the height of a capital, as the swatch square's middle.
                 let y = baseline - size * 0.36;

@@ -698,6 +698,7 @@ mod tests {
     };
     use super::*;
     use crate::games::{GameBox, Solution};
+    use crate::survey::SurveyBox;
 
     const LIMIT: u64 = 1 << 30;
 
@@ -713,7 +714,7 @@ mod tests {
     fn run(k: i64, n: u32, finders: Finders, claims: ClaimOptions) -> ValueReport {
         let family = CapFamily::new("floor(min(x,z)/k)", "k").unwrap();
         let options = SurveyOptions {
-            game_box: GameBox::Uniform(n),
+            game_box: SurveyBox::fixed(&GameBox::Uniform(n)),
             finders,
             listed: 5,
             memory_limit: LIMIT,
@@ -988,7 +989,7 @@ mod tests {
         // Not one-to-one, or negative: refused with one line.
         let family = CapFamily::new("floor(min(x,z)/k)", "k").unwrap();
         let options = SurveyOptions {
-            game_box: GameBox::Uniform(6),
+            game_box: SurveyBox::fixed(&GameBox::Uniform(6)),
             finders: finders(true, false),
             listed: 5,
             memory_limit: LIMIT,

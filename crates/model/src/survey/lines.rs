@@ -143,6 +143,87 @@ impl PLines {
         (0..self.len()).map(|i| self.segment(i))
     }
 
+    /// The smallest and largest value each coordinate takes over the positions
+    /// of the game in the box: what the box really spans, which may be much less
+    /// than its bounds (a cap lets `y` reach only what the cap allows).
+    pub fn reach(&self) -> Vec<(u32, u32)> {
+        let dims = self.bounds.len();
+        let mut reach = vec![(u32::MAX, 0u32); dims];
+        for seg in self.segments() {
+            for (d, r) in reach.iter_mut().enumerate() {
+                let (lo, hi) = if d == self.axis {
+                    (seg.lo, seg.hi)
+                } else {
+                    (seg.fixed[d], seg.fixed[d])
+                };
+                *r = (r.0.min(lo), r.1.max(hi));
+            }
+        }
+        reach
+            .into_iter()
+            .map(|(lo, hi)| if lo > hi { (0, 0) } else { (lo, hi) })
+            .collect()
+    }
+
+    /// How many lines parallel to the last coordinate hold at least one
+    /// position of the game in the box, whatever axis the segments run along:
+    /// one count for every game, so a rule's vacuous lines mean the same for
+    /// a built-in game and its game file.
+    pub fn lines_along_last(&self) -> u64 {
+        let dims = self.bounds.len();
+        let last = dims - 1;
+        if self.axis == last {
+            // Segments of one line follow each other (ordered by the fixed coordinates).
+            let mut count = 0u64;
+            for i in 0..self.len() {
+                if i == 0
+                    || self.fixed[i * dims..(i + 1) * dims] != self.fixed[(i - 1) * dims..i * dims]
+                {
+                    count += 1;
+                }
+            }
+            return count;
+        }
+        // A line along the last coordinate is its other coordinates. Segments are
+        // ordered by their fixed coordinates, so those apart from the axis and the
+        // last come in groups; within a group the lines are the union of the
+        // segments' ranges on the axis.
+        let key = |i: usize| -> Vec<u32> {
+            (0..dims)
+                .filter(|&d| d != self.axis && d != last)
+                .map(|d| self.fixed[i * dims + d])
+                .collect()
+        };
+        let (mut count, mut start) = (0u64, 0usize);
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        while start < self.len() {
+            let group = key(start);
+            let mut end = start;
+            ranges.clear();
+            while end < self.len() && key(end) == group {
+                ranges.push((self.lo[end], self.hi[end]));
+                end += 1;
+            }
+            ranges.sort_unstable();
+            let mut covered: Option<(u32, u32)> = None;
+            for &(lo, hi) in &ranges {
+                covered = match covered {
+                    Some((a, b)) if lo <= b.saturating_add(1) => Some((a, b.max(hi))),
+                    Some((a, b)) => {
+                        count += u64::from(b - a) + 1;
+                        Some((lo, hi))
+                    }
+                    None => Some((lo, hi)),
+                };
+            }
+            if let Some((a, b)) = covered {
+                count += u64::from(b - a) + 1;
+            }
+            start = end;
+        }
+        count
+    }
+
     /// The segments of any solution: along `y` for a capped game (a column is
     /// one segment), along the last coordinate for the others.
     pub fn from_solution(solution: &Solution, control: &Control) -> Result<PLines> {

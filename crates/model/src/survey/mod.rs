@@ -12,6 +12,7 @@
 //! * [`nimsum`]: Grundy value against nim-sum, exceptions counted and listed;
 //! * [`period`]: pre-period, period and saltus along lines parallel to the axes.
 
+pub mod box_spec;
 pub mod claims;
 pub mod grid;
 pub mod lines;
@@ -25,6 +26,8 @@ use crate::error::check_memory;
 use crate::games::cap_expr::CapExpr;
 use crate::games::{Cap, CappedGame, GameBox, GameParams, GameSpec};
 use crate::{Control, Error, Result};
+use box_spec::MAX_CAPPED_COLUMNS;
+pub use box_spec::{survey_bounds, SurveyBox};
 use claims::{ClaimOptions, Claims, ClaimsReport};
 use grid::Grid;
 use lines::PLines;
@@ -255,9 +258,8 @@ impl Finders {
 /// How to survey.
 #[derive(Clone, Debug)]
 pub struct SurveyOptions {
-    /// The box: a single `N` bounds every coordinate, except a capped game's `y`,
-    /// which runs up to the cap's largest value in the box.
-    pub game_box: GameBox,
+    /// The box, which may follow the parameter ([`SurveyBox`]).
+    pub game_box: SurveyBox,
     /// The finders.
     pub finders: Finders,
     /// How many exceptions each finding lists.
@@ -277,6 +279,12 @@ pub struct ValueReport {
     pub names: Vec<String>,
     /// The box, one bound per coordinate.
     pub bounds: Vec<u32>,
+    /// What each coordinate really spans over the positions of the game in the
+    /// box, `(smallest, largest)`: a cap may let `y` reach far less than its bound.
+    pub reach: Vec<(u32, u32)>,
+    /// Lines parallel to the last coordinate that hold a position of the game
+    /// in the box (what a rule's vacuous lines are counted among).
+    pub lines_along_last: u64,
     /// The P-positions along lines (also what figures draw).
     pub lines: PLines,
     /// Shifted nim-sums.
@@ -287,46 +295,71 @@ pub struct ValueReport {
     pub nim_sum: Option<NimSumFit>,
     /// Periodicity along each axis.
     pub periods: Option<Vec<AxisPeriods>>,
+    /// Finders asked for that do not apply to this game, each with why.
+    pub skipped: Vec<(Finder, String)>,
     /// Rules of one's own, region, per-slice fits and changed coordinates.
     pub claims: ClaimsReport,
 }
 
+/// A finder that may be skipped for a game it does not apply to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finder {
+    /// Grundy value against nim-sum.
+    NimSum,
+    /// Periodicity along lines.
+    Period,
+}
+
+/// A heap that takes at most this many values in a box is "narrow": a rule
+/// that holds there says nothing about larger values of it.
+pub const NARROW_SPAN: u32 = 8;
+
 impl ValueReport {
     /// A rule "holds beyond its threshold" when it fails only below half the
-    /// smallest bound of the box: the other half of the box is its evidence.
+    /// smallest span of the box (the largest value each coordinate really
+    /// reaches, not its bound): the other half of the box is its evidence.
     pub fn beyond(&self, threshold: u64) -> Option<u64> {
-        let smallest = self.bounds.iter().copied().min().unwrap_or(0);
+        let smallest = self.reach.iter().map(|r| r.1).min().unwrap_or(0);
         (threshold > 0 && threshold <= u64::from(smallest) / 2).then_some(threshold)
+    }
+
+    /// [`ValueReport::beyond`] for a failing XOR rule, which must also predict
+    /// a P-position beyond its threshold: a rule no position there satisfies
+    /// (every exception P, none past T) "holds" beyond T only vacuously.
+    pub fn rule_beyond(&self, fit: &rules::RuleFit) -> Option<u64> {
+        self.beyond(fit.threshold)
+            .filter(|_| fit.witnesses_beyond > 0)
+    }
+
+    /// A rule's vacuous lines: the lines parallel to the last coordinate that
+    /// hold a position of the game in the box but not the rule's point. For an
+    /// exact rule each such line's point is a P-position or no position at all,
+    /// so it is those lines less the P-positions, the same for every exact rule
+    /// of the box; one definition for every game, built-in or file.
+    pub fn vacuous_lines(&self) -> u64 {
+        self.lines_along_last.saturating_sub(self.lines.p_count)
+    }
+
+    /// The coordinates that take at most [`NARROW_SPAN`] values over the box's
+    /// positions, as `(name, smallest, largest)`.
+    pub fn narrow(&self) -> Vec<(&str, u32, u32)> {
+        self.names
+            .iter()
+            .zip(&self.reach)
+            .filter(|(_, r)| r.1 - r.0 < NARROW_SPAN)
+            .map(|(n, r)| (n.as_str(), r.0, r.1))
+            .collect()
     }
 }
 
-/// The box of `game` for the survey: see [`SurveyOptions::game_box`].
-pub fn survey_bounds(game: &GameSpec, game_box: &GameBox) -> Result<Vec<u32>> {
-    match (game, game_box) {
-        (GameSpec::Capped(g), GameBox::Uniform(n)) => {
-            let columns = (u64::from(*n) + 1).saturating_mul(u64::from(*n) + 1);
-            if columns > MAX_CAPPED_COLUMNS {
-                return Err(Error::invalid(format!(
-                    "`box` {n} gives {columns} columns of a capped game; give at most 8191"
-                )));
-            }
-            let mut top = 0u64;
-            for x in 0..=*n {
-                for z in 0..=*n {
-                    top = top.max(g.cap().eval(x, z)?);
-                }
-            }
-            let y = u32::try_from(top).map_err(|_| {
-                Error::invalid(format!(
-                    "the cap of {} reaches {top} in the box, past 2^32; give `box` with a bound for y (N,Y,N)",
-                    GameSpec::Capped(g.clone()).name()
-                ))
-            })?;
-            Ok(vec![*n, y, *n])
-        }
-        _ => game.resolve_box(game_box),
-    }
+/// Whether a game is played misère: its values are the misère colouring (mex
+/// with a terminal position worth 1), not Grundy values.
+pub fn is_misere(game: &GameSpec) -> bool {
+    matches!(game, GameSpec::File(g) if g.is_misere())
 }
+
+/// Why the Grundy-value finders skip a misère game.
+pub const MISERE_SKIP: &str = "skipped: the game is played misère, so its values are the misère colouring (a terminal position is worth 1), not Grundy values; nim-sum and period tests on them would mean nothing (the shift and constant finders use the P-positions, which are right)";
 
 /// Tuples of a box, saturating (six bounds of 2^32 pass u128).
 fn box_tuples(bounds: &[u32]) -> u128 {
@@ -335,9 +368,6 @@ fn box_tuples(bounds: &[u32]) -> u128 {
         .map(|&b| u128::from(b) + 1)
         .fold(1u128, u128::saturating_mul)
 }
-
-/// Columns (x, z) of a capped game a survey takes at most: a box of 8191 by 8191.
-const MAX_CAPPED_COLUMNS: u64 = 1 << 26;
 
 /// Bytes one value's survey needs, as `(while working, kept)`. Kept: its
 /// lines, which the report's figures draw once every value is done. While
@@ -469,8 +499,8 @@ pub fn survey_with_claims(
     let need_grundy = options.finders.need_grundy() || claims.iter().any(Claims::need_grundy);
     let mut boxes = Vec::with_capacity(games.len());
     let (mut working, mut kept) = (Vec::with_capacity(games.len()), 0u64);
-    for game in &games {
-        let bounds = survey_bounds(game, &options.game_box)?;
+    for (game, &value) in games.iter().zip(values) {
+        let bounds = options.game_box.bounds(game, value)?;
         if bounds.len() < 2 {
             return Err(Error::unsupported(format!(
                 "{} has one coordinate; a survey needs two or more",
@@ -583,11 +613,21 @@ fn survey_one(
         }
         None => None,
     };
-    let nim_sum = match (&grid, finders.nim_sum) {
+    let misere = is_misere(game);
+    let mut skipped = Vec::new();
+    for (finder, on) in [
+        (Finder::NimSum, finders.nim_sum),
+        (Finder::Period, finders.periods),
+    ] {
+        if on && misere {
+            skipped.push((finder, MISERE_SKIP.to_string()));
+        }
+    }
+    let nim_sum = match (&grid, finders.nim_sum && !misere) {
         (Some(g), true) => Some(nimsum::grundy_vs_nim_sum(g, options.listed, control)?),
         _ => None,
     };
-    let periods = match (&grid, finders.periods) {
+    let periods = match (&grid, finders.periods && !misere) {
         (Some(g), true) => Some(period::line_periods(g, control)?),
         _ => None,
     };
@@ -603,11 +643,14 @@ fn survey_one(
         game: game.name(),
         names,
         bounds: bounds.to_vec(),
+        reach: lines.reach(),
+        lines_along_last: lines.lines_along_last(),
         lines,
         shifts,
         constants,
         nim_sum,
         periods,
+        skipped,
         claims,
     })
 }
@@ -618,7 +661,7 @@ mod tests {
 
     fn options(finders: Finders, game_box: GameBox) -> SurveyOptions {
         SurveyOptions {
-            game_box,
+            game_box: SurveyBox::fixed(&game_box),
             finders,
             listed: 10,
             memory_limit: 1 << 30,

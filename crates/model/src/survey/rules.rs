@@ -103,6 +103,10 @@ pub struct RuleFit {
     pub threshold: u64,
     /// The smallest exceptions, in size order (the first is the smallest counterexample).
     pub listed: Vec<Exception>,
+    /// P-positions of size at least the threshold (each satisfies the rule): the
+    /// rule's evidence beyond it. 0 when no position past the threshold
+    /// satisfies the rule, which then "holds" there only vacuously.
+    pub witnesses_beyond: u64,
 }
 
 impl RuleFit {
@@ -121,8 +125,6 @@ pub struct ExactRule {
     pub regular: u64,
     /// P-positions that satisfy the rule only through a negative shifted coordinate.
     pub through_negatives: u64,
-    /// Lines of the box on which the rule's point lies outside the game or the box.
-    pub vacuous_lines: u64,
 }
 
 impl ExactRule {
@@ -357,11 +359,23 @@ fn fit(rule: &XorRule, lines: &PLines, listed: usize) -> RuleFit {
     }
     let mut listed = smallest.into_vec();
     listed.sort_unstable();
+    let threshold = largest.map_or(0, |l| u64::from(l) + 1);
+    // Past the threshold there is no exception: every P-position there satisfies the rule.
+    let witnesses_beyond = lines
+        .segments()
+        .map(|seg| {
+            seg.p
+                .iter()
+                .filter(|&&q| u64::from(seg.fixed_max.max(q)) >= threshold)
+                .count() as u64
+        })
+        .sum();
     RuleFit {
         rule: rule.clone(),
         p_breaking,
         n_satisfying,
-        threshold: largest.map_or(0, |l| u64::from(l) + 1),
+        threshold,
+        witnesses_beyond,
         listed: listed
             .into_iter()
             .map(|((_, position), is_p)| Exception { position, is_p })
@@ -371,11 +385,8 @@ fn fit(rule: &XorRule, lines: &PLines, listed: usize) -> RuleFit {
 
 /// The support of an exact rule.
 fn support(rule: &XorRule, lines: &PLines) -> ExactRule {
-    let (mut regular, mut through_negatives, mut vacuous_lines) = (0, 0, 0);
+    let (mut regular, mut through_negatives) = (0, 0);
     for seg in lines.segments() {
-        if target(rule, lines.axis, &seg).is_none() {
-            vacuous_lines += 1;
-        }
         for &q in seg.p {
             let p = seg.point(lines.axis, q);
             let negative = p
@@ -393,7 +404,6 @@ fn support(rule: &XorRule, lines: &PLines) -> ExactRule {
         rule: rule.clone(),
         regular,
         through_negatives,
-        vacuous_lines,
     }
 }
 
