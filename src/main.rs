@@ -5,6 +5,9 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // First of all: a SIGTERM while the command line is still being read must end
+    // with the shell's 143 too, not the default action's death by signal.
+    cli::signals::install();
     let result = cli::run();
     // Ctrl-C or SIGTERM: the work was cancelled and has unwound (no file left);
     // exit with the shell's code for the signal, whatever error the unwinding gave.

@@ -49,12 +49,12 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
         // Frame n costs n^2 cells: 65536 frames take hours, so the check shows its
         // progress (in cells, for an honest ETA) like any long figure.
         let watch = Watch::start(&ctx.control, "automaton --check".to_string(), ctx.quiet);
-        let report = figure.check(&ctx.control);
-        drop(watch);
-        let report = report?;
+        // A failed check is an error line alone, with no summary before it.
+        let report = figure.check(&ctx.control)?;
         if report.mismatch.is_some() {
             anyhow::bail!("{report}");
         }
+        watch.finish();
         let mut out = out::stdout();
         if json {
             let document = serde_json::json!({
@@ -86,6 +86,27 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         Some(_) => report_format(ctx.format, "count --check")?,
         None => false,
     };
+    // Only the chart has axes: a table (on stdout without -o) or data ignores --log.
+    let is_chart = |format: Option<Format>| {
+        matches!(
+            format,
+            Some(Format::Png | Format::Svg | Format::Pdf | Format::Tikz)
+        )
+    };
+    let draws_a_chart = match args.output.as_deref() {
+        Some(path) if path.as_os_str() != "-" => {
+            path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(
+                    e.to_ascii_lowercase().as_str(),
+                    "png" | "svg" | "pdf" | "tikz" | "pgf"
+                )
+            })
+        }
+        _ => is_chart(ctx.format),
+    };
+    if args.log && !draws_a_chart {
+        bail!("--log draws the chart on logarithmic axes, but a table or data has none; give -o count.png (or .svg, .pdf, .tikz) for the chart");
+    }
     let mut table = None;
     if args.m.is_some() {
         let output = args.output.take();
@@ -278,7 +299,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             report!(out, "{document:#}");
         }
         out.finish()?;
-        drop(watch);
+        watch.finish();
     }
     if write_figure {
         output::emit(&plan, output_path.as_deref(), ctx)?;

@@ -20,6 +20,7 @@ mod verify;
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use nimscape::request::{self, args, FigureCommand, Naming};
+use std::io::Write;
 
 /// The help heading of the flags every subcommand takes (`--threads`, `--quiet`, ...).
 const GLOBAL: &str = "Global options";
@@ -80,7 +81,9 @@ enum Command {
 
 /// Parses the command line and runs the chosen subcommand.
 pub fn run() -> Result<()> {
-    let matches = match Cli::command().try_get_matches() {
+    let command = Cli::command();
+    let words = join_split_lengths(std::env::args_os().collect(), &command);
+    let matches = match command.clone().try_get_matches_from(&words) {
         Ok(matches) => matches,
         Err(err) => {
             use clap::error::ErrorKind;
@@ -94,16 +97,22 @@ pub fn run() -> Result<()> {
             if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 err.exit();
             }
+            if let Some(line) = flag_before_its_command(&err, &command, &words) {
+                return Err(UsageError(line).into());
+            }
             // One line: what was wrong, named as flags; --help says the rest.
-            let flags = flags_of_parsed_command(&Cli::command());
+            let flags = flags_of_parsed_command(&command);
             let err = request::from_clap_among(&err, &flags);
             return Err(UsageError(Naming::Flags.message(&err)).into());
         }
     };
+    // Said after the work, so a refusal stays the one line on stderr.
+    let note = (!matches.get_flag("quiet"))
+        .then(|| bare_width_note(&words))
+        .flatten();
     request::refuse_control_characters(&matches)?;
     let cli = Cli::from_arg_matches(&matches)?;
     configure_threads(cli.threads)?;
-    signals::install();
     let ctx = output::Context {
         control: signals::control(),
         memory_limit: cli.max_memory,
@@ -116,7 +125,134 @@ pub fn run() -> Result<()> {
             _ => request::command_line(&matches),
         },
     };
-    dispatch(cli.command, &ctx)
+    dispatch(cli.command, &ctx)?;
+    if let Some(note) = note {
+        let _ = writeln!(std::io::stderr(), "{note}");
+    }
+    Ok(())
+}
+
+/// The units a length takes (`85mm`), as a word of their own when the shell
+/// split `--width 85 mm` at the space.
+const LENGTH_UNITS: [&str; 7] = ["mm", "cm", "in", "inch", "inches", "pt", "px"];
+
+/// The long flags that take a length (`--width`, `--cell`, `--caption-size`,
+/// ...) anywhere under `command`: those whose value is named LEN or PT.
+fn length_flags(command: &clap::Command, found: &mut Vec<String>) {
+    for arg in command.get_arguments() {
+        let is_length = arg
+            .get_value_names()
+            .is_some_and(|names| names.iter().any(|n| n == "LEN" || n == "PT"));
+        if let (true, Some(long)) = (is_length, arg.get_long()) {
+            found.push(format!("--{long}"));
+        }
+    }
+    for sub in command.get_subcommands() {
+        length_flags(sub, found);
+    }
+}
+
+/// `--width 85 mm` as the shell splits it (three words) read as `--width 85mm`:
+/// a unit word right after a length flag's number joins it.
+fn join_split_lengths(
+    words: Vec<std::ffi::OsString>,
+    command: &clap::Command,
+) -> Vec<std::ffi::OsString> {
+    let is_unit = |w: &std::ffi::OsString| {
+        w.to_str()
+            .is_some_and(|w| LENGTH_UNITS.contains(&w.to_ascii_lowercase().as_str()))
+    };
+    if !words.iter().any(is_unit) {
+        return words;
+    }
+    let mut flags = Vec::new();
+    length_flags(command, &mut flags);
+    let is_number = |w: &str| w.trim().parse::<f64>().is_ok();
+    let mut joined: Vec<std::ffi::OsString> = Vec::with_capacity(words.len());
+    for word in words {
+        let n = joined.len();
+        let follows_a_length = is_unit(&word)
+            && match (
+                n.checked_sub(2).and_then(|i| joined[i].to_str()),
+                joined.last().and_then(|w| w.to_str()),
+            ) {
+                // `--width 85 mm`
+                (Some(flag), Some(number)) if flags.iter().any(|f| f == flag) => is_number(number),
+                // `--width=85 mm`
+                (_, Some(last)) => last.split_once('=').is_some_and(|(flag, number)| {
+                    flags.iter().any(|f| f == flag) && is_number(number)
+                }),
+                _ => false,
+            };
+        if follows_a_length {
+            if let (Some(last), Some(unit)) = (joined.last_mut(), word.to_str()) {
+                last.push(unit);
+                continue;
+            }
+        }
+        joined.push(word);
+    }
+    joined
+}
+
+/// A bare `--width` that is probably meant in millimetres (a print width):
+/// say what it is and how to write millimetres, without refusing it.
+fn bare_width_note(words: &[std::ffi::OsString]) -> Option<String> {
+    /// Below this a bare width is more likely millimetres than a picture's pixels.
+    const PROBABLY_NOT_PIXELS: f64 = 400.0;
+    let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
+    let value = words
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| match w.strip_prefix("--width=") {
+            Some(v) => Some(v),
+            None if *w == "--width" => words.get(i + 1).copied(),
+            None => None,
+        })?;
+    let number: f64 = value.trim().parse().ok()?;
+    (number < PROBABLY_NOT_PIXELS).then(|| {
+        let v = value.trim();
+        format!("note: --width {v} is {v} px; for print write --width {v}mm (or in, pt)")
+    })
+}
+
+/// `nimscape --m 11 square`: a flag of a subcommand written before it. clap
+/// only sees an unknown flag of `nimscape` (and suggests the very flag typed);
+/// the way out is to move it after the command.
+fn flag_before_its_command(
+    err: &clap::Error,
+    root: &clap::Command,
+    words: &[std::ffi::OsString],
+) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(typed)) = err.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let name = typed.strip_prefix("--")?.split('=').next()?;
+    let words: Vec<&str> = words.iter().skip(1).filter_map(|w| w.to_str()).collect();
+    let at = words
+        .iter()
+        .position(|w| w == typed || w.starts_with(&format!("{typed}=")))?;
+    // The subcommand named after it, one or two words deep (`octahedron section`).
+    let mut path = Vec::new();
+    let mut command = root;
+    for word in &words[at + 1..] {
+        if let Some(sub) = command.find_subcommand(word) {
+            path.push(sub.get_name().to_string());
+            command = sub;
+        }
+    }
+    let takes_it = command.get_arguments().any(|a| a.get_long() == Some(name));
+    if path.is_empty() || !takes_it {
+        return None;
+    }
+    let path = path.join(" ");
+    Some(format!(
+        "--{name} is an option of '{path}': write it after the command (nimscape {path} --{name} ...)"
+    ))
 }
 
 /// The long flags of the (sub)command the words on the command line name, the
@@ -220,7 +356,6 @@ fn man_pages(command: &clap::Command) -> usize {
 
 /// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
 fn write_stdout(bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
     out::ensure_open()?;
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)?;

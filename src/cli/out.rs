@@ -16,27 +16,45 @@ pub fn stdout() -> Report {
 }
 
 /// Fails when the process was started with standard output closed (`>&-`), so a
-/// run that prints nothing of what it was asked for does not end with exit 0. The
-/// Rust runtime reopens a closed descriptor 1 on `/dev/null` for reading and writing
-/// before `main`; a shell's `> /dev/null` opens it for writing only, and passes.
+/// run that prints nothing of what it was asked for does not end with exit 0.
+///
+/// Only a descriptor that was really closed counts. The Rust runtime reopens a
+/// closed descriptor 1 on `/dev/null` (read and write) before `main`, which is
+/// exactly what `stdout=subprocess.DEVNULL` and most job runners hand a program
+/// to silence it; so whether it was closed is read before the runtime starts, by
+/// [`STDOUT_CHECK`] (where the platform has no such hook it counts as open).
 pub fn ensure_open() -> std::io::Result<()> {
-    use rustix::fs::{FileType, OFlags};
-    use std::os::fd::AsFd;
-    let stdout = std::io::stdout();
-    let fd = stdout.as_fd();
-    let reopened_by_runtime = rustix::fs::fcntl_getfl(fd)
-        .is_ok_and(|flags| flags & OFlags::ACCMODE == OFlags::RDWR)
-        && rustix::fs::fstat(fd).is_ok_and(|stat| {
-            FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
-                && rustix::fs::major(stat.st_rdev) == 1
-                && rustix::fs::minor(stat.st_rdev) == 3
-        });
-    if reopened_by_runtime {
+    // Referenced here so that the linker keeps the check with this file.
+    std::hint::black_box(&STDOUT_CHECK);
+    if STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(std::io::Error::other(
             "standard output is closed; redirect it (> file) or write a file with -o FILE",
         ));
     }
     Ok(())
+}
+
+/// Whether descriptor 1 was closed when the process started.
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Runs as the program is loaded, before the Rust runtime's own start-up: the
+/// C runtime calls the functions listed in this section first.
+#[used]
+#[cfg_attr(
+    any(target_os = "linux", target_os = "android"),
+    link_section = ".init_array"
+)]
+#[cfg_attr(
+    any(target_os = "macos", target_os = "ios"),
+    link_section = "__DATA,__mod_init_func"
+)]
+static STDOUT_CHECK: extern "C" fn() = check_stdout_at_start;
+
+extern "C" fn check_stdout_at_start() {
+    // F_GETFD fails (EBADF) only on a descriptor that is not open.
+    let closed = rustix::io::fcntl_getfd(rustix::stdio::stdout()).is_err();
+    STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
 }
 
 impl Report {

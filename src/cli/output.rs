@@ -67,7 +67,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 &ctx.control,
                 ctx.output_limit,
             )?;
-            drop(watch);
+            watch.finish();
             Ok(None)
         }
         Some(path) => {
@@ -88,7 +88,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                     &ctx.control,
                     ctx.output_limit,
                 )?;
-                drop(watch);
+                watch.finish();
                 folders.keep();
                 return Ok(Some(pattern.tex_path()));
             }
@@ -137,7 +137,7 @@ fn write(
         &ctx.control,
         ctx.output_limit,
     )?;
-    drop(watch);
+    watch.finish();
     folders.keep();
     announce(path, ctx);
     Ok(())
@@ -177,6 +177,17 @@ pub fn make_parent(path: &Path) -> Result<NewFolders> {
 pub struct NewFolders(Vec<PathBuf>);
 
 impl NewFolders {
+    /// No folders yet, to [`NewFolders::add`] to.
+    pub fn none() -> NewFolders {
+        NewFolders(Vec::new())
+    }
+
+    /// Takes over `more`'s folders (made after these): on drop, the innermost
+    /// go first, so a shared outer folder is tried once it is empty.
+    pub fn add(&mut self, mut more: NewFolders) {
+        self.0.append(&mut more.0);
+    }
+
     /// The file was written: its folders stay.
     pub fn keep(mut self) {
         self.0.clear();

@@ -182,9 +182,12 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     if !problems.is_empty() && !args.keep_going {
         return Err(report(problems));
     }
+    // Folders made here are removed again when the render stops or fails before
+    // anything went into them: no empty set folders are left behind.
+    let mut folders = super::output::NewFolders::none();
     for recipe in &recipes {
         let folder = args.output.join(&recipe.name);
-        std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+        folders.add(super::output::make_parent(&folder.join("index.md"))?);
     }
 
     let files: usize = jobs
@@ -354,6 +357,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         );
         out.finish()?;
     }
+    folders.keep();
     if !problems.is_empty() {
         return Err(report(problems));
     }

@@ -27,6 +27,11 @@ static AT_ONCE: AtomicBool = AtomicBool::new(false);
 /// work and leave no file half-written (the server, `verify`'s checks).
 pub fn exit_at_once() {
     AT_ONCE.store(true, Ordering::SeqCst);
+    // A signal that came before this (while the command line was read) ends it now.
+    let signal = SIGNALLED.load(Ordering::SeqCst);
+    if signal != 0 {
+        std::process::exit(128 + signal);
+    }
 }
 
 /// Child processes running now, and whether a signal came (no new child may start).
@@ -118,7 +123,7 @@ fn stop_children() {
     }
 }
 
-/// Installs the SIGINT / SIGTERM handler (once).
+/// Installs the SIGINT / SIGTERM handler (once), first thing in `main`.
 pub fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {

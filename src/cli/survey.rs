@@ -39,7 +39,7 @@ pub fn run(mut args: SurveyArgs, ctx: &Context) -> Result<()> {
         ctx.quiet,
     );
     let found = plan.run(&ctx.control)?;
-    drop(watch);
+    watch.finish();
     if outputs.is_empty() {
         let mut stdout = out::stdout();
         report!(stdout, "{}", pages::text(&found).trim_end());

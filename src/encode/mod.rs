@@ -164,6 +164,7 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
                         dir.display()
                     )));
                 }
+                check_writable_folder(&dir)?;
                 return Ok(target);
             }
             Err(source) => {
@@ -195,12 +196,39 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
                 path.display()
             )));
         }
+        check_writable_folder(&parent_dir(&target))?;
         return Ok(target);
     }
     Err(Error::invalid(format!(
         "output '{}' goes through more than {MAX_LINKS} symbolic links",
         path.display()
     )))
+}
+
+/// Refuses a folder this process cannot create files in (read-only, or another
+/// user's), before any work: the temporary file is only made when the first
+/// bytes are ready, which for a large figure is long after the start.
+fn check_writable_folder(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{access, Access};
+        if let Err(errno) = access(dir, Access::WRITE_OK | Access::EXEC_OK) {
+            let why = match errno {
+                rustix::io::Errno::ROFS => "is on a read-only file system".to_string(),
+                rustix::io::Errno::ACCESS | rustix::io::Errno::PERM => {
+                    "is not writable (permission denied)".to_string()
+                }
+                other => format!("cannot be written into ({})", std::io::Error::from(other)),
+            };
+            return Err(Error::invalid(format!(
+                "output folder '{}' {why}; choose another -o",
+                dir.display()
+            )));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -416,6 +444,17 @@ pub fn write_csv<R: AsRef<[String]>>(
 /// 4095 (44-47 and 52-54 bytes a run): docs/reliability.md.
 const SVG_BYTES_PER_RUN: u64 = 48;
 const PDF_BYTES_PER_RUN: u64 = 56;
+/// The bytes `runs` runs of equal cells cost while writing `format` (SVG's rate
+/// for TikZ; nothing for a raster, which costs by pixels): for a figure that
+/// knows its runs before its scene exists (a board, from its signatures).
+pub fn run_bytes(format: Format, runs: u64) -> u64 {
+    match format {
+        Format::Pdf => runs.saturating_mul(PDF_BYTES_PER_RUN),
+        Format::Svg | Format::Tikz => runs.saturating_mul(SVG_BYTES_PER_RUN),
+        _ => 0,
+    }
+}
+
 /// Bytes per path command in memory while writing SVG / PDF (the command, its text,
 /// and for PDF the converter's tree of it).
 const SVG_BYTES_PER_COMMAND: u64 = 64;

@@ -341,15 +341,19 @@ pub fn bilevel_peak_bytes(width: u64, height: u64) -> u64 {
 
 /// Writes a 1-bit grayscale PNG (0 = black, 1 = white). `fill_row(row, bytes)` writes one
 /// row of packed pixels, most significant bit first; rows are filled in parallel and
-/// compressed in order, so the bytes never depend on the thread count.
+/// compressed in order, so the bytes never depend on the thread count. `control`
+/// is checked between bands of rows (tens of milliseconds each at 65536 columns),
+/// and advanced by a row each.
 pub fn write_bilevel(
     out: &mut dyn Write,
     width: u32,
     height: u32,
     compression: Compression,
     metadata: &Metadata,
+    control: &crate::Control,
     fill_row: impl Fn(usize, &mut [u8]) + Sync,
 ) -> Result<()> {
+    control.add_total(u64::from(height));
     let mut encoder = encoder(out, width, height, metadata)?;
     encoder.set_color(png::ColorType::Grayscale);
     encoder.set_depth(png::BitDepth::One);
@@ -382,6 +386,7 @@ pub fn write_bilevel(
         }
         let mut start = 0;
         while start < height {
+            control.check()?;
             let next_start = start + BAND_ROWS;
             // Compress this band on this thread while the pool computes the next one.
             let written = std::thread::scope(|scope| {
@@ -401,6 +406,7 @@ pub fn write_bilevel(
                 source,
             })?;
             std::mem::swap(&mut current, &mut next);
+            control.advance((next_start.min(height) - start) as u64);
             start = next_start;
         }
         stream.finish().map_err(encode_error())?;
@@ -415,6 +421,7 @@ pub fn write_bilevel_grid(
     grid: &BitGrid,
     compression: Compression,
     metadata: &Metadata,
+    control: &crate::Control,
 ) -> Result<()> {
     write_bilevel(
         out,
@@ -422,6 +429,7 @@ pub fn write_bilevel_grid(
         grid.rows() as u32,
         compression,
         metadata,
+        control,
         |row, bytes| {
             // Padding bits past the last column stay white, as in every row written here.
             bytes.fill(0xFF);

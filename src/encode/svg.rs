@@ -194,11 +194,28 @@ fn paint(attribute: &str, color: Color) -> String {
     text
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// Text for SVG (XML), in content or in a quoted attribute: the one way text
+/// from a command line, a recipe, a game file or a request reaches SVG (and PDF,
+/// which is made from the SVG). Markup characters become entities, and a
+/// character XML 1.0 cannot hold at all (a control character other than tab and
+/// line breaks, U+FFFE, U+FFFF) becomes U+FFFD, so the file is always
+/// well-formed; the front ends refuse such text before this, with a message.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() && u32::from(c) < 0x20 => out.push('\u{fffd}'),
+            '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A number with at most two decimals and no trailing zeros: short, and identical

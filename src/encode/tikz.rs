@@ -262,11 +262,7 @@ pub fn write_tikz(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> Re
             trim_number(height)
         )?;
         for (key, value) in &metadata.entries {
-            let value: String = value
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            writeln!(out, "% {key}: {value}")?;
+            writeln!(out, "% {key}: {}", super::latex::tex_comment(value))?;
         }
         writeln!(
             out,

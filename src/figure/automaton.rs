@@ -725,7 +725,7 @@ impl AutomatonPlan {
             }
         };
         // Odd cells black.
-        png_enc::write_bilevel_grid(out, &grid, compression, metadata)
+        png_enc::write_bilevel_grid(out, &grid, compression, metadata, control)
     }
 
     /// The animation the GIF output uses, with its frame geometry.

@@ -23,7 +23,18 @@ pub fn parse_list(text: &str, min: u64, limit: u64) -> Result<ValueList, String>
     let number = |s: &str| -> Result<u64, String> {
         let s = s.trim();
         let value: u64 = s.parse().map_err(|_| {
-            format!("'{s}' is not a whole number; write e.g. 11, 1..24, 1..64:2 or 3,5,11")
+            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                format!(
+                    "'{}' is over {}, the largest value taken (2^64 - 1)",
+                    excerpt(s),
+                    u64::MAX
+                )
+            } else {
+                format!(
+                    "'{}' is not a whole number; write e.g. 11, 1..24, 1..64:2 or 3,5,11",
+                    excerpt(s)
+                )
+            }
         })?;
         if value < min {
             return Err(format!("values start at {min}; got {value}"));
@@ -379,14 +390,29 @@ pub fn length_units(
                 units::trim_number(dpi)
             ),
         };
+        let bare = px_hint(length, print);
         return Err(crate::Error::invalid(format!(
-            "{flag} {length} is {} points; use {} to {}",
+            "{flag} {length} is {} points; use {} to {}{bare}",
             units::trim_number(points),
             shown(*range.start()),
             shown(*range.end())
         )));
     }
     Ok(units as u32)
+}
+
+/// What a length without a unit means, for a refusal of one: " (a number alone
+/// is px; for print write 60mm)". Empty for a length in a physical unit, or on
+/// paper (`--dpi`), where px are already pixels of a print.
+pub fn px_hint(length: Length, print: Print) -> String {
+    if length.unit == units::Unit::Px && print.dpi.is_none() {
+        format!(
+            " (a number alone is px; for print write {}mm)",
+            units::trim_number(length.value)
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// Parses a margin or gap: a length as [`parse_size`] takes it, or zero.
@@ -425,6 +451,22 @@ fn widest_of(style: &BoardStyle, text: &str, size: f64) -> f64 {
     crate::scene::font::text_width_in(style.print.font, text, size)
 }
 
+/// The longest caption or title, in characters: a few lines under a figure.
+/// Longer text belongs in the document's own caption, and laying it out (every
+/// glyph shaped, the lines wrapped) would take seconds to minutes.
+pub const MAX_CAPTION_CHARS: usize = 1000;
+
+/// Parses a caption or title: any text up to [`MAX_CAPTION_CHARS`] characters.
+pub fn parse_caption(text: &str) -> Result<String, String> {
+    let chars = text.chars().count();
+    if chars > MAX_CAPTION_CHARS {
+        return Err(format!(
+            "{chars} characters; a caption holds at most {MAX_CAPTION_CHARS} (put longer text in the document's caption)"
+        ));
+    }
+    Ok(text.to_string())
+}
+
 /// Parses a length flag: `85mm`, `3.35in`, `240pt`, `1200px` or a bare number (px).
 pub fn parse_size(text: &str) -> Result<Length, String> {
     parse_length(text)
@@ -438,7 +480,7 @@ pub struct ChartLabelArgs {
     #[arg(long, visible_alias = "no-title")]
     pub no_caption: bool,
     /// The title instead of the default ($...$ for math: $R(m,m)$, $S_4$).
-    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption", value_parser = parse_caption)]
     pub caption: Option<String>,
     /// Title size in pt (px without a physical size) [default: scaled to the figure].
     #[arg(long, value_name = "PT", value_parser = parse_caption_size)]
@@ -543,7 +585,7 @@ pub struct BoardStyleArgs {
     #[arg(long, visible_alias = "no-title")]
     pub no_caption: bool,
     /// A title above the whole figure ($...$ for math: "$R(m,m)$ for $m = 1..24$").
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_parser = parse_caption)]
     pub caption: Option<String>,
     /// Caption size in pt (px without a physical size) [default: scaled to the panel].
     #[arg(long, value_name = "PT", value_parser = parse_caption_size)]
@@ -686,7 +728,8 @@ impl BoardStyleArgs {
             let columns = most as u32;
             let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
             return Err(crate::Error::invalid(format!(
-                "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
+                "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`{}",
+                px_hint(width, print)
             )));
         }
         // The most columns whose panels hold their captions (and 4 units).
@@ -705,7 +748,8 @@ impl BoardStyleArgs {
                     let columns = most as u32;
                     let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
                     return Err(crate::Error::invalid(format!(
-                        "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`"
+                        "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`{}",
+                        px_hint(width, print)
                     )));
                 }
                 let what = match fewer {
@@ -713,9 +757,10 @@ impl BoardStyleArgs {
                     None => "a larger `width`".to_string(),
                 };
                 Err(crate::Error::invalid(format!(
-                    "`width` {width} with {most} column(s) leaves {panel} {unit} panels, too narrow for their captions ('{}' at {} pt runs into the next); give {what}, a smaller `caption-size`, or `no-caption`",
+                    "`width` {width} with {most} column(s) leaves {panel} {unit} panels, too narrow for their captions ('{}' at {} pt runs into the next); give {what}, a smaller `caption-size`, or `no-caption`{}",
                     longest(),
-                    units::trim_number(caption_at(panel))
+                    units::trim_number(caption_at(panel)),
+                    px_hint(width, print)
                 )))
             }
         }

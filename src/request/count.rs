@@ -23,7 +23,7 @@ pub struct CountArgs {
     pub output: Option<PathBuf>,
     /// Logarithmic axes on the chart.
     #[arg(long)]
-    log: bool,
+    pub log: bool,
     /// Chart width: px, or 85mm, 3.35in, 240pt [default: 900 px].
     #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
     width: Option<Length>,

@@ -263,9 +263,32 @@ pub fn grundy_values(
         return planned.array(budget, control).map(GrundyValues::Slice);
     }
     Figure::check(&plan, Format::Npy)?;
-    if let Some(bytes) = Figure::output_bytes(&plan, Format::Npy) {
+    let array = Figure::output_bytes(&plan, Format::Npy);
+    if let Some(bytes) = array {
         check_array(bytes, budget)?;
     }
+    // The solution stays while the front end's array is filled from it: the
+    // two are checked together (apart, each fitted the limit and their sum
+    // passed it by 40%).
+    let figure = plan.spec();
+    let bounds = figure.game.resolve_box(&figure.game_box)?;
+    let solving = figure.game.solve_bytes(&bounds, control)?;
+    check_memory(
+        || {
+            format!(
+                "Grundy values of {} in the box {} and the array they fill",
+                figure.game.name(),
+                bounds
+                    .iter()
+                    .map(|b| format!("0..{b}"))
+                    .collect::<Vec<_>>()
+                    .join(" x ")
+            )
+        },
+        solving.saturating_add(array.unwrap_or(0)),
+        budget.memory_limit,
+        "use a smaller `box`",
+    )?;
     plan.solution(control)?;
     Ok(GrundyValues::Whole(Box::new(SolvedBox(plan))))
 }
@@ -522,6 +545,31 @@ mod tests {
             grundy_values(&text(slice), &Budget::default(), &Control::default()),
             Ok(GrundyValues::Slice(_))
         ));
+    }
+
+    #[test]
+    fn the_solution_and_its_array_are_checked_together() {
+        // Nim on three heaps of 0..99: 10^6 tuples, a solve of 3 bytes a tuple
+        // and an array of 2. A limit of 4 bytes a tuple held each alone, and
+        // let the two together (about 4.1) pass it.
+        let pairs = &[("game", "nim"), ("heaps", "3"), ("box", "99")];
+        let tight = Budget {
+            memory_limit: 4_000_000,
+            ..Budget::default()
+        };
+        let err = match grundy_values(&text(pairs), &tight, &Control::default()) {
+            Err(err) => err.to_string(),
+            Ok(_) => panic!("a solve and its array over the limit together went through"),
+        };
+        assert!(
+            err.starts_with("Grundy values of nim heaps=3 in the box 0..99 x 0..99 x 0..99 and the array they fill would need about 4.8 MiB"),
+            "{err}"
+        );
+        let enough = Budget {
+            memory_limit: 5_100_000,
+            ..Budget::default()
+        };
+        assert!(grundy_values(&text(pairs), &enough, &Control::default()).is_ok());
     }
 
     #[test]

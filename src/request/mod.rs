@@ -599,13 +599,33 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
     let invalid = strings(ContextKind::InvalidArg);
     let first = invalid.first().map(|s| name_of(s));
     let mut message = match err.kind() {
+        // A flag at the end of the line, its value missing (`square --m`).
+        ErrorKind::InvalidValue
+            if strings(ContextKind::InvalidValue).concat().is_empty()
+                && std::error::Error::source(err).is_none() =>
+        {
+            let shown = invalid.first().cloned().unwrap_or_default();
+            let arg = marked(&shown);
+            let form = shown
+                .split_once(' ')
+                .map(|(_, form)| format!(": {arg} {form}"))
+                .unwrap_or_default();
+            format!("{arg} needs a value after it{form}")
+        }
         ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
             let value = strings(ContextKind::InvalidValue).join(" ");
             let arg = invalid.first().map(|a| marked(a)).unwrap_or_default();
             let mut line = format!("invalid value '{}' for {arg}", args::excerpt(&value));
             if let Some(source) = std::error::Error::source(err) {
                 // A parser may quote the whole value back: cut it too.
-                let source = source.to_string();
+                let source = match source.to_string().as_str() {
+                    // Rust's own integer parsing, in words a reader can act on.
+                    "invalid digit found in string" | "cannot parse integer from empty string" => {
+                        "not a whole number; write digits, e.g. 3".to_string()
+                    }
+                    "number too large to fit in target type" => "too large a number".to_string(),
+                    other => other.to_string(),
+                };
                 let cut: String = source.chars().take(240).collect();
                 let ellipsis = if cut.len() < source.len() { "..." } else { "" };
                 line.push_str(&format!(": {cut}{ellipsis}"));

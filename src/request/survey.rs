@@ -316,7 +316,8 @@ pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
     ))
 }
 
-/// Validates the flags; nothing is solved yet.
+/// Validates the flags and every estimate (the rule search, the memory);
+/// nothing is solved yet.
 pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     let (parameter, values) = parse_param(&args.param)?;
     let family = family_of(args, &parameter)?;
@@ -373,7 +374,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             SurveyPlot::Slice(name, value)
         }
     };
-    Ok(SurveyPlan {
+    let plan = SurveyPlan {
         view: FigureView {
             plot,
             width,
@@ -389,7 +390,17 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             memory_limit,
         },
         claims,
-    })
+    };
+    // The boxes, the claims, the rule search's size and the memory, before any
+    // other work (a render draws its figures first; the solve takes seconds to hours).
+    survey::check_survey(
+        plan.family.as_ref(),
+        &plan.values,
+        &plan.options,
+        &plan.claims,
+        &Control::new(),
+    )?;
+    Ok(plan)
 }
 
 /// The claim-language options: rules (each flag may hold several, split at

@@ -5,7 +5,8 @@
 use super::support::nimscape;
 use std::time::Duration;
 
-/// Expands `${N*TEXT}` (TEXT repeated N times) in a corpus argument.
+/// Expands `${N*TEXT}` (TEXT repeated N times) and `${n}` (a line break) in a
+/// corpus argument.
 fn expand(arg: &str) -> String {
     let mut out = String::new();
     let mut rest = arg;
@@ -13,8 +14,12 @@ fn expand(arg: &str) -> String {
         out.push_str(&rest[..start]);
         let body = &rest[start + 2..];
         let end = body.find('}').expect("a closing brace");
-        let (count, text) = body[..end].split_once('*').expect("N*TEXT");
-        out.push_str(&text.repeat(count.parse().expect("a count")));
+        if &body[..end] == "n" {
+            out.push('\n');
+        } else {
+            let (count, text) = body[..end].split_once('*').expect("N*TEXT");
+            out.push_str(&text.repeat(count.parse().expect("a count")));
+        }
         rest = &body[end + 1..];
     }
     out.push_str(rest);
@@ -24,6 +29,7 @@ fn expand(arg: &str) -> String {
 #[test]
 fn expansion_repeats_text() {
     assert_eq!(expand("a${3*(}x${2*)}b"), "a(((x))b");
+    assert_eq!(expand("a${n}b"), "a\nb");
     assert_eq!(expand("plain"), "plain");
 }
 
@@ -38,6 +44,13 @@ fn past_crashes_end_cleanly() {
         }
         let mut fields = line.split('\t');
         let outcome = fields.next().expect("an outcome");
+        if outcome == "file" {
+            // `file NAME TEXT`: a file the commands after it read (a game file).
+            let name = fields.next().expect("a file name");
+            let text = expand(fields.next().expect("the file's text"));
+            std::fs::write(dir.path().join(name), text).unwrap();
+            continue;
+        }
         let args: Vec<String> = fields.map(expand).collect();
         let where_ = format!("crashes.tsv line {}", number + 1);
         let out = nimscape(dir.path())

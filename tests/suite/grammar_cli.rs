@@ -236,6 +236,18 @@ fn render_in_process_writes_the_same_bytes_as_isolated_child_processes() {
     );
     assert!(a.len() > 40);
     assert_eq!(a.len(), b.len());
+    // The README's count of the figure files `render templates/` writes (each
+    // set's index.md and figures.tex besides): kept true as sets are added.
+    let figures = a
+        .iter()
+        .filter(|(path, _)| !path.ends_with("index.md") && !path.ends_with("figures.tex"))
+        .count();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("({figures} figure files")),
+        "README.md should say the render writes {figures} figure files"
+    );
     for ((pa, ba), (pb, bb)) in a.iter().zip(&b) {
         assert_eq!(pa, pb);
         assert!(ba == bb, "{} differs", pa.display());
@@ -358,4 +370,280 @@ fn colour_flags_are_named_by_their_role_and_old_names_still_work() {
     let new = bytes(&[&view[..], &["--solid-color", "red", "-o", "a.svg"]].concat());
     let old = bytes(&[&view[..], &["--color", "red", "-o", "b.svg"]].concat());
     assert_eq!(new, old, "--color is an alias of --solid-color");
+}
+
+/// A command's stderr lines, with the run's exit status.
+fn stderr_of(dir: &Path, args: &[&str]) -> (bool, String) {
+    let out = nimscape(dir).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn messages_name_the_way_out_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = "4611686018427387903";
+    let cases: &[(&[&str], &str)] = &[
+        // A flag at the end of the line, without its value.
+        (&["square", "--m"], "error: --m needs a value after it: --m <M>"),
+        // A subcommand's flag written before the subcommand.
+        (
+            &["--m", "11", "square"],
+            "error: --m is an option of 'square': write it after the command (nimscape square --m ...)",
+        ),
+        (
+            &["--level", "5", "octahedron", "section", "--n", "3"],
+            "error: --level is an option of 'octahedron section': write it after the command",
+        ),
+        // Words where digits belong.
+        (
+            &["grundy", "triangular", "--k", "three", "--box", "3"],
+            "error: invalid value 'three' for --k: not a whole number; write digits, e.g. 3",
+        ),
+        // Past u64: the limit, not "not a whole number".
+        (
+            &["count", "--m", "18446744073709551616"],
+            "'18446744073709551616' is over 18446744073709551615, the largest value taken (2^64 - 1)",
+        ),
+        // A board past 2^31 a side: the window route, with a window that works.
+        (
+            &["square", "--m", board, "-o", "x.png"],
+            "a board up to 2^62 is drawn through a window: --window 1..512,1..512 for its first cells, or --window 1..4611686018427387903,1..4611686018427387903 --bin 9007199254740992 for all of it",
+        ),
+        // The Grundy memory refusal names the box that fits.
+        (
+            &["--max-memory", "100M", "grundy", "triangular", "--k", "3", "--box", "1000", "-o", "x.csv"],
+            "use --box 473 or less; or raise --max-memory",
+        ),
+        // --log without a chart.
+        (
+            &["count", "--m", "1..64", "--log"],
+            "error: --log draws the chart on logarithmic axes, but a table or data has none; give -o count.png",
+        ),
+        (
+            &["count", "--m", "1..64", "--log", "-o", "c.csv"],
+            "--log draws the chart on logarithmic axes",
+        ),
+        // A bare width that cannot be pixels says what it is and how to write mm.
+        (
+            &["square", "--m", "1..24", "--width", "60", "-o", "s.png"],
+            "(a number alone is px; for print write 60mm)",
+        ),
+        // A caption past a few lines.
+        (
+            &["square", "--m", "11", "--caption", &"word ".repeat(20_000), "-o", "c.pdf"],
+            "100000 characters; a caption holds at most 1000",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = nimscape(dir.path()).args(*args).output().unwrap();
+        assert_one_line_error(&out, needle);
+    }
+    // The window it names is drawn.
+    run_ok(
+        dir.path(),
+        &[
+            "square",
+            "--m",
+            board,
+            "--window",
+            &format!("1..{board},1..{board}"),
+            "--bin",
+            "9007199254740992",
+            "-o",
+            "w.png",
+        ],
+    );
+    // The box it names fits.
+    run_ok(
+        dir.path(),
+        &[
+            "--max-memory",
+            "100M",
+            "grundy",
+            "triangular",
+            "--k",
+            "3",
+            "--box",
+            "473",
+            "--time",
+        ],
+    );
+    // Nothing was written by the refusals.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "w.png")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_bare_width_says_it_is_pixels_and_a_split_unit_is_joined() {
+    let dir = tempfile::tempdir().unwrap();
+    // Accepted (a thumbnail is a fine thing to ask for), with a note after the work.
+    let (ok, stderr) = stderr_of(
+        dir.path(),
+        &["square", "--m", "11", "--width", "85", "-o", "a.png"],
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        stderr,
+        "wrote a.png\nnote: --width 85 is 85 px; for print write --width 85mm (or in, pt)\n"
+    );
+    // `--width 85 mm` as the shell splits it is 85mm; `--width=85 mm` too.
+    for args in [
+        &["square", "--m", "11", "--width", "85", "mm", "-o", "b.png"][..],
+        &["square", "--m", "11", "--width=85", "mm", "-o", "c.png"][..],
+        &["square", "--m", "11", "--width", "85mm", "-o", "d.png"][..],
+    ] {
+        let (ok, stderr) = stderr_of(dir.path(), args);
+        assert!(ok && !stderr.contains("note"), "{args:?}: {stderr}");
+    }
+    let b = std::fs::read(dir.path().join("b.png")).unwrap();
+    assert_eq!(b, std::fs::read(dir.path().join("d.png")).unwrap());
+    assert_eq!(b, std::fs::read(dir.path().join("c.png")).unwrap());
+    // A unit word after anything but a length flag's number stays an error.
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "11", "mm"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "'mm'");
+    // Quiet: no note.
+    let (ok, stderr) = stderr_of(
+        dir.path(),
+        &["-q", "square", "--m", "11", "--width", "85", "-o", "e.png"],
+    );
+    assert!(ok && stderr.is_empty(), "{stderr}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_that_cannot_be_written_is_refused_before_any_drawing() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // Root writes anywhere its mode bits say no; /proc/1 refuses even root.
+    let folder = if rustix::process::geteuid().is_root() {
+        PathBuf::from("/proc/1")
+    } else {
+        let folder = dir.path().join("ro");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
+        folder
+    };
+    // A board of seconds to draw: refused at once, not after the drawing.
+    let target = folder.join("x.png");
+    let started = std::time::Instant::now();
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "4095", "-o", target.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        &format!(
+            "output folder '{}' is not writable (permission denied); choose another -o",
+            folder.display()
+        ),
+    );
+    // The drawing takes over a second; the refusal milliseconds (a generous bound).
+    println!("refused in {:?}", started.elapsed());
+    assert!(!target.exists());
+}
+
+#[test]
+fn refusals_come_before_the_work_they_refuse() {
+    let dir = tempfile::tempdir().unwrap();
+    // A board whose SVG runs pass the limit: refused from its signatures, before
+    // the P-set is computed (1.2 s of model work before).
+    let out = nimscape(dir.path())
+        .args(["square", "--m", "16383", "-o", "x.svg"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        "would need about 8.2 GiB of memory, over the limit of 2.0 GiB",
+    );
+    // A render's survey that would be refused is refused with the recipe, before
+    // its figures are drawn: nothing is written.
+    std::fs::write(
+        dir.path().join("sr.toml"),
+        "name = \"sr\"\n[[figure]]\nname = \"big\"\nmodel = \"square\"\nm = 4095\nformats = [\"png\"]\n\n[[survey]]\nname = \"too-many\"\ngame = \"nim\"\nparam = \"heaps=6\"\nbox = \"14\"\nshift = \"-3..3\"\n",
+    )
+    .unwrap();
+    let out = nimscape(dir.path())
+        .args(["render", "sr.toml", "--out", "out"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        "survey 'too-many': the rule search of nim heaps=6 would test 117665 rules",
+    );
+    assert!(
+        !dir.path().join("out").exists(),
+        "the render drew before refusing"
+    );
+    // A game-file solve of years is refused with its count of options.
+    std::fs::write(
+        dir.path().join("g.toml"),
+        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\n",
+    )
+    .unwrap();
+    let out = nimscape(dir.path())
+        .args([
+            "grundy",
+            "--game",
+            "g.toml",
+            "--box",
+            "100000000,0",
+            "-o",
+            "g.csv",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        "g: the box 0..100000000 x 0..0 has 5000000050000000 options to try (about 4 years at about 30 ns each)",
+    );
+    assert!(!dir.path().join("g.csv").exists());
+}
+
+#[test]
+fn a_refusal_after_long_work_is_the_only_line_on_stderr() {
+    // Without a terminal, work over a second ends with a summary line naming its
+    // file; a refusal at the end of such work must not print it (the file was
+    // never written). Over --max-output is found once the CSV grows past it,
+    // after the solve (seconds; the watcher's own test in src/cli/progress.rs
+    // covers the rule on any machine).
+    let dir = tempfile::tempdir().unwrap();
+    let out = nimscape(dir.path())
+        .args([
+            "--max-output",
+            "1K",
+            "grundy",
+            "triangular",
+            "--k",
+            "3",
+            "--box",
+            "700",
+            "-o",
+            "t.csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !(l.starts_with("t.csv: ") && l.contains("% after ")))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with("error: ")
+            && lines[0].contains("the output grew past 1.0 KiB (the --max-output limit)"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("t.csv").exists());
 }

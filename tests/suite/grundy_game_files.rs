@@ -250,3 +250,52 @@ fn grundy_game_file_in_a_recipe_is_named_relative_to_the_recipe() {
     assert!(csv.starts_with("x,y,grundy\n0,0,0\n"), "{csv}");
     assert!(d.join("out/set/w.png").exists());
 }
+
+#[test]
+fn positions_are_evaluated_left_to_right_and_stop_at_the_first_failure() {
+    // docs/games.md: the guard first keeps 10/x from ever dividing by zero; the
+    // other order reaches it at (0, 0).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, positions: &str| {
+        std::fs::write(
+            d.join(name),
+            format!("heaps = [\"x\", \"y\"]\npositions = {positions}\n[[move]]\nlower = \"y\"\n"),
+        )
+        .unwrap();
+    };
+    write("guarded.toml", r#"["x >= 1", "y <= 10/x"]"#);
+    write("unguarded.toml", r#"["y <= 10/x", "x >= 1"]"#);
+    let csv = run_ok(
+        d,
+        &[
+            "grundy",
+            "--game",
+            "guarded.toml",
+            "--box",
+            "3,10",
+            "-o",
+            "-",
+            "--format",
+            "csv",
+        ],
+    );
+    assert!(csv.lines().count() > 1, "{csv}");
+    assert!(
+        !csv.lines().any(|l| l.starts_with("0,")),
+        "x = 0 is no position: {csv}"
+    );
+    let out = nimscape(d)
+        .args([
+            "grundy",
+            "--game",
+            "unguarded.toml",
+            "--box",
+            "3,10",
+            "-o",
+            "x.csv",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "at (0, 0): division by zero in 'positions'");
+}

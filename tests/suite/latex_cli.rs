@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// True when pdflatex and the beamer class are installed; panics in CI when not.
-fn have_latex() -> bool {
+pub(super) fn have_latex() -> bool {
     let pdflatex = Command::new("pdflatex").arg("-version").output().is_ok();
     let beamer = Command::new("kpsewhich")
         .arg("beamer.cls")

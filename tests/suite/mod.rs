@@ -12,6 +12,7 @@ mod grundy_cli;
 mod grundy_game_files;
 mod help_cli;
 mod hygiene;
+mod injection;
 mod interrupt;
 mod latex_cli;
 mod layering;

@@ -248,3 +248,124 @@ fn bad_pastes_and_unknown_ids_are_one_line_each() {
         );
     }
 }
+
+/// A game file of two heaps whose one position condition is `positions`.
+fn game_text(name: Option<&str>, positions: &str) -> String {
+    let name = name
+        .map(|n| format!("name = \"{n}\"\n"))
+        .unwrap_or_default();
+    format!("{name}heaps = [\"x\", \"y\"]\npositions = [\"{positions}\"]\n[[move]]\nlower = [\"x\", \"y\"]\n")
+}
+
+/// `x+1+1+...+1 >= 0` with `terms` terms.
+fn chain(terms: usize) -> String {
+    format!("x{} >= 0", "+1".repeat(terms - 1))
+}
+
+#[test]
+fn hostile_game_files_are_one_line_each_and_the_server_lives_on() {
+    let server = server();
+    let addr = server.addr;
+    // A flat chain was a tree as deep as it was long: 2,500 terms in a 5 KB POST
+    // overflowed a stack and killed the whole server (SIGABRT). 12,000 terms now
+    // compile and solve; 100,000 are too large, in one line.
+    let id = paste(addr, "chain.toml", &game_text(None, &chain(12_000)))["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let solved = get(
+        addr,
+        &format!("/api/grundy.csv?game=chain.toml&pasted={id}&box=3"),
+    );
+    assert_eq!(solved.status, 200, "{}", solved.text());
+    assert_eq!(
+        solved.body,
+        cli_bytes_with_file(
+            "chain.toml",
+            &game_text(None, &chain(12_000)),
+            &["chain.toml", "--box", "3"],
+            "csv"
+        )
+    );
+    let refused = post(
+        addr,
+        "/api/games?name=chain.toml",
+        game_text(None, &chain(100_000)).as_bytes(),
+    );
+    assert_one_line(
+        &refused,
+        400,
+        "too large once its functions are written out",
+    );
+    // The same from files on the disk, below the folder the server runs in.
+    let dir = tempfile::Builder::new()
+        .prefix(".serve-games-")
+        .tempdir_in(env!("CARGO_MANIFEST_DIR"))
+        .unwrap();
+    let folder = dir
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    std::fs::write(
+        dir.path().join("c12k.toml"),
+        game_text(None, &chain(12_000)),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c100k.toml"),
+        game_text(None, &chain(100_000)),
+    )
+    .unwrap();
+    let from_disk = get(
+        addr,
+        &format!("/api/grundy.csv?game={folder}/c12k.toml&box=3"),
+    );
+    assert_eq!(from_disk.status, 200, "{}", from_disk.text());
+    assert_one_line(
+        &get(
+            addr,
+            &format!("/api/grundy.png?game={folder}/c100k.toml&box=3"),
+        ),
+        400,
+        "too large once its functions are written out",
+    );
+    // A stray bracket at the end of a 60 KB expression: a short line saying where.
+    let stray = post(
+        addr,
+        "/api/games?name=stray.toml",
+        game_text(None, &format!("x{}) >= 0", "+1".repeat(30_000))).as_bytes(),
+    );
+    assert_one_line(&stray, 400, "before ')' at character 60002");
+    assert!(stray.body.len() < 400, "{} bytes", stray.body.len());
+    // A name with a control character was a 500 (malformed SVG): now a 400.
+    for name in ["a\\u0001b", "x\\n\\\\input{/etc/hostname}\\n"] {
+        let reply = post(
+            addr,
+            "/api/games?name=named.toml",
+            game_text(Some(name), "x >= 0").as_bytes(),
+        );
+        assert_one_line(&reply, 400, "holds a control character");
+    }
+    // Counts at the type limits panicked (500): now refusals.
+    for query in [
+        "/api/grundy.png?game=nim&heaps=2&box=4294967295&plot=points",
+        "/api/grundy.png?game=nim&heaps=3&box=4294967295&plot=sieve",
+        "/api/automaton.csv?frames=9223372036854775807&modulus=exact",
+    ] {
+        let reply = get(addr, query);
+        assert!(
+            (400..500).contains(&reply.status),
+            "{query}: {} {}",
+            reply.status,
+            reply.text()
+        );
+        assert_eq!(reply.text().trim_end().lines().count(), 1, "{query}");
+    }
+    // And the server still answers.
+    assert_eq!(
+        get(addr, "/api/grundy.csv?game=nim&heaps=2&box=3").status,
+        200
+    );
+}

@@ -36,7 +36,7 @@ fn to_py(err: Error) -> PyErr {
     let message = Naming::Keywords.message(&err);
     match err {
         Error::InvalidParameter { .. } | Error::Unsupported(_) => PyValueError::new_err(message),
-        Error::TooLarge { .. } => PyMemoryError::new_err(message),
+        Error::TooLarge { .. } => PyMemoryError::new_err(keyword_example(&message)),
         Error::Cancelled => PyKeyboardInterrupt::new_err(message),
         // With its errno, Python picks the subclass (PermissionError, ...).
         Error::Io { source, .. } => match source.raw_os_error() {
@@ -44,6 +44,27 @@ fn to_py(err: Error) -> PyErr {
             None => PyOSError::new_err(message),
         },
         Error::Encode { .. } => PyOSError::new_err(message),
+    }
+}
+
+/// A refusal's example of a larger limit as Python writes it: the message's
+/// "(e.g. max_memory 37G)" becomes "(e.g. max_memory=\"37G\")", a keyword
+/// argument to copy, not the command line's words.
+fn keyword_example(message: &str) -> String {
+    const SAID: &str = "e.g. max_memory ";
+    match message.find(SAID) {
+        Some(at) => {
+            let value_at = at + SAID.len();
+            let rest = &message[value_at..];
+            let end = rest.find([')', ';', ' ']).unwrap_or(rest.len());
+            format!(
+                "{}e.g. max_memory=\"{}\"{}",
+                &message[..at],
+                &rest[..end],
+                &rest[end..]
+            )
+        }
+        None => message.to_string(),
     }
 }
 

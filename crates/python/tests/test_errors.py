@@ -40,6 +40,9 @@ def test_an_unsupported_format_is_a_value_error():
 def test_over_the_memory_limit_is_a_memory_error_before_any_work():
     with pytest.raises(MemoryError, match=r"would need about 10\.5 GiB.*limit of 2\.0 GiB.*max_memory"):
         nimscape.data.pset(100_000)
+    # The way out is written as Python writes it, a keyword argument to copy.
+    with pytest.raises(MemoryError, match=r'\(e\.g\. max_memory="12G"\)'):
+        nimscape.data.pset(100_000)
     with pytest.raises(MemoryError):
         nimscape.data.grundy("triangular", k=3, box=300, max_memory="1M")
     with pytest.raises(MemoryError):

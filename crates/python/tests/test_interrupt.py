@@ -1,4 +1,5 @@
-"""Ctrl-C during a long solve raises KeyboardInterrupt within 0.5 s."""
+"""Ctrl-C during a long solve raises KeyboardInterrupt promptly (tens of
+milliseconds on a quiet machine; the bound is generous, for a loaded one)."""
 
 import os
 import signal
@@ -37,7 +38,7 @@ LONG_CALLS = [
 
 
 @pytest.mark.parametrize("call", LONG_CALLS)
-def test_ctrl_c_stops_a_long_solve_within_half_a_second(call):
+def test_ctrl_c_stops_a_long_solve_promptly(call):
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD.replace("{call}", call)], stdout=subprocess.PIPE, text=True
     )
@@ -50,7 +51,8 @@ def test_ctrl_c_stops_a_long_solve_within_half_a_second(call):
         line = child.stdout.readline().strip()
         elapsed = time.monotonic() - start
         assert line == "KeyboardInterrupt"
-        assert elapsed < 0.5, f"KeyboardInterrupt after {elapsed:.3f} s"
+        # Well under the seconds the solve still had to run.
+        assert elapsed < 3.0, f"KeyboardInterrupt after {elapsed:.3f} s"
         assert child.stdout.readline().strip() == "left: []", "an interrupted save leaves nothing"
         assert child.wait(timeout=10) == 0
     finally:
@@ -75,9 +77,13 @@ def test_the_gil_is_released_while_work_runs():
     thread = threading.Thread(target=tick)
     thread.start()
     try:
-        nimscape.data.grundy("triangular", k=3, box=300)
+        started = time.monotonic()
+        nimscape.data.grundy("triangular", k=3, box=600)
+        solving = time.monotonic() - started
     finally:
         stop.set()
         thread.join()
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
-    assert len(ticks) > 5 and max(gaps) < 0.2, "another Python thread kept running"
+    # Held, the GIL would stop the ticks for the whole solve (about a second);
+    # released, they go on every 10 ms, or somewhat later on a loaded machine.
+    assert len(ticks) > 5 and max(gaps) < solving / 2, "another Python thread kept running"

@@ -361,9 +361,10 @@ impl GrundyFigure {
             }
         }
         if plot == GrundyPlot::Points {
-            let cells = (u64::from(frame.bounds[frame.free[0]]) + 1)
-                * (u64::from(frame.bounds[frame.free[1]]) + 1);
-            if cells > MAX_SIEVE_CELLS {
+            // In u128: two sides of 2^32 make 2^64, one past u64.
+            let cells = (u128::from(frame.bounds[frame.free[0]]) + 1)
+                * (u128::from(frame.bounds[frame.free[1]]) + 1);
+            if cells > u128::from(MAX_SIEVE_CELLS) {
                 return Err(Error::unsupported(format!(
                     "a plot of P-positions of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller `box`"
                 )));
@@ -375,8 +376,8 @@ impl GrundyFigure {
                 frame.bounds[frame.free[1]],
                 frame.bounds[frame.free[2]],
             );
-            let cells = (u64::from(b) + 1) * (u64::from(a) + u64::from(c) + 1);
-            if cells > MAX_SIEVE_CELLS {
+            let cells = (u128::from(b) + 1) * (u128::from(a) + u128::from(c) + 1);
+            if cells > u128::from(MAX_SIEVE_CELLS) {
                 return Err(Error::unsupported(format!(
                     "the sieve projection of this box has {cells} cells, over the {MAX_SIEVE_CELLS} a plot draws; use a smaller `box`"
                 )));

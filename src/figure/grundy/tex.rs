@@ -6,7 +6,7 @@ use std::io::Write;
 
 use super::spec::{Frame, GrundyFigure};
 use super::table::{TableCells, HEADER_GREY, OUTSIDE_GREY};
-use crate::encode::latex::tex_escape;
+use crate::encode::latex::{tex_comment, tex_escape};
 use crate::encode::Metadata;
 use crate::games::Solution;
 use crate::scene::color::ink_on;
@@ -53,10 +53,10 @@ impl GrundyFigure {
         let mut text = String::new();
         text.push_str(&format!(
             "% Grundy values of {}, coloured by value mod {classes}.\n",
-            self.caption(frame)
+            tex_comment(&self.caption(frame))
         ));
         for (key, value) in &metadata.entries {
-            text.push_str(&format!("% {key}: {}\n", value.replace('\n', " ")));
+            text.push_str(&format!("% {key}: {}\n", tex_comment(value)));
         }
         text.push_str(
             "% Needs \\usepackage{colortbl} in the preamble; \\input this file where the table goes.\n",

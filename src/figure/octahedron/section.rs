@@ -774,7 +774,13 @@ impl SectionPlan {
             }
             Format::Png if self.raw => {
                 let grid = self.raw_grid(control)?;
-                png_enc::write_bilevel_grid(out, &grid, png_enc::Compression::default(), metadata)
+                png_enc::write_bilevel_grid(
+                    out,
+                    &grid,
+                    png_enc::Compression::default(),
+                    metadata,
+                    control,
+                )
             }
             Format::Png => encode::write_scene_controlled(
                 out,

@@ -433,7 +433,12 @@ impl SweepFigure {
             crate::figure::counted(levels.into_iter().map(Ok), count, control),
             BATCH,
             &self.animation,
-            |_, &level| self.frame_indices_in(level, fit, &palette),
+            // Checked per frame too: a batch of frames with a 3D view beside them
+            // is seconds of drawing, which a signal must not wait for.
+            |_, &level| {
+                control.check()?;
+                self.frame_indices_in(level, fit, &palette)
+            },
         )
     }
 }

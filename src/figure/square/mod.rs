@@ -125,7 +125,7 @@ impl SquareFigure {
         }
         for &m in &self.boards {
             let (m, n) = self.size_of(m);
-            check_board(m, n)?;
+            check_board(m, n).map_err(|err| too_large_to_draw_whole(m, n).unwrap_or(err))?;
         }
         match &self.mode {
             SquareMode::Raw { .. } if self.boards.len() > 1 => Err(Error::unsupported(
@@ -195,12 +195,26 @@ impl SquareFigure {
         });
         // Before the scene exists: building it (two bytes a cell) and, for a raster,
         // drawing it (encode::scene_peak_bytes' rate). SVG and PDF cost by runs of
-        // equal cells, which only the scene knows: encode checks them once it exists.
-        let writing = match format {
-            Format::Svg | Format::Pdf | Format::Tikz => 0,
-            _ => pixels.saturating_mul(11),
+        // equal cells, which the boards' signatures give without the model (a
+        // lower bound with an overlay, whose cells split runs further; encode
+        // checks the scene's own once it exists): the scene and its runs then.
+        let peak = match format {
+            Format::Svg | Format::Pdf | Format::Tikz => {
+                let building = cells.saturating_mul(2);
+                // Runs are counted only for boards the building check lets through.
+                if building <= self.memory_limit {
+                    let runs = shapes.iter().fold(0u64, |sum, &(m, n)| {
+                        sum.saturating_add(crate::pattern::row_runs(m as u64, n as u64))
+                    });
+                    building.max(cells.saturating_add(crate::encode::run_bytes(format, runs)))
+                } else {
+                    building
+                }
+            }
+            _ => pixels
+                .saturating_mul(11)
+                .saturating_add(cells.saturating_mul(2)),
         };
-        let peak = writing.saturating_add(cells.saturating_mul(2));
         check_memory(
             || describe(&self.boards, self.n, size),
             peak,
@@ -373,10 +387,11 @@ impl SquareFigure {
                     m as u32,
                     *compression,
                     metadata,
+                    control,
                     |row, bytes| write_bilevel_row(m, n, row, bytes),
                 )
             }
-            (Format::Npy, _) => self.write_npy(out),
+            (Format::Npy, _) => self.write_npy(out, control),
             (Format::Csv, _) => self
                 .write_csv(out, cache.grids.get().as_deref().map(Vec::as_slice))
                 .map_err(Error::write_failed),
@@ -557,24 +572,30 @@ impl SquareFigure {
 
     /// One board as a `uint8` array of shape `(m, n)`: 1 for a P-cell, 0 otherwise,
     /// `a[i-1, j-1]` for cell (i, j). Streamed row by row.
-    fn write_npy(&self, out: &mut dyn Write) -> Result<()> {
+    fn write_npy(&self, out: &mut dyn Write, control: &Control) -> Result<()> {
         let (rows, cols) = self.size_of(self.boards[0]);
-        let mut write = || -> std::io::Result<()> {
-            npy::write_header(out, "|u1", &[rows, cols])?;
+        control.add_total(rows);
+        let mut write = || -> Result<()> {
+            npy::write_header(out, "|u1", &[rows, cols]).map_err(Error::write_failed)?;
             let cols = cols as usize;
             let mut packed = vec![0u8; cols.div_ceil(8)];
             let mut row = vec![0u8; cols];
             for r in 0..rows as usize {
+                // A row of 65536 cells is tens of microseconds: check every 64.
+                if r % 64 == 0 {
+                    control.check()?;
+                    control.advance(64.min(rows - r as u64));
+                }
                 // The 1-bit PNG row kernel: P-cells are the 0 bits.
                 write_bilevel_row(rows, cols as u64, r, &mut packed);
                 for (c, cell) in row.iter_mut().enumerate() {
                     *cell = u8::from(packed[c / 8] >> (7 - c % 8) & 1 == 0);
                 }
-                out.write_all(&row)?;
+                out.write_all(&row).map_err(Error::write_failed)?;
             }
             Ok(())
         };
-        write().map_err(Error::write_failed)
+        write()
     }
 
     /// Bytes of the `.csv` or `.json` data, computed from the P-cell counts (O(m) per
@@ -762,6 +783,27 @@ impl Spec for SquareFigure {
     fn validate(&self) -> Result<()> {
         SquareFigure::validate(self)
     }
+}
+
+/// The refusal of a board too large to draw whole, naming the way that draws
+/// it anyway: a window (`--window`, shrunk by `--bin`), for boards up to 2^62.
+/// `None` when the board is not over the whole-board limit (2^31 a side).
+fn too_large_to_draw_whole(m: u64, n: u64) -> Option<Error> {
+    const WHOLE: u64 = 1 << 31;
+    const WINDOWED: u64 = 1 << 62;
+    if m.max(n) <= WHOLE || m == 0 || n == 0 {
+        return None;
+    }
+    if m.max(n) > WINDOWED {
+        return Some(Error::invalid(format!(
+            "board {m} x {n} is too large: a board is drawn whole up to {WHOLE} a side, and a window (`window`, `bin`) of one up to 2^62 = {WINDOWED}"
+        )));
+    }
+    // The whole board in about 512 px a side: blocks of a power of two cells.
+    let bin = m.max(n).div_ceil(512).next_power_of_two();
+    Some(Error::invalid(format!(
+        "board {m} x {n} is too large to draw whole (at most {WHOLE} a side); a board up to 2^62 is drawn through a window: `window` 1..512,1..512 for its first cells, or `window` 1..{m},1..{n} `bin` {bin} for all of it in about 512 px, each pixel shaded by its block's exact share of P-cells"
+    )))
 }
 
 /// A validated square figure; its scene is drawn once for PNG, SVG and PDF.

@@ -40,7 +40,7 @@ pub(super) struct SectionStyleArgs {
     #[arg(long, visible_alias = "no-title")]
     no_caption: bool,
     /// A title above the whole figure ($...$ for math: "$H(4,11)$ beside $R(11,11)$").
-    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption", value_parser = args::parse_caption)]
     caption: Option<String>,
     /// Caption size in pt (px without a physical size) [default: scaled to the panel].
     #[arg(long, value_name = "PT", value_parser = args::parse_caption_size)]

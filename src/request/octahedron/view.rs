@@ -75,7 +75,7 @@ pub struct ViewArgs {
     #[arg(long, value_name = "PX")]
     edge_width: Option<f64>,
     /// Caption under the picture (default: says what is drawn).
-    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption")]
+    #[arg(long, value_name = "TEXT", conflicts_with = "no_caption", value_parser = args::parse_caption)]
     caption: Option<String>,
     /// Leave out the caption.
     #[arg(long, visible_alias = "no-title")]

@@ -22,14 +22,16 @@ const HINT: &str =
 
 /// An upper bound on the bit length of any value of frame `n`.
 pub fn value_bits_bound(n: usize) -> u64 {
-    (n as f64 * 4.25f64.log2()).floor() as u64 + 1
+    // Saturating: for n near 2^63 the product passes u64 (the cast saturates), and
+    // the estimates built on it must be refused, not wrap or panic.
+    ((n as f64 * 4.25f64.log2()).floor() as u64).saturating_add(1)
 }
 
 /// Bytes one cell of frame `n` can take: the `BigUint` itself, its digits and
 /// the allocator's bookkeeping for them.
 fn cell_bytes(n: usize) -> u64 {
     let digits = value_bits_bound(n).div_ceil(64);
-    std::mem::size_of::<BigUint>() as u64 + 8 * digits + 16
+    (std::mem::size_of::<BigUint>() as u64 + 16).saturating_add(digits.saturating_mul(8))
 }
 
 /// An n x n frame of exact values; cell (i,j) is at 0-based `(i-1, j-1)`.
@@ -107,7 +109,7 @@ impl Arith for Big {
         *out += e;
     }
     fn weight(&self, frame: usize) -> usize {
-        value_bits_bound(frame).div_ceil(64) as usize * 8
+        (value_bits_bound(frame).div_ceil(64) as usize).saturating_mul(8)
     }
 }
 

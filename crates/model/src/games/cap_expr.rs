@@ -912,6 +912,29 @@ mod tests {
     }
 
     #[test]
+    fn the_longest_chains_fit_a_small_stack() {
+        // The tree of a chain `x+x+...` is as deep as the chain is long; the
+        // length limit keeps that under 500, which a thread with a 256 KiB stack
+        // (an eighth of a spawned thread's default) parses, compiles and drops.
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let longest = format!("x{}", "+x".repeat((MAX_LENGTH - 1) / 2));
+                assert!(longest.len() <= MAX_LENGTH);
+                assert_eq!(cap(&longest, 1, 0), MAX_LENGTH.div_ceil(2) as u64);
+                let min = format!("min({})", vec!["x"; (MAX_LENGTH - 5) / 2].join(","));
+                assert_eq!(cap(&min, 3, 0), 3);
+                let signs = format!("{}x", "-".repeat(MAX_LENGTH - 1));
+                assert!(parse_err(&signs).contains("nesting"));
+                let long = format!("x{}", "+x".repeat(MAX_LENGTH));
+                assert!(parse_err(&long).contains("characters"));
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
     fn rounding_near_the_i128_limit_is_exact() {
         let max = i128::MAX;
         let expr = format!("round({}/{})", max - 1, max);

@@ -261,17 +261,20 @@ impl GameSpec {
         control: &Control,
     ) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
+        let refused = |err| self.with_box_that_fits(err, b, control);
         match self {
             // No value can be OUTSIDE here, so nothing needs checking before it is written.
             GameSpec::Capped(g) if !may_reach_outside(&bounds) => {
-                let solution = g.solve_streamed(
-                    [bounds[0], bounds[1], bounds[2]],
-                    limit,
-                    OUTSIDE,
-                    |s| shape(&s),
-                    write,
-                    control,
-                )?;
+                let solution = g
+                    .solve_streamed(
+                        [bounds[0], bounds[1], bounds[2]],
+                        limit,
+                        OUTSIDE,
+                        |s| shape(&s),
+                        write,
+                        control,
+                    )
+                    .map_err(refused)?;
                 Ok(Solution::Capped(solution))
             }
             _ => {
@@ -286,6 +289,83 @@ impl GameSpec {
         }
     }
 
+    /// The bytes a solve of the box `bounds` asks its memory guard for (the
+    /// solvers' own estimates: the cap table's footprint for capped games, a few
+    /// bytes a tuple for the others), without solving.
+    pub fn solve_bytes(&self, bounds: &[u32], control: &Control) -> Result<u64> {
+        let tuples = bounds
+            .iter()
+            .fold(1u64, |n, &b| n.saturating_mul(u64::from(b) + 1));
+        Ok(match self {
+            GameSpec::Capped(g) => match bounds {
+                &[x, y, z] => g.solve_bytes([x, y, z], control)?,
+                _ => u64::MAX,
+            },
+            GameSpec::File(g) if g.has_pass() => tuples.saturating_mul(5),
+            _ => tuples.saturating_mul(3),
+        })
+    }
+
+    /// A memory refusal of the uniform box `b` with the largest uniform box that
+    /// fits named in its hint ("use `box` 1234 or less"), as the docs promise; any
+    /// other error, or another box, as it is.
+    fn with_box_that_fits(&self, err: Error, b: &GameBox, control: &Control) -> Error {
+        let (
+            Error::TooLarge {
+                what,
+                needed,
+                limit,
+                ..
+            },
+            GameBox::Uniform(n),
+        ) = (&err, b)
+        else {
+            return err;
+        };
+        let fits = |k: u32| {
+            let Ok(bounds) = self.resolve_box(&GameBox::Uniform(k)) else {
+                return false;
+            };
+            // A capped game's estimate tabulates its cap over the columns: a box
+            // whose columns alone pass the limit (14 bytes each at least, as the
+            // solver's own first check) is out before any table is made.
+            if let (GameSpec::Capped(_), &[x, _, z]) = (self, bounds.as_slice()) {
+                let columns = (u64::from(x) + 1).saturating_mul(u64::from(z) + 1);
+                if columns.saturating_mul(14) > *limit {
+                    return false;
+                }
+            }
+            self.solve_bytes(&bounds, control)
+                .is_ok_and(|bytes| bytes <= *limit)
+        };
+        // The estimates grow with the box: the largest k below n that fits,
+        // found by doubling from 1 and then halving, so the largest box whose
+        // estimate is computed is at most twice the answer (a capped game's
+        // estimate tabulates its cap: never a table near the refused box's).
+        if !fits(0) {
+            return err;
+        }
+        let (mut low, mut high) = (0u32, 1u32);
+        while high < *n && fits(high) {
+            low = high;
+            high = high.saturating_mul(2).min(*n);
+        }
+        while high - low > 1 {
+            let mid = low + (high - low) / 2;
+            if fits(mid) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        Error::TooLarge {
+            what: what.clone(),
+            needed: *needed,
+            limit: *limit,
+            hint: format!("use `box` {low} or less"),
+        }
+    }
+
     /// Solves the game on a box; refused with an estimate over `limit` bytes.
     // TODO(request layer): callers pass their Control
     pub fn solve(&self, b: &GameBox, limit: u64) -> Result<Solution> {
@@ -296,6 +376,11 @@ impl GameSpec {
     /// (positions for capped games, tuples for the others); `control` is checked
     /// after at most about a millisecond of work on one thread.
     pub fn solve_controlled(&self, b: &GameBox, limit: u64, control: &Control) -> Result<Solution> {
+        self.solve_unhinted(b, limit, control)
+            .map_err(|err| self.with_box_that_fits(err, b, control))
+    }
+
+    fn solve_unhinted(&self, b: &GameBox, limit: u64, control: &Control) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
         Ok(match self {
             GameSpec::Capped(g) => Solution::Capped(g.solve_controlled(

@@ -460,29 +460,37 @@ fn check_rule_work(
     Ok(())
 }
 
-/// Surveys `family` at every value of `values` (in that order in the result),
-/// values solved in parallel; the result does not depend on the thread count.
-/// Refused with an estimate when the values solved at once would need more
-/// than the memory limit.
-pub fn survey(
-    family: &dyn GameFamily,
-    values: &[i64],
-    options: &SurveyOptions,
-    control: &Control,
-) -> Result<Vec<ValueReport>> {
-    survey_with_claims(family, values, options, &ClaimOptions::default(), control)
+/// The games of a survey, their claims and their boxes, checked: every box
+/// resolved, every claim parsed, the rule search and the memory of the values
+/// solved at once within their limits.
+struct Prepared {
+    games: Vec<GameSpec>,
+    claims: Vec<Claims>,
+    boxes: Vec<Vec<u32>>,
+    at_once: u64,
 }
 
-/// [`survey`] with rules of one's own, a region, per-slice fits or changed
-/// coordinates ([`claims`]), every expression parsed per value with the
-/// family's parameter bound to it.
-pub fn survey_with_claims(
+/// Everything [`survey_with_claims`] checks before it solves anything: the
+/// boxes, the claims, the rule search's line checks ([`MAX_RULE_WORK`]) and the
+/// memory estimate. Front ends call it when they plan a survey, so a refusal
+/// comes before any other work (a render's figures, a page's other surveys).
+pub fn check_survey(
     family: &dyn GameFamily,
     values: &[i64],
     options: &SurveyOptions,
     claim_options: &ClaimOptions,
     control: &Control,
-) -> Result<Vec<ValueReport>> {
+) -> Result<()> {
+    prepare(family, values, options, claim_options, control).map(|_| ())
+}
+
+fn prepare(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    claim_options: &ClaimOptions,
+    control: &Control,
+) -> Result<Prepared> {
     if values.is_empty() {
         return Err(Error::invalid("`param`: no values to survey"));
     }
@@ -507,10 +515,11 @@ pub fn survey_with_claims(
                 game.name()
             )));
         }
+        // The rule search's size is known from the box alone: refused first.
+        check_rule_work(game, &bounds, &options.finders, &claims[boxes.len()])?;
         let (work, lines) = value_bytes(game, &bounds, need_grundy, control)?;
         working.push(work);
         kept = kept.saturating_add(lines);
-        check_rule_work(game, &bounds, &options.finders, &claims[boxes.len()])?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
@@ -536,6 +545,43 @@ pub fn survey_with_claims(
         options.memory_limit,
         "use a smaller `box`, or leave out the finders that need Grundy values (`find` shift,constant)",
     )?;
+    Ok(Prepared {
+        games,
+        claims,
+        boxes,
+        at_once,
+    })
+}
+
+/// Surveys `family` at every value of `values` (in that order in the result),
+/// values solved in parallel; the result does not depend on the thread count.
+/// Refused with an estimate when the values solved at once would need more
+/// than the memory limit.
+pub fn survey(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    control: &Control,
+) -> Result<Vec<ValueReport>> {
+    survey_with_claims(family, values, options, &ClaimOptions::default(), control)
+}
+
+/// [`survey`] with rules of one's own, a region, per-slice fits or changed
+/// coordinates ([`claims`]), every expression parsed per value with the
+/// family's parameter bound to it.
+pub fn survey_with_claims(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    claim_options: &ClaimOptions,
+    control: &Control,
+) -> Result<Vec<ValueReport>> {
+    let Prepared {
+        games,
+        claims,
+        boxes,
+        at_once,
+    } = prepare(family, values, options, claim_options, control)?;
     control.add_total(values.len() as u64);
     let per_value_limit = options.memory_limit / at_once;
     let reports: Vec<Result<ValueReport>> = games

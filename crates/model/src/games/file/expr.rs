@@ -318,6 +318,12 @@ fn whole_program(code: &[Op]) -> Option<Vec<W>> {
 /// A syntax or name error: the message says what and, where it can, how to fix it.
 pub(crate) type Problem = String;
 
+/// An expression as messages quote it: one line, at most 60 characters
+/// ([`crate::error::excerpt`]), so a 60 KB expression gives a short error.
+fn quoted(src: &str) -> String {
+    crate::error::excerpt(&crate::error::one_line(src.trim()))
+}
+
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
     Num(i128),
@@ -325,7 +331,8 @@ enum Tok {
     Sym(&'static str),
 }
 
-fn lex(src: &str) -> Result<Vec<Tok>, Problem> {
+/// The tokens of `src`, each with the byte offset where it starts.
+fn lex(src: &str) -> Result<Vec<(Tok, usize)>, Problem> {
     const SYMS: [&str; 16] = [
         "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "^", "(", ")", ",", "<", ">", "=",
     ];
@@ -334,7 +341,7 @@ fn lex(src: &str) -> Result<Vec<Tok>, Problem> {
     let mut i = 0;
     'outer: while i < b.len() {
         let c = b[i] as char;
-        if c.is_whitespace() {
+        if c.is_ascii_whitespace() {
             i += 1;
             continue;
         }
@@ -345,8 +352,8 @@ fn lex(src: &str) -> Result<Vec<Tok>, Problem> {
             }
             let n: i128 = src[start..i]
                 .parse()
-                .map_err(|_| format!("the number {} is too large", &src[start..i]))?;
-            out.push(Tok::Num(n));
+                .map_err(|_| format!("the number {} is too large", quoted(&src[start..i])))?;
+            out.push((Tok::Num(n), start));
             continue;
         }
         if c.is_ascii_alphabetic() || c == '_' {
@@ -354,53 +361,68 @@ fn lex(src: &str) -> Result<Vec<Tok>, Problem> {
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                 i += 1;
             }
-            out.push(Tok::Ident(src[start..i].to_string()));
+            out.push((Tok::Ident(src[start..i].to_string()), start));
             continue;
         }
         for s in SYMS {
             if src[i..].starts_with(s) {
-                out.push(Tok::Sym(if s == "**" { "^" } else { s }));
+                out.push((Tok::Sym(if s == "**" { "^" } else { s }), i));
                 i += s.len();
                 continue 'outer;
             }
         }
+        let bad = src[i..].chars().next().unwrap_or(' ');
         return Err(format!(
-            "unexpected character '{}' in '{src}' (allowed: numbers, names, + - * / ^ ( ) , and comparisons)",
-            &src[i..].chars().next().unwrap_or(' ')
+            "unexpected character '{}' at character {} of '{}' (allowed: numbers, names, + - * / ^ ( ) , and comparisons)",
+            bad.escape_debug(),
+            src[..i].chars().count() + 1,
+            quoted(src)
         ));
     }
     Ok(out)
 }
 
-/// The parse tree, before names are resolved.
+/// One step of a parsed expression in postfix order, before names are resolved.
+///
+/// The parser writes postfix directly and every later pass is a loop over a
+/// `Vec`: no pass recurses over the expression, so a chain `x+1+1+...` of any
+/// length cannot overflow a stack (a tree of boxed nodes would be as deep as the
+/// chain is long, in the passes over it and in its `Drop`). Only brackets, signs
+/// and powers make the parser recurse, and those are counted ([`MAX_NESTING`]).
 #[derive(Clone, Debug)]
-enum Node {
+enum Step {
     Num(i128),
     Name(String),
-    Neg(Box<Node>),
-    Bin(&'static str, Box<Node>, Box<Node>),
-    Call(String, Vec<Node>),
+    Neg,
+    Bin(&'static str),
+    /// A call of a built-in or a helper function with this many arguments.
+    Call(String, usize),
 }
 
-struct Parser {
-    toks: Vec<Tok>,
+/// The deepest nesting of brackets, calls, signs and powers.
+const MAX_NESTING: usize = 64;
+
+struct Parser<'a> {
+    toks: Vec<(Tok, usize)>,
     at: usize,
-    src: String,
+    src: &'a str,
     depth: usize,
+    out: Vec<Step>,
 }
 
-impl Parser {
-    fn new(src: &str) -> Result<Parser, Problem> {
+impl<'a> Parser<'a> {
+    fn new(src: &'a str) -> Result<Parser<'a>, Problem> {
         Ok(Parser {
             toks: lex(src)?,
             at: 0,
-            src: src.to_string(),
+            src,
             depth: 0,
+            out: Vec::new(),
         })
     }
 
     fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.at)
+        self.toks.get(self.at).map(|(t, _)| t)
     }
 
     fn eat(&mut self, sym: &str) -> bool {
@@ -419,18 +441,24 @@ impl Parser {
             Err(format!(
                 "expected '{sym}' {} in '{}'",
                 self.where_(),
-                self.src
+                quoted(self.src)
             ))
         }
     }
 
+    /// Where the parser stands: the next token and the character it starts at
+    /// (1-based), so a mistake in a long expression can be found.
     fn where_(&self) -> String {
-        match self.peek() {
-            None => "at the end".into(),
-            Some(Tok::Num(n)) => format!("before '{n}'"),
-            Some(Tok::Ident(s)) => format!("before '{s}'"),
-            Some(Tok::Sym(s)) => format!("before '{s}'"),
-        }
+        let Some((tok, offset)) = self.toks.get(self.at) else {
+            return "at the end".into();
+        };
+        let column = self.src[..*offset].chars().count() + 1;
+        let tok = match tok {
+            Tok::Num(n) => n.to_string(),
+            Tok::Ident(s) => crate::error::excerpt(s),
+            Tok::Sym(s) => s.to_string(),
+        };
+        format!("before '{tok}' at character {column}")
     }
 
     fn done(&self) -> Result<(), Problem> {
@@ -440,17 +468,26 @@ impl Parser {
             Err(format!(
                 "unexpected text {} in '{}'",
                 self.where_(),
-                self.src
+                quoted(self.src)
             ))
         }
     }
 
-    fn expr(&mut self) -> Result<Node, Problem> {
+    /// Counts one level of nesting; the parser recurses only through here.
+    fn enter(&mut self) -> Result<(), Problem> {
         self.depth += 1;
-        if self.depth > 64 {
-            return Err(format!("'{}' is nested too deeply", self.src));
+        if self.depth > MAX_NESTING {
+            return Err(format!(
+                "'{}' is nested too deeply (brackets, signs and powers more than {MAX_NESTING} levels deep)",
+                quoted(self.src)
+            ));
         }
-        let mut left = self.term()?;
+        Ok(())
+    }
+
+    fn expr(&mut self) -> Result<(), Problem> {
+        self.enter()?;
+        self.term()?;
         loop {
             let op = if self.eat("+") {
                 "+"
@@ -459,15 +496,15 @@ impl Parser {
             } else {
                 break;
             };
-            let right = self.term()?;
-            left = Node::Bin(op, Box::new(left), Box::new(right));
+            self.term()?;
+            self.out.push(Step::Bin(op));
         }
         self.depth -= 1;
-        Ok(left)
+        Ok(())
     }
 
-    fn term(&mut self) -> Result<Node, Problem> {
-        let mut left = self.unary()?;
+    fn term(&mut self) -> Result<(), Problem> {
+        self.unary()?;
         loop {
             let op = if self.eat("*") {
                 "*"
@@ -476,89 +513,99 @@ impl Parser {
             } else {
                 break;
             };
-            let right = self.unary()?;
-            left = Node::Bin(op, Box::new(left), Box::new(right));
+            self.unary()?;
+            self.out.push(Step::Bin(op));
         }
-        Ok(left)
+        Ok(())
     }
 
-    fn unary(&mut self) -> Result<Node, Problem> {
+    fn unary(&mut self) -> Result<(), Problem> {
         // Signs and exponents nest without parentheses: counted like them.
-        self.depth += 1;
-        if self.depth > 64 {
-            return Err(format!("'{}' is nested too deeply", self.src));
-        }
-        let node = if self.eat("-") {
-            Node::Neg(Box::new(self.unary()?))
+        self.enter()?;
+        if self.eat("-") {
+            self.unary()?;
+            self.out.push(Step::Neg);
         } else if self.eat("+") {
-            self.unary()?
+            self.unary()?;
         } else {
-            self.power()?
-        };
+            self.power()?;
+        }
         self.depth -= 1;
-        Ok(node)
+        Ok(())
     }
 
-    fn power(&mut self) -> Result<Node, Problem> {
-        let base = self.atom()?;
+    fn power(&mut self) -> Result<(), Problem> {
+        self.atom()?;
         if self.eat("^") {
             // Right-associative, and -x^2 is -(x^2) as in Mathematica.
-            let exp = self.unary()?;
-            return Ok(Node::Bin("^", Box::new(base), Box::new(exp)));
+            self.unary()?;
+            self.out.push(Step::Bin("^"));
         }
-        Ok(base)
+        Ok(())
     }
 
-    fn atom(&mut self) -> Result<Node, Problem> {
+    fn atom(&mut self) -> Result<(), Problem> {
         match self.peek().cloned() {
             Some(Tok::Num(n)) => {
                 self.at += 1;
-                Ok(Node::Num(n))
+                self.out.push(Step::Num(n));
+                Ok(())
             }
             Some(Tok::Ident(name)) => {
                 self.at += 1;
                 if self.eat("(") {
-                    let args = self.list(")")?;
-                    Ok(Node::Call(name, args))
+                    let args = self.list(")")?.len();
+                    self.out.push(Step::Call(name, args));
                 } else {
-                    Ok(Node::Name(name))
+                    self.out.push(Step::Name(name));
                 }
+                Ok(())
             }
             Some(Tok::Sym("(")) => {
                 self.at += 1;
-                let inner = self.expr()?;
-                self.expect(")")?;
-                Ok(inner)
+                self.expr()?;
+                self.expect(")")
             }
             _ => Err(format!(
                 "expected a number, a name or '(' {} in '{}'",
                 self.where_(),
-                self.src
+                quoted(self.src)
             )),
         }
     }
 
-    /// Comma-separated expressions up to `close` (already past the opening one).
-    fn list(&mut self, close: &str) -> Result<Vec<Node>, Problem> {
-        let mut items = Vec::new();
+    /// Comma-separated expressions up to `close` (already past the opening one):
+    /// where each one's steps start in `out`.
+    fn list(&mut self, close: &str) -> Result<Vec<usize>, Problem> {
+        let mut starts = Vec::new();
         if self.eat(close) {
-            return Ok(items);
+            return Ok(starts);
         }
         loop {
-            items.push(self.expr()?);
+            starts.push(self.out.len());
+            self.expr()?;
             if self.eat(close) {
-                return Ok(items);
+                return Ok(starts);
             }
             self.expect(",")?;
         }
     }
+
+    /// One whole expression: its steps.
+    fn whole(src: &str) -> Result<Vec<Step>, Problem> {
+        let mut p = Parser::new(src)?;
+        p.expr()?;
+        p.done()?;
+        Ok(p.out)
+    }
 }
 
-/// A helper function `name(a, b) = body`, kept as a tree and inlined at each call.
+/// A helper function `name(a, b) = body`, compiled once where it is defined
+/// (`Op::Var(i)` is argument `i`) and written out at each call.
 #[derive(Clone, Debug)]
 pub(crate) struct Helper {
-    args: Vec<String>,
-    body: Node,
+    args: usize,
+    code: Vec<Op>,
 }
 
 /// The names an expression may use, and what they stand for.
@@ -588,248 +635,227 @@ pub(crate) fn parse_helper(
     helpers: &BTreeMap<String, Helper>,
 ) -> Result<(String, Helper), Problem> {
     let (head, body) = src.split_once('=').ok_or_else(|| {
-        format!("'{src}' is not a definition; write it as name(a, b) = expression")
+        format!(
+            "'{}' is not a definition; write it as name(a, b) = expression",
+            quoted(src)
+        )
     })?;
-    let mut p = Parser::new(head)?;
-    let (name, args) = match p.atom()? {
-        Node::Call(name, args) => {
-            let args = args
-                .into_iter()
-                .map(|a| match a {
-                    Node::Name(n) => Ok(n),
-                    _ => Err(format!(
-                        "the arguments of '{}' must be plain names, e.g. res(x) = 2*floor(x/2) + 1",
-                        head.trim()
-                    )),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            (name, args)
-        }
-        _ => {
-            return Err(format!(
-                "'{}' is not a function head; write it as name(a, b) = expression",
-                head.trim()
-            ))
-        }
+    let not_a_head = || {
+        format!(
+            "'{}' is not a function head; write it as name(a, b) = expression",
+            quoted(head)
+        )
     };
-    p.done()?;
+    let plain_names = || {
+        format!(
+            "the arguments of '{}' must be plain names, e.g. res(x) = 2*floor(x/2) + 1",
+            quoted(head)
+        )
+    };
+    // The head is a name, '(', names separated by commas, ')': read as tokens.
+    let toks: Vec<Tok> = lex(head)?.into_iter().map(|(t, _)| t).collect();
+    let (name, inner) = match toks.as_slice() {
+        [Tok::Ident(name), Tok::Sym("("), inner @ .., Tok::Sym(")")] => (name.clone(), inner),
+        _ => return Err(not_a_head()),
+    };
+    let mut args = Vec::new();
+    for (i, tok) in inner.iter().enumerate() {
+        match tok {
+            Tok::Ident(a) if i % 2 == 0 => args.push(a.clone()),
+            Tok::Sym(",") if i % 2 == 1 && i + 1 < inner.len() => {}
+            _ => return Err(plain_names()),
+        }
+    }
     if reserved(&name) || params.contains_key(&name) || helpers.contains_key(&name) {
         return Err(format!(
-            "the function name '{name}' is taken (a built-in, a parameter or an earlier function)"
+            "the function name '{}' is taken (a built-in, a parameter or an earlier function)",
+            crate::error::excerpt(&name)
         ));
     }
-    let mut p = Parser::new(body)?;
-    let body = p.expr()?;
-    p.done()?;
-    // Check the body's names now, so a mistake is reported at its definition.
-    let vars: Vec<String> = args.clone();
-    resolve(
-        &body,
+    let steps = Parser::whole(body)?;
+    // Compiled now, so a mistake is reported at its definition.
+    let code = resolve(
+        &steps,
         &Scope {
-            vars: &vars,
+            vars: &args,
             params,
             helpers,
         },
-        &BTreeMap::new(),
-        0,
-        &mut { MAX_NODES },
     )?;
-    Ok((name, Helper { args, body }))
+    Ok((
+        name,
+        Helper {
+            args: args.len(),
+            code,
+        },
+    ))
 }
 
-/// A resolved tree: every name is a variable slot or a constant.
-enum Res {
-    Const(Rational),
-    Var(usize),
-    Neg(Box<Res>),
-    Bin(&'static str, Box<Res>, Box<Res>),
-    Call(Op, Vec<Res>),
-}
-
-/// The most nodes an expression may have once its helper functions are written
-/// out: helpers that call each other twice over would otherwise grow without bound.
+/// The most instructions an expression may have once its helper functions are
+/// written out: helpers that call each other twice over would otherwise grow
+/// without bound, and every position evaluates all of them.
 const MAX_NODES: usize = 100_000;
 
-fn size(r: &Res) -> usize {
-    match r {
-        Res::Const(_) | Res::Var(_) => 1,
-        Res::Neg(a) => 1 + size(a),
-        Res::Bin(_, a, b) => 1 + size(a) + size(b),
-        Res::Call(_, args) => 1 + args.iter().map(size).sum::<usize>(),
-    }
+fn too_large() -> Problem {
+    format!(
+        "the expression is too large once its functions are written out (over {MAX_NODES} terms)"
+    )
 }
 
-fn spend(budget: &mut usize, nodes: usize) -> Result<(), Problem> {
-    *budget = budget.checked_sub(nodes).ok_or_else(|| {
-        format!("the expression is too large once its functions are written out (over {MAX_NODES} terms)")
-    })?;
-    Ok(())
-}
-
-fn resolve(
-    node: &Node,
-    scope: &Scope,
-    locals: &BTreeMap<String, Res>,
-    inlined: usize,
-    budget: &mut usize,
-) -> Result<Res, Problem> {
-    if inlined > 64 {
-        return Err("helper functions call each other more than 64 deep".into());
-    }
-    spend(budget, 1)?;
-    Ok(match node {
-        Node::Num(n) => Res::Const(Rational::int(*n)),
-        Node::Name(name) => {
-            if let Some(local) = locals.get(name) {
-                spend(budget, size(local))?;
-                clone_res(local)
-            } else if let Some(i) = scope.vars.iter().position(|v| v == name) {
-                Res::Var(i)
-            } else if let Some(&v) = scope.params.get(name) {
-                Res::Const(Rational::int(v))
-            } else {
-                let mut known: Vec<&str> = scope.vars.iter().map(String::as_str).collect();
-                known.extend(scope.params.keys().map(String::as_str));
-                known.extend(locals.keys().map(String::as_str));
-                return Err(format!(
-                    "unknown name '{name}'; here you may use {}",
-                    if known.is_empty() {
-                        "numbers only".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ));
+/// Resolves names and writes out helper calls: postfix steps in, postfix
+/// instructions out, in one loop. `starts` holds, for each value the program has
+/// on its stack at this point, where the instructions computing it begin, so a
+/// helper's arguments are the slices between them.
+fn resolve(steps: &[Step], scope: &Scope) -> Result<Vec<Op>, Problem> {
+    let mut code: Vec<Op> = Vec::with_capacity(steps.len());
+    let mut starts: Vec<usize> = Vec::new();
+    for step in steps {
+        match step {
+            Step::Num(n) => {
+                starts.push(code.len());
+                code.push(Op::Const(Rational::int(*n)));
             }
-        }
-        Node::Neg(a) => Res::Neg(Box::new(resolve(a, scope, locals, inlined, budget)?)),
-        Node::Bin(op, a, b) => Res::Bin(
-            op,
-            Box::new(resolve(a, scope, locals, inlined, budget)?),
-            Box::new(resolve(b, scope, locals, inlined, budget)?),
-        ),
-        Node::Call(name, args) => {
-            let args = args
-                .iter()
-                .map(|a| resolve(a, scope, locals, inlined, budget))
-                .collect::<Result<Vec<_>, _>>()?;
-            if let Some(h) = scope.helpers.get(name) {
-                if h.args.len() != args.len() {
-                    return Err(format!(
-                        "'{name}' takes {} argument(s), given {}",
-                        h.args.len(),
-                        args.len()
-                    ));
-                }
-                let inner: BTreeMap<String, Res> = h.args.iter().cloned().zip(args).collect();
-                // A helper sees its arguments and the parameters, not the heaps.
-                let body_scope = Scope {
-                    vars: &[],
-                    params: scope.params,
-                    helpers: scope.helpers,
-                };
-                return resolve(&h.body, &body_scope, &inner, inlined + 1, budget);
-            }
-            let lower = name.to_ascii_lowercase();
-            let arity = |n: usize| -> Result<(), Problem> {
-                if args.len() == n {
-                    Ok(())
+            Step::Name(name) => {
+                starts.push(code.len());
+                code.push(if let Some(i) = scope.vars.iter().position(|v| v == name) {
+                    Op::Var(i)
+                } else if let Some(&v) = scope.params.get(name) {
+                    Op::Const(Rational::int(v))
                 } else {
-                    Err(format!(
-                        "{lower} takes {n} argument(s), given {}",
-                        args.len()
-                    ))
-                }
-            };
-            let op = match lower.as_str() {
-                "floor" => arity(1).map(|_| Op::Floor)?,
-                "ceil" => arity(1).map(|_| Op::Ceil)?,
-                "round" => arity(1).map(|_| Op::Round)?,
-                "isqrt" => arity(1).map(|_| Op::Isqrt)?,
-                "abs" => arity(1).map(|_| Op::Abs)?,
-                "mod" => arity(2).map(|_| Op::Mod)?,
-                "min" | "max" if args.len() >= 2 => {
-                    if lower == "min" {
-                        Op::Min(args.len())
-                    } else {
-                        Op::Max(args.len())
-                    }
-                }
-                "min" | "max" => return Err(format!("{lower} takes two or more arguments")),
-                _ => {
+                    let mut known: Vec<&str> = scope.vars.iter().map(String::as_str).collect();
+                    known.extend(scope.params.keys().map(String::as_str));
                     return Err(format!(
-                        "unknown function '{name}'; built in: {}; or define it under 'functions'",
-                        BUILTINS.join(", ")
-                    ))
+                        "unknown name '{}'; here you may use {}",
+                        crate::error::excerpt(name),
+                        if known.is_empty() {
+                            "numbers only".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ));
+                });
+            }
+            Step::Neg => code.push(Op::Neg),
+            Step::Bin(op) => {
+                // The left operand's start is the result's start.
+                starts.pop();
+                code.push(match *op {
+                    "+" => Op::Add,
+                    "-" => Op::Sub,
+                    "*" => Op::Mul,
+                    "/" => Op::Div,
+                    _ => Op::Pow,
+                });
+            }
+            Step::Call(name, n) => {
+                let n = *n;
+                let first = starts.len() - n;
+                let begin = starts.get(first).copied().unwrap_or(code.len());
+                if let Some(h) = scope.helpers.get(name) {
+                    if h.args != n {
+                        return Err(format!(
+                            "'{}' takes {} argument(s), given {n}",
+                            crate::error::excerpt(name),
+                            h.args
+                        ));
+                    }
+                    let mut bounds = starts.split_off(first);
+                    bounds.push(code.len());
+                    let args: Vec<Vec<Op>> = bounds
+                        .windows(2)
+                        .map(|w| code[w[0]..w[1]].to_vec())
+                        .collect();
+                    let written: usize = h
+                        .code
+                        .iter()
+                        .map(|op| match op {
+                            Op::Var(i) => args[*i].len(),
+                            _ => 1,
+                        })
+                        .sum();
+                    if begin + written > MAX_NODES {
+                        return Err(too_large());
+                    }
+                    code.truncate(begin);
+                    for op in &h.code {
+                        match op {
+                            Op::Var(i) => code.extend_from_slice(&args[*i]),
+                            op => code.push(op.clone()),
+                        }
+                    }
+                    starts.push(begin);
+                    continue;
                 }
-            };
-            Res::Call(op, args)
-        }
-    })
-}
-
-fn clone_res(r: &Res) -> Res {
-    match r {
-        Res::Const(q) => Res::Const(*q),
-        Res::Var(i) => Res::Var(*i),
-        Res::Neg(a) => Res::Neg(Box::new(clone_res(a))),
-        Res::Bin(op, a, b) => Res::Bin(op, Box::new(clone_res(a)), Box::new(clone_res(b))),
-        Res::Call(op, args) => Res::Call(op.clone(), args.iter().map(clone_res).collect()),
-    }
-}
-
-/// Postfix code of `r`; returns the stack depth it needs.
-fn emit(r: &Res, code: &mut Vec<Op>) -> usize {
-    match r {
-        Res::Const(q) => {
-            code.push(Op::Const(*q));
-            1
-        }
-        Res::Var(i) => {
-            code.push(Op::Var(*i));
-            1
-        }
-        Res::Neg(a) => {
-            let d = emit(a, code);
-            code.push(Op::Neg);
-            d
-        }
-        Res::Bin(op, a, b) => {
-            let da = emit(a, code);
-            let db = emit(b, code);
-            code.push(match *op {
-                "+" => Op::Add,
-                "-" => Op::Sub,
-                "*" => Op::Mul,
-                "/" => Op::Div,
-                _ => Op::Pow,
-            });
-            da.max(db + 1)
-        }
-        Res::Call(op, args) => {
-            if let (Op::Floor, [Res::Bin("/", a, b)]) = (op, args.as_slice()) {
-                let da = emit(a, code);
-                let db = emit(b, code);
-                code.push(Op::FloorDiv);
-                return da.max(db + 1);
+                let lower = name.to_ascii_lowercase();
+                let arity = |want: usize| -> Result<(), Problem> {
+                    if n == want {
+                        Ok(())
+                    } else {
+                        Err(format!("{lower} takes {want} argument(s), given {n}"))
+                    }
+                };
+                let op = match lower.as_str() {
+                    "floor" => arity(1).map(|_| Op::Floor)?,
+                    "ceil" => arity(1).map(|_| Op::Ceil)?,
+                    "round" => arity(1).map(|_| Op::Round)?,
+                    "isqrt" => arity(1).map(|_| Op::Isqrt)?,
+                    "abs" => arity(1).map(|_| Op::Abs)?,
+                    "mod" => arity(2).map(|_| Op::Mod)?,
+                    "min" if n >= 2 => Op::Min(n),
+                    "max" if n >= 2 => Op::Max(n),
+                    "min" | "max" => return Err(format!("{lower} takes two or more arguments")),
+                    _ => {
+                        return Err(format!(
+                            "unknown function '{}'; built in: {}; or define it under 'functions'",
+                            crate::error::excerpt(name),
+                            BUILTINS.join(", ")
+                        ))
+                    }
+                };
+                starts.truncate(first);
+                starts.push(begin);
+                code.push(op);
             }
-            let mut depth = 0;
-            for (i, a) in args.iter().enumerate() {
-                depth = depth.max(emit(a, code) + i);
-            }
-            code.push(op.clone());
-            depth
+        }
+        if code.len() > MAX_NODES {
+            return Err(too_large());
         }
     }
+    Ok(code)
 }
 
-fn compile_node(node: &Node, scope: &Scope, src: &str) -> Result<Expr, Problem> {
-    let mut budget = MAX_NODES;
-    let res = resolve(node, scope, &BTreeMap::new(), 0, &mut budget)?;
-    let mut code = Vec::new();
-    let depth = emit(&res, &mut code);
-    if depth > STACK || code.len() > 100_000 {
+/// The stack a postfix program needs: the most values it holds at once.
+fn stack_depth(code: &[Op]) -> usize {
+    let (mut held, mut most) = (0usize, 0usize);
+    for op in code {
+        match op {
+            Op::Const(_) | Op::Var(_) => held += 1,
+            Op::Neg | Op::Floor | Op::Ceil | Op::Round | Op::Isqrt | Op::Abs => {}
+            Op::Min(n) | Op::Max(n) => held -= n - 1,
+            _ => held -= 1,
+        }
+        most = most.max(held);
+    }
+    most
+}
+
+fn compile_steps(steps: &[Step], scope: &Scope, src: &str) -> Result<Expr, Problem> {
+    let mut code = resolve(steps, scope)?;
+    // floor(a / b), fused: whole numbers divide without building a fraction. The
+    // instruction before a `floor` computes its argument, so a `/` there is `a / b`.
+    let mut fused = Vec::with_capacity(code.len());
+    for op in code.drain(..) {
+        match (fused.last(), &op) {
+            (Some(Op::Div), Op::Floor) => *fused.last_mut().expect("a last") = Op::FloorDiv,
+            _ => fused.push(op),
+        }
+    }
+    let code = fused;
+    let depth = stack_depth(&code);
+    if depth > STACK {
         return Err(format!(
-            "'{src}' is too large once its functions are written out (stack {depth}, at most {STACK})"
+            "'{}' holds {depth} values at once while it is evaluated, at most {STACK}: give min and max fewer arguments each, or nest fewer brackets",
+            quoted(src)
         ));
     }
     let whole = whole_program(&code);
@@ -839,10 +865,7 @@ fn compile_node(node: &Node, scope: &Scope, src: &str) -> Result<Expr, Problem> 
 /// Compiles one expression (the tests; files use tuples and conditions).
 #[cfg(test)]
 pub(crate) fn compile(src: &str, scope: &Scope) -> Result<Expr, Problem> {
-    let mut p = Parser::new(src)?;
-    let node = p.expr()?;
-    p.done()?;
-    compile_node(&node, scope, src)
+    compile_steps(&Parser::whole(src)?, scope, src)
 }
 
 /// Compiles a tuple `(e1, e2, ...)` of exactly `len` expressions.
@@ -850,18 +873,24 @@ pub(crate) fn compile_tuple(src: &str, len: usize, scope: &Scope) -> Result<Vec<
     let mut p = Parser::new(src)?;
     if !p.eat("(") {
         return Err(format!(
-            "'{src}' is not a tuple; write ({len} expressions separated by commas)"
+            "'{}' is not a tuple; write ({len} expressions separated by commas)",
+            quoted(src)
         ));
     }
-    let items = p.list(")")?;
+    let mut bounds = p.list(")")?;
     p.done()?;
-    if items.len() != len {
+    if bounds.len() != len {
         return Err(format!(
-            "'{src}' has {} entries; the game has {len} heaps, one entry each",
-            items.len()
+            "'{}' has {} entries; the game has {len} heaps, one entry each",
+            quoted(src),
+            bounds.len()
         ));
     }
-    items.iter().map(|n| compile_node(n, scope, src)).collect()
+    bounds.push(p.out.len());
+    bounds
+        .windows(2)
+        .map(|w| compile_steps(&p.out[w[0]..w[1]], scope, src))
+        .collect()
 }
 
 /// One comparison of a chain `a <= b < c`.
@@ -911,7 +940,8 @@ impl Condition {
 /// Compiles `a >= b >= c` (any of `< <= > >= == !=`, chained).
 pub(crate) fn compile_condition(src: &str, scope: &Scope) -> Result<Condition, Problem> {
     let mut p = Parser::new(src)?;
-    let mut exprs = vec![p.expr()?];
+    let mut bounds = vec![0];
+    p.expr()?;
     let mut ops = Vec::new();
     while let Some(Tok::Sym(s)) = p.peek().cloned() {
         if !matches!(s, "<" | "<=" | ">" | ">=" | "==" | "!=") {
@@ -919,22 +949,26 @@ pub(crate) fn compile_condition(src: &str, scope: &Scope) -> Result<Condition, P
         }
         p.at += 1;
         ops.push(s);
-        exprs.push(p.expr()?);
+        bounds.push(p.out.len());
+        p.expr()?;
     }
     if p.eat("=") {
         return Err(format!(
-            "'{src}' uses '='; compare with ==, <=, >=, <, > or !="
+            "'{}' uses '='; compare with ==, <=, >=, <, > or !=",
+            quoted(src)
         ));
     }
     p.done()?;
     if ops.is_empty() {
         return Err(format!(
-            "'{src}' compares nothing; write an inequality such as y <= res(x)"
+            "'{}' compares nothing; write an inequality such as y <= res(x)",
+            quoted(src)
         ));
     }
-    let compiled = exprs
-        .iter()
-        .map(|n| compile_node(n, scope, src))
+    bounds.push(p.out.len());
+    let compiled = bounds
+        .windows(2)
+        .map(|w| compile_steps(&p.out[w[0]..w[1]], scope, src))
         .collect::<Result<Vec<_>, _>>()?;
     let parts = ops
         .iter()
@@ -1095,6 +1129,69 @@ mod tests {
         assert!(err.contains("unknown name 'y'"), "{err}");
         let err = parse_helper("floor(a) = a", &params, &BTreeMap::new()).unwrap_err();
         assert!(err.contains("taken"), "{err}");
+    }
+
+    #[test]
+    fn long_chains_and_argument_lists_need_no_stack() {
+        // On a 128 KiB stack, a sixteenth of a spawned thread's: no pass over an
+        // expression (parsing, resolving, evaluating, dropping) may recurse over a
+        // chain's length. A boxed tree overflowed 8 MiB at 12,000 terms.
+        let run = || {
+            let chain = |terms: usize, op: &str| format!("x{}", op.repeat(terms - 1));
+            let v = |s: &str| scope_eval(s, &["x"], &[5]);
+            // 12,000 terms compile and evaluate exactly, on both paths.
+            assert_eq!(v(&chain(12_000, "+1")), Ok(Rational::int(5 + 11_999)));
+            assert_eq!(v(&chain(12_000, "-x/5")), Ok(Rational::int(5 - 11_999)));
+            assert_eq!(v(&chain(12_000, "*1")), Ok(Rational::int(5)));
+            // Inside a helper and called from one, a long chain is still a loop.
+            assert_eq!(
+                v(&format!("twice({})", chain(12_000, "+1"))),
+                Ok(Rational::int(2 * (2 * ((5 + 11_999) / 2) + 1)))
+            );
+            // 100,000 terms are refused as too large, in a line of its own length.
+            for src in [chain(100_000, "+1"), chain(100_000, "^1")] {
+                let err = v(&src).unwrap_err();
+                assert!(
+                    err.contains("too large") || err.contains("nested too deeply"),
+                    "{err}"
+                );
+                assert!(err.len() < 300, "{} bytes", err.len());
+            }
+            // Long argument lists: refused by the evaluation stack, not a crash.
+            let many = format!("min({})", vec!["x"; 50_000].join(", "));
+            let err = v(&many).unwrap_err();
+            assert!(err.contains("values at once"), "{err}");
+            assert!(err.len() < 300, "{} bytes", err.len());
+            assert_eq!(
+                v(&format!("min({})", vec!["x"; 32].join(", "))),
+                Ok(Rational::int(5))
+            );
+            // Signs and powers nest: counted as nesting.
+            assert!(v(&format!("{}x", "-".repeat(12_000)))
+                .unwrap_err()
+                .contains("nested too deeply"));
+            assert!(v(&format!("{}x", "- ".repeat(100_000)))
+                .unwrap_err()
+                .contains("nested too deeply"));
+        };
+        std::thread::Builder::new()
+            .stack_size(128 * 1024)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn a_mistake_in_a_long_expression_is_quoted_short_and_located() {
+        let long = format!("x{})", "+1".repeat(30_000));
+        let err = scope_eval(&long, &["x"], &[0]).unwrap_err();
+        assert!(err.contains("before ')' at character 60002"), "{err}");
+        assert!(err.len() < 300, "{} bytes: {err}", err.len());
+        let name = "w".repeat(60_000);
+        let err = scope_eval(&name, &["x"], &[0]).unwrap_err();
+        assert!(err.contains("unknown name 'www"), "{err}");
+        assert!(err.len() < 300, "{} bytes", err.len());
     }
 
     #[test]

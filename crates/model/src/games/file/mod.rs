@@ -91,7 +91,7 @@ struct RawMove {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawGame {
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     #[serde(default)]
     description: Option<String>,
     heaps: Spanned<Vec<String>>,
@@ -123,15 +123,91 @@ impl Source<'_> {
             .matches('\n')
             .count()
             + 1;
-        Error::invalid(format!("{}:{line}: {what}: {problem}", self.file))
+        Error::invalid(format!(
+            "{}:{line}: {what}: {}",
+            self.file,
+            shorten_quotes(&problem.to_string())
+        ))
     }
 }
 
+/// The longest name a game file may give its game: it is a figure's title.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// `message` with every quotation in it (between `'`, `"` or `` ` `` on a line)
+/// longer than an excerpt shortened to one ([`crate::error::excerpt`]), so a value
+/// quoted back from a 60 KB line (a TOML type error quotes the value) stays short.
+fn shorten_quotes(message: &str) -> String {
+    let message = crate::error::one_line(message);
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut rest = message.as_str();
+    while let Some(open) = rest.find(['"', '`', '\'']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        let body = &rest[open + 1..];
+        let Some(close) = body.find(quote) else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        out.push_str(&crate::error::excerpt(&body[..close]));
+        out.push(quote);
+        rest = &body[close + 1..];
+    }
+    // What is left has no quotation; a line longer than any message is cut anyway.
+    if rest.chars().count() > 400 {
+        out.extend(rest.chars().take(400));
+        out.push_str("...");
+    } else {
+        out.push_str(rest);
+    }
+    out
+}
+
+/// The game's `name`: one line of plain text, short enough for a title. Like a
+/// `--caption`, it is refused with a control character (no output format could
+/// carry it alike); every writer escapes the rest for its own language.
+fn check_name(src: &Source, name: Spanned<String>) -> Result<String> {
+    let at = name.span().start;
+    let name = name.into_inner();
+    if let Some(control) = name.chars().find(|c| c.is_control()) {
+        return Err(src.error(
+            at,
+            "name",
+            format!(
+                "holds a control character (U+{:04X}) in '{}'; write the name as one line of plain text",
+                u32::from(control),
+                crate::error::excerpt(&name.replace(|c: char| c.is_control(), "?"))
+            ),
+        ));
+    }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(src.error(
+            at,
+            "name",
+            format!(
+                "{chars} characters, more than the {MAX_NAME_CHARS} a title holds; give the game a short name and say more under 'description'"
+            ),
+        ));
+    }
+    if name.trim().is_empty() {
+        return Err(src.error(
+            at,
+            "name",
+            "empty; give the game a name, or leave `name` out to use the file's",
+        ));
+    }
+    Ok(name)
+}
+
+/// The longest name of a heap, parameter or function.
+const MAX_NAME_LEN: usize = 32;
+
 fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    s.len() <= MAX_NAME_LEN
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -176,7 +252,7 @@ impl GameFile {
                 return Err(src.error(
                     heaps_at,
                     "heaps",
-                    format!("'{h}' cannot name a heap; use a letter and then letters, digits or _ (not t, floor, min, ...)"),
+                    format!("'{h}' cannot name a heap; use a letter and then letters, digits or _, at most {MAX_NAME_LEN} in all (not t, floor, min, ...)"),
                 ));
             }
             if heaps[..i].contains(h) {
@@ -191,7 +267,7 @@ impl GameFile {
                 return Err(src.error(
                     value.span().start,
                     "params",
-                    format!("'{name}' cannot name a parameter (a heap, t or a built-in function has that name)"),
+                    format!("'{name}' cannot name a parameter: use a letter and then letters, digits or _, at most {MAX_NAME_LEN} in all, not the name of a heap, t or a built-in function"),
                 ));
             }
             params.insert(name.clone(), i128::from(*value.get_ref()));
@@ -223,6 +299,13 @@ impl GameFile {
         for def in &raw.functions {
             let (name, helper) = expr::parse_helper(def.get_ref(), &params, &helpers)
                 .map_err(|p| src.error(def.span().start, "functions", p))?;
+            if !is_name(&name) {
+                return Err(src.error(
+                    def.span().start,
+                    "functions",
+                    format!("the function name '{name}' is longer than {MAX_NAME_LEN} characters"),
+                ));
+            }
             if heaps.contains(&name) || name == "t" {
                 return Err(src.error(
                     def.span().start,
@@ -377,10 +460,13 @@ impl GameFile {
             Some(b) => Some(b.into_inner()),
             None => None,
         };
-        let name = raw.name.unwrap_or_else(|| {
-            let stem = file.rsplit(['/', '\\']).next().unwrap_or(file);
-            stem.strip_suffix(".toml").unwrap_or(stem).to_string()
-        });
+        let name = match raw.name {
+            Some(name) => check_name(&src, name)?,
+            None => {
+                let stem = file.rsplit(['/', '\\']).next().unwrap_or(file);
+                stem.strip_suffix(".toml").unwrap_or(stem).to_string()
+            }
+        };
         Ok(GameFile {
             name,
             file: file.to_string(),

@@ -98,7 +98,7 @@ impl GameFile {
     /// The positions of the box `bounds`, as a bitset over its tuples in C order,
     /// and how many there are. Found in parallel, in blocks whose results are joined
     /// in order (the first fault in that order is the one reported).
-    fn position_bits(
+    pub(super) fn position_bits(
         &self,
         bounds: &[u32],
         total: usize,
@@ -161,6 +161,39 @@ impl GameFile {
         Ok((bits, positions))
     }
 
+    /// How many options the solve of the box `bounds` tries: for each position
+    /// (a bit of `valid`), `t` runs over `0..x` for a `lower` of heap `x` and over
+    /// `1..=min` for a `take`, once per move family. Saturating.
+    pub(super) fn option_count(&self, bounds: &[u32], valid: &[u64]) -> u64 {
+        let strides = strides(bounds);
+        let per_position = |idx: usize| -> u64 {
+            let coordinate = |d: usize| ((idx / strides[d]) % (bounds[d] as usize + 1)) as u64;
+            self.moves
+                .iter()
+                .map(|m| match &m.family {
+                    Family::Lower { heap, .. } => coordinate(*heap),
+                    Family::Take { heaps } => {
+                        heaps.iter().map(|&h| coordinate(h)).min().unwrap_or(0)
+                    }
+                })
+                .fold(0u64, u64::saturating_add)
+        };
+        valid
+            .par_iter()
+            .enumerate()
+            .map(|(w, &word)| {
+                let mut bits = word;
+                let mut sum = 0u64;
+                while bits != 0 {
+                    let idx = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    sum = sum.saturating_add(per_position(idx));
+                }
+                sum
+            })
+            .reduce(|| 0, u64::saturating_add)
+    }
+
     /// Grundy values of every position of the box `bounds` (coordinate `i` in
     /// `0..=bounds[i]`): with a pass, the values while the pass is still available;
     /// misère, the mex values with a terminal position worth 1 (so a position is P,
@@ -182,9 +215,14 @@ impl GameFile {
         let per_tuple = if self.pass { 5 } else { 3 };
         let total = box_tuples(&what, bounds, per_tuple, limit)?;
         let strides = strides(bounds);
-        control.add_total(2 * total as u64);
+        // Progress: the tuples while positions are found, then every option tried
+        // (one unit per position besides), so the bar moves with the real work.
+        control.add_total(total as u64);
         let (valid, positions) = self.position_bits(bounds, total, control)?;
         control.advance(total as u64);
+        let options = self.option_count(bounds, &valid);
+        check_option_work(&self.name(), bounds, options)?;
+        control.add_total(total as u64 + options);
 
         let terminal = u32::from(self.misere);
         let mut values = vec![0u16; total];
@@ -270,7 +308,7 @@ impl GameFile {
                 options += 1;
                 Ok(())
             })?;
-            ticker.tick_weighted(1, 1 + options)?;
+            ticker.tick(1 + options)?;
             let too_large = |g: u32| {
                 Error::unsupported(format!(
                     "{name}: the Grundy value at {} is {g}, over the 65535 that values are stored in; use a smaller `box`",
@@ -305,6 +343,32 @@ impl GameFile {
             positions,
         ))
     }
+}
+
+/// The most options a game-file solve may try: about eight hours at the 30 ns an
+/// option of interpreted expressions takes. Past it the solve is refused with the
+/// count before any value is computed, not left running for days.
+pub const MAX_OPTIONS: u64 = 1_000_000_000_000;
+
+/// Nanoseconds an option costs, for the estimate in a refusal (measured on the
+/// band of the Miyadera web book: 360 000 options in 12.7 ms, docs/speed.md).
+const NANOS_PER_OPTION: u64 = 30;
+
+/// Refuses a solve that would try more than [`MAX_OPTIONS`] options.
+fn check_option_work(name: &str, bounds: &[u32], options: u64) -> Result<()> {
+    if options <= MAX_OPTIONS {
+        return Ok(());
+    }
+    let seconds = options.saturating_mul(NANOS_PER_OPTION) / 1_000_000_000;
+    let time = match seconds {
+        s if s >= 2 * 365 * 86_400 => format!("about {} years", s / (365 * 86_400)),
+        s if s >= 2 * 86_400 => format!("about {} days", s / 86_400),
+        s => format!("about {} hours", s / 3600),
+    };
+    Err(Error::invalid(format!(
+        "{name}: the box {} has {options} options to try ({time} at about {NANOS_PER_OPTION} ns each), over the {MAX_OPTIONS} a solve may take; use a smaller `box`",
+        describe_box(bounds)
+    )))
 }
 
 /// The value of tuple `oi` in the game without a pass.

@@ -445,3 +445,61 @@ fn the_same_values_whatever_the_thread_count() {
     assert_eq!(one.1.len(), 4400);
     assert_eq!(one, many);
 }
+
+#[test]
+fn a_solve_of_days_is_refused_with_its_option_count_before_any_value() {
+    // One heap of 10^7 lowered to anything below: sum of x = 5 * 10^13 options,
+    // over two weeks; refused once the positions are known, counted exactly.
+    let text = "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\n";
+    let file = GameFile::parse("g.toml", text, &[]).unwrap();
+    let err = file
+        .solve(&[10_000_000, 0], 1 << 30, &Control::default())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "g: the box 0..10000000 x 0..0 has 50000005000000 options to try (about 17 days at about 30 ns each), over the 1000000000000 a solve may take; use a smaller `box`"
+    );
+    // The count is exact: a guard first (`y <= 0`, here every tuple) and a
+    // second family on y add nothing, a take of both adds min(x, y) = 0 each.
+    let file = GameFile::parse(
+        "g.toml",
+        "heaps = [\"x\", \"y\"]\npositions = [\"y <= 0\"]\n[[move]]\nlower = \"y\"\n[[move]]\ntake = [\"x\", \"y\"]\n",
+        &[],
+    )
+    .unwrap();
+    let (valid, _) = file
+        .position_bits(&[1000, 0], 1001, &Control::default())
+        .unwrap();
+    assert_eq!(file.option_count(&[1000, 0], &valid), 0);
+    let file = game("nim", &[]);
+    let bounds = [3u32, 4, 5];
+    let (valid, _) = file
+        .position_bits(&bounds, 4 * 5 * 6, &Control::default())
+        .unwrap();
+    // Nim's options from (x, y, z) are x + y + z: summed over the box, by brute force.
+    let mut brute = 0u64;
+    for x in 0..=3u64 {
+        for y in 0..=4u64 {
+            for z in 0..=5u64 {
+                brute += x + y + z;
+            }
+        }
+    }
+    assert_eq!(file.option_count(&bounds, &valid), brute);
+}
+
+#[test]
+fn progress_counts_every_option_tried() {
+    // The bar moves with the options (one unit a position besides), so a box
+    // whose late positions have many options is not "stuck at 50%".
+    let file = game("nim", &[]);
+    let control = Control::default();
+    file.solve(&[3, 4, 5], LIMIT, &control).unwrap();
+    let (done, total) = control.progress();
+    let tuples = 4 * 5 * 6;
+    let options: u64 = (0..=3u64)
+        .flat_map(|x| (0..=4u64).flat_map(move |y| (0..=5u64).map(move |z| x + y + z)))
+        .sum();
+    assert_eq!((done, total), (2 * tuples + options, 2 * tuples + options));
+}
