@@ -58,7 +58,7 @@ enum Command {
     #[command(flatten)]
     Figure(Box<FigureCommand>),
     /// Test hypotheses on a game family over a parameter range: shifted nim-sums, nim-sum constants, Grundy = nim-sum, periods.
-    Survey(nimscape::request::survey::SurveyArgs),
+    Survey(Box<nimscape::request::survey::SurveyArgs>),
     /// Re-check the papers' computational claims: claim, range checked, result, time.
     Verify(verify::VerifyArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
@@ -275,7 +275,7 @@ fn flags_of_parsed_command(root: &clap::Command) -> Vec<String> {
 fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
-        Command::Survey(args) => survey::run(args, ctx),
+        Command::Survey(args) => survey::run(*args, ctx),
         Command::Verify(args) => {
             signals::exit_at_once();
             verify::run(args, ctx.memory_limit, ctx.format)

@@ -16,6 +16,7 @@ use crate::scene::chart::{chart_error, plotting_rect, whole_tick, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
 use crate::scene::legend::{KeyBlock, Swatch};
 use crate::scene::{CellLayer, Color, PathItem, Scene, TextItem};
+use crate::survey::claims::RuleCheck;
 use crate::survey::rules::{Exception, RuleSearch};
 use crate::survey::ValueReport;
 use crate::survey::{Finder, GameFamily};
@@ -234,25 +235,160 @@ pub fn marked(v: &ValueReport) -> Option<(String, &[Exception])> {
     None
 }
 
-/// The findings of one value as `(name, text)` rows.
-pub fn findings(v: &ValueReport) -> Vec<(&'static str, String)> {
+/// The findings of one value as `(name, text)` rows: the finders', then each
+/// rule of one's own (`rule (x+1)^y^(z+1) == 0`).
+pub fn findings(v: &ValueReport) -> Vec<(String, String)> {
     let mut rows = Vec::new();
     if let Some(s) = &v.shifts {
-        rows.push(("shifted nim-sum", rule_finding(v, s)));
+        rows.push(("shifted nim-sum".to_string(), rule_finding(v, s)));
     }
     if let Some(s) = &v.constants {
-        rows.push(("nim-sum constant", rule_finding(v, s)));
+        rows.push(("nim-sum constant".to_string(), rule_finding(v, s)));
     }
     if let Some(t) = nim_sum_finding(v) {
-        rows.push(("grundy = nim-sum", t));
+        rows.push(("grundy = nim-sum".to_string(), t));
     }
     if let Some(t) = period_finding(v) {
-        rows.push(("periods", t));
+        rows.push(("periods".to_string(), t));
+    }
+    for check in &v.claims.rules {
+        rows.push((format!("rule {}", check.rule), own_rule_finding(v, check)));
     }
     for (finder, why) in &v.skipped {
-        rows.push((finder_name(*finder), why.clone()));
+        rows.push((finder_name(*finder).to_string(), why.clone()));
     }
     rows
+}
+
+/// A rule of one's own in words: "holds: P iff ... at all N positions", or its
+/// exceptions, the smallest first, and where it holds beyond.
+pub fn own_rule_finding(v: &ValueReport, check: &RuleCheck) -> String {
+    let claim = if check.grundy {
+        format!("grundy = {}", check.rule)
+    } else {
+        format!("P iff {}", check.rule)
+    };
+    if check.holds() {
+        return format!("holds: {claim} at all {} positions", check.positions);
+    }
+    let first = check.listed.first().map_or(String::new(), |e| {
+        let what = match (e.grundy, e.predicted) {
+            (Some(g), Some(p)) => format!("grundy {g}, rule {p}"),
+            _ if e.is_p => "P breaks it".to_string(),
+            _ => "N fits it".to_string(),
+        };
+        format!(", smallest {} ({what})", point(&e.position))
+    });
+    let beyond = match v.beyond(check.threshold) {
+        Some(t) => format!("; holds for every position with largest coordinate ≥ {t}"),
+        None => String::new(),
+    };
+    let kinds = if check.grundy {
+        String::new()
+    } else {
+        format!(
+            " ({} P break it, {} N fit it)",
+            check.p_breaking, check.n_satisfying
+        )
+    };
+    format!(
+        "fails: {claim} at {} of {} positions{kinds}{first}{beyond}",
+        check.exceptions(),
+        check.positions
+    )
+}
+
+/// The region and the changed coordinates, as lines for a report's header.
+pub fn claims_header(v: &ValueReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(region) = &v.claims.region {
+        lines.push(format!(
+            "region: only positions with {region} (every finding and count is about them)"
+        ));
+    }
+    if let Some(coords) = &v.claims.coords {
+        let defs: Vec<String> = coords
+            .iter()
+            .map(|(n, d)| {
+                if n == d {
+                    n.clone()
+                } else {
+                    format!("{n} = {d}")
+                }
+            })
+            .collect();
+        lines.push(format!(
+            "coordinates: {} (the box and every finding in these)",
+            defs.join(", ")
+        ));
+    }
+    lines
+}
+
+/// The shift family's fit on one slice, in a few words.
+fn slice_shift_text(v: &ValueReport, search: &RuleSearch) -> String {
+    if let Some(e) = search.formulas().next() {
+        let also = search.formulas().count() - 1;
+        let formula = e.rule.formula(&v.names);
+        if also > 0 {
+            format!("{formula} (+{also} also exact)")
+        } else {
+            formula
+        }
+    } else if let Some(best) = &search.best {
+        format!(
+            "none exact; best {} with {} exceptions",
+            best.rule.formula(&v.names),
+            best.exceptions()
+        )
+    } else {
+        "none exact".to_string()
+    }
+}
+
+fn slice_rule_text(check: &RuleCheck) -> String {
+    if check.holds() {
+        "holds".to_string()
+    } else {
+        let first = check.listed.first().map_or(String::new(), |e| {
+            format!(", smallest {}", point(&e.position))
+        });
+        format!("{} exceptions{first}", check.exceptions())
+    }
+}
+
+/// The per-slice fits as a table: a header row and one row per slice.
+pub fn per_slice_table(v: &ValueReport) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    let per = v.claims.per.as_ref()?;
+    let mut header = vec![per.name.clone(), "positions".to_string(), "P".to_string()];
+    let with_shifts = per.slices.iter().any(|s| s.shifts.is_some());
+    if with_shifts {
+        header.push("fitted shifted nim-sum".to_string());
+    }
+    for check in &v.claims.rules {
+        header.push(format!("rule {}", check.rule));
+    }
+    let rows = per
+        .slices
+        .iter()
+        .map(|s| {
+            let mut row = vec![
+                s.value.to_string(),
+                s.positions.to_string(),
+                s.p_count.to_string(),
+            ];
+            if with_shifts {
+                row.push(
+                    s.shifts
+                        .as_ref()
+                        .map_or(String::new(), |r| slice_shift_text(v, r)),
+                );
+            }
+            row.extend(s.rules.iter().map(slice_rule_text));
+            row
+        })
+        .collect();
+    Some((header, rows))
 }
 
 /// A skippable finder's row name, as [`findings`] names it.
@@ -278,11 +414,20 @@ pub fn text(report: &SurveyReport) -> String {
             v.lines.positions,
             v.lines.p_count
         ));
+        for line in claims_header(v) {
+            out.push_str(&format!("  {line}\n"));
+        }
         if let Some(w) = narrow_warning(v, "a rule that holds") {
             out.push_str(&format!("  warning: {w}\n"));
         }
         for (name, text) in findings(v) {
             out.push_str(&format!("  {name}: {text}\n"));
+        }
+        if let Some((header, rows)) = per_slice_table(v) {
+            out.push_str(&format!("  per {}: {}\n", header[0], header.join(" | ")));
+            for row in rows {
+                out.push_str(&format!("    {}\n", row.join(" | ")));
+            }
         }
     }
     out
@@ -305,14 +450,14 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
          points outside the game; see docs/survey.md in nimscape for the definitions.\n\n",
         report.game_box
     ));
-    let names: Vec<&str> = report
+    let names: Vec<String> = report
         .values
         .first()
         .map(|v| findings(v).into_iter().map(|(n, _)| n).collect())
         .unwrap_or_default();
     out.push_str(&format!("| {} | box | positions | P |", report.parameter));
     for n in &names {
-        out.push_str(&format!(" {n} |"));
+        out.push_str(&format!(" {} |", cell(n)));
     }
     out.push_str("\n|---|---|---|---|");
     for _ in &names {
@@ -339,11 +484,33 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
             report.parameter, v.value, v.game
         ));
         out.push_str(&format!("Box: {}.\n\n", box_text(v)));
+        for line in claims_header(v) {
+            out.push_str(&format!("* {line}\n"));
+        }
         if let Some(w) = narrow_warning(v, "a rule that holds") {
             out.push_str(&format!("**Warning**: {w}.\n\n"));
         }
         for (name, text) in findings(v) {
             out.push_str(&format!("* **{name}**: {text}\n"));
+        }
+        if let Some((header, rows)) = per_slice_table(v) {
+            out.push_str(&format!("\nPer slice of {}:\n\n", header[0]));
+            out.push_str(&format!(
+                "| {} |\n|{}\n",
+                header
+                    .iter()
+                    .map(|h| cell(h))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "---|".repeat(header.len())
+            ));
+            for row in rows {
+                out.push_str(&format!(
+                    "| {} |\n",
+                    row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
+                ));
+            }
+            out.push('\n');
         }
         if let Some((rule, listed)) = marked(v) {
             let list: Vec<String> = listed.iter().map(exception_text).collect();
@@ -443,6 +610,7 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
                     "common": a.common.iter().map(|((p, s), n)| json!({"period": p, "saltus": s, "lines": n})).collect::<Vec<_>>(),
                     "first_not_periodic": a.not_periodic,
                 })).collect::<Vec<_>>()),
+                "claims": claims_json(v, &rules),
             })
         })
         .collect();
@@ -452,6 +620,54 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
         "box": report.game_box,
         "claims": "every finding holds or fails in its value's box only",
         "values": values,
+    })
+}
+
+/// A rule of one's own as JSON.
+fn rule_check_json(v: &ValueReport, check: &RuleCheck) -> serde_json::Value {
+    serde_json::json!({
+        "rule": check.rule,
+        "claim": if check.grundy { "grundy" } else { "p-positions" },
+        "positions": check.positions,
+        "holds": check.holds(),
+        "exceptions": check.exceptions(),
+        "p_breaking": check.p_breaking,
+        "n_satisfying": check.n_satisfying,
+        "threshold": check.threshold,
+        "holds_beyond": v.beyond(check.threshold),
+        "smallest_exceptions": check.listed.iter().map(|e| serde_json::json!({
+            "position": e.position,
+            "is_p": e.is_p,
+            "grundy": e.grundy,
+            "rule_value": e.predicted,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// What the claim-language options found for one value, as JSON: `region`,
+/// `coordinates`, `rules` and `per` (each `null` or empty when not asked).
+fn claims_json(
+    v: &ValueReport,
+    rules: &dyn Fn(&ValueReport, &RuleSearch) -> serde_json::Value,
+) -> serde_json::Value {
+    use serde_json::json;
+    let c = &v.claims;
+    json!({
+        "region": c.region,
+        "coordinates": c.coords.as_ref().map(|cs| cs.iter().map(|(n, d)| json!({
+            "name": n, "definition": d,
+        })).collect::<Vec<_>>()),
+        "rules": c.rules.iter().map(|r| rule_check_json(v, r)).collect::<Vec<_>>(),
+        "per": c.per.as_ref().map(|per| json!({
+            "coordinate": per.name,
+            "slices": per.slices.iter().map(|s| json!({
+                "value": s.value,
+                "positions": s.positions,
+                "p_positions": s.p_count,
+                "shifted_nim_sum": s.shifts.as_ref().map(|r| rules(v, r)),
+                "rules": s.rules.iter().map(|r| rule_check_json(v, r)).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })),
     })
 }
 
@@ -571,6 +787,16 @@ pub fn csv(report: &SurveyReport) -> String {
                 None,
                 None,
                 None,
+            );
+        }
+        for check in &v.claims.rules {
+            row(
+                &format!("rule {}", check.rule),
+                Some(check.holds()),
+                check.rule.clone(),
+                Some(check.exceptions()),
+                check.listed.first().map(|e| e.position.as_slice()),
+                v.beyond(check.threshold),
             );
         }
     }
@@ -1078,6 +1304,23 @@ fn tex_cell(v: &ValueReport, name: &str) -> String {
     if v.skipped.iter().any(|(f, _)| finder_name(*f) == name) {
         return "skipped (misère)".to_string();
     }
+    if let Some(check) = v
+        .claims
+        .rules
+        .iter()
+        .find(|c| name.strip_prefix("rule ") == Some(c.rule.as_str()))
+    {
+        return if check.holds() {
+            "holds".to_string()
+        } else {
+            let first = check
+                .listed
+                .first()
+                .map(|e| format!(", first {}", point(&e.position)))
+                .unwrap_or_default();
+            format!("fails ({} exceptions{first})", check.exceptions())
+        };
+    }
     match name {
         "shifted nim-sum" => v.shifts.as_ref().map(rule).unwrap_or_default(),
         "nim-sum constant" => v.constants.as_ref().map(rule).unwrap_or_default(),
@@ -1112,7 +1355,7 @@ fn tex_cell(v: &ValueReport, name: &str) -> String {
 /// Columns share `\linewidth`, so the table fits a column of a two-column
 /// article in `\footnotesize`; needs `\usepackage{array}`.
 pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
-    let names: Vec<&str> = report
+    let names: Vec<String> = report
         .values
         .first()
         .map(|v| findings(v).into_iter().map(|(n, _)| n).collect())

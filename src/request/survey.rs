@@ -9,6 +9,7 @@ use crate::encode::{Format, Metadata};
 use crate::figure::survey::{self as pages, FigureView, SurveyPlot, SurveyReport};
 use crate::games::GameParams;
 use crate::scene::units::PrintStyle;
+use crate::survey::claims::{split_list, ClaimOptions};
 use crate::survey::{
     self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyBox,
     SurveyOptions, BUILTIN_PARAMETERS,
@@ -42,7 +43,8 @@ pub struct SurveyArgs {
         allow_hyphen_values = true
     )]
     pub game_box: String,
-    /// Finders to run, comma-separated: shift, constant, nim-sum, period [default: all].
+    /// Finders to run, comma-separated: shift, constant, nim-sum, period [default: all],
+    /// or none (only the rules of --rule).
     #[arg(long, value_name = "LIST")]
     pub find: Option<String>,
     /// Shifts to try: A..B for every coordinate, x=A..B,z=C..D (others 0), or one range per coordinate.
@@ -82,6 +84,21 @@ pub struct SurveyArgs {
     /// A fixed number of heaps of nim or nim-pass.
     #[arg(long, value_name = "N")]
     pub heaps: Option<usize>,
+    /// A rule of one's own, tested beside the finders: a condition ('(x+1)^y^(z+1) == 0':
+    /// P iff it holds) or an integer expression ('x^y^z': Grundy value = it); repeat the
+    /// flag, or separate rules with ';'.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub rule: Vec<String>,
+    /// Only the positions where this condition holds, for every finder and rule (e.g. 'y <= 3').
+    #[arg(long = "where", value_name = "EXPR", allow_hyphen_values = true)]
+    pub region: Option<String>,
+    /// Fit the shift family and every rule on each slice of this coordinate (e.g. y).
+    #[arg(long, value_name = "NAME")]
+    pub per: Option<String>,
+    /// New coordinates for the finders and rules, e.g. 'u = x - k*y, w = z - k*y'
+    /// (each replaces the first coordinate it names; one-to-one and >= 0 in the box).
+    #[arg(long, value_name = "DEFS", allow_hyphen_values = true)]
+    pub coords: Option<String>,
     /// Reports to write: .md (a page, with a figure per value beside it), .json, .csv,
     /// .tex (the parameter × finding table as a LaTeX tabular), or figures alone:
     /// .png, .svg, .pdf, .tikz (one per value, fig-k11.pdf beside -o fig.pdf);
@@ -106,6 +123,7 @@ pub struct SurveyPlan {
     family: Box<dyn GameFamily + Send + Sync>,
     values: Vec<i64>,
     options: SurveyOptions,
+    claims: ClaimOptions,
 }
 
 /// The most values one survey takes.
@@ -237,12 +255,14 @@ fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
     const ALL: [&str; 4] = ["shift", "constant", "nim-sum", "period"];
     let chosen: Vec<String> = match &args.find {
         None => ALL.iter().map(|s| s.to_string()).collect(),
+        // Only the rules of one's own.
+        Some(list) if list.trim() == "none" => Vec::new(),
         Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
     };
     for c in &chosen {
         if !ALL.contains(&c.as_str()) {
             return Err(Error::invalid(format!(
-                "`find`: unknown finder '{}'; choose from {}",
+                "`find`: unknown finder '{}'; choose from {}, or none (only `rule`)",
                 crate::error::excerpt(c),
                 ALL.join(", ")
             )));
@@ -303,7 +323,15 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     let family = family_of(args, &parameter)?;
     let game_box = SurveyBox::parse(&args.game_box, &parameter)?;
     let first = family.game(values[0])?;
-    let finders = finders_of(args, &first.coordinate_names())?;
+    let claims = claims_of(args);
+    // Every expression checked now against the first value's game, each value's again later.
+    let parsed = claims.parse(&first.coordinate_names(), (family.parameter(), values[0]))?;
+    let finders = finders_of(args, parsed.names())?;
+    if claims.per.is_some() && finders.shifts.is_none() && claims.rules.is_empty() {
+        return Err(Error::invalid(
+            "`per` fits the shift family (`find` shift) or a `rule` on each slice; give one of them",
+        ));
+    }
     if args.list > 1000 {
         return Err(Error::invalid(
             "`list`: at most 1000 exceptions per finding",
@@ -362,17 +390,29 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             listed: args.list,
             memory_limit,
         },
+        claims,
     };
-    // The boxes, the rule search's size and the memory, before any other work
-    // (a render draws its figures first; the solve takes seconds to hours).
+    // The boxes, the claims, the rule search's size and the memory, before any
+    // other work (a render draws its figures first; the solve takes seconds to hours).
     survey::check_survey(
         plan.family.as_ref(),
         &plan.values,
         &plan.options,
-        &survey::claims::ClaimOptions::default(),
+        &plan.claims,
         &Control::new(),
     )?;
     Ok(plan)
+}
+
+/// The claim-language options: rules (each flag may hold several, split at
+/// top-level ';' and ','), region, per, coordinates.
+fn claims_of(args: &SurveyArgs) -> ClaimOptions {
+    ClaimOptions {
+        rules: args.rule.iter().flat_map(|r| split_list(r)).collect(),
+        region: args.region.clone(),
+        per: args.per.clone(),
+        coords: args.coords.clone(),
+    }
 }
 
 impl SurveyPlan {
@@ -383,7 +423,13 @@ impl SurveyPlan {
 
     /// Runs the survey: values in parallel, the report the same whatever the thread count.
     pub fn run(&self, control: &Control) -> Result<crate::figure::survey::SurveyReport> {
-        let values = survey::survey(self.family.as_ref(), &self.values, &self.options, control)?;
+        let values = survey::survey_with_claims(
+            self.family.as_ref(),
+            &self.values,
+            &self.options,
+            &self.claims,
+            control,
+        )?;
         let mut report = crate::figure::survey::SurveyReport::new(
             self.family.as_ref(),
             self.options.game_box.text().to_string(),

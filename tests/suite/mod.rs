@@ -37,6 +37,7 @@ mod square_cli;
 mod square_theorems;
 mod square_window;
 pub mod support;
+mod survey_claims;
 mod survey_cli;
 mod survey_recipe;
 mod tikz_cli;

@@ -142,8 +142,49 @@ def test_the_signature_and_stub_list_every_parameter():
     import pathlib
 
     names = set(inspect.signature(nimscape.survey).parameters)
-    assert names == {"game", "cap", "param", "box", "find", "shift", "constant", "list", "k", "h", "heaps", "save", "max_memory"}
+    assert names == {
+        "game", "cap", "param", "box", "find", "shift", "constant", "list", "k", "h", "heaps",
+        "rule", "where", "per", "coords", "save", "max_memory",
+    }
     tree = ast.parse(pathlib.Path(nimscape.__file__).with_name("__init__.pyi").read_text())
     stub = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "survey")
     assert {a.arg for a in stub.args.args + stub.args.kwonlyargs} == names
     assert "Finders to run, comma-separated" in nimscape.survey.__doc__  # the --help line of --find
+
+
+def test_rules_of_ones_own_are_the_command_lines_and_agree_with_a_brute_force(cli, tmp_path):
+    # y <= floor(min(x, z)/3): P iff (x+1)^y^(z+1) = 0 holds for y <= 3, first fails at (12, 4, 15).
+    report = nimscape.survey(
+        cap="floor(min(x,z)/k)", param="k=3", box=40, find="none",
+        rule=["(x+1)^y^(z+1) == 0", "x^y^z == 0"], per="y",
+    )
+    run_survey(
+        cli, tmp_path,
+        ["--cap", "floor(min(x,z)/k)", "--param", "k=3", "--box", "40", "--find", "none",
+         "--rule", "(x+1)^y^(z+1) == 0; x^y^z == 0", "--per", "y"],
+        tmp_path / "cli.json",
+    )
+    assert report == json.loads((tmp_path / "cli.json").read_text())
+    rules = report["values"][0]["claims"]["rules"]
+    assert [r["rule"] for r in rules] == ["(x+1)^y^(z+1) == 0", "x^y^z == 0"]
+
+    # Brute force: P iff no move reaches P; a move lowers one heap, y clipped to the cap.
+    def cap(x, z):
+        return min(x, z) // 3
+
+    @functools.lru_cache(maxsize=None)
+    def is_p(x, y, z):
+        moves = [(x, t, z) for t in range(y)]
+        moves += [(t, min(y, cap(t, z)), z) for t in range(x)]
+        moves += [(x, min(y, cap(x, t)), t) for t in range(z)]
+        return not any(is_p(*m) for m in moves)
+
+    size = lambda p: (max(p), p)  # noqa: E731
+    bad = sorted(
+        (p for p in itertools.product(range(16), range(6), range(16))
+         if p[1] <= cap(p[0], p[2]) and is_p(*p) != (((p[0] + 1) ^ p[1] ^ (p[2] + 1)) == 0)),
+        key=size,
+    )
+    assert tuple(rules[0]["smallest_exceptions"][0]["position"]) == bad[0] == (12, 4, 15)
+    slices = report["values"][0]["claims"]["per"]["slices"]
+    assert [s["rules"][0]["holds"] for s in slices[:5]] == [True, True, True, True, False]

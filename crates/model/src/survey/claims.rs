@@ -354,7 +354,7 @@ impl Claims {
         let rules = self
             .rules
             .iter()
-            .map(|r| check_rule(r, grid, lines, None, listed, control))
+            .map(|r| check_rule(r, grid, lines, listed, control))
             .collect::<Result<Vec<_>>>()?;
         let per = match self.per {
             None => None,
@@ -382,9 +382,19 @@ impl Claims {
         control: &Control,
     ) -> Result<PerSlice> {
         let mut slices = Vec::new();
+        // Across the lines' own axis a segment lies in one slice: one pass sorts
+        // them all; along it, each slice takes one point of every segment.
+        let mut across = if axis != lines.axis {
+            Some(partition(lines, axis, control)?.into_iter())
+        } else {
+            None
+        };
         for value in 0..=lines.bounds[axis] {
             control.check()?;
-            let slice = restrict_lines(lines, control, |p| Ok(p[axis] == value))?;
+            let slice = match &mut across {
+                Some(parts) => parts.next().expect("one part per value"),
+                None => restrict_lines(lines, control, |p| Ok(p[axis] == value))?,
+            };
             if slice.positions == 0 {
                 continue;
             }
@@ -400,7 +410,7 @@ impl Claims {
             let rules = self
                 .rules
                 .iter()
-                .map(|r| check_rule(r, grid, lines, Some((axis, value)), listed, control))
+                .map(|r| check_rule(r, grid, &slice, listed, control))
                 .collect::<Result<Vec<_>>>()?;
             slices.push(SliceFit {
                 value,
@@ -466,6 +476,22 @@ pub fn restrict_lines(
     Ok(out)
 }
 
+/// The lines split by the value of coordinate `axis` (not the lines' own axis):
+/// one set of lines per value `0..=bounds[axis]`, in one pass.
+fn partition(lines: &PLines, axis: usize, control: &Control) -> Result<Vec<PLines>> {
+    debug_assert_ne!(axis, lines.axis);
+    let mut parts: Vec<PLines> = (0..=lines.bounds[axis])
+        .map(|_| PLines::empty(lines.axis, lines.bounds.clone(), 0))
+        .collect();
+    for (i, seg) in lines.segments().enumerate() {
+        if i % 4096 == 0 {
+            control.check()?;
+        }
+        parts[seg.fixed[axis] as usize].push(seg.fixed, seg.lo, seg.hi, seg.p.iter().copied());
+    }
+    Ok(parts)
+}
+
 /// Marks every position of `grid` outside `region` as outside the game.
 fn restrict_grid(grid: &mut Grid, region: &Expr, control: &Control) -> Result<()> {
     let dims = grid.shape.len();
@@ -515,13 +541,12 @@ fn for_each_position(
     Ok(())
 }
 
-/// Checks one rule at every position of `lines` (of one slice when `slice` is
-/// `Some((axis, value))`), keeping the `listed` smallest exceptions.
+/// Checks one rule at every position of `lines`, keeping the `listed` smallest
+/// exceptions.
 fn check_rule(
     rule: &Expr,
     grid: Option<&Grid>,
     lines: &PLines,
-    slice: Option<(usize, u32)>,
     listed: usize,
     control: &Control,
 ) -> Result<RuleCheck> {
@@ -550,11 +575,6 @@ fn check_rule(
     let mut values = vec![0i64; lines.bounds.len()];
     let mut stack = Vec::new();
     for_each_position(grid, lines, control, |p, is_p, g| {
-        if let Some((axis, v)) = slice {
-            if p[axis] != v {
-                return Ok(());
-            }
-        }
         out.positions += 1;
         for (v, &c) in values.iter_mut().zip(p) {
             *v = i64::from(c);
@@ -896,6 +916,40 @@ mod tests {
             if y <= 4 {
                 assert_eq!(slice.rules[0].holds(), y <= 3, "y = {y}");
             }
+        }
+    }
+
+    #[test]
+    fn slices_across_the_lines_are_the_same_as_along_them() {
+        // Per x (across the capped game's lines along y): counts and exceptions by brute force.
+        let k = 3;
+        let n = 30;
+        let all = brute(k, n);
+        let rule = |x: i64, y: i64, z: i64| ((x + 1) ^ y ^ (z + 1)) == 0;
+        let report = run(
+            k,
+            n,
+            finders(true, false),
+            opts(&["(x+1)^y^(z+1) == 0"], None, Some("x"), None),
+        );
+        let per = report.claims.per.as_ref().unwrap();
+        assert_eq!(per.slices.len(), n as usize + 1);
+        for slice in &per.slices {
+            let x = slice.value;
+            let (checked, bad) = brute_exceptions(&all, rule, |p| p[0] == x);
+            assert_eq!(slice.positions, checked, "x = {x}");
+            assert_eq!(slice.rules[0].positions, checked, "x = {x}");
+            assert_eq!(slice.rules[0].exceptions(), bad.len() as u64, "x = {x}");
+            let listed: Vec<Vec<u32>> = slice.rules[0]
+                .listed
+                .iter()
+                .map(|e| e.position.clone())
+                .collect();
+            assert_eq!(
+                listed,
+                bad.into_iter().take(5).collect::<Vec<_>>(),
+                "x = {x}"
+            );
         }
     }
 
