@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod automaton;
+pub mod claim;
 pub mod control;
 #[cfg(test)]
 mod control_tests;

@@ -72,7 +72,7 @@ impl PLines {
         segments.saturating_mul(4 * dims as u64 + 28)
     }
 
-    fn empty(axis: usize, bounds: Vec<u32>, segments: usize) -> PLines {
+    pub(super) fn empty(axis: usize, bounds: Vec<u32>, segments: usize) -> PLines {
         let dims = bounds.len();
         let mut p_at = Vec::with_capacity(segments + 1);
         p_at.push(0);
@@ -91,7 +91,13 @@ impl PLines {
     }
 
     /// Appends a segment; `fixed`'s free-axis entry must be 0.
-    fn push(&mut self, fixed: &[u32], lo: u32, hi: u32, p: impl IntoIterator<Item = u32>) {
+    pub(super) fn push(
+        &mut self,
+        fixed: &[u32],
+        lo: u32,
+        hi: u32,
+        p: impl IntoIterator<Item = u32>,
+    ) {
         self.fixed.extend_from_slice(fixed);
         self.fixed_max.push(
             fixed

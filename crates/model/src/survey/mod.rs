@@ -12,6 +12,7 @@
 //! * [`nimsum`]: Grundy value against nim-sum, exceptions counted and listed;
 //! * [`period`]: pre-period, period and saltus along lines parallel to the axes.
 
+pub mod claims;
 pub mod grid;
 pub mod lines;
 pub mod nimsum;
@@ -24,6 +25,7 @@ use crate::error::check_memory;
 use crate::games::cap_expr::CapExpr;
 use crate::games::{Cap, CappedGame, GameBox, GameParams, GameSpec};
 use crate::{Control, Error, Result};
+use claims::{ClaimOptions, Claims, ClaimsReport};
 use grid::Grid;
 use lines::PLines;
 use nimsum::NimSumFit;
@@ -285,6 +287,8 @@ pub struct ValueReport {
     pub nim_sum: Option<NimSumFit>,
     /// Periodicity along each axis.
     pub periods: Option<Vec<AxisPeriods>>,
+    /// Rules of one's own, region, per-slice fits and changed coordinates.
+    pub claims: ClaimsReport,
 }
 
 impl ValueReport {
@@ -345,7 +349,7 @@ const MAX_CAPPED_COLUMNS: u64 = 1 << 26;
 fn value_bytes(
     game: &GameSpec,
     bounds: &[u32],
-    finders: &Finders,
+    need_grundy: bool,
     control: &Control,
 ) -> Result<(u64, u64)> {
     let tuples = box_tuples(bounds);
@@ -362,7 +366,7 @@ fn value_bytes(
                 )));
             }
             let lines = lines::capped_p_lines_bytes(columns);
-            if !finders.need_grundy() {
+            if !need_grundy {
                 return Ok((0, lines));
             }
             (
@@ -389,7 +393,12 @@ fn value_bytes(
 pub const MAX_RULE_WORK: u128 = 4_000_000_000;
 
 /// Refuses a rule search of more than [`MAX_RULE_WORK`] line checks, naming them.
-fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result<()> {
+fn check_rule_work(
+    game: &GameSpec,
+    bounds: &[u32],
+    finders: &Finders,
+    claims: &Claims,
+) -> Result<()> {
     let tuples = box_tuples(bounds);
     // Lines along y for capped games, along the last coordinate for the others.
     let axis = if matches!(game, GameSpec::Capped(_)) {
@@ -400,7 +409,7 @@ fn check_rule_work(game: &GameSpec, bounds: &[u32], finders: &Finders) -> Result
     let lines = tuples / (u128::from(bounds[axis]) + 1);
     let shifts: u128 = match &finders.shifts {
         Some(spec) => spec
-            .resolve(&game.coordinate_names())?
+            .resolve(claims.names())?
             .iter()
             .map(|r| (r.end() - r.start()).unsigned_abs() as u128 + 1)
             .fold(1u128, u128::saturating_mul),
@@ -431,6 +440,19 @@ pub fn survey(
     options: &SurveyOptions,
     control: &Control,
 ) -> Result<Vec<ValueReport>> {
+    survey_with_claims(family, values, options, &ClaimOptions::default(), control)
+}
+
+/// [`survey`] with rules of one's own, a region, per-slice fits or changed
+/// coordinates ([`claims`]), every expression parsed per value with the
+/// family's parameter bound to it.
+pub fn survey_with_claims(
+    family: &dyn GameFamily,
+    values: &[i64],
+    options: &SurveyOptions,
+    claim_options: &ClaimOptions,
+    control: &Control,
+) -> Result<Vec<ValueReport>> {
     if values.is_empty() {
         return Err(Error::invalid("`param`: no values to survey"));
     }
@@ -438,6 +460,13 @@ pub fn survey(
         .iter()
         .map(|&v| family.game(v))
         .collect::<Result<_>>()?;
+    let claims: Vec<Claims> = games
+        .iter()
+        .zip(values)
+        .map(|(g, &v)| claim_options.parse(&g.coordinate_names(), (family.parameter(), v)))
+        .collect::<Result<_>>()?;
+    // A Grundy formula among the rules needs Grundy values, as the nim-sum finder does.
+    let need_grundy = options.finders.need_grundy() || claims.iter().any(Claims::need_grundy);
     let mut boxes = Vec::with_capacity(games.len());
     let (mut working, mut kept) = (Vec::with_capacity(games.len()), 0u64);
     for game in &games {
@@ -448,10 +477,10 @@ pub fn survey(
                 game.name()
             )));
         }
-        let (work, lines) = value_bytes(game, &bounds, &options.finders, control)?;
+        let (work, lines) = value_bytes(game, &bounds, need_grundy, control)?;
         working.push(work);
         kept = kept.saturating_add(lines);
-        check_rule_work(game, &bounds, &options.finders)?;
+        check_rule_work(game, &bounds, &options.finders, &claims[boxes.len()])?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
@@ -483,9 +512,18 @@ pub fn survey(
         .par_iter()
         .zip(boxes.par_iter())
         .zip(values.par_iter())
-        .map(|((game, bounds), &value)| {
+        .zip(claims.par_iter())
+        .map(|(((game, bounds), &value), claims)| {
             control.check()?;
-            let report = survey_one(game, value, bounds, options, per_value_limit, control)?;
+            let report = survey_one(
+                game,
+                value,
+                bounds,
+                options,
+                claims,
+                per_value_limit,
+                control,
+            )?;
             control.advance(1);
             Ok(report)
         })
@@ -500,6 +538,7 @@ fn survey_one(
     value: i64,
     bounds: &[u32],
     options: &SurveyOptions,
+    claims: &Claims,
     limit: u64,
     control: &Control,
 ) -> Result<ValueReport> {
@@ -507,7 +546,7 @@ fn survey_one(
     // The capped games' P-positions need no Grundy value; every other path
     // solves the box and reads it as one grid.
     let (grid, lines) = match game {
-        GameSpec::Capped(g) if !finders.need_grundy() => (
+        GameSpec::Capped(g) if !finders.need_grundy() && !claims.need_grundy() => (
             None,
             lines::capped_p_lines(g, [bounds[0], bounds[1], bounds[2]], control)?,
         ),
@@ -521,10 +560,18 @@ fn survey_one(
             (Some(grid), lines)
         }
     };
+    // A region and new coordinates change what every finder below reads.
+    let (grid, lines) = claims.transform(grid, lines, limit, control)?;
+    let names = claims.names().to_vec();
+    let bounds = &lines.bounds.clone();
     let dims = bounds.len();
-    let shifts = match &finders.shifts {
-        Some(spec) => {
-            let candidates = rules::shift_candidates(&spec.resolve(&game.coordinate_names())?)?;
+    let shift_ranges = match &finders.shifts {
+        Some(spec) => Some(spec.resolve(&names)?),
+        None => None,
+    };
+    let shifts = match &shift_ranges {
+        Some(ranges) => {
+            let candidates = rules::shift_candidates(ranges)?;
             Some(rules::search(&lines, candidates, options.listed, control)?)
         }
         None => None,
@@ -544,16 +591,24 @@ fn survey_one(
         (Some(g), true) => Some(period::line_periods(g, control)?),
         _ => None,
     };
+    let claims = claims.report(
+        grid.as_ref(),
+        &lines,
+        shift_ranges.as_deref(),
+        options.listed,
+        control,
+    )?;
     Ok(ValueReport {
         value,
         game: game.name(),
-        names: game.coordinate_names(),
+        names,
         bounds: bounds.to_vec(),
         lines,
         shifts,
         constants,
         nim_sum,
         periods,
+        claims,
     })
 }
 
