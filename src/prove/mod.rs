@@ -138,8 +138,8 @@ fn show(p: &[u64]) -> String {
     format!("({})", parts.join(", "))
 }
 
-/// Tuples of the box in which the solver double-checks that a counterexample
-/// is the smallest (about 2 MB of values per million).
+/// Tuples of the box in which the solver looks for the smallest
+/// counterexample below the engine's (about 2 MB of values per million).
 const SMALLEST_CHECK_TUPLES: u64 = 4_000_000;
 
 /// Decides `claim` on `game` with `engine`: the game's well-formedness, the
@@ -175,11 +175,11 @@ pub fn prove(
         seconds: 0.0,
     };
     let ext = engine.extension().to_string();
-    let ask = |report: &mut ProofReport,
-               purpose: &str,
-               file: &str,
-               formula: &Formula,
-               free: &[String]|
+    let mut ask = |report: &mut ProofReport,
+                   purpose: &str,
+                   file: &str,
+                   formula: &Formula,
+                   free: &[String]|
      -> Result<Run> {
         let input = engine.input(formula, free)?;
         let run = engine.decide(&input, free, limits, control)?;
@@ -247,6 +247,27 @@ pub fn prove(
             Outcome::Undecided(why) => return Ok(finish(report, Some(why))),
         }
     }
+    // First the exact solver on the positions of small heap sum: a
+    // disagreement there is the smallest counterexample outright (every
+    // position before it in the order lies in that box).
+    let n = heaps.len() as u32;
+    let first_side = first_box_side(n);
+    for side in [first_side.min(16), first_side] {
+        if let Some(p) = smallest_disagreement(game, &claim.question, side, memory_limit, control)?
+        {
+            return refuted(
+                report,
+                game,
+                claim,
+                p,
+                (true, true),
+                &mut ask,
+                memory_limit,
+                control,
+                finish,
+            );
+        }
+    }
     let run = ask(
         &mut report,
         "the claim holds: no position breaks it",
@@ -263,12 +284,11 @@ pub fn prove(
         Outcome::CounterExample(values) => position_of(&values, &heaps)?,
     };
     // The smallest counterexample: by the solver when the box of side
-    // sum(first) is small enough (every position of smaller order lies in it),
-    // else by a search with the engine; the engine then checks it either way.
-    let n = heaps.len() as u32;
+    // sum(first) is small enough (every position before it lies in it), else
+    // by a search with the engine.
     let side: u64 = first.iter().sum();
     let tuples = (side + 1).checked_pow(n).unwrap_or(u64::MAX);
-    let (p, found_by_solver) = if tuples <= SMALLEST_CHECK_TUPLES {
+    if tuples <= SMALLEST_CHECK_TUPLES {
         let found = smallest_disagreement(game, &claim.question, side, memory_limit, control)?
             .ok_or_else(|| {
                 internal(format!(
@@ -276,60 +296,108 @@ pub fn prove(
                     show(&first)
                 ))
             })?;
-        (found, true)
-    } else {
-        match search_smallest(
+        return refuted(
+            report,
             game,
             claim,
-            &first,
-            &mut |report, purpose, file, formula| ask(report, purpose, file, formula, &heaps),
-            &mut report,
-        )? {
-            Some(p) => (p, false),
-            None => {
-                // The search ran out of time: report the engine's counterexample,
-                // confirmed, without claiming it is the smallest.
-                let confirmed = confirm(game, &claim.question, &first, memory_limit, 0, control)?;
-                report.verdict = Verdict::False;
-                report.counterexample = Some(confirmed);
-                return Ok(finish(report, None));
-            }
-        }
-    };
-    let check = claim.question.smallest_is(game, &p)?;
+            found,
+            (true, true),
+            &mut ask,
+            memory_limit,
+            control,
+            finish,
+        );
+    }
+    let searched = search_smallest(
+        game,
+        claim,
+        &first,
+        &mut |report, purpose, file, formula| ask(report, purpose, file, formula, &heaps),
+        &mut report,
+    )?;
+    match searched {
+        Some(p) => refuted(
+            report,
+            game,
+            claim,
+            p,
+            (true, false),
+            &mut ask,
+            memory_limit,
+            control,
+            finish,
+        ),
+        // The search ran out of time: the engine's counterexample, confirmed,
+        // without the claim that it is the smallest.
+        None => refuted(
+            report,
+            game,
+            claim,
+            first,
+            (false, false),
+            &mut ask,
+            memory_limit,
+            control,
+            finish,
+        ),
+    }
+}
+
+/// The side of the box the solver searches first: about a quarter million tuples.
+fn first_box_side(heaps: u32) -> u64 {
+    let mut side = 1u64;
+    while (side + 2)
+        .checked_pow(heaps)
+        .is_some_and(|t| t <= FIRST_BOX_TUPLES)
+        && side < 60
+    {
+        side += 1;
+    }
+    side
+}
+
+/// Tuples of the box the solver searches before asking the engine.
+const FIRST_BOX_TUPLES: u64 = 250_000;
+
+type AskFn<'a> = dyn FnMut(&mut ProofReport, &str, &str, &Formula, &[String]) -> Result<Run> + 'a;
+
+/// The verdict "false" at `p`: the engine checks that `p` breaks the claim,
+/// the exact solver confirms it and says why. `smallest`: whether `p` is the
+/// smallest counterexample, and whether the solver found it so.
+#[allow(clippy::too_many_arguments)]
+fn refuted(
+    mut report: ProofReport,
+    game: &ProofGame,
+    claim: &ClaimText,
+    p: Vec<u64>,
+    smallest: (bool, bool),
+    ask: &mut AskFn<'_>,
+    memory_limit: u64,
+    control: &Control,
+    finish: impl Fn(ProofReport, Option<String>) -> ProofReport,
+) -> Result<ProofReport> {
+    let check = claim.question.violation_at(game, &p)?;
     let run = ask(
         &mut report,
-        &format!("{} is the smallest counterexample", show(&p)),
-        "smallest",
+        &format!("{} breaks the claim", show(&p)),
+        "counterexample",
         &check,
-        &heaps,
+        &[],
     )?;
-    let engine_agrees = match run.outcome {
-        Outcome::Valid => true,
-        Outcome::Undecided(_) => false,
-        Outcome::CounterExample(values) => {
+    match run.outcome {
+        Outcome::Valid | Outcome::Undecided(_) => {}
+        Outcome::CounterExample(_) => {
             return Err(internal(format!(
-                "the {} finds {} the smallest counterexample, the engine disagrees at {}",
-                if found_by_solver {
-                    "exact solver"
-                } else {
-                    "engine's search"
-                },
-                show(&p),
-                show(&position_of(&values, &heaps)?)
+                "the exact solver finds the claim wrong at {}, the engine says it holds there",
+                show(&p)
             )))
         }
-    };
-    let limit = if found_by_solver {
-        0
-    } else {
-        SMALLEST_CHECK_TUPLES
-    };
-    let mut confirmed = confirm(game, &claim.question, &p, memory_limit, limit, control)?;
-    confirmed.smallest_checked_by_solver |= found_by_solver;
+    }
+    let mut confirmed = confirm(game, &claim.question, &p, memory_limit, 0, control)?;
+    confirmed.smallest_checked_by_solver = smallest.1;
     report.verdict = Verdict::False;
     report.counterexample = Some(confirmed);
-    report.counterexample_is_smallest = found_by_solver || engine_agrees;
+    report.counterexample_is_smallest = smallest.0;
     Ok(finish(report, None))
 }
 
@@ -398,4 +466,35 @@ fn search_smallest(
 /// `(x, y, z)`.
 pub fn heaps_tuple(heaps: &[String]) -> String {
     format!("({})", heaps.join(", "))
+}
+
+/// One line for a terminal: the verdict, and the statement or the counterexample.
+pub fn summary(r: &ProofReport) -> String {
+    match r.verdict {
+        Verdict::Proved => format!(
+            "proved: {} ({} {:.2} s)",
+            certificate::statement(r),
+            r.engine,
+            r.seconds
+        ),
+        Verdict::False => {
+            let c = r.counterexample.as_ref();
+            format!(
+                "false: {} {} — {} (confirmed by the exact solver; {:.2} s)",
+                if r.counterexample_is_smallest {
+                    "smallest counterexample"
+                } else {
+                    "counterexample (the search for the smallest ran out of time)"
+                },
+                c.map(|c| show(&c.position)).unwrap_or_default(),
+                c.map(|c| c.explanation.as_str()).unwrap_or_default(),
+                r.seconds
+            )
+        }
+        Verdict::Undecided => format!(
+            "undecided: {} ({:.2} s); raise --timeout or --max-memory",
+            r.undecided_because.as_deref().unwrap_or("no answer"),
+            r.seconds
+        ),
+    }
 }

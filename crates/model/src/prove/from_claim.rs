@@ -76,7 +76,9 @@ pub fn term(node: &Node, names: &[String], source: &str) -> Result<Term, String>
 pub fn formula(node: &Node, names: &[String], source: &str) -> Result<Formula, String> {
     let f = |n: &Node| formula(n, names, source);
     Ok(match node {
-        Node::Cmp(c, a, b) => Formula::Cmp(op(*c), term(a, names, source)?, term(b, names, source)?),
+        Node::Cmp(c, a, b) => {
+            Formula::Cmp(op(*c), term(a, names, source)?, term(b, names, source)?)
+        }
         Node::Not(a) => f(a)?.not(),
         Node::LogicAnd(a, b) => Formula::and([f(a)?, f(b)?]),
         Node::LogicOr(a, b) => Formula::or([f(a)?, f(b)?]),

@@ -21,6 +21,7 @@
 //! violation is the smallest counterexample**, and no violation means the
 //! claim holds everywhere.
 
+pub mod from_claim;
 pub mod ir;
 pub mod mona;
 
@@ -258,28 +259,6 @@ pub fn order_less(p: &[String], q: &[String]) -> Formula {
     ])
 }
 
-/// `heaps < p` in the smallest-first order, for a position `p` of constants.
-pub fn order_less_than(heaps: &[String], p: &[Term]) -> Formula {
-    let sum = |terms: Vec<Term>| {
-        terms
-            .into_iter()
-            .reduce(|a, b| a.add(b))
-            .unwrap_or(Term::Const(0))
-    };
-    let mine: Vec<Term> = heaps.iter().map(|h| Term::var(h)).collect();
-    let (s_mine, s_p) = (sum(mine.clone()), sum(p.to_vec()));
-    let mut lex = Vec::new();
-    for i in 0..mine.len() {
-        let mut parts: Vec<Formula> = (0..i).map(|j| mine[j].clone().eq(p[j].clone())).collect();
-        parts.push(mine[i].clone().lt(p[i].clone()));
-        lex.push(Formula::and(parts));
-    }
-    Formula::or([
-        s_mine.clone().lt(s_p.clone()),
-        Formula::and([s_mine.eq(s_p), Formula::or(lex)]),
-    ])
-}
-
 /// The name the engine gives the value quantified in a Grundy claim.
 const VALUE: &str = "grundy_value";
 
@@ -337,31 +316,24 @@ impl Question {
         Formula::and([extra, self.violation(game)]).not()
     }
 
-    /// The sentence "`p` is a violation and no position before it in the
-    /// smallest-first order is": valid exactly when `p` is the smallest
-    /// counterexample.
-    pub fn smallest_is(&self, game: &ProofGame, p: &[u64]) -> Result<Formula> {
-        let constants: Vec<Term> = p
-            .iter()
-            .map(|&v| {
-                i64::try_from(v)
-                    .map(Term::Const)
-                    .map_err(|_| Error::invalid(format!("the position {} is too large", show(p))))
-            })
-            .collect::<Result<_>>()?;
-        let heaps = &game.heaps;
-        let at_p = Formula::and(
-            heaps
-                .iter()
-                .zip(&constants)
-                .map(|(h, c)| Term::var(h).eq(c.clone())),
-        );
-        let v = self.violation(game);
-        let before = order_less_than(heaps, &constants);
-        Ok(Formula::and([
-            before.implies(v.clone().not()),
-            at_p.implies(v),
-        ]))
+    /// The closed sentence "`p` is a violation" (the engine's check of a
+    /// counterexample the solver found).
+    pub fn violation_at(&self, game: &ProofGame, p: &[u64]) -> Result<Formula> {
+        let mut values = Vec::with_capacity(p.len());
+        for &v in p {
+            values.push(
+                i64::try_from(v).map_err(|_| {
+                    Error::invalid(format!("the position {} is too large", show(p)))
+                })?,
+            );
+        }
+        let heaps = game.heaps.clone();
+        Ok(self
+            .violation(game)
+            .substitute(&|v| match heaps.iter().position(|h| h == v) {
+                Some(i) => Term::Const(values[i]),
+                None => Term::var(v),
+            }))
     }
 
     /// The sentence "moves never leave the region" (a region must be closed

@@ -150,11 +150,24 @@ fn scratch_dump_programs() {
             ),
         ] {
             let q = Question {
-                claim: Claim::PSet(claim),
+                claim: Claim::PSet(claim.clone()),
                 region: None,
             };
             let p = mona::program(&q.no_violation(&pg), &heaps).unwrap();
             std::fs::write(format!("{dir}/tri{k}_{name}.mona"), p).unwrap();
+            let reach = pg.some_move_to(&claim);
+            let a = Formula::and([pg.position().clone(), claim.clone(), reach.clone()]).not();
+            let b = Formula::and([pg.position().clone(), claim.clone().not(), reach.not()]).not();
+            std::fs::write(
+                format!("{dir}/tri{k}_{name}_a.mona"),
+                mona::program(&a, &heaps).unwrap(),
+            )
+            .unwrap();
+            std::fs::write(
+                format!("{dir}/tri{k}_{name}_b.mona"),
+                mona::program(&b, &heaps).unwrap(),
+            )
+            .unwrap();
         }
     }
 }
