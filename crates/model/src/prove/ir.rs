@@ -108,6 +108,8 @@ pub enum Formula {
     Or(Vec<Formula>),
     /// `a => b`.
     Implies(Box<Formula>, Box<Formula>),
+    /// `a <=> b`.
+    Iff(Box<Formula>, Box<Formula>),
     /// There are naturals for these variables such that ...
     Exists(Vec<String>, Box<Formula>),
     /// For all naturals for these variables ...
@@ -340,6 +342,11 @@ impl Formula {
         }
     }
 
+    /// `self <=> b`.
+    pub fn iff(self, b: Formula) -> Formula {
+        Formula::Iff(Box::new(self), Box::new(b))
+    }
+
     /// `self => b`.
     pub fn implies(self, b: Formula) -> Formula {
         Formula::Implies(Box::new(self), Box::new(b))
@@ -387,6 +394,7 @@ impl Formula {
                 false
             }
             Formula::Implies(a, b) => !a.eval(env)? || b.eval(env)?,
+            Formula::Iff(a, b) => a.eval(env)? == b.eval(env)?,
             Formula::Exists(..) | Formula::Forall(..) => return Err(EvalError::Quantifier),
         })
     }
@@ -409,6 +417,9 @@ impl Formula {
             Formula::Or(all) => Formula::Or(all.iter().map(|a| a.substitute(by)).collect()),
             Formula::Implies(a, b) => {
                 Formula::Implies(Box::new(a.substitute(by)), Box::new(b.substitute(by)))
+            }
+            Formula::Iff(a, b) => {
+                Formula::Iff(Box::new(a.substitute(by)), Box::new(b.substitute(by)))
             }
             Formula::Exists(vars, body) | Formula::Forall(vars, body) => {
                 let inner = |v: &str| {
@@ -448,6 +459,7 @@ impl fmt::Display for Formula {
             Formula::And(all) => join(f, all, "and"),
             Formula::Or(all) => join(f, all, "or"),
             Formula::Implies(a, b) => write!(f, "(({a}) => ({b}))"),
+            Formula::Iff(a, b) => write!(f, "(({a}) <=> ({b}))"),
             Formula::Exists(v, b) => write!(f, "(exists {}: {b})", v.join(", ")),
             Formula::Forall(v, b) => write!(f, "(forall {}: {b})", v.join(", ")),
         }

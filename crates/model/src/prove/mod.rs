@@ -42,8 +42,23 @@ pub struct ProofGame {
     position: Formula,
     moves: Formula,
     well_formed: Option<(Formula, String)>,
+    families: Vec<MoveFamily>,
     solver: Box<dyn Game + Send + Sync>,
 }
+
+/// One family of moves, the same relation as part of [`ProofGame::moves`]
+/// written for the engine's sake: the position after the move as terms in
+/// the heaps and a few new variables (`t` below), under a guard. Quantifying
+/// one `t` instead of every heap's next value keeps the automata small.
+#[derive(Clone, Debug)]
+struct MoveFamily {
+    vars: Vec<String>,
+    guard: Formula,
+    next: Vec<Term>,
+}
+
+/// The variable a move family chooses its new value with.
+const MOVE_VAR: &str = "t_move";
 
 /// The name of a heap's value after a move.
 pub fn next_name(heap: &str) -> String {
@@ -79,9 +94,28 @@ impl ProofGame {
             Formula::and([
                 xn.clone().eq(x.clone()),
                 zn.clone().lt(z.clone()),
-                yn.eq(y.min(cap_at(&x, &zn))),
+                yn.eq(y.clone().min(cap_at(&x, &zn))),
             ]),
         ]);
+        let t = Term::var(MOVE_VAR);
+        let vars = vec![MOVE_VAR.to_string()];
+        let families = vec![
+            MoveFamily {
+                vars: vars.clone(),
+                guard: t.clone().lt(y.clone()),
+                next: vec![x.clone(), t.clone(), z.clone()],
+            },
+            MoveFamily {
+                vars: vars.clone(),
+                guard: t.clone().lt(x.clone()),
+                next: vec![t.clone(), y.clone().min(cap_at(&t, &z)), z.clone()],
+            },
+            MoveFamily {
+                vars,
+                guard: t.clone().lt(z.clone()),
+                next: vec![x.clone(), y.clone().min(cap_at(&x, &t)), t],
+            },
+        ];
         let formula = game.cap().formula();
         let well_formed = Some((
             Term::Const(0).le(cap_at(&x, &z)),
@@ -101,6 +135,7 @@ impl ProofGame {
             position,
             moves,
             well_formed,
+            families,
             solver: Box::new(game),
         }
     }
@@ -119,8 +154,24 @@ impl ProofGame {
                 }
             }))
         }));
+        let families = (0..heaps)
+            .map(|i| MoveFamily {
+                vars: vec![MOVE_VAR.to_string()],
+                guard: Term::var(MOVE_VAR).lt(Term::var(&names[i])),
+                next: (0..heaps)
+                    .map(|j| {
+                        if i == j {
+                            Term::var(MOVE_VAR)
+                        } else {
+                            Term::var(&names[j])
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
         Ok(ProofGame {
             name: nim.name(),
+            families,
             description: format!("Nim with {heaps} heaps ${}$", tuple(&names)),
             heaps: names,
             position: Formula::True,
@@ -181,12 +232,29 @@ impl ProofGame {
         })
     }
 
-    /// `∃ next: moves ∧ f(next)`.
+    /// "Some move leads to a position where `f` holds", family by family
+    /// (the same as `∃ next: moves ∧ f(next)`, which the tests check).
     fn some_move_to(&self, f: &Formula) -> Formula {
+        Formula::or(self.families.iter().map(|family| {
+            let after = f.substitute(&|v| match self.heaps.iter().position(|h| h == v) {
+                Some(i) => family.next[i].clone(),
+                None => Term::var(v),
+            });
+            Formula::exists(&family.vars, Formula::and([family.guard.clone(), after]))
+        }))
+    }
+
+    /// [`ProofGame::some_move_to`] written with the move relation itself.
+    pub fn some_move_to_by_relation(&self, f: &Formula) -> Formula {
         Formula::exists(
             &self.next_names(),
             Formula::and([self.moves.clone(), self.at_next(f)]),
         )
+    }
+
+    /// "Some move leads to a position where `f` holds" (see [`MoveFamily`]).
+    pub fn some_move_to_by_families(&self, f: &Formula) -> Formula {
+        self.some_move_to(f)
     }
 }
 
@@ -259,6 +327,9 @@ pub fn order_less(p: &[String], q: &[String]) -> Formula {
     ])
 }
 
+/// The name of the Grundy formula's value at the position itself.
+const HERE: &str = "value_here";
+
 /// The name the engine gives the value quantified in a Grundy claim.
 const VALUE: &str = "grundy_value";
 
@@ -268,24 +339,21 @@ impl Question {
     pub fn violation(&self, game: &ProofGame) -> Formula {
         let body = match &self.claim {
             Claim::PSet(c) => {
-                let reach = game.some_move_to(c);
-                Formula::or([
-                    Formula::and([c.clone(), reach.clone()]),
-                    Formula::and([c.clone().not(), reach.not()]),
-                ])
+                // Claimed with a move into the claim, or unclaimed without one;
+                // written once, so the engine builds the reach automaton once.
+                c.clone().iff(game.some_move_to(c))
             }
             Claim::Grundy(f) => {
                 let value = Term::var(VALUE);
-                let f_next = f.rename(&|v| {
-                    if game.heaps.iter().any(|h| h == v) {
-                        next_name(v)
-                    } else {
-                        v.to_string()
-                    }
-                });
+                // "A move keeps f's value": some move reaches f == w where w
+                // is f here (no natural w when f < 0, a violation anyway).
+                let here = Term::var(HERE);
                 let keeps = Formula::exists(
-                    &game.next_names(),
-                    Formula::and([game.moves.clone(), f_next.eq(f.clone())]),
+                    &[HERE.to_string()],
+                    Formula::and([
+                        here.clone().eq(f.clone()),
+                        game.some_move_to(&f.clone().eq(here)),
+                    ]),
                 );
                 let reaches_value = game.some_move_to(&f.clone().eq(value.clone()));
                 Formula::or([

@@ -74,6 +74,63 @@ pub fn is_valid_name(v: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The largest divisor with a predicate of its own (its text grows with it).
+const MAX_DIVISOR_PREDICATE: i64 = 1024;
+
+/// `div_c(A, Q)`: `Q = floor(A / c)` for naturals, as one carry automaton
+/// reading the bits from the lowest: `A = c*Q + R` with `R < c`, where at
+/// each position `p` the carry `k` (at most `c + 1`, in binary in the sets
+/// `K0, K1, ...`) and the bits give `t = c*q_p + r_p + k`, whose parity is
+/// `a_p` and whose half is the next carry. One small automaton instead of a
+/// chain of additions, so large divisors stay fast.
+fn division_predicate(c: i64) -> String {
+    let max_carry = c + 1;
+    let bits = (64 - max_carry.leading_zeros()) as usize;
+    let carry_sets: Vec<String> = (0..bits).map(|i| format!("K{i}")).collect();
+    let carry_is = |value: i64, at: &str| -> String {
+        (0..bits)
+            .map(|i| {
+                if (value >> i) & 1 == 1 {
+                    format!("{at} in K{i}")
+                } else {
+                    format!("{at} notin K{i}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let mut cases = Vec::new();
+    for k in 0..=max_carry {
+        for q in 0..2 {
+            for r in 0..2 {
+                let t = c * q + r + k;
+                let bit = |set: &str, on: bool| {
+                    if on {
+                        format!("p in {set}")
+                    } else {
+                        format!("p notin {set}")
+                    }
+                };
+                cases.push(format!(
+                    "({} & {} & {} & {} & {})",
+                    carry_is(k, "p"),
+                    bit("Q", q == 1),
+                    bit("R", r == 1),
+                    bit("A", t & 1 == 1),
+                    carry_is(t >> 1, "p+1")
+                ));
+            }
+        }
+    }
+    format!(
+        "pred div_{c}(var2 A, var2 Q) = ex2 R, {}: (ex2 D: D = {} & nlt(R, D)) & {} & (all1 p:\n  {});\n",
+        carry_sets.join(", "),
+        set_literal(c as u128),
+        carry_is(0, "0"),
+        cases.join("\n  | ")
+    )
+}
+
 /// A MONA program deciding whether `formula` holds for all naturals assigned
 /// to `free` (its free variables, declared `var2` so that MONA names a
 /// counter-example by their values).
@@ -89,6 +146,9 @@ pub fn program(formula: &Formula, free: &[String]) -> Result<String, TranslateEr
     let body = t.formula(formula)?;
     let mut out = String::from("ws1s;\n");
     out.push_str(PRELUDE);
+    for &c in &t.divisors {
+        out.push_str(&division_predicate(c));
+    }
     if !free.is_empty() {
         let names: Vec<String> = free.iter().map(|v| var_name(v)).collect();
         let _ = writeln!(out, "var2 {};", names.join(", "));
@@ -117,6 +177,8 @@ struct Val {
 #[derive(Default)]
 struct Translator {
     fresh: usize,
+    /// Divisors `c` whose `div_c` predicate the program needs.
+    divisors: std::collections::BTreeSet<i64>,
     signs: Vec<String>,
     sets: Vec<String>,
     defs: Vec<String>,
@@ -140,6 +202,7 @@ impl Translator {
             Formula::And(all) => self.join(all, "&", "true")?,
             Formula::Or(all) => self.join(all, "|", "false")?,
             Formula::Implies(a, b) => format!("({} => {})", self.formula(a)?, self.formula(b)?),
+            Formula::Iff(a, b) => format!("({} <=> {})", self.formula(a)?, self.formula(b)?),
             Formula::Exists(vars, body) | Formula::Forall(vars, body) => {
                 for v in vars {
                     if !is_valid_name(v) {
@@ -428,6 +491,12 @@ impl Translator {
                 let a = self.term(a)?;
                 if *c == 1 {
                     return Ok(a);
+                }
+                if Self::natural(&a) && *c <= MAX_DIVISOR_PREDICATE {
+                    let q = self.fresh(true);
+                    self.divisors.insert(*c);
+                    self.defs.push(format!("div_{c}({}, {})", a.set, q.set));
+                    return Ok(q);
                 }
                 // q = floor(a / c)  iff  a = c*q + r with 0 <= r < c.
                 let q = self.fresh(Self::natural(&a));
