@@ -407,6 +407,9 @@ fn internal(message: String) -> Error {
     ))
 }
 
+/// A search key of a position (its heap sum, or one heap).
+type KeyOf = Box<dyn Fn(&[u64]) -> u64>;
+
 type Ask<'a> = dyn FnMut(&mut ProofReport, &str, &str, &Formula) -> Result<Run> + 'a;
 
 /// Finds the smallest violation with the engine alone: bisection on the heap
@@ -429,7 +432,7 @@ fn search_smallest(
     let mut fixed: Vec<Formula> = Vec::new();
     let mut asked = 0;
     for level in 0..heaps.len() {
-        let (key_term, key_of): (Term, Box<dyn Fn(&[u64]) -> u64>) = if level == 0 {
+        let (key_term, key_of): (Term, KeyOf) = if level == 0 {
             (sum.clone(), Box::new(|p: &[u64]| p.iter().sum()))
         } else {
             let i = level - 1;

@@ -76,7 +76,10 @@ fn b(t: Term) -> Box<Term> {
 }
 
 /// Every binary operation, built from two terms, and a constant for the unary ones.
-fn operations(k: i64) -> Vec<(&'static str, fn(Term, Term, i64) -> Term)> {
+/// Builds an operation's term from two operands and a constant.
+type Build = fn(Term, Term, i64) -> Term;
+
+fn operations(k: i64) -> Vec<(&'static str, Build)> {
     let _ = k;
     vec![
         ("add", |a, b_, _| Term::Add(b(a), b(b_))),

@@ -150,10 +150,14 @@ impl Term {
         Term::Var(name.to_string())
     }
     /// `self + b`.
+    // Builds a term or formula (no operator overloading on syntax trees).
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, b: Term) -> Term {
         Term::Add(Box::new(self), Box::new(b))
     }
     /// `self - b`.
+    // Builds a term or formula (no operator overloading on syntax trees).
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, b: Term) -> Term {
         Term::Sub(Box::new(self), Box::new(b))
     }
@@ -333,6 +337,8 @@ impl Formula {
     }
 
     /// `not self`.
+    // Builds a term or formula (no operator overloading on syntax trees).
+    #[allow(clippy::should_implement_trait)]
     pub fn not(self) -> Formula {
         match self {
             Formula::Not(inner) => *inner,
