@@ -12,6 +12,7 @@ pub mod encode;
 pub mod figure;
 /// The embedded fonts (moved under `scene`; this path stays for callers).
 pub use scene::font;
+pub mod prove;
 pub mod recipe;
 pub mod request;
 pub mod scene;

@@ -10,6 +10,7 @@ mod fuzz;
 pub(crate) mod out;
 mod output;
 mod progress;
+mod prove;
 mod render;
 #[cfg(feature = "serve")]
 mod serve;
@@ -59,6 +60,8 @@ enum Command {
     Figure(Box<FigureCommand>),
     /// Test hypotheses on a game family over a parameter range: shifted nim-sums, nim-sum constants, Grundy = nim-sum, periods.
     Survey(Box<nimscape::request::survey::SurveyArgs>),
+    /// Prove a claim about a game for every position (P-set rule or Grundy formula), or refute it with the smallest counterexample; needs MONA.
+    Prove(Box<nimscape::request::prove::ProveArgs>),
     /// Re-check the papers' computational claims: claim, range checked, result, time.
     Verify(verify::VerifyArgs),
     /// Render figure sets from TOML recipes (templates/) with a gallery and a LaTeX snippet.
@@ -121,7 +124,9 @@ pub fn run() -> Result<()> {
         format: cli.format,
         command_line: match matches.subcommand_name() {
             // The survey is not a figure subcommand: its words come from the whole CLI.
-            Some("survey") => request::provenance::command_line(&Cli::command(), &matches),
+            Some("survey" | "prove") => {
+                request::provenance::command_line(&Cli::command(), &matches)
+            }
             _ => request::command_line(&matches),
         },
     };
@@ -276,6 +281,7 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
         Command::Survey(args) => survey::run(*args, ctx),
+        Command::Prove(args) => prove::run(*args, ctx),
         Command::Verify(args) => {
             signals::exit_at_once();
             verify::run(args, ctx.memory_limit, ctx.format)

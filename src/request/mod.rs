@@ -22,6 +22,7 @@ pub mod count;
 pub mod data;
 pub mod grundy;
 pub mod octahedron;
+pub mod prove;
 pub mod provenance;
 pub mod square;
 pub mod survey;

@@ -19,6 +19,7 @@ pub mod games;
 pub mod grid;
 pub mod octahedron;
 pub mod pattern;
+pub mod prove;
 pub mod survey;
 
 pub use control::Control;

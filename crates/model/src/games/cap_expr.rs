@@ -716,6 +716,177 @@ impl std::fmt::Display for CapExpr {
     }
 }
 
+/// A value of the cap on the way to the prover's logic: a known rational, or
+/// `term / den` for an integer term and a positive denominator.
+enum Symbolic {
+    Known(Q),
+    Linear(crate::prove::ir::Term, i128),
+}
+
+impl CapExpr {
+    /// The cap as a term of the prover's logic over `x` and `z`, exactly
+    /// `floor` of the expression: refused (one line naming the construct and
+    /// why) where the expression is not linear, e.g. `(x+z)^2` or `sqrt`.
+    ///
+    /// Rationals are multiplied through by their denominators, since
+    /// `floor(t / d)` of an integer term `t` is the prover's floor division.
+    pub fn to_logic(&self) -> std::result::Result<crate::prove::ir::Term, String> {
+        use crate::prove::ir::Term;
+        let int = |v: i128| -> std::result::Result<i64, String> {
+            i64::try_from(v).map_err(|_| format!("the constant {v} is too large for the prover"))
+        };
+        let linear = |s: Symbolic| -> std::result::Result<(Term, i128), String> {
+            Ok(match s {
+                Symbolic::Known(q) => (Term::Const(int(q.numer())?), q.denom()),
+                Symbolic::Linear(t, d) => (t, d),
+            })
+        };
+        let scale = |t: Term, c: i128| -> std::result::Result<Term, String> {
+            Ok(if c == 1 {
+                t
+            } else {
+                Term::MulConst(int(c)?, Box::new(t))
+            })
+        };
+        let lcm = |a: i128, b: i128| -> std::result::Result<i128, String> {
+            let g = crate::exact::gcd(a.unsigned_abs(), b.unsigned_abs()) as i128;
+            (a / g)
+                .checked_mul(b)
+                .ok_or_else(|| "a denominator overflows".to_string())
+        };
+        let arith = |e: ArithError| match e {
+            ArithError::Overflow => "a constant overflows".to_string(),
+            ArithError::DivisionByZero => "it divides by zero".to_string(),
+        };
+        let product_refused = format!(
+            "cap '{}': a product of two heaps is outside linear arithmetic; prove works for caps linear in x and z (with floor, ceil, min, max and constants)",
+            self.source
+        );
+        let mut stack: Vec<Symbolic> = Vec::new();
+        let pop = |stack: &mut Vec<Symbolic>| stack.pop().expect("compiled code is balanced");
+        for op in &self.code {
+            let v = match op {
+                Op::Const(q) => Symbolic::Known(*q),
+                Op::X => Symbolic::Linear(Term::var("x"), 1),
+                Op::Z => Symbolic::Linear(Term::var("z"), 1),
+                Op::Neg => match pop(&mut stack) {
+                    Symbolic::Known(q) => Symbolic::Known(q.checked_neg().map_err(arith)?),
+                    Symbolic::Linear(t, d) => Symbolic::Linear(t.times(-1), d),
+                },
+                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => {
+                    let b = pop(&mut stack);
+                    let a = pop(&mut stack);
+                    match (op, a, b) {
+                        (_, Symbolic::Known(a), Symbolic::Known(b)) => Symbolic::Known(match op {
+                            Op::Add => a.checked_add(b).map_err(arith)?,
+                            Op::Sub => a.checked_sub(b).map_err(arith)?,
+                            Op::Mul => a.checked_mul(b).map_err(arith)?,
+                            Op::Div => a.checked_div(b).map_err(arith)?,
+                            _ => pow(a, b).map_err(|_| {
+                                format!("cap '{}': a power with an exponent that is not a whole number", self.source)
+                            })?,
+                        }),
+                        (Op::Add | Op::Sub, a, b) => {
+                            let ((ta, da), (tb, db)) = (linear(a)?, linear(b)?);
+                            let d = lcm(da, db)?;
+                            let (ta, tb) = (scale(ta, d / da)?, scale(tb, d / db)?);
+                            let t = if matches!(op, Op::Add) { ta.add(tb) } else { ta.sub(tb) };
+                            Symbolic::Linear(t, d)
+                        }
+                        (Op::Mul, Symbolic::Known(q), Symbolic::Linear(t, d))
+                        | (Op::Mul, Symbolic::Linear(t, d), Symbolic::Known(q)) => {
+                            let den = d.checked_mul(q.denom()).ok_or("a denominator overflows")?;
+                            Symbolic::Linear(scale(t, q.numer())?, den)
+                        }
+                        (Op::Mul, _, _) => return Err(product_refused),
+                        (Op::Div, Symbolic::Linear(t, d), Symbolic::Known(q)) => {
+                            if q.numer() == 0 {
+                                return Err(format!("cap '{}': it divides by zero", self.source));
+                            }
+                            // (t/d) / (n/m) = (t*m) / (d*n), the sign moved to the term.
+                            let sign = q.numer().signum();
+                            let den = d
+                                .checked_mul(q.numer().abs())
+                                .ok_or("a denominator overflows")?;
+                            Symbolic::Linear(scale(t, sign * q.denom())?, den)
+                        }
+                        (Op::Div, _, _) => {
+                            return Err(format!(
+                                "cap '{}': a division by a heap is outside linear arithmetic; divide by constants only",
+                                self.source
+                            ))
+                        }
+                        (_, base, Symbolic::Known(e)) if e == Q::int(1) => base,
+                        (_, _, Symbolic::Known(e)) if e == Q::int(0) => Symbolic::Known(Q::int(1)),
+                        _ => {
+                            return Err(format!(
+                                "cap '{}': a power of a heap (as in (x+z)^2) is outside linear arithmetic; prove works for caps linear in x and z",
+                                self.source
+                            ))
+                        }
+                    }
+                }
+                Op::Floor | Op::Ceil => match pop(&mut stack) {
+                    Symbolic::Known(q) => Symbolic::Known(Q::int(if matches!(op, Op::Floor) {
+                        q.floor()
+                    } else {
+                        q.ceil()
+                    })),
+                    Symbolic::Linear(t, 1) => Symbolic::Linear(t, 1),
+                    Symbolic::Linear(t, d) => {
+                        let d64 = int(d)?;
+                        if matches!(op, Op::Floor) {
+                            Symbolic::Linear(t.floor_div(d64), 1)
+                        } else {
+                            // ceil(t/d) = -floor(-t/d).
+                            Symbolic::Linear(t.times(-1).floor_div(d64).times(-1), 1)
+                        }
+                    }
+                },
+                Op::Round => {
+                    return Err(format!(
+                        "cap '{}': round() (half to even) is not translated for the prover; write floor((2*E+1)/2) if ties round up",
+                        self.source
+                    ))
+                }
+                Op::Sqrt => {
+                    return Err(format!(
+                        "cap '{}': a square root is outside linear arithmetic (its values are not defined by +, constants and floor)",
+                        self.source
+                    ))
+                }
+                Op::Min(n) | Op::Max(n) => {
+                    let args: Vec<Symbolic> = stack.split_off(stack.len() - n);
+                    let mut parts = Vec::with_capacity(args.len());
+                    for a in args {
+                        parts.push(linear(a)?);
+                    }
+                    let mut d = 1;
+                    for (_, di) in &parts {
+                        d = lcm(d, *di)?;
+                    }
+                    let mut folded: Option<Term> = None;
+                    for (t, di) in parts {
+                        let t = scale(t, d / di)?;
+                        folded = Some(match folded {
+                            None => t,
+                            Some(f) if matches!(op, Op::Min(_)) => f.min(t),
+                            Some(f) => f.max(t),
+                        });
+                    }
+                    Symbolic::Linear(folded.expect("min and max take two or more arguments"), d)
+                }
+            };
+            stack.push(v);
+        }
+        Ok(match pop(&mut stack) {
+            Symbolic::Known(q) => Term::Const(int(q.floor())?),
+            Symbolic::Linear(t, 1) => t,
+            Symbolic::Linear(t, d) => t.floor_div(int(d)?),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,83 @@
+//! `nimscape prove` on the command line: plan through the request layer, find
+//! the engine, decide each case under the command's control (Ctrl-C kills the
+//! engine), print one line per case and write the certificates `-o` names.
+
+use super::out::{self, report};
+use super::output::{announce, Context};
+use super::progress::Watch;
+use anyhow::{bail, Result};
+use nimscape::prove::engine::{Limits, Mona};
+use nimscape::prove::{certificate, ProofReport};
+use nimscape::request::prove::{self, ProveArgs};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Runs `nimscape prove`.
+pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
+    let output = args.output.take();
+    if ctx.format.is_some() {
+        bail!("--format does not apply to prove; -o DIR writes the report as Markdown, JSON and LaTeX");
+    }
+    if let Some(dir) = &output {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "-o {}: is a file; give a folder for the certificate",
+                dir.display()
+            );
+        }
+    }
+    let plan = prove::plan(&args)?;
+    let engine = Mona::from_path()?;
+    let limits = Limits {
+        timeout: plan.timeout,
+        memory: ctx.memory_limit,
+    };
+    let several = plan.cases.len() > 1;
+    let mut stdout = out::stdout();
+    for case in &plan.cases {
+        let label = case
+            .parameter
+            .as_ref()
+            .map(|(n, v)| format!("{n}={v}: "))
+            .unwrap_or_default();
+        let watch = Watch::start(
+            &ctx.control,
+            format!("proving {} on {}", case.claim.text, case.game.name()),
+            ctx.quiet,
+        );
+        let found = nimscape::prove::prove(
+            &case.game,
+            &case.claim,
+            &engine,
+            limits,
+            ctx.memory_limit,
+            &ctx.control,
+        )?;
+        drop(watch);
+        report!(stdout, "{label}{}", nimscape::prove::summary(&found));
+        if let Some(dir) = &output {
+            let dir = match (&case.parameter, several) {
+                (Some((n, v)), true) => dir.join(format!("{n}{v}")),
+                _ => dir.clone(),
+            };
+            write_certificate(&dir, &found, ctx)?;
+        }
+    }
+    stdout.finish()
+}
+
+/// The certificate's files, each written atomically and announced.
+fn write_certificate(dir: &Path, found: &ProofReport, ctx: &Context) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| nimscape::Error::write_failed(e).at(dir))?;
+    let mut written: Vec<PathBuf> = Vec::new();
+    certificate::write(dir, found, &ctx.command_line, &mut |path, text| {
+        nimscape::prove::engine::write_text(path, text, ctx.output_limit)?;
+        written.push(path.to_path_buf());
+        Ok(())
+    })?;
+    for path in &written {
+        announce(path, ctx);
+    }
+    let _ = std::io::stderr().flush();
+    Ok(())
+}

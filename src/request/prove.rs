@@ -1,0 +1,248 @@
+//! `nimscape prove`: a game and a claim about it, validated once, one case per
+//! value of the parameter (`--param k=3..35:4` proves each value on its own).
+//!
+//! Games: the capped three-heap games (`triangular` with `k`, `min-half`, or
+//! `--cap EXPR` linear in `x` and `z`) and Nim with 1 to 8 heaps. Claims are
+//! written in the claim language ([`crate::claim`]): a P-set rule (`--claim`),
+//! a Grundy formula (`--grundy`), optionally restricted to a region that moves
+//! never leave (`--where`).
+
+use crate::prove::ClaimText;
+use crate::{Error, Result};
+use clap::Args;
+use nimscape_model::claim::Expr;
+use nimscape_model::games::cap_expr::CapExpr;
+use nimscape_model::games::capped::{Cap, CappedGame};
+use nimscape_model::prove::from_claim;
+use nimscape_model::prove::ir::Term;
+use nimscape_model::prove::{Claim, ProofGame, Question};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Prove a claim about a game for every position (or refute it with the
+/// smallest counterexample), by an automata engine (MONA).
+#[derive(Debug, Args)]
+pub struct ProveArgs {
+    /// The game: triangular (with --k or --param k=..), min-half, nim (with --heaps or
+    /// --param heaps=..); with --cap it is left out.
+    #[arg(value_name = "GAME")]
+    pub game: Option<String>,
+    /// A capped game y <= EXPR, linear in x and z, e.g. 'floor(min(x,z)/k)'.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub cap: Option<String>,
+    /// A parameter and its values, each proved on its own: k=3..35:4, k=1,5,9.
+    #[arg(long, value_name = "NAME=VALUES", allow_hyphen_values = true)]
+    pub param: Option<String>,
+    /// The triangular game's divisor: y <= floor((x+z)/k).
+    #[arg(long, value_name = "K")]
+    pub k: Option<u32>,
+    /// Nim's number of heaps (1 to 8; named x, y, z for three, else h1, h2, ...).
+    #[arg(long, value_name = "N")]
+    pub heaps: Option<usize>,
+    /// A P-set rule: the P-positions are exactly the positions where it holds,
+    /// e.g. '(x-1)^y^(z-1) == 0' (^ is the nim-sum).
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub claim: Option<String>,
+    /// A Grundy formula: every position's Grundy value is this, e.g. 'x^y^z'.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub grundy: Option<String>,
+    /// Claim only where this holds, a region moves never leave, e.g. 'y <= 3'.
+    #[arg(long = "where", value_name = "EXPR", allow_hyphen_values = true)]
+    pub region: Option<String>,
+    /// Seconds the engine may take on one question before the verdict is "undecided".
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Write the certificate into this folder: the engine's inputs, report.md,
+    /// report.json, theorem.tex (one folder per parameter value when there are several).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+}
+
+/// One game and claim to decide.
+pub struct ProveCase {
+    /// The parameter's name and value, when the run has one.
+    pub parameter: Option<(String, i64)>,
+    /// The game.
+    pub game: ProofGame,
+    /// The claim.
+    pub claim: ClaimText,
+}
+
+/// A validated `prove` run.
+pub struct ProvePlan {
+    /// The cases, in the order of the parameter's values.
+    pub cases: Vec<ProveCase>,
+    /// The engine's time limit per question.
+    pub timeout: Duration,
+}
+
+/// The most values one run proves.
+const MAX_CASES: usize = 1000;
+
+/// The parameter's values: `NAME=VALUES` as the survey takes them, and
+/// `A..B:S` ranges with a step.
+fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
+    let (name, list) = text.split_once('=').unwrap_or((text, ""));
+    let mut plain = Vec::new();
+    for item in list.split(',') {
+        match item.split_once(':') {
+            Some((range, step)) => {
+                let step: usize = step.trim().parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+                    Error::invalid(format!(
+                        "`param`: '{}': the step after ':' must be a whole number from 1, as in k=3..35:4",
+                        crate::error::excerpt(item)
+                    ))
+                })?;
+                let (_, values) = super::survey::parse_param(&format!("{name}={range}"))?;
+                plain.extend(values.into_iter().step_by(step).map(|v| v.to_string()));
+            }
+            None => plain.push(item.to_string()),
+        }
+    }
+    let (name, values) = super::survey::parse_param(&format!("{name}={}", plain.join(",")))?;
+    if values.len() > MAX_CASES {
+        return Err(Error::invalid(format!(
+            "`param`: {} values; prove takes at most {MAX_CASES} in one run",
+            values.len()
+        )));
+    }
+    Ok((name, values))
+}
+
+fn refused(message: String) -> Error {
+    Error::Unsupported(message)
+}
+
+/// The game for one value of the parameter.
+fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
+    let value_of = |name: &str, fixed: Option<i64>| -> Result<i64> {
+        match (param, fixed) {
+            (Some((p, v)), None) if p == name => Ok(v),
+            (_, Some(v)) => Ok(v),
+            _ => Err(Error::invalid(format!(
+                "this game needs `{name}`: give `{name}` N or `param` {name}=VALUES"
+            ))),
+        }
+    };
+    match (&args.game, &args.cap) {
+        (Some(_), Some(_)) => Err(Error::invalid(
+            "give a game or `cap`, not both (a cap is its own game)",
+        )),
+        (None, Some(text)) => {
+            let bound: Vec<(&str, i64)> = param.into_iter().collect();
+            let cap = CapExpr::parse_with(text, &bound)?;
+            let term = cap.to_logic().map_err(refused)?;
+            Ok(ProofGame::capped(CappedGame::new(Cap::Expr(cap)), term))
+        }
+        (Some(game), None) => match game.to_ascii_lowercase().as_str() {
+            "triangular" => {
+                let k = value_of("k", args.k.map(i64::from))?;
+                let k32 = u32::try_from(k)
+                    .ok()
+                    .filter(|&k| k >= 1)
+                    .ok_or_else(|| Error::invalid(format!("`k` {k}: the divisor must be at least 1")))?;
+                let term = Term::var("x").add(Term::var("z")).floor_div(i64::from(k32));
+                Ok(ProofGame::capped(CappedGame::triangular(k32)?, term))
+            }
+            "min-half" => Ok(ProofGame::capped(
+                CappedGame::min_half(),
+                Term::var("x").min(Term::var("z")).floor_div(2),
+            )),
+            "nim" => {
+                let heaps = value_of("heaps", args.heaps.map(|h| h as i64))?;
+                let heaps = usize::try_from(heaps)
+                    .ok()
+                    .filter(|h| (1..=8).contains(h))
+                    .ok_or_else(|| Error::invalid(format!("`heaps` {heaps}: prove takes Nim with 1 to 8 heaps")))?;
+                ProofGame::nim(heaps)
+            }
+            other if other.ends_with(".toml") => Err(refused(format!(
+                "prove does not translate game files yet ('{}'); a capped game can be given as --cap EXPR",
+                crate::error::excerpt(game)
+            ))),
+            _ => Err(Error::invalid(format!(
+                "unknown game '{}' for prove; choose triangular, min-half, nim, or give --cap EXPR",
+                crate::error::excerpt(game)
+            ))),
+        },
+        (None, None) => Err(Error::invalid(
+            "give a game (triangular, min-half, nim) or `cap` EXPR",
+        )),
+    }
+}
+
+/// The claim for one value of the parameter, over the game's heaps.
+fn claim_of(args: &ProveArgs, heaps: &[String], param: Option<(&str, i64)>) -> Result<ClaimText> {
+    let names: Vec<&str> = heaps.iter().map(String::as_str).collect();
+    let bound: Vec<(&str, i64)> = param
+        .into_iter()
+        .filter(|(n, _)| !names.contains(n))
+        .collect();
+    let (claim, text) = match (&args.claim, &args.grundy) {
+        (Some(text), None) => {
+            let expr = Expr::parse_predicate(text, &names, &bound)?;
+            (Claim::PSet(from_claim::predicate(&expr).map_err(refused)?), text.clone())
+        }
+        (None, Some(text)) => {
+            let expr = Expr::parse_integer(text, &names, &bound)?;
+            (Claim::Grundy(from_claim::integer(&expr).map_err(refused)?), text.clone())
+        }
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid(
+                "give `claim` (a P-set rule) or `grundy` (a Grundy formula), not both",
+            ))
+        }
+        (None, None) => {
+            return Err(Error::invalid(
+                "give a claim: `claim` '(x-1)^y^(z-1) == 0' (the P-positions) or `grundy` 'x^y^z' (the Grundy values)",
+            ))
+        }
+    };
+    let region = match &args.region {
+        Some(text) => {
+            let expr = Expr::parse_predicate(text, &names, &bound)?;
+            Some(from_claim::predicate(&expr).map_err(refused)?)
+        }
+        None => None,
+    };
+    Ok(ClaimText {
+        question: Question { claim, region },
+        text,
+        region: args.region.clone(),
+    })
+}
+
+/// Validates the arguments into one case per parameter value.
+pub fn plan(args: &ProveArgs) -> Result<ProvePlan> {
+    if !(args.timeout > 0.0 && args.timeout <= 1e6) {
+        return Err(Error::invalid(format!(
+            "`timeout` {}: give seconds between 0 and 1000000",
+            args.timeout
+        )));
+    }
+    let values: Vec<Option<(String, i64)>> = match &args.param {
+        Some(text) => {
+            let (name, values) = parse_param(text)?;
+            values
+                .into_iter()
+                .map(|v| Some((name.clone(), v)))
+                .collect()
+        }
+        None => vec![None],
+    };
+    let mut cases = Vec::with_capacity(values.len());
+    for value in values {
+        let param = value.as_ref().map(|(n, v)| (n.as_str(), *v));
+        let game = game_of(args, param)?;
+        let claim = claim_of(args, game.heaps(), param)?;
+        cases.push(ProveCase {
+            parameter: value,
+            game,
+            claim,
+        });
+    }
+    Ok(ProvePlan {
+        cases,
+        timeout: Duration::from_secs_f64(args.timeout),
+    })
+}
