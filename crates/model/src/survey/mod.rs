@@ -465,11 +465,10 @@ fn prepare(
                 game.name()
             )));
         }
-        // The rule search's size is known from the box alone: refused first.
-        check_rule_work(game, &bounds, &options.finders)?;
         let (work, lines) = value_bytes(game, &bounds, &options.finders, control)?;
         working.push(work);
         kept = kept.saturating_add(lines);
+        check_rule_work(game, &bounds, &options.finders)?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
