@@ -515,11 +515,12 @@ fn prepare(
                 game.name()
             )));
         }
-        // The rule search's size is known from the box alone: refused first.
-        check_rule_work(game, &bounds, &options.finders, &claims[boxes.len()])?;
+        // The box's columns first (the corpus expects that refusal), then the
+        // rule search's size, both known from the box alone.
         let (work, lines) = value_bytes(game, &bounds, need_grundy, control)?;
         working.push(work);
         kept = kept.saturating_add(lines);
+        check_rule_work(game, &bounds, &options.finders, &claims[boxes.len()])?;
         boxes.push(bounds);
     }
     let at_once = (rayon::current_num_threads() as u64)
