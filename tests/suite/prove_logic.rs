@@ -254,3 +254,125 @@ fn identities_hold_for_all_values_and_a_false_one_is_refuted() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The move families the engine quantifies one value at a time say the same
+/// as the move relation (checked for all positions by the engine), and the
+/// relation is the solver's (checked on a box in the model's unit tests).
+#[test]
+fn move_families_equal_the_move_relation() {
+    let Some(mona) = mona() else { return };
+    use nimscape_model::games::capped::CappedGame;
+    use nimscape_model::prove::ProofGame;
+    let claim = Term::var("x")
+        .xor(Term::var("y"))
+        .xor(Term::var("z"))
+        .eq(c(0));
+    for k in [1u32, 3, 4] {
+        let game = ProofGame::capped(
+            CappedGame::triangular(k).unwrap(),
+            Term::var("x").add(Term::var("z")).floor_div(i64::from(k)),
+        );
+        let same = game
+            .some_move_to_by_relation(&claim)
+            .iff(game.some_move_to_by_families(&claim));
+        assert_eq!(
+            decide(&mona, &same, &["x", "y", "z"]),
+            Outcome::Valid,
+            "k = {k}"
+        );
+    }
+    let nim = ProofGame::nim(3).unwrap();
+    let same = nim
+        .some_move_to_by_relation(&claim)
+        .iff(nim.some_move_to_by_families(&claim));
+    assert_eq!(decide(&mona, &same, &["x", "y", "z"]), Outcome::Valid);
+}
+
+/// End to end through the command line: proofs, refutations with the
+/// smallest counterexample (re-derived here by brute force over the box),
+/// a Grundy formula, Nim, refusals, and the certificate's files.
+#[test]
+fn prove_end_to_end() {
+    if mona().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = super::support::nimscape(dir.path())
+            .arg("prove")
+            .args(args)
+            .arg("-q")
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, out, err) = run(&["triangular", "--param", "k=3,7", "--claim", "x^y^z == 0"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.matches("proved:").count(), 2, "{out}");
+    let (ok, out, _) = run(&[
+        "triangular",
+        "--param",
+        "k=1,5",
+        "--claim",
+        "(x-1)^y^(z-1) == 0",
+    ]);
+    assert!(ok);
+    assert_eq!(out.matches("proved:").count(), 2, "{out}");
+    // k = 4: the smallest counterexample, by brute force over the box of its heap sum.
+    let (ok, out, err) = run(&[
+        "triangular",
+        "--k",
+        "4",
+        "--claim",
+        "x^y^z == 0",
+        "-o",
+        "cert",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("false: smallest counterexample (5, 3, 8)"),
+        "{out}"
+    );
+    let game = nimscape_model::games::capped::CappedGame::triangular(4).unwrap();
+    let solved = nimscape_model::games::solver::solve_dense(&game, &[16, 16, 16], 1 << 30).unwrap();
+    let mut wrong: Vec<(u32, Vec<u32>)> = solved
+        .positions()
+        .filter(|(p, g)| (p[0] ^ p[1] ^ p[2] == 0) != (*g == 0))
+        .map(|(p, _)| (p.iter().sum(), p))
+        .collect();
+    wrong.sort();
+    assert_eq!(wrong[0].1, vec![5, 3, 8]);
+    for file in [
+        "well-defined.mona",
+        "counterexample.mona",
+        "report.md",
+        "report.json",
+        "theorem.tex",
+    ] {
+        assert!(dir.path().join("cert").join(file).is_file(), "{file}");
+    }
+    let json = std::fs::read_to_string(dir.path().join("cert/report.json")).unwrap();
+    assert!(json.contains("\"verdict\": \"false\""), "{json}");
+    // Grundy formulas and Nim.
+    let (ok, out, _) = run(&["min-half", "--grundy", "x^y^z"]);
+    assert!(ok && out.starts_with("proved:"), "{out}");
+    let (ok, out, _) = run(&["triangular", "--k", "3", "--grundy", "x^y^z"]);
+    assert!(
+        ok && out.starts_with("false: smallest counterexample"),
+        "{out}"
+    );
+    let (ok, out, _) = run(&["nim", "--heaps", "4", "--claim", "h1^h2^h3^h4 == 0"]);
+    assert!(ok && out.starts_with("proved:"), "{out}");
+    // Refused in one line: a product of heaps, a power of a heap in a cap.
+    let (ok, _, err) = run(&["triangular", "--k", "3", "--claim", "x*y == 0"]);
+    assert!(
+        !ok && err.contains("product of two heaps") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    let (ok, _, err) = run(&["--cap", "floor((x+z)^2/5)", "--claim", "x^y^z == 0"]);
+    assert!(!ok && err.contains("power of a heap"), "{err}");
+}
