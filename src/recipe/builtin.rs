@@ -28,7 +28,7 @@ pub const TEMPLATES: [(&str, &str); 6] = [
 ];
 
 /// The game files of `games/`, by file name.
-pub const GAMES: [(&str, &str); 11] = [
+pub const GAMES: [(&str, &str); 12] = [
     ("band-7-1.toml", include_str!("../../games/band-7-1.toml")),
     ("band-7-2.toml", include_str!("../../games/band-7-2.toml")),
     (
@@ -36,6 +36,7 @@ pub const GAMES: [(&str, &str); 11] = [
         include_str!("../../games/cap-square.toml"),
     ),
     ("min-half.toml", include_str!("../../games/min-half.toml")),
+    ("min-k.toml", include_str!("../../games/min-k.toml")),
     (
         "misere-nim.toml",
         include_str!("../../games/misere-nim.toml"),
