@@ -54,7 +54,7 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
             &ctx.control,
         )?;
         drop(watch);
-        report!(stdout, "{label}{}", nimscape::prove::summary(&found));
+        report!(stdout, "{label}{}", certificate::summary(&found));
         if let Some(dir) = &output {
             let dir = match (&case.parameter, several) {
                 (Some((n, v)), true) => dir.join(format!("{n}{v}")),

@@ -470,34 +470,3 @@ fn search_smallest(
 pub fn heaps_tuple(heaps: &[String]) -> String {
     format!("({})", heaps.join(", "))
 }
-
-/// One line for a terminal: the verdict, and the statement or the counterexample.
-pub fn summary(r: &ProofReport) -> String {
-    match r.verdict {
-        Verdict::Proved => format!(
-            "proved: {} ({} {:.2} s)",
-            certificate::statement(r),
-            r.engine,
-            r.seconds
-        ),
-        Verdict::False => {
-            let c = r.counterexample.as_ref();
-            format!(
-                "false: {} {} — {} (confirmed by the exact solver; {:.2} s)",
-                if r.counterexample_is_smallest {
-                    "smallest counterexample"
-                } else {
-                    "counterexample (the search for the smallest ran out of time)"
-                },
-                c.map(|c| show(&c.position)).unwrap_or_default(),
-                c.map(|c| c.explanation.as_str()).unwrap_or_default(),
-                r.seconds
-            )
-        }
-        Verdict::Undecided => format!(
-            "undecided: {} ({:.2} s); raise --timeout or --max-memory",
-            r.undecided_because.as_deref().unwrap_or("no answer"),
-            r.seconds
-        ),
-    }
-}
