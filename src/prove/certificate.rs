@@ -2,7 +2,7 @@
 //! (the engine's input files, the engine's name and version, the command),
 //! and the report as Markdown, JSON and a LaTeX snippet for a paper.
 
-use super::{ProofReport, Verdict};
+use super::{heaps_tuple, ProofReport, Verdict};
 use crate::Result;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -48,10 +48,6 @@ pub fn latex_formula(text: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn tuple(heaps: &[String]) -> String {
-    format!("({})", heaps.join(", "))
-}
-
 fn show(p: &[u64]) -> String {
     let parts: Vec<String> = p.iter().map(|v| v.to_string()).collect();
     format!("({})", parts.join(", "))
@@ -60,8 +56,8 @@ fn show(p: &[u64]) -> String {
 /// The sentence stating what was claimed, in words (Markdown).
 pub fn statement(r: &ProofReport) -> String {
     let position = match &r.region {
-        Some(region) => format!("a position {} with {region}", tuple(&r.heaps)),
-        None => format!("a position {}", tuple(&r.heaps)),
+        Some(region) => format!("a position {} with {region}", heaps_tuple(&r.heaps)),
+        None => format!("a position {}", heaps_tuple(&r.heaps)),
     };
     if r.kind == "Grundy value" {
         format!(
@@ -78,7 +74,7 @@ pub fn statement(r: &ProofReport) -> String {
 
 /// The LaTeX snippet: the theorem (or the refutation) and one sentence on the method.
 pub fn latex(r: &ProofReport) -> String {
-    let heaps = tuple(&r.heaps);
+    let heaps = heaps_tuple(&r.heaps);
     let region = r
         .region
         .as_deref()

@@ -111,7 +111,7 @@ impl CmpOp {
     }
 
     /// Whether `a op b` holds.
-    pub fn holds(self, a: i64, b: i64) -> bool {
+    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
         match self {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,

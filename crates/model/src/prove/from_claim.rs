@@ -4,7 +4,7 @@
 //! non-constant terms, which is refused with one line naming it and why.
 
 use super::ir::{Formula, Term};
-use crate::claim::{CmpOp as ClaimCmp, Expr, Node};
+use crate::claim::{Expr, Node};
 
 /// Why a claim cannot be proved.
 fn refuse(what: &str, why: &str) -> String {
@@ -12,18 +12,6 @@ fn refuse(what: &str, why: &str) -> String {
 }
 
 const PRODUCT: &str = "a product of two heaps is outside linear arithmetic; prove works for a fixed k, one value at a time (write a parameter as --param k=..., never a heap)";
-
-fn op(c: ClaimCmp) -> super::ir::CmpOp {
-    use super::ir::CmpOp;
-    match c {
-        ClaimCmp::Eq => CmpOp::Eq,
-        ClaimCmp::Ne => CmpOp::Ne,
-        ClaimCmp::Lt => CmpOp::Lt,
-        ClaimCmp::Le => CmpOp::Le,
-        ClaimCmp::Gt => CmpOp::Gt,
-        ClaimCmp::Ge => CmpOp::Ge,
-    }
-}
 
 /// An integer node as a term over `names` (the expression's variables).
 pub fn term(node: &Node, names: &[String], source: &str) -> Result<Term, String> {
@@ -76,9 +64,7 @@ pub fn term(node: &Node, names: &[String], source: &str) -> Result<Term, String>
 pub fn formula(node: &Node, names: &[String], source: &str) -> Result<Formula, String> {
     let f = |n: &Node| formula(n, names, source);
     Ok(match node {
-        Node::Cmp(c, a, b) => {
-            Formula::Cmp(op(*c), term(a, names, source)?, term(b, names, source)?)
-        }
+        Node::Cmp(c, a, b) => Formula::Cmp(*c, term(a, names, source)?, term(b, names, source)?),
         Node::Not(a) => f(a)?.not(),
         Node::LogicAnd(a, b) => Formula::and([f(a)?, f(b)?]),
         Node::LogicOr(a, b) => Formula::or([f(a)?, f(b)?]),

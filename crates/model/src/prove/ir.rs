@@ -48,48 +48,8 @@ pub enum Term {
     Or(Box<Term>, Box<Term>),
 }
 
-/// A comparison of two terms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl CmpOp {
-    /// The comparison applied to two integers.
-    pub fn holds(self, a: i128, b: i128) -> bool {
-        match self {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }
-    }
-
-    /// The operator as written, e.g. `<=`.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
-    }
-}
+/// A comparison of two terms: the claim language's own operators.
+pub use crate::claim::CmpOp;
 
 /// A formula of first-order arithmetic over the naturals.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
