@@ -872,26 +872,10 @@ pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
 pub fn suggestion<'a>(wanted: &str, allowed: &'a [String]) -> Option<&'a str> {
     allowed
         .iter()
-        .map(|a| (strsim_distance(wanted, a), a))
+        .map(|a| (strsim::levenshtein(wanted, a), a))
         .filter(|(d, a)| *d <= 2.max(a.len() / 3))
         .min_by_key(|(d, _)| *d)
         .map(|(_, a)| a.as_str())
-}
-
-/// Levenshtein distance (small strings: parameter names).
-pub fn strsim_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

@@ -692,7 +692,7 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
         let best = candidates
             .iter()
             .rev()
-            .min_by_key(|candidate| args::strsim_distance(wrong, candidate));
+            .min_by_key(|candidate| strsim::levenshtein(wrong, candidate));
         if let Some(best) = best {
             message.push_str(&format!("; did you mean '{best}'?"));
         }
