@@ -57,6 +57,11 @@ const KINDS: &[(&str, &str)] = &[
         "survey slice",
         "survey triangular --param k=2 --box 16 --find shift --plot slice --slice y=3",
     ),
+    // The parameter × finding table: one figure for the survey.
+    (
+        "survey table",
+        "survey triangular --param k=2..4 --box 16 --find shift,nim-sum --rule x^y^z==0 --plot table",
+    ),
 ];
 
 /// Animated kinds, checked frame by frame.
@@ -379,10 +384,13 @@ fn audit_scene(args: &str, width: &str) -> Result<Audited, String> {
             .plan
             .run(&nimscape::Control::default())
             .map_err(|e| e.to_string())?;
-        let scene =
+        let scene = if found.view.plot == nimscape::figure::survey::SurveyPlot::Table {
+            nimscape::figure::survey::table_scene(&found).map_err(|e| e.to_string())?
+        } else {
             nimscape::figure::survey::value_scene(&found.values[0], &found.parameter, &found.view)
                 .map_err(|e| e.to_string())?
-                .expect("a survey of three heaps has a figure");
+                .expect("a survey of three heaps has a figure")
+        };
         let scene = found.style.apply(scene);
         return Ok((
             nimscape::scene::audit::audit(&scene),
