@@ -1576,10 +1576,11 @@ impl TableLayout {
         }
         let natural_sum: f64 = natural.iter().sum();
         let columns = if natural_sum <= room {
-            // Everything on one line: the spare width shared evenly, so the table
-            // spans its figure.
-            let spare = (room - natural_sum) / n as f64;
-            natural.iter().map(|w| w + spare).collect()
+            // Everything on one line: the spare width to the last column, so the
+            // table spans its figure and each column stays by its neighbour.
+            let mut columns = natural.clone();
+            columns[n - 1] += room - natural_sum;
+            columns
         } else {
             let want: f64 = natural.iter().zip(&least).map(|(n, l)| n - l).sum();
             let spare = room - least_sum;
