@@ -56,9 +56,40 @@ fn convert(svg: &[u8], dpi: f32) -> Result<Vec<u8>> {
         svg2pdf::PageOptions { dpi },
     )
     .map_err(|e| fail(format!("PDF conversion failed: {e}")))?;
-    Ok(version_1_5(objects_in_number_order(sort_resource_entries(
-        pdf,
-    ))))
+    Ok(version_1_5(without_needless_page_group(
+        objects_in_number_order(sort_resource_entries(pdf)),
+    )))
+}
+
+/// svg2pdf gives every page a transparency group (sRGB, isolated), and pdfTeX
+/// warns "multiple pdfs with page group included in a single page" as soon as
+/// two such figures share a page of an article. A page that paints nothing
+/// transparent (no ExtGState, no soft mask) looks the same without it, so its
+/// group is blanked with spaces: no offset moves, the cross-reference table
+/// stays true. Figures that do paint with alpha keep theirs.
+fn without_needless_page_group(mut pdf: Vec<u8>) -> Vec<u8> {
+    let has = |pdf: &[u8], what: &[u8]| pdf.windows(what.len()).any(|w| w == what);
+    if has(&pdf, b"/ExtGState") || has(&pdf, b"/SMask") {
+        return pdf;
+    }
+    let key = b"/Group <<";
+    let mut from = 0;
+    while let Some(at) = pdf[from..].windows(key.len()).position(|w| w == key) {
+        let start = from + at;
+        let Some(len) = pdf[start + key.len()..].windows(2).position(|w| w == b">>") else {
+            break;
+        };
+        let end = start + key.len() + len + 2;
+        if has(&pdf[start..end], b"/S /Transparency") && !has(&pdf[start + key.len()..end], b"<<") {
+            for byte in &mut pdf[start..end] {
+                if *byte != b'\n' {
+                    *byte = b' ';
+                }
+            }
+        }
+        from = end;
+    }
+    pdf
 }
 
 /// svg2pdf heads every file `%PDF-1.7`, and pdflatex (which writes PDF 1.5 by
@@ -241,6 +272,32 @@ mod tests {
         let xref = text.rfind("xref\n0 ").unwrap();
         let entry = &text[xref..].lines().nth(4).unwrap()[..10];
         assert_eq!(entry.parse::<usize>().unwrap(), at(2) + 1);
+    }
+
+    #[test]
+    fn an_opaque_page_has_no_transparency_group_and_a_translucent_one_keeps_it() {
+        use crate::scene::{Color, PathItem, Scene};
+        let metadata = super::super::metadata::Metadata::default();
+        let mut scene = Scene::new(100, 50, Color::WHITE);
+        scene.push(PathItem::rect(10.0, 10.0, 20.0, 20.0).filled(Color::rgb(0, 0x72, 0xb2)));
+        let opaque = scene_to_pdf(&scene, &metadata).unwrap();
+        let text = String::from_utf8_lossy(&opaque);
+        assert!(!text.contains("/Group") && !text.contains("/Transparency"));
+        // Nothing moved: the table still points at each object.
+        let xref = text.rfind("xref\n0 ").unwrap();
+        for (n, line) in text[xref..].lines().skip(3).enumerate() {
+            let Some(offset) = line.get(..10).and_then(|o| o.parse::<usize>().ok()) else {
+                break;
+            };
+            let needle = format!("{} 0 obj", n + 1);
+            assert!(opaque[offset..].starts_with(needle.as_bytes()), "{needle}");
+        }
+        // A cousin with a translucent fill paints through its group: kept.
+        let mut translucent = scene.clone();
+        translucent
+            .push(PathItem::rect(0.0, 0.0, 30.0, 30.0).filled(Color::BLACK.with_alpha(0x40)));
+        let kept = scene_to_pdf(&translucent, &metadata).unwrap();
+        assert!(String::from_utf8_lossy(&kept).contains("/S /Transparency"));
     }
 
     #[test]

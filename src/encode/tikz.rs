@@ -154,9 +154,39 @@ fn plural(count: u64, noun: &str) -> String {
     }
 }
 
+/// Whether an axis name is a formula of coordinates (`y`, `x − z`, `x₁`,
+/// `2x + 1`): single letters, digits, subscripts, operators and brackets only. The
+/// papers set those in math italic, so TikZ does too; a name with a word in it
+/// (`count`, `P-positions`) stays text.
+fn is_math_name(text: &str) -> bool {
+    let allowed = |c: char| {
+        c.is_ascii_alphanumeric() || ('₀'..='₉').contains(&c) || " +-−*/()=⊕,".contains(c)
+    };
+    let mut run = 0;
+    for c in text.chars() {
+        if !allowed(c) {
+            return false;
+        }
+        run = if c.is_ascii_alphabetic() { run + 1 } else { 0 };
+        if run > 1 {
+            return false;
+        }
+    }
+    text.chars().any(|c| c.is_ascii_alphabetic())
+}
+
 /// A text item's words as LaTeX, or the one-line refusal naming the character.
+/// Axis names that are formulas (`x − z`) are set as math, as in the papers.
 fn text_tex(text: &TextItem) -> Result<String> {
-    super::latex::tex_escape(&text.text).map_err(|c| {
+    let words = if text.role == crate::scene::Role::AxisName
+        && !text.text.contains('$')
+        && is_math_name(&text.text)
+    {
+        format!("${}$", text.text)
+    } else {
+        text.text.clone()
+    };
+    super::latex::tex_escape(&words).map_err(|c| {
         Error::unsupported(format!(
             "the text '{}' holds '{c}' (U+{:04X}), which LaTeX cannot set; change the text, or write .pdf or .svg",
             crate::error::excerpt(&text.text),
@@ -444,6 +474,23 @@ mod tests {
         let mut out = Vec::new();
         write_tikz(&mut out, scene, &Metadata::default()).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn axis_names_that_are_formulas_are_math_and_words_stay_text() {
+        use crate::scene::Role;
+        let name = |text: &str, role: Role| {
+            text_tex(&TextItem::centered(0.0, 0.0, text, 8.0, Color::BLACK).with_role(role))
+                .unwrap()
+        };
+        assert_eq!(name("y", Role::AxisName), "$y$");
+        assert_eq!(name("x − z", Role::AxisName), "$x - z$");
+        assert_eq!(name("x₁", Role::AxisName), "$x_1$");
+        // Words, text of other roles and names with their own markup as they are.
+        assert_eq!(name("count", Role::AxisName), "count");
+        assert_eq!(name("P-positions", Role::AxisName), "P-positions");
+        assert_eq!(name("y", Role::Tick), "y");
+        assert_eq!(name("$m$", Role::AxisName), "$m$");
     }
 
     #[test]

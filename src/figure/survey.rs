@@ -221,6 +221,11 @@ fn period_finding(v: &ValueReport) -> Option<String> {
 /// The exceptions a value's figure marks: those of the best failing shift rule,
 /// else of the best failing constant rule; none when a formula holds.
 pub fn marked(v: &ValueReport) -> Option<(String, &[Exception])> {
+    best_failing(v).map(|best| (best.rule.formula(&v.names), best.listed.as_slice()))
+}
+
+/// The rule whose exceptions a figure marks (see [`marked`]).
+fn best_failing(v: &ValueReport) -> Option<&crate::survey::rules::RuleFit> {
     for search in [v.shifts.as_ref(), v.constants.as_ref()]
         .into_iter()
         .flatten()
@@ -229,10 +234,32 @@ pub fn marked(v: &ValueReport) -> Option<(String, &[Exception])> {
             return None;
         }
         if let Some(best) = &search.best {
-            return Some((best.rule.formula(&v.names), &best.listed));
+            return Some(best);
         }
     }
     None
+}
+
+/// How many exceptions a figure marks of how many the rule has in the box, as
+/// its title says it: a figure marks the smallest `list` only.
+fn marked_count_text(v: &ValueReport, plot: &SurveyPlot, marks_drawn: usize) -> Option<String> {
+    let best = best_failing(v)?;
+    let (total, listed) = (best.exceptions(), best.listed.len() as u64);
+    let plural = |n: u64| if n == 1 { "exception" } else { "exceptions" };
+    Some(match plot {
+        SurveyPlot::Slice(..) if listed == total => {
+            format!("all {marks_drawn} of its exceptions marked ({total} in the box)")
+        }
+        SurveyPlot::Slice(..) => format!(
+            "{marks_drawn} marked (of the smallest {listed} of {total} {})",
+            plural(total)
+        ),
+        _ if listed == total => format!("all {total} {} marked", plural(total)),
+        _ => format!(
+            "{listed} of {total} {} marked (the smallest)",
+            plural(total)
+        ),
+    })
 }
 
 /// The findings of one value as `(name, text)` rows: the finders', then each
@@ -478,7 +505,19 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         out.push('\n');
     }
     out.push('\n');
-    for (v, figure) in report.values.iter().zip(figures) {
+    // A table figure (`plot` table) is one for the page, under the table.
+    let per_value: &[Option<String>] = if report.view.plot == SurveyPlot::Table {
+        if let Some(Some(file)) = figures.first() {
+            out.push_str(&format!(
+                "![The table above as a figure; a tinted cell holds in its row's box]({file})\n\n"
+            ));
+        }
+        &[]
+    } else {
+        figures
+    };
+    let none = std::iter::repeat(&None);
+    for (v, figure) in report.values.iter().zip(per_value.iter().chain(none)) {
         out.push_str(&format!(
             "## {} = {}: {}\n\n",
             report.parameter, v.value, v.game
@@ -822,6 +861,9 @@ pub enum SurveyPlot {
     /// One slice of a three-heap game, `coordinate = value`: the other two as they
     /// lie, positions of the game grey, P-positions blue, nothing merged.
     Slice(String, u32),
+    /// The parameter × finding table, one figure for the whole survey (the
+    /// LaTeX table's words, set as a figure).
+    Table,
 }
 
 /// How a value's figure is drawn: what, and how wide.
@@ -1040,10 +1082,13 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
     }
     let marked = marked(v);
     let listed: &[Exception] = marked.as_ref().map_or(&[], |(_, l)| l);
-    let drawn = match &view.plot {
-        SurveyPlot::Sieve => sieve_cells(v, parameter, listed),
+    let mut drawn = match &view.plot {
+        SurveyPlot::Sieve | SurveyPlot::Table => sieve_cells(v, parameter, listed),
         SurveyPlot::Slice(c, at) => slice_cells(v, parameter, listed, c, *at)?,
     };
+    if let Some(count) = marked_count_text(v, &view.plot, drawn.marks.len()) {
+        drawn.title = format!("{}; {count}", drawn.title);
+    }
     let mut all = drawn
         .cells
         .iter()
@@ -1137,7 +1182,7 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
         title_size,
         title_size.min(scale.floor()),
         f64::from(width) - 16.0,
-        2,
+        3,
     );
     let line_h = title_size * 1.25;
     let top = top + (line_h * (title_lines.len().max(1) - 1) as f64).ceil() as u32;
@@ -1245,6 +1290,321 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
     Ok(Some(scene))
 }
 
+/// The box a value's row names, `x ≤ 16, y ≤ 5†, z ≤ 16` (a coordinate that
+/// spans at most [`crate::survey::NARROW_SPAN`] values marked †), and whether
+/// one is marked.
+fn row_box(v: &ValueReport) -> (String, bool) {
+    let narrow = v.narrow();
+    let mut any = false;
+    let spans: Vec<String> = v
+        .names
+        .iter()
+        .zip(&v.reach)
+        .map(|(n, (_, hi))| {
+            let mark = if narrow.iter().any(|(m, _, _)| m == n) {
+                any = true;
+                "†"
+            } else {
+                ""
+            };
+            // No break inside `y ≤ 5`: a narrow column breaks after the commas.
+            format!("{n}\u{a0}≤\u{a0}{hi}{mark}")
+        })
+        .collect();
+    (spans.join(", "), any)
+}
+
+/// The tint of a table cell whose finding holds in its row's box: light
+/// enough for ink on it, darker than white in greyscale.
+const HOLDS_TINT: Color = Color::rgb(0xcf, 0xe6, 0xf5);
+
+/// The parameter × finding table as a figure (`--plot table`): one row per
+/// value, its box as the game spans it, one column per finding in the words of
+/// the LaTeX table, a finding that holds on a tinted ground. The figure is the
+/// width asked, its text at the type scale's table size, columns sharing the
+/// width by what they hold; a width too narrow for the longest word of a
+/// column is refused, naming the least width that fits.
+pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
+    let view = &report.view;
+    let Some(first) = report.values.first() else {
+        return Err(crate::Error::invalid("a survey table needs a value"));
+    };
+    let names: Vec<String> = findings(first).into_iter().map(|(n, _)| n).collect();
+    let mut header = vec![report.parameter.clone(), "box".to_string()];
+    header.extend(names.iter().map(|n| n.replace('^', "⊕")));
+    let mut rows: Vec<Vec<(String, bool)>> = Vec::new();
+    let mut narrow_seen = false;
+    for v in &report.values {
+        let (spans, narrow) = row_box(v);
+        narrow_seen |= narrow;
+        let mut row = vec![(v.value.to_string(), false), (spans, false)];
+        row.extend(names.iter().map(|n| {
+            // The words say it too, for a copy without the tint.
+            let (text, holds) = table_cell(v, n);
+            match holds && !text.starts_with("holds") {
+                true => (format!("holds: {text}"), true),
+                false => (text, holds),
+            }
+        }));
+        rows.push(row);
+    }
+    let title = format!(
+        "{} over {}: what holds in each row's box",
+        report.family, report.parameter
+    );
+    let layout = |width: u32| TableLayout::new(&header, &rows, width, view.on_paper);
+    let width = if view.exact {
+        view.width
+    } else {
+        view.width.max(MIN_FIGURE_WIDTH)
+    };
+    let width = match (layout(width), view.exact) {
+        (Some(_), _) => width,
+        (None, false) => least_table_width(&layout, width),
+        (None, true) => {
+            let least = least_table_width(&layout, width);
+            let (what, unit) = if view.on_paper {
+                (
+                    format!(
+                        "{:.1} mm",
+                        (f64::from(least) / 72.0 * 25.4 * 10.0).ceil() / 10.0
+                    ),
+                    "pt",
+                )
+            } else {
+                (format!("{least} px"), "px")
+            };
+            return Err(crate::Error::invalid(format!(
+                "`width` {} {unit} is too narrow for the survey table's longest words at its type size; use {what} or more, fewer findings (`find`), or the LaTeX table (-o table.tex)",
+                view.width
+            )));
+        }
+    };
+    let layout = layout(width).expect("the least width fits");
+    let scale = crate::scene::TypeScale::new(f64::from(width), view.on_paper);
+    let size = layout.size;
+    let margin = layout.margin;
+    let room = f64::from(width) - 2.0 * margin;
+    let title_size = scale.size(crate::scene::Role::Title);
+    let (title_lines, title_size) =
+        crate::scene::layout::fit_title(&title, title_size, title_size.min(scale.floor()), room, 3);
+    let line_h = size * 1.3;
+    let rule = (size * 0.07).max(0.5);
+    let mut notes: Vec<(Swatch, String)> = Vec::new();
+    if rows.iter().flatten().any(|c| c.1) {
+        notes.push((Swatch::Fill(HOLDS_TINT), "holds in its row's box".into()));
+    }
+    let key = KeyBlock::new(&notes, scale.size(crate::scene::Role::Key), room);
+    let dagger = narrow_seen.then(|| {
+        let text = format!(
+            "† spans at most {} values in the box: the findings say nothing about larger values of it.",
+            crate::survey::NARROW_SPAN
+        );
+        crate::scene::layout::wrap(&text, scale.size(crate::scene::Role::Key), room)
+    });
+    // Top to bottom: title, rule, header, rule, rows, rule, key, note.
+    let mut y = margin * 0.6;
+    let mut scene_items: Vec<crate::scene::Item> = Vec::new();
+    let text_at = |x: f64, baseline: f64, text: &str, size: f64, role| {
+        crate::scene::Item::Text(TextItem {
+            x,
+            y: baseline,
+            text: text.to_string(),
+            size,
+            color: INK,
+            halign: crate::scene::HAlign::Left,
+            valign: crate::scene::VAlign::Baseline,
+            rotation: 0.0,
+            role,
+        })
+    };
+    let title_line = title_size * 1.25;
+    for line in &title_lines {
+        y += title_line;
+        scene_items.push(crate::scene::Item::Text(
+            TextItem::centered(f64::from(width) / 2.0, y, line.as_str(), title_size, INK)
+                .with_role(crate::scene::Role::Title),
+        ));
+    }
+    y += title_size * 0.6;
+    let hline = |y: f64| {
+        crate::scene::Item::Path(
+            PathItem::polyline(&[(margin, y), (f64::from(width) - margin, y)]).stroked(INK, rule),
+        )
+    };
+    scene_items.push(hline(y));
+    let (ascent, descent) = crate::font::vertical_metrics(size);
+    let pad = size * 0.35;
+    let draw_row = |y: &mut f64,
+                    cells: &[(String, bool)],
+                    role: crate::scene::Role,
+                    items: &mut Vec<crate::scene::Item>| {
+        let wrapped: Vec<Vec<String>> = cells
+            .iter()
+            .zip(&layout.columns)
+            .map(|((text, _), &w)| crate::scene::layout::wrap(text, size, w))
+            .collect();
+        let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        let height = pad * 2.0 + ascent + descent + line_h * (lines - 1) as f64;
+        let mut x = margin;
+        for (k, ((_, holds), w)) in cells.iter().zip(&layout.columns).enumerate() {
+            let left = if k == 0 { x } else { x - layout.gap / 2.0 };
+            let right = if k + 1 == cells.len() {
+                x + w
+            } else {
+                x + w + layout.gap / 2.0
+            };
+            if *holds {
+                items.push(crate::scene::Item::Path(
+                    PathItem::rect(left, *y + rule, right - left, height - 2.0 * rule)
+                        .filled(HOLDS_TINT),
+                ));
+            }
+            for (j, line) in wrapped[k].iter().enumerate() {
+                let baseline = *y + pad + ascent + line_h * j as f64;
+                items.push(text_at(x, baseline, line, size, role));
+            }
+            x += w + layout.gap;
+        }
+        *y += height;
+    };
+    let header_cells: Vec<(String, bool)> = header.iter().map(|h| (h.clone(), false)).collect();
+    draw_row(
+        &mut y,
+        &header_cells,
+        crate::scene::Role::Label,
+        &mut scene_items,
+    );
+    scene_items.push(hline(y));
+    for row in &rows {
+        draw_row(
+            &mut y,
+            row,
+            crate::scene::Role::TableNumber,
+            &mut scene_items,
+        );
+    }
+    scene_items.push(hline(y));
+    let key_top = y;
+    y += key.as_ref().map_or(0.0, |k| f64::from(k.height));
+    let key_size = scale.size(crate::scene::Role::Key);
+    if let Some(lines) = &dagger {
+        y += key_size * 0.4;
+        for line in lines {
+            y += key_size * 1.3;
+            scene_items.push(text_at(margin, y, line, key_size, crate::scene::Role::Key));
+        }
+        y += key_size * 0.3;
+    }
+    let height = (y + margin * 0.6).ceil() as u32;
+    let mut scene = Scene::new(width, height, Color::WHITE);
+    for item in scene_items {
+        scene.items.push(item);
+    }
+    if let Some(key) = key {
+        key.draw(&mut scene, f64::from(width) / 2.0, key_top, INK);
+    }
+    Ok(scene)
+}
+
+/// The least width at or above `from` at which the survey table fits (its
+/// type grows with the width, so the search runs over widths).
+fn least_table_width(layout: &impl Fn(u32) -> Option<TableLayout>, from: u32) -> u32 {
+    let (mut lo, mut hi) = (from, from.max(1) * 2);
+    while layout(hi).is_none() {
+        lo = hi;
+        hi = hi.saturating_mul(2);
+        if hi >= 1 << 20 {
+            return hi;
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if layout(mid).is_some() {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// The survey table's columns at one width: each at least its longest word,
+/// the rest of the width shared by what each column holds beyond that.
+struct TableLayout {
+    /// Text size, scene units.
+    size: f64,
+    /// Left and right margin.
+    margin: f64,
+    /// Space between columns.
+    gap: f64,
+    /// Each column's width for its text.
+    columns: Vec<f64>,
+}
+
+impl TableLayout {
+    /// The layout at `width`, or `None` when a column's longest word does not fit.
+    fn new(
+        header: &[String],
+        rows: &[Vec<(String, bool)>],
+        width: u32,
+        on_paper: bool,
+    ) -> Option<TableLayout> {
+        let scale = crate::scene::TypeScale::new(f64::from(width), on_paper);
+        let size = scale.size(crate::scene::Role::TableNumber);
+        let (margin, gap) = (size * 0.8, size * 1.1);
+        let n = header.len();
+        let texts = |c: usize| {
+            std::iter::once(header[c].as_str()).chain(rows.iter().map(move |r| r[c].0.as_str()))
+        };
+        let widest = |text: &str| crate::font::text_width(text, size);
+        let least: Vec<f64> = (0..n)
+            .map(|c| {
+                texts(c)
+                    .flat_map(|t| t.split(' '))
+                    .map(widest)
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let natural: Vec<f64> = (0..n)
+            .map(|c| texts(c).map(widest).fold(0.0, f64::max))
+            .collect();
+        let room = f64::from(width) - 2.0 * margin - gap * (n - 1) as f64;
+        let least_sum: f64 = least.iter().sum();
+        if least_sum > room {
+            return None;
+        }
+        let natural_sum: f64 = natural.iter().sum();
+        let columns = if natural_sum <= room {
+            // Everything on one line: the spare width to the last column, so the
+            // table spans its figure and each column stays by its neighbour.
+            let mut columns = natural.clone();
+            columns[n - 1] += room - natural_sum;
+            columns
+        } else {
+            let want: f64 = natural.iter().zip(&least).map(|(n, l)| n - l).sum();
+            let spare = room - least_sum;
+            natural
+                .iter()
+                .zip(&least)
+                .map(|(n, l)| {
+                    l + if want > 0.0 {
+                        (n - l) * spare / want
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        };
+        Some(TableLayout {
+            size,
+            margin,
+            gap,
+            columns,
+        })
+    }
+}
+
 /// The key's sample of a mark.
 fn mark_swatch(mark: ExceptionMark) -> crate::scene::legend::MarkSwatch {
     match mark {
@@ -1277,6 +1637,35 @@ fn set_rule(formula: &str) -> String {
 
 /// One finding as a short table cell (the page and the JSON have the rest).
 fn tex_cell(v: &ValueReport, name: &str) -> String {
+    table_cell(v, name).0
+}
+
+/// One finding as a short table cell, and whether it holds in the value's box
+/// (a formula found, a rule of one's own without exception, Grundy values equal
+/// to the nim-sum everywhere).
+fn table_cell(v: &ValueReport, name: &str) -> (String, bool) {
+    let holds = match name {
+        "shifted nim-sum" => v
+            .shifts
+            .as_ref()
+            .is_some_and(|s| s.formulas().next().is_some()),
+        "nim-sum constant" => v
+            .constants
+            .as_ref()
+            .is_some_and(|s| s.formulas().next().is_some()),
+        "grundy = nim-sum" => v.nim_sum.as_ref().is_some_and(|f| f.exceptions == 0),
+        _ => v
+            .claims
+            .rules
+            .iter()
+            .find(|c| name.strip_prefix("rule ") == Some(c.rule.as_str()))
+            .is_some_and(|c| c.holds()),
+    } && !v.skipped.iter().any(|(f, _)| finder_name(*f) == name);
+    (cell_text(v, name), holds)
+}
+
+/// The words of [`table_cell`].
+fn cell_text(v: &ValueReport, name: &str) -> String {
     let rule = |s: &RuleSearch| -> String {
         if let Some(e) = s.formulas().next() {
             set_rule(&e.rule.formula(&v.names))

@@ -88,7 +88,8 @@ pub struct GrundyArgs {
     /// tables as their cells need].
     #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
     width: Option<Length>,
-    /// Height of a plot [default: 720 px, or 0.8 of a given --width].
+    /// Height of a plot, exactly: the figure centred on it, or refused naming the
+    /// height it needs [default: 720 px, or 0.8 of a given --width, cut to the plot].
     #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
     height: Option<Length>,
     /// Print how many positions have Grundy value = the nim-sum of their coordinates.
@@ -450,6 +451,11 @@ fn finish(
                 (None, Some(w)) => (f64::from(w) * 0.8).round() as u32,
                 (None, None) => 720,
             },
+            height_asked: args.height.is_some(),
+            height_pt: args
+                .height
+                .filter(|_| print.print.dpi.is_some())
+                .map(|h| h.points(print.print)),
             labels: args.labels.labels(ChartLabels {
                 caption: Some(String::new()),
                 caption_size: None,

@@ -60,7 +60,8 @@ pub struct SurveyArgs {
     pub constant: String,
     /// What each value's figure draws: sieve (a three-heap game projected to
     /// (y, x − z), positions merged and counted) or slice (one slice as it lies,
-    /// nothing merged; with --slice).
+    /// nothing merged; with --slice); or table: one figure of the parameter ×
+    /// finding table for the whole survey.
     #[arg(long, value_enum, default_value = "sieve")]
     pub plot: SurveyPlotArg,
     /// The slice a slice figure draws, NAME=V (y=4).
@@ -114,6 +115,8 @@ pub enum SurveyPlotArg {
     Sieve,
     /// One slice (--slice y=4) as it lies: positions grey, P-positions blue.
     Slice,
+    /// The parameter × finding table as one figure (the .tex table's words).
+    Table,
 }
 
 /// A validated survey, ready to run.
@@ -344,9 +347,10 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     };
     let plot = match (args.plot, &args.slice) {
         (SurveyPlotArg::Sieve, None) => SurveyPlot::Sieve,
-        (SurveyPlotArg::Sieve, Some(_)) => return Err(Error::invalid(
-            "`slice` is for `plot` slice; add --plot slice (or leave --slice out for the sieve)",
+        (SurveyPlotArg::Sieve | SurveyPlotArg::Table, Some(_)) => return Err(Error::invalid(
+            "`slice` is for `plot` slice; add --plot slice (or leave --slice out for the sieve or the table)",
         )),
+        (SurveyPlotArg::Table, None) => SurveyPlot::Table,
         (SurveyPlotArg::Slice, None) => {
             return Err(Error::invalid(
                 "`plot` slice needs the slice: add --slice NAME=V, e.g. --slice y=4",
@@ -546,7 +550,8 @@ pub fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathB
 }
 
 /// Each value's figure in `format`, handed to `emit` as it is made; `None` for
-/// a value that has none (more than three coordinates, or too wide).
+/// a value that has none (more than three coordinates, or too wide). The table
+/// (`plot` table) is one figure for the whole survey, its name the only one.
 fn figures(
     found: &SurveyReport,
     path: &Path,
@@ -563,6 +568,25 @@ fn figures(
         _ => "tikz",
     };
     let mut names = Vec::with_capacity(found.values.len());
+    if found.view.plot == SurveyPlot::Table {
+        // One figure for the whole survey: the name given, or `report-table.png`
+        // beside a page.
+        let scene = found.style.apply(pages::table_scene(found)?);
+        let figure = if alone {
+            path.to_path_buf()
+        } else {
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("survey");
+            path.with_file_name(format!("{stem}-table.{ext}"))
+        };
+        let mut bytes = Vec::new();
+        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
+        emit(&figure, &bytes)?;
+        names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
+        return Ok(names);
+    }
     for v in &found.values {
         control.check()?;
         let Some(scene) = pages::value_scene(v, &found.parameter, &found.view)? else {

@@ -207,6 +207,104 @@ fn every_template_set_fits_one_and_two_column_articles_and_a_beamer_deck() {
     );
 }
 
+/// A survey's figures and its table as a paper sets them: a two-column article
+/// with a sieve, a slice and the table figure at 85 mm through `\includegraphics`
+/// and the `-o table.tex` tabular, compiled by pdflatex with no overfull box and
+/// no warning, every font embedded and none Type 3, and the figures' words at
+/// 7 to 9 pt on the page.
+#[test]
+fn survey_figures_and_their_table_set_in_a_two_column_article_without_a_warning() {
+    if !have_latex() || !super::print_cli::have("pdftotext") || !super::print_cli::have("pdffonts")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let survey = [
+        "survey",
+        "triangular",
+        "--param",
+        "k=2..4",
+        "--box",
+        "24",
+        "--find",
+        "shift",
+        "--rule",
+        "x^y^z == 0",
+        "--width",
+        "85mm",
+        "--quiet",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = survey.to_vec();
+        args.extend_from_slice(extra);
+        run_ok(d, &args);
+    };
+    with(&["-o", "sieve.pdf", "-o", "table.tex"]);
+    with(&["--plot", "slice", "--slice", "y=3", "-o", "slice.pdf"]);
+    with(&["--plot", "table", "-o", "table-figure.pdf"]);
+    let figures = ["sieve-k2.pdf", "slice-k3.pdf", "table-figure.pdf"];
+    let ratio = super::print_cli::box_ratio(d);
+    for figure in figures {
+        let words = super::print_cli::placed_words(&d.join(figure));
+        assert!(words.len() > 5, "{figure}: {words:?}");
+        for (word, [x0, y0, x1, y1]) in &words {
+            // Words with a neighbour on their line run across; lone ones may run up.
+            let on_a_line = words
+                .iter()
+                .any(|(w, b)| w != word && (b[1] - y0).abs() < 0.05 && (b[3] - y1).abs() < 0.05);
+            let size = if on_a_line {
+                (y1 - y0) / ratio
+            } else {
+                super::print_cli::type_size(word, x1 - x0, y1 - y0, ratio)
+            };
+            assert!(
+                (7.0 - 0.05..=9.0 + 0.05).contains(&size),
+                "{figure}: '{word}' is {size:.2} pt at 85 mm"
+            );
+        }
+    }
+    let floats: String = figures
+        .iter()
+        .map(|f| {
+            format!("\\begin{{figure}}\\centering\\includegraphics{{{f}}}\\caption{{{f}.}}\\end{{figure}}\n")
+        })
+        .collect();
+    let article = format!(
+        "\\documentclass[twocolumn]{{article}}\n\\usepackage[letterpaper,margin=18mm]{{geometry}}\n\\usepackage{{graphicx}}\n\\usepackage{{array}}\n\\begin{{document}}\nA survey of the triangular games.\n\n{floats}\\input{{table.tex}}\n\n\\end{{document}}\n"
+    );
+    std::fs::write(d.join("paper.tex"), article).unwrap();
+    let problems = log_problems(&compile(d, "paper.tex"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Every font embedded, none Type 3 (pdffonts: name, type, encoding, emb, ...);
+    // the body in Computer Modern's Type 1 (T1 without cm-super would be Type 3).
+    let fonts = Command::new("pdffonts")
+        .arg(d.join("paper.pdf"))
+        .output()
+        .unwrap();
+    let fonts = String::from_utf8_lossy(&fonts.stdout);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "{fonts}");
+    for row in rows {
+        assert!(!row.contains("Type 3"), "{fonts}");
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        // emb, sub, uni, object, generation: emb is fifth from the end.
+        let emb = columns[columns.len() - 5];
+        assert_eq!(emb, "yes", "a font not embedded:\n{fonts}");
+    }
+
+    // The check is not blind: the 85 mm figure in a column narrower than it overflows.
+    let narrow = format!(
+        "\\documentclass[twocolumn]{{article}}\n\\usepackage[letterpaper,margin=30mm]{{geometry}}\n\\usepackage{{graphicx}}\n\\begin{{document}}\n{floats}\\end{{document}}\n"
+    );
+    std::fs::write(d.join("narrow.tex"), narrow).unwrap();
+    let problems = log_problems(&compile(d, "narrow.tex"));
+    assert!(
+        problems.iter().any(|p| p.starts_with("Overfull \\hbox")),
+        "{problems:?}"
+    );
+}
+
 /// `render` with no recipe renders the template sets built into the binary, from
 /// an empty folder, game files included; `--builtin` picks sets by name.
 #[test]

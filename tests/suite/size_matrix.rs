@@ -57,6 +57,11 @@ const KINDS: &[(&str, &str)] = &[
         "survey slice",
         "survey triangular --param k=2 --box 16 --find shift --plot slice --slice y=3",
     ),
+    // The parameter × finding table: one figure for the survey.
+    (
+        "survey table",
+        "survey triangular --param k=2..4 --box 16 --find shift,nim-sum --rule x^y^z==0 --plot table",
+    ),
 ];
 
 /// Animated kinds, checked frame by frame.
@@ -379,10 +384,13 @@ fn audit_scene(args: &str, width: &str) -> Result<Audited, String> {
             .plan
             .run(&nimscape::Control::default())
             .map_err(|e| e.to_string())?;
-        let scene =
+        let scene = if found.view.plot == nimscape::figure::survey::SurveyPlot::Table {
+            nimscape::figure::survey::table_scene(&found).map_err(|e| e.to_string())?
+        } else {
             nimscape::figure::survey::value_scene(&found.values[0], &found.parameter, &found.view)
                 .map_err(|e| e.to_string())?
-                .expect("a survey of three heaps has a figure");
+                .expect("a survey of three heaps has a figure")
+        };
         let scene = found.style.apply(scene);
         return Ok((
             nimscape::scene::audit::audit(&scene),
@@ -490,4 +498,95 @@ fn a_refusal_names_a_width_the_matrix_can_use() {
         Some("42.5mm")
     );
     assert_eq!(named_width("no width here"), None);
+}
+
+/// The Grundy plot kinds `--height` applies to.
+const PLOT_KINDS: &[(&str, &str)] = &[
+    ("grundy table", "grundy band-7-2 --k 1 --h 3 --box 12"),
+    (
+        "slice table",
+        "grundy triangular --k 3 --box 12 --slice y=2",
+    ),
+    ("points", "grundy nim --heaps 2 --plot points --box 16"),
+    ("sieve", "grundy triangular --k 3 --box 48 --plot sieve"),
+    (
+        "points 3d",
+        "grundy triangular --k 3 --box 12 --plot points3d",
+    ),
+];
+
+/// `--height` is the page's height (±0.5 pt) for every plot kind at 40, 60 and
+/// 100 mm, with nothing outside the page; or a one-line refusal naming a height
+/// that fits, which then works.
+#[test]
+fn every_plot_kind_is_the_height_asked() {
+    if !have("pdftotext") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ratio = box_ratio(dir.path());
+    let mut findings = Vec::new();
+    for &(name, args) in PLOT_KINDS {
+        for height in ["40mm", "60mm", "100mm"] {
+            let slug: String = format!("{name}-h{height}")
+                .chars()
+                .map(|c| if c.is_alphanumeric() { c } else { '-' })
+                .collect();
+            let run = |height: &str, out: &str| {
+                nimscape(dir.path())
+                    .args(args.split_whitespace())
+                    .args(["--width", "85mm", "--height", height, "-o", out, "--quiet"])
+                    .output()
+                    .unwrap()
+            };
+            let check = |height: &str, file: &str, findings: &mut Findings| {
+                let path = dir.path().join(file);
+                let (_, h) = media_box(&std::fs::read(&path).unwrap());
+                let asked = width_pt(height);
+                if (h - asked).abs() > 0.5 {
+                    findings.push(format!(
+                        "{name}: page {h:.2} pt high, asked {height} = {asked:.2} pt"
+                    ));
+                }
+                let mut found = Vec::new();
+                check_pdf(&path, "85mm", ratio, true, &mut found);
+                findings.extend(
+                    found
+                        .into_iter()
+                        .map(|f| format!("{name} at {height}: {f}")),
+                );
+            };
+            let file = format!("{slug}.pdf");
+            let out = run(height, &file);
+            if out.status.success() {
+                check(height, &file, &mut findings);
+                continue;
+            }
+            let stderr = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
+            if stderr.lines().count() != 1 || stderr.contains("panicked") {
+                findings.push(format!("{name} at {height}: unclean refusal: {stderr}"));
+                continue;
+            }
+            let Some(least) = named_width(&stderr) else {
+                findings.push(format!(
+                    "{name} at {height}: refusal names no height: {stderr}"
+                ));
+                continue;
+            };
+            let retry = format!("{slug}-least.pdf");
+            if run(&least, &retry).status.success() {
+                check(&least, &retry, &mut findings);
+            } else {
+                findings.push(format!(
+                    "{name} at {height}: refused naming {least}, which is refused too"
+                ));
+            }
+        }
+    }
+    assert!(
+        findings.is_empty(),
+        "{} findings:\n{}",
+        findings.len(),
+        findings.join("\n")
+    );
 }

@@ -68,12 +68,62 @@ impl GrundyFigure {
     pub fn scene(&self, solution: &Solution) -> Result<Scene> {
         let plot = self.resolved_plot()?;
         let frame = self.frame()?;
-        match plot {
+        let scene = match plot {
             GrundyPlot::Table => self.table_scene(solution, &frame),
             GrundyPlot::Points3d => self.points_scene(solution, &frame),
             GrundyPlot::Sieve => self.sieve_scene(solution, &frame),
             GrundyPlot::Points => self.points2d_scene(solution, &frame),
+        }?;
+        self.at_asked_height(scene)
+    }
+
+    /// The scene on a page exactly `--height` tall: a figure that came out
+    /// shorter (square cells, a table's rows) centred in it, one taller refused
+    /// in one line naming the height it needs at this width.
+    fn at_asked_height(&self, mut scene: Scene) -> Result<Scene> {
+        let asked = self.view.height;
+        if !self.view.height_asked {
+            return Ok(scene);
         }
+        // The page exactly as tall as asked, not the whole points the layout used.
+        let exact = |mut scene: Scene| {
+            if let (Some(paper), Some(pt)) = (scene.paper.as_mut(), self.view.height_pt) {
+                paper.height_pt = pt;
+            }
+            scene
+        };
+        if scene.height == asked {
+            return Ok(exact(scene));
+        }
+        let on_paper = self.view_print().print.dpi.is_some();
+        let length = |units: u32| {
+            if on_paper {
+                format!(
+                    "{:.1} mm ({units} pt)",
+                    (f64::from(units) / 72.0 * 25.4 * 10.0).ceil() / 10.0
+                )
+            } else {
+                format!("{units} px")
+            }
+        };
+        if scene.height > asked {
+            return Err(crate::Error::invalid(format!(
+                "`height` {} is less than this figure needs at its width; use {} or more, or a smaller `width` or `box`",
+                length(asked),
+                length(scene.height)
+            )));
+        }
+        let pad = f64::from((asked - scene.height) / 2);
+        scene.map_points_from(0, |x, y| (x, y + pad));
+        for item in &mut scene.items {
+            if let crate::scene::Item::Cells(cells) = item {
+                cells.rect.y += (asked - scene.height) / 2;
+            }
+        }
+        scene.height = asked;
+        // The page again, from the new height.
+        scene.paper = None;
+        Ok(exact(self.view_print().apply(scene)))
     }
 }
 

@@ -44,6 +44,23 @@ impl GrundyFigure {
         let [a, b, c] = [0, 1, 2].map(|i| subscripted(&frame.names[frame.free[i]]));
         let [ba, bb, bc] = [0, 1, 2].map(|i| f64::from(frame.bounds[frame.free[i]]).max(1.0));
         let (width, height) = (self.view.width, self.view.height);
+        // Lower than 0.8 of its width (the default), a 3D plot's axes crowd its
+        // numbers into each other.
+        let least = (f64::from(width) * 0.8).round() as u32;
+        if self.view.height_asked && height < least {
+            let length = |units: u32| match self.view_print().print.dpi {
+                Some(_) => format!(
+                    "{:.1} mm ({units} pt)",
+                    (f64::from(units) / 72.0 * 25.4 * 10.0).ceil() / 10.0
+                ),
+                None => format!("{units} px"),
+            };
+            return Err(crate::Error::invalid(format!(
+                "`height` {} is too low for a 3D plot this wide: its axes' numbers would collide; use {} or more, or a smaller `width`",
+                length(height),
+                length(least)
+            )));
+        }
         let labels = &self.view.labels;
         // Drawn OVERSAMPLE times larger, then scaled down: plotters rounds every
         // coordinate to a whole unit, which shows on a 240 pt plot.

@@ -78,6 +78,12 @@ pub struct PlotView {
     pub width_asked: bool,
     /// Image height in pixels.
     pub height: u32,
+    /// The height was asked for (`--height`): the page is then exactly that
+    /// tall, the figure centred in it, or refused naming the height it needs.
+    pub height_asked: bool,
+    /// The height asked in PDF points, on paper: the page's height exactly (the
+    /// layout rounds it to whole points).
+    pub height_pt: Option<f64>,
     /// Title, axis names, ticks and key. An empty caption or axis name means
     /// the default one.
     pub labels: crate::scene::chart::ChartLabels,
@@ -91,6 +97,8 @@ impl Default for PlotView {
             width: 900,
             width_asked: false,
             height: 720,
+            height_asked: false,
+            height_pt: None,
             labels: crate::scene::chart::ChartLabels {
                 caption: Some(String::new()),
                 caption_size: None,
