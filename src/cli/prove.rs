@@ -26,6 +26,9 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
             );
         }
     }
+    if let Some(plan) = nimscape::request::prove_square::plan(&args)? {
+        return super::prove_square::run(plan, output.as_deref(), ctx);
+    }
     let plan = prove::plan(&args)?;
     let engine = Mona::from_path()?;
     let limits = Limits {
@@ -67,7 +70,7 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
 }
 
 /// The certificate's files, each written atomically and announced.
-fn write_certificate(dir: &Path, found: &ProofReport, ctx: &Context) -> Result<()> {
+pub(super) fn write_certificate(dir: &Path, found: &ProofReport, ctx: &Context) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| nimscape::Error::write_failed(e).at(dir))?;
     let mut written: Vec<PathBuf> = Vec::new();
     certificate::write(dir, found, &ctx.command_line, &mut |path, text| {
