@@ -161,6 +161,9 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                     .ok_or_else(|| Error::invalid(format!("`heaps` {heaps}: prove takes Nim with 1 to 8 heaps")))?;
                 ProofGame::nim(heaps)
             }
+            "band-7-1" | "band-7-2" => Err(refused(format!(
+                "prove does not translate the band game {game} yet: its moves leave the band (an option outside it is solved like any other tuple, as the papers' programs do), so a claim about the band's positions is no P-set claim of a game of its own"
+            ))),
             other if other.ends_with(".toml") => Err(refused(format!(
                 "prove does not translate game files yet ('{}'); a capped game can be given as --cap EXPR",
                 crate::error::excerpt(game)

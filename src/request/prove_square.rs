@@ -11,9 +11,9 @@ use std::time::Duration;
 /// One theorem to decide.
 pub enum TheoremCase {
     /// Theorem 2.3: a P-set claim about the bar game, decided as every game claim.
-    Game(ProveCase),
+    Game(Box<ProveCase>),
     /// A statement about the cells of square boards.
-    Cells(CellTheorem),
+    Cells(Box<CellTheorem>),
 }
 
 impl TheoremCase {
@@ -59,7 +59,7 @@ pub fn criterion_case() -> ProveCase {
 /// The case for one theorem name.
 pub fn case(name: &str) -> Result<TheoremCase> {
     Ok(match square::theorem(name)? {
-        Theorem::Criterion => TheoremCase::Game(criterion_case()),
+        Theorem::Criterion => TheoremCase::Game(Box::new(criterion_case())),
         Theorem::Cells(t) => TheoremCase::Cells(t),
     })
 }

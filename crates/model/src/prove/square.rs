@@ -254,7 +254,7 @@ pub enum Theorem {
     /// Theorem 2.3, the criterion, a P-set claim about the bar game.
     Criterion,
     /// A statement about the cells of square boards.
-    Cells(CellTheorem),
+    Cells(Box<CellTheorem>),
 }
 
 /// One line of the theorem list.
@@ -327,12 +327,12 @@ pub fn names() -> Vec<&'static str> {
 pub fn theorem(name: &str) -> Result<Theorem> {
     Ok(match name {
         "criterion" => Theorem::Criterion,
-        "symmetry" => Theorem::Cells(symmetry()),
-        "diagonals" => Theorem::Cells(diagonals()),
-        "doubling" => Theorem::Cells(doubling()),
-        "decomposition" => Theorem::Cells(decomposition(Decomposition::AsStated)),
-        "count-doubling" => Theorem::Cells(count_doubling()),
-        "count-odd" => Theorem::Cells(count_odd()),
+        "symmetry" => Theorem::Cells(Box::new(symmetry())),
+        "diagonals" => Theorem::Cells(Box::new(diagonals())),
+        "doubling" => Theorem::Cells(Box::new(doubling())),
+        "decomposition" => Theorem::Cells(Box::new(decomposition(Decomposition::AsStated))),
+        "count-doubling" => Theorem::Cells(Box::new(count_doubling())),
+        "count-odd" => Theorem::Cells(Box::new(count_odd())),
         _ => {
             return Err(Error::invalid(format!(
                 "unknown theorem '{}' of the square game; choose one of {}, all, or list",
@@ -710,7 +710,7 @@ pub fn criterion_game() -> ProofGame {
     ProofGame {
         name: "the chocolate game C(m,n)".into(),
         description: format!(
-            "the chocolate game $C_{{m,n}}$ ({PAPER_LATEX}, Theorem~2.3: an $m \\times n$ bar with the poisoned cell $(i,j)$, a move breaks it along a grid line and keeps the piece with the poisoned cell), for every $m$ and $n$,"
+            "the chocolate game $C_{{m,n}}$ ({PAPER_LATEX}, Theorem~2.3: an $m \\times n$ bar with the poisoned cell $(i,j)$, a move breaks it along a grid line and keeps the piece with the poisoned cell), for every $m$ and $n$"
         ),
         heaps,
         position,
@@ -898,7 +898,7 @@ pub fn confirm(
     )))
 }
 
-/// `op` as the comparison a bound uses (re-exported for the search).
+/// The bound `var op value` (the search for the smallest counterexample).
 pub fn bound(var: &str, op: CmpOp, value: u64) -> Formula {
     Formula::Cmp(
         op,
@@ -920,7 +920,7 @@ mod tests {
         let mut theorems: Vec<CellTheorem> = names()
             .into_iter()
             .filter_map(|n| match theorem(n).unwrap() {
-                Theorem::Cells(t) => Some(t),
+                Theorem::Cells(t) => Some(*t),
                 Theorem::Criterion => None,
             })
             .collect();
