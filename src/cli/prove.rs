@@ -70,7 +70,7 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
 }
 
 /// The certificate's files, each written atomically and announced.
-pub(super) fn write_certificate(dir: &Path, found: &ProofReport, ctx: &Context) -> Result<()> {
+fn write_certificate(dir: &Path, found: &ProofReport, ctx: &Context) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| nimscape::Error::write_failed(e).at(dir))?;
     let mut written: Vec<PathBuf> = Vec::new();
     certificate::write(dir, found, &ctx.command_line, &mut |path, text| {

@@ -64,7 +64,9 @@ pub fn run(plan: TheoremPlan, output: Option<&Path>, ctx: &Context) -> Result<()
                     square::PAPER
                 );
                 if let Some(dir) = &dir {
-                    super::prove::write_certificate(dir, &found, ctx)?;
+                    write_files(dir, ctx, &mut |write| {
+                        certificate::write(dir, &found, &ctx.command_line, write)
+                    })?;
                 }
             }
             TheoremCase::Cells(theorem) => {
@@ -73,7 +75,9 @@ pub fn run(plan: TheoremPlan, output: Option<&Path>, ctx: &Context) -> Result<()
                 drop(watch);
                 report!(stdout, "{label}{}", square::summary(&found));
                 if let Some(dir) = &dir {
-                    write_certificate(dir, &found, ctx)?;
+                    write_files(dir, ctx, &mut |write| {
+                        square::write(dir, &found, &ctx.command_line, write)
+                    })?;
                 }
             }
         }
@@ -81,11 +85,18 @@ pub fn run(plan: TheoremPlan, output: Option<&Path>, ctx: &Context) -> Result<()
     stdout.finish()
 }
 
-/// The certificate's files, each written atomically and announced.
-fn write_certificate(dir: &Path, found: &square::TheoremReport, ctx: &Context) -> Result<()> {
+/// A certificate's files (`files` calls its writer once per file), each
+/// written atomically and announced.
+fn write_files(
+    dir: &Path,
+    ctx: &Context,
+    files: &mut dyn FnMut(
+        &mut dyn FnMut(&Path, &str) -> nimscape::Result<()>,
+    ) -> nimscape::Result<()>,
+) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| nimscape::Error::write_failed(e).at(dir))?;
     let mut written: Vec<PathBuf> = Vec::new();
-    square::write(dir, found, &ctx.command_line, &mut |path, text| {
+    files(&mut |path, text| {
         nimscape::prove::engine::write_text(path, text, ctx.output_limit)?;
         written.push(path.to_path_buf());
         Ok(())

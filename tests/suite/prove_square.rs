@@ -137,6 +137,12 @@ fn wrong_decompositions_are_refuted_with_the_smallest_confirmed_counterexample()
             nimscape::prove::square::prove(&theorem, &mona, limits(), 1 << 30, &Control::new())
                 .unwrap();
         assert_eq!(report.verdict, Verdict::False, "{variant:?}");
+        let line = nimscape::prove::square::summary(&report);
+        assert!(line.starts_with("false: decomposition-wrong-"), "{line}");
+        println!(
+            "speed: {variant:?} refuted in {:.2} s: {line}",
+            report.seconds
+        );
         assert!(report.counterexample_is_smallest);
         let found = report.counterexample.expect("a counterexample");
         let value = |name: &str| found.values.iter().find(|(n, _)| n == name).unwrap().1;
