@@ -234,22 +234,13 @@ pub fn summary(r: &TheoremReport) -> String {
             r.source, r.paper, r.statement, r.engine, r.seconds
         ),
         Verdict::False => format!(
-            "false: {} {}: {} — {} (confirmed by game search; {:.2} s)",
+            "false: {}: {} {} (confirmed by game search; {:.2} s)",
             r.theorem,
             if r.counterexample_is_smallest {
                 "smallest counterexample"
             } else {
                 "counterexample (the search for the smallest ran out of time)"
             },
-            r.counterexample
-                .as_ref()
-                .map(|c| c
-                    .values
-                    .iter()
-                    .map(|(n, v)| format!("{n} = {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", "))
-                .unwrap_or_default(),
             r.counterexample
                 .as_ref()
                 .map(|c| c.explanation.as_str())
