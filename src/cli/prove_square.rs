@@ -85,14 +85,15 @@ pub fn run(plan: TheoremPlan, output: Option<&Path>, ctx: &Context) -> Result<()
     stdout.finish()
 }
 
+/// Writes one file of a certificate.
+type WriteFile<'a> = dyn FnMut(&Path, &str) -> nimscape::Result<()> + 'a;
+
 /// A certificate's files (`files` calls its writer once per file), each
 /// written atomically and announced.
 fn write_files(
     dir: &Path,
     ctx: &Context,
-    files: &mut dyn FnMut(
-        &mut dyn FnMut(&Path, &str) -> nimscape::Result<()>,
-    ) -> nimscape::Result<()>,
+    files: &mut dyn FnMut(&mut WriteFile<'_>) -> nimscape::Result<()>,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| nimscape::Error::write_failed(e).at(dir))?;
     let mut written: Vec<PathBuf> = Vec::new();
