@@ -11,6 +11,7 @@ pub(crate) mod out;
 mod output;
 mod progress;
 mod prove;
+mod prove_square;
 mod render;
 #[cfg(feature = "serve")]
 mod serve;

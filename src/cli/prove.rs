@@ -26,6 +26,9 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
             );
         }
     }
+    if let Some(plan) = nimscape::request::prove_square::plan(&args)? {
+        return super::prove_square::run(plan, output.as_deref(), ctx);
+    }
     let plan = prove::plan(&args)?;
     let engine = Mona::from_path()?;
     let limits = Limits {

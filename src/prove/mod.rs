@@ -7,6 +7,7 @@
 
 pub mod certificate;
 pub mod engine;
+pub mod square;
 
 use crate::{Control, Error, Result};
 use engine::{Engine, Limits, Outcome, Run};

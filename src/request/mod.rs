@@ -23,6 +23,7 @@ pub mod data;
 pub mod grundy;
 pub mod octahedron;
 pub mod prove;
+pub mod prove_square;
 pub mod provenance;
 pub mod square;
 pub mod survey;

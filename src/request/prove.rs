@@ -24,7 +24,7 @@ use std::time::Duration;
 #[derive(Debug, Args)]
 pub struct ProveArgs {
     /// The game: triangular (with --k or --param k=..), min-half, nim (with --heaps or
-    /// --param heaps=..); with --cap it is left out.
+    /// --param heaps=..), square (with --theorem); with --cap it is left out.
     #[arg(value_name = "GAME")]
     pub game: Option<String>,
     /// A capped game y <= EXPR, linear in x and z, e.g. 'floor(min(x,z)/k)'.
@@ -49,6 +49,11 @@ pub struct ProveArgs {
     /// Claim only where this holds, a region moves never leave, e.g. 'y <= 3'.
     #[arg(long = "where", value_name = "EXPR", allow_hyphen_values = true)]
     pub region: Option<String>,
+    /// A theorem of the square game by name, proved for every m: criterion,
+    /// symmetry, diagonals, doubling, decomposition, count-doubling, count-odd;
+    /// `all` proves each, `list` lists them with what they say.
+    #[arg(long, value_name = "NAME")]
+    pub theorem: Option<String>,
     /// Seconds the engine may take on one question before the verdict is "undecided".
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
@@ -156,12 +161,15 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                     .ok_or_else(|| Error::invalid(format!("`heaps` {heaps}: prove takes Nim with 1 to 8 heaps")))?;
                 ProofGame::nim(heaps)
             }
+            "band-7-1" | "band-7-2" => Err(refused(format!(
+                "prove does not translate the band game {game} yet: its moves leave the band (an option outside it is solved like any other tuple, as the papers' programs do), so a claim about the band's positions is no P-set claim of a game of its own"
+            ))),
             other if other.ends_with(".toml") => Err(refused(format!(
                 "prove does not translate game files yet ('{}'); a capped game can be given as --cap EXPR",
                 crate::error::excerpt(game)
             ))),
             _ => Err(Error::invalid(format!(
-                "unknown game '{}' for prove; choose triangular, min-half, nim, or give --cap EXPR",
+                "unknown game '{}' for prove; choose triangular, min-half, nim, square (with --theorem), or give --cap EXPR",
                 crate::error::excerpt(game)
             ))),
         },

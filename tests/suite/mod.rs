@@ -21,6 +21,7 @@ mod octahedron_cli;
 mod print_cli;
 mod progress;
 mod prove_logic;
+mod prove_square;
 mod reliability;
 mod reliability_memory;
 mod reliability_npy;

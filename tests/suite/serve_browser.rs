@@ -521,6 +521,26 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
         eval(&tab, OVERLAY_PIXELS).as_u64().unwrap() > 100,
         "the decomposition overlay is not drawn"
     );
+    // Beside it, Theorem 3.4's status for every m: proved by the server when
+    // MONA is installed (CI installs it), else how to prove it.
+    let proved = super::prove_logic::mona().is_some();
+    wait_for(
+        &tab,
+        "the status of Theorem 3.4 beside the decomposition",
+        if proved {
+            "document.getElementById('sq-theorem').textContent.includes('proved for every m by `nimscape prove square --theorem decomposition`')"
+        } else {
+            "document.getElementById('sq-theorem').textContent.includes('install MONA')"
+        },
+    );
+    let shown = eval(&tab, "document.getElementById('sq-theorem').textContent");
+    assert!(
+        shown
+            .as_str()
+            .unwrap()
+            .starts_with("Theorem 3.4 (Okubo–Kashiwagi–Niida)"),
+        "{shown}"
+    );
     eval(&tab, "(() => { const d = document.getElementById('sq-depth'); d.value = '0'; d.dispatchEvent(new Event('change')); return true; })()");
 
     // Nim with a pass: its P-cells are drawn over the board in vermillion,

@@ -562,6 +562,38 @@ function drawDecomposition(ctx, m, ex, ey, W, H) {
   }
 }
 
+// Theorem 3.4's status for every m, beside its decomposition: proved once by
+// the server (`nimscape prove square --theorem decomposition`, when MONA is
+// installed; the server keeps the verdict), or how to prove it.
+let theoremStatus = null;
+function showTheorem() {
+  const box = $('sq-theorem');
+  box.hidden = sq.depth === 0;
+  if (box.hidden) return;
+  const head = 'Theorem 3.4 (Okubo–Kashiwagi–Niida)';
+  const command = 'nimscape prove square --theorem decomposition';
+  let text;
+  if (EMBED) {
+    text = `${head}: drawn here for this m; to prove it for every m, run \`${command}\` (it needs MONA).`;
+  } else if (theoremStatus === null) {
+    theoremStatus = 'pending';
+    text = `${head}: proving it for every m …`;
+    fetch('/api/theorem/square.json?theorem=decomposition')
+      .then((r) => (r.ok ? r.json() : r.text().then((t) => { throw new Error(t.trim()); })))
+      .then((s) => { theoremStatus = s; showTheorem(); })
+      .catch((err) => { theoremStatus = { verdict: 'not checked', how: err.message }; showTheorem(); });
+  } else if (theoremStatus === 'pending') {
+    return;
+  } else if (theoremStatus.verdict === 'proved') {
+    text = `${head}: proved for every m by \`${theoremStatus.command}\` (${theoremStatus.engine}, ${theoremStatus.seconds.toFixed(2)} s).`;
+  } else if (theoremStatus.verdict === 'unavailable') {
+    text = `${head}: drawn here for this m; to prove it for every m, install MONA (apt-get install mona) and run \`${theoremStatus.command}\`.`;
+  } else {
+    text = `${head}: ${theoremStatus.verdict}: ${theoremStatus.summary || theoremStatus.how || ''}`;
+  }
+  if (box.textContent !== text) box.textContent = text;
+}
+
 // The nim-sum bar: P, then one swatch per bit length of the nim-sum
 // (k bits: nim-sums 2^(k-1) .. 2^k - 1) in the view's ramp. A label is drawn
 // only where it clears the one before by a gap, so labels never run
@@ -682,6 +714,7 @@ function renderSquare() {
   let missing = drawPanel(a, cameraFor(0));
   if (sq.pair) missing += drawPanel(b, cameraFor(1));
   drawColourBar();
+  showTheorem();
   const level = Math.max(sq.z, 0);
   const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${sq.mode === 'density' ? ', shaded by the exact share of P-cells' : ', nim-sum of the block\'s first cell (sampled)'}` : `1 cell = ${2 ** -sq.z} pixels`;
   $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms${tileError ? ` · ${tileError}` : ''}`;

@@ -22,6 +22,7 @@ pub mod cap_expr;
 #[cfg(test)]
 mod cap_fuzz;
 pub mod capped;
+pub mod chocolate;
 mod columns;
 pub mod file;
 mod monotone;

@@ -24,6 +24,7 @@
 pub mod from_claim;
 pub mod ir;
 pub mod mona;
+pub mod square;
 
 #[cfg(test)]
 mod tests;
