@@ -56,13 +56,9 @@ enum Op {
     JumpIfTrue(usize),
 }
 
-/// One instruction of the whole-number program: [`Op`] on `i64` (floor, ceil
-/// and round of a whole number are the number, so they are left out).
+/// A binary operator of the whole-number program.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum W {
-    Const(i64),
-    Var(usize),
-    Neg,
+enum B {
     Add,
     Sub,
     Mul,
@@ -73,12 +69,29 @@ enum W {
     Xor,
     BitAnd,
     BitOr,
+    Min,
+    Max,
+    Cmp(CmpOp),
+}
+
+/// One instruction of the whole-number program: [`Op`] on `i64` (floor, ceil
+/// and round of a whole number are the number, so they are left out). A binary
+/// operator whose right operand is a constant or a variable takes it in the
+/// instruction (`BinK`, `BinV`): fewer instructions and stack moves per value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum W {
+    Const(i64),
+    Var(usize),
+    Neg,
     Isqrt,
     Abs,
+    Not,
+    /// `min` or `max` of more than two arguments.
     Min(usize),
     Max(usize),
-    Cmp(CmpOp),
-    Not,
+    Bin(B),
+    BinK(B, i64),
+    BinV(B, usize),
     JumpIfFalse(usize),
     JumpIfTrue(usize),
 }
@@ -387,21 +400,23 @@ fn whole_program(ops: &[Op]) -> Option<Vec<W>> {
             Op::Const(_) | Op::Div | Op::Sqrt => return None,
             Op::Var(i) => W::Var(i),
             Op::Neg => W::Neg,
-            Op::Add => W::Add,
-            Op::Sub => W::Sub,
-            Op::Mul => W::Mul,
-            Op::FloorDiv => W::FloorDiv,
-            Op::CeilDiv => W::CeilDiv,
-            Op::Mod => W::Mod,
-            Op::Pow => W::Pow,
-            Op::Xor => W::Xor,
-            Op::BitAnd => W::BitAnd,
-            Op::BitOr => W::BitOr,
+            Op::Add => W::Bin(B::Add),
+            Op::Sub => W::Bin(B::Sub),
+            Op::Mul => W::Bin(B::Mul),
+            Op::FloorDiv => W::Bin(B::FloorDiv),
+            Op::CeilDiv => W::Bin(B::CeilDiv),
+            Op::Mod => W::Bin(B::Mod),
+            Op::Pow => W::Bin(B::Pow),
+            Op::Xor => W::Bin(B::Xor),
+            Op::BitAnd => W::Bin(B::BitAnd),
+            Op::BitOr => W::Bin(B::BitOr),
             Op::Isqrt => W::Isqrt,
             Op::Abs => W::Abs,
+            Op::Min(2) => W::Bin(B::Min),
+            Op::Max(2) => W::Bin(B::Max),
             Op::Min(n) => W::Min(n),
             Op::Max(n) => W::Max(n),
-            Op::Cmp(c) => W::Cmp(c),
+            Op::Cmp(c) => W::Bin(B::Cmp(c)),
             Op::Not => W::Not,
             Op::JumpIfFalse(n) => W::JumpIfFalse(n),
             Op::JumpIfTrue(n) => W::JumpIfTrue(n),
@@ -420,7 +435,86 @@ fn whole_program(ops: &[Op]) -> Option<Vec<W>> {
             };
         }
     }
-    Some(out)
+    Some(fuse(out))
+}
+
+/// Folds a constant or a variable pushed just before a binary operator into
+/// it (`Const(3), Bin(Add)` is `BinK(Add, 3)`), unless a jump lands between them.
+fn fuse(code: Vec<W>) -> Vec<W> {
+    let mut landing = vec![false; code.len() + 1];
+    for (i, w) in code.iter().enumerate() {
+        if let W::JumpIfFalse(n) | W::JumpIfTrue(n) = *w {
+            landing[i + 1 + n] = true;
+        }
+    }
+    let mut out = Vec::with_capacity(code.len());
+    let mut map = vec![0usize; code.len() + 1];
+    let mut i = 0;
+    while i < code.len() {
+        map[i] = out.len();
+        if let (Some(W::Bin(op)), false) = (code.get(i + 1), landing[i + 1]) {
+            let fused = match code[i] {
+                W::Const(c) => Some(W::BinK(*op, c)),
+                W::Var(v) => Some(W::BinV(*op, v)),
+                _ => None,
+            };
+            if let Some(f) = fused {
+                map[i + 1] = out.len();
+                out.push(f);
+                i += 2;
+                continue;
+            }
+        }
+        out.push(code[i]);
+        i += 1;
+    }
+    map[code.len()] = out.len();
+    for (i, w) in code.iter().enumerate() {
+        if let W::JumpIfFalse(n) | W::JumpIfTrue(n) = *w {
+            let from = map[i];
+            let ahead = map[i + 1 + n] - from - 1;
+            out[from] = match w {
+                W::JumpIfFalse(_) => W::JumpIfFalse(ahead),
+                _ => W::JumpIfTrue(ahead),
+            };
+        }
+    }
+    out
+}
+
+/// `a op b` on `i64`, every operation checked.
+#[inline(always)]
+fn apply(op: B, a: i64, b: i64) -> Result<i64, Fault> {
+    Ok(match op {
+        B::Add => a.checked_add(b).ok_or(Fault::Overflow64("+", a, b))?,
+        B::Sub => a.checked_sub(b).ok_or(Fault::Overflow64("-", a, b))?,
+        B::Mul => a.checked_mul(b).ok_or(Fault::Overflow64("*", a, b))?,
+        B::Min => a.min(b),
+        B::Max => a.max(b),
+        B::FloorDiv => floor_div_i64(a, b)?,
+        B::CeilDiv => {
+            let f = floor_div_i64(a, b)?;
+            if a % b == 0 {
+                f
+            } else {
+                f.checked_add(1).ok_or(Fault::Overflow64("ceil", a, b))?
+            }
+        }
+        B::Mod => {
+            let f = floor_div_i64(a, b)?;
+            a.checked_sub(b.checked_mul(f).ok_or(Fault::Overflow64("%", a, b))?)
+                .ok_or(Fault::Overflow64("%", a, b))?
+        }
+        B::Pow => {
+            let e =
+                u32::try_from(b).map_err(|_| Fault::FractionalExponent(Rational::int(b.into())))?;
+            a.checked_pow(e).ok_or(Fault::Overflow64("**", a, b))?
+        }
+        B::Xor => a ^ b,
+        B::BitAnd => a & b,
+        B::BitOr => a | b,
+        B::Cmp(c) => i64::from(c.holds(a, b)),
+    })
 }
 
 /// `floor(n / d)` of `i64`s.
@@ -462,6 +556,12 @@ fn run_whole<V: Copy + Into<i128>>(
                 stack[top] = var64(vars[i])?;
                 top += 1;
             }
+            W::BinK(op, b) => stack[top - 1] = apply(op, stack[top - 1], b)?,
+            W::BinV(op, i) => stack[top - 1] = apply(op, stack[top - 1], var64(vars[i])?)?,
+            W::Bin(op) => {
+                top -= 1;
+                stack[top - 1] = apply(op, stack[top - 1], stack[top])?;
+            }
             W::Neg => {
                 let a = stack[top - 1];
                 stack[top - 1] = a.checked_neg().ok_or(Fault::Overflow64("-()", a, 0))?;
@@ -502,40 +602,6 @@ fn run_whole<V: Copy + Into<i128>>(
                 } else {
                     top -= 1;
                 }
-            }
-            _ => {
-                let (a, b) = (stack[top - 2], stack[top - 1]);
-                top -= 1;
-                stack[top - 1] = match op {
-                    W::Add => a.checked_add(b).ok_or(Fault::Overflow64("+", a, b))?,
-                    W::Sub => a.checked_sub(b).ok_or(Fault::Overflow64("-", a, b))?,
-                    W::Mul => a.checked_mul(b).ok_or(Fault::Overflow64("*", a, b))?,
-                    W::FloorDiv => floor_div_i64(a, b)?,
-                    W::CeilDiv => {
-                        let f = floor_div_i64(a, b)?;
-                        if a % b == 0 {
-                            f
-                        } else {
-                            f.checked_add(1).ok_or(Fault::Overflow64("ceil", a, b))?
-                        }
-                    }
-                    W::Mod => {
-                        let f = floor_div_i64(a, b)?;
-                        // a - b*floor(a/b) always fits when the quotient does.
-                        a.checked_sub(b.checked_mul(f).ok_or(Fault::Overflow64("%", a, b))?)
-                            .ok_or(Fault::Overflow64("%", a, b))?
-                    }
-                    W::Pow => {
-                        let e = u32::try_from(b)
-                            .map_err(|_| Fault::FractionalExponent(Rational::int(b.into())))?;
-                        a.checked_pow(e).ok_or(Fault::Overflow64("**", a, b))?
-                    }
-                    W::Xor => a ^ b,
-                    W::BitAnd => a & b,
-                    W::BitOr => a | b,
-                    W::Cmp(c) => i64::from(c.holds(a, b)),
-                    _ => unreachable!("unary and jump instructions are handled above"),
-                };
             }
         }
     }
