@@ -1,4 +1,4 @@
-//! Survey speed. Targets: the researcher's survey (cap floor((x+z)^2/k),
+//! Survey speed. Targets: the researcher's survey (cap floor((x+z)**2/k),
 //! k = 1..64, x, z <= 64 with y up to its cap, shifts -20..20 on x and z) under
 //! 2 s; a three-heap game of about 10^7 positions surveyed with every finder
 //! (Grundy values included) at a comparable rate per position.
@@ -12,7 +12,7 @@ use nimscape::survey::{
 };
 
 fn researchers_survey(c: &mut Criterion) {
-    let family = CapFamily::new("floor((x+z)^2/k)", "k").expect("a valid cap");
+    let family = CapFamily::new("floor((x+z)**2/k)", "k").expect("a valid cap");
     let values: Vec<i64> = (1..=64).collect();
     let options = SurveyOptions {
         game_box: SurveyBox::fixed(&GameBox::Uniform(64)),
@@ -28,7 +28,7 @@ fn researchers_survey(c: &mut Criterion) {
     let mut group = c.benchmark_group("survey");
     group.sample_size(10);
     group.bench_function(
-        "cap (x+z)^2/k, k=1..64, box 64, shifts -20..20 on x and z",
+        "cap (x+z)**2/k, k=1..64, box 64, shifts -20..20 on x and z",
         |b| {
             b.iter(|| {
                 let found = survey(&family, &values, &options, &Control::default()).expect("fits");

@@ -278,7 +278,7 @@ pub fn claims() -> Vec<Claim> {
             |_, limit| {
                 let mut holds = true;
                 for k in 1..=10u32 {
-                    let game = CappedGame::with_expr(&format!("floor((x+z)^2/{k})"))?;
+                    let game = CappedGame::with_expr(&format!("floor((x+z)**2/{k})"))?;
                     let grundy = game.solve([10, 50, 10], limit)?;
                     let shift = if k <= 4 { -1 } else { -2 };
                     holds &= find_shift(&grundy, shift..=shift)? == vec![shift];

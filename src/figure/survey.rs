@@ -24,7 +24,7 @@ use crate::Result;
 
 /// A survey run: the family, the values and what each showed.
 pub struct SurveyReport {
-    /// The family, e.g. `cap floor((x+z)^2/k)`.
+    /// The family, e.g. `cap floor((x+z)**2/k)`.
     pub family: String,
     /// The parameter's name.
     pub parameter: String,

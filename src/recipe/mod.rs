@@ -21,7 +21,7 @@
 //! [[survey]]                        # a conjecture survey's report: `nimscape survey`'s flags
 //! name = "cap-square"               # files: cap-square.md (figures beside it), .json, .csv
 //! formats = ["md", "json"]          # default ["md"]
-//! cap = "floor((x+z)^2/k)"          # or game = "triangular", or game = "../games/x.toml"
+//! cap = "floor((x+z)**2/k)"          # or game = "triangular", or game = "../games/x.toml"
 //! param = "k=1..64"
 //! box = 64
 //! quick = { param = "k=1..4" }

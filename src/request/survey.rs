@@ -29,7 +29,7 @@ pub struct SurveyArgs {
     /// with --cap it is left out.
     #[arg(value_name = "GAME")]
     pub game: Option<String>,
-    /// A cap y <= EXPR with the parameter in it, e.g. 'floor((x+z)^2/k)'.
+    /// A cap y <= EXPR with the parameter in it, e.g. 'floor((x+z)**2/k)'.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     pub cap: Option<String>,
     /// The parameter and its values: k=1..64, k=1..33:2 (a step), k=1,3,5, or h=1..9,20.
@@ -420,7 +420,7 @@ fn claims_of(args: &SurveyArgs) -> ClaimOptions {
 }
 
 impl SurveyPlan {
-    /// The family's name and parameter, e.g. `cap floor((x+z)^2/k) over k`.
+    /// The family's name and parameter, e.g. `cap floor((x+z)**2/k) over k`.
     pub fn describe(&self) -> String {
         format!("{} over {}", self.family.label(), self.family.parameter())
     }

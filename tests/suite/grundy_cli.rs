@@ -446,7 +446,7 @@ fn bad_input_gets_one_line_and_no_file() {
             "is negative (-1) at (x, z) = (0, 0)",
         ),
         (
-            vec!["grundy", "--cap", "x^(z+60)", "--box", "5"],
+            vec!["grundy", "--cap", "x**(z+60)", "--box", "5"],
             "overflows at (x, z) = (",
         ),
         (

@@ -166,7 +166,7 @@ fn grundy_game_file_errors_are_one_line() {
     .unwrap();
     std::fs::write(
         d.join("overflow.toml"),
-        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\nto = \"(t, min(y, (2^(60 + t))^3))\"\n",
+        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\nto = \"(t, min(y, (2**(60 + t))**3))\"\n",
     )
     .unwrap();
     std::fs::write(

@@ -175,7 +175,7 @@ fn ctrl_c_stops_a_survey_and_writes_no_report() {
             "8G",
             "survey",
             "--cap",
-            "floor((x+z)^2/k)",
+            "floor((x+z)**2/k)",
             "--param",
             "k=1..64",
             "--box",

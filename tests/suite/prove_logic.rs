@@ -373,6 +373,6 @@ fn prove_end_to_end() {
         !ok && err.contains("product of two heaps") && err.trim().lines().count() == 1,
         "{err}"
     );
-    let (ok, _, err) = run(&["--cap", "floor((x+z)^2/5)", "--claim", "x^y^z == 0"]);
+    let (ok, _, err) = run(&["--cap", "floor((x+z)**2/5)", "--claim", "x^y^z == 0"]);
     assert!(!ok && err.contains("power of a heap"), "{err}");
 }

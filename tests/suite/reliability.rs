@@ -363,7 +363,7 @@ fn a_deep_cap_expression_is_refused_not_a_stack_overflow() {
     let dir = tempfile::tempdir().unwrap();
     let deep = format!("{}x{}", "(".repeat(6000), ")".repeat(6000));
     let nested = format!("{}x{}", "floor(sqrt(".repeat(40), "))".repeat(40));
-    let chain = vec!["1"; 300].join("^");
+    let chain = vec!["1"; 300].join("**");
     for (cap, needle) in [
         (&deep, "characters"),
         (&nested, "nesting"),

@@ -316,7 +316,7 @@ fn estimates_are_within_one_and_a_half_times_the_measured_peak() {
         &[
             "survey",
             "--cap",
-            "floor((x+z)^2/k)",
+            "floor((x+z)**2/k)",
             "--param",
             "k=1..64",
             "--box",

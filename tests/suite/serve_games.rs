@@ -337,7 +337,11 @@ fn hostile_game_files_are_one_line_each_and_the_server_lives_on() {
         "/api/games?name=stray.toml",
         game_text(None, &format!("x{}) >= 0", "+1".repeat(30_000))).as_bytes(),
     );
-    assert_one_line(&stray, 400, "before ')' at character 60002");
+    assert_one_line(
+        &stray,
+        400,
+        "')', wanted an operator or the end at column 60002",
+    );
     assert!(stray.body.len() < 400, "{} bytes", stray.body.len());
     // A name with a control character was a 500 (malformed SVG): now a 400.
     for name in ["a\\u0001b", "x\\n\\\\input{/etc/hostname}\\n"] {

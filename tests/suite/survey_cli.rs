@@ -98,7 +98,7 @@ fn every_holds_of_the_researchers_survey_is_rechecked_position_by_position() {
         &[
             "survey",
             "--cap",
-            "floor((x+z)^2/k)",
+            "floor((x+z)**2/k)",
             "--param",
             "k=1..8",
             "--box",
@@ -125,7 +125,7 @@ fn every_holds_of_the_researchers_survey_is_rechecked_position_by_position() {
             &[
                 "grundy",
                 "--cap",
-                &format!("floor((x+z)^2/{k})"),
+                &format!("floor((x+z)**2/{k})"),
                 "--box",
                 &format!("{},{},{}", b[0], b[1], b[2]),
             ],
@@ -441,7 +441,7 @@ fn bad_input_is_one_line_and_large_surveys_are_refused_with_an_estimate() {
             &[
                 "survey",
                 "--cap",
-                "floor((x+z)^2/k)",
+                "floor((x+z)**2/k)",
                 "--param",
                 "k=1..4",
                 "--box",

@@ -170,7 +170,7 @@ fn a_bad_survey_value_in_a_recipe_is_one_line_naming_the_key_and_its_line() {
     ];
     for (line, needle) in cases {
         let recipe = format!(
-            "title = \"t\"\nname = \"set\"\n\n[[survey]]\nname = \"s\"\ncap = \"floor((x+z)^2/k)\"\nparam = \"k=1..3\"\nbox = 8\n{line}\n"
+            "title = \"t\"\nname = \"set\"\n\n[[survey]]\nname = \"s\"\ncap = \"floor((x+z)**2/k)\"\nparam = \"k=1..3\"\nbox = 8\n{line}\n"
         );
         let dir = setup(&recipe);
         let d = dir.path();

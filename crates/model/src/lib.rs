@@ -17,6 +17,7 @@ pub mod error;
 pub mod exact;
 pub mod games;
 pub mod grid;
+pub(crate) mod lang;
 pub mod octahedron;
 pub mod pattern;
 pub mod prove;

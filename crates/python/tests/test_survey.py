@@ -11,8 +11,8 @@ import pytest
 
 import nimscape
 
-CAP = dict(cap="floor((x+z)^2/k)", param="k=1..6", box=12, find="shift,constant")
-CAP_WORDS = ["--cap", "floor((x+z)^2/k)", "--param", "k=1..6", "--box", "12", "--find", "shift,constant"]
+CAP = dict(cap="floor((x+z)**2/k)", param="k=1..6", box=12, find="shift,constant")
+CAP_WORDS = ["--cap", "floor((x+z)**2/k)", "--param", "k=1..6", "--box", "12", "--find", "shift,constant"]
 
 
 def run_survey(cli, folder, words, *outputs):
@@ -25,7 +25,7 @@ def test_the_report_is_the_command_lines_json(cli, tmp_path):
     run_survey(cli, tmp_path, CAP_WORDS, tmp_path / "cli.json")
     assert report == json.loads((tmp_path / "cli.json").read_text())
     assert [v["value"] for v in report["values"]] == [1, 2, 3, 4, 5, 6]
-    assert report.command == "nimscape survey --cap 'floor((x+z)^2/k)' --param k=1..6 --box 12 --find shift,constant"
+    assert report.command == "nimscape survey --cap 'floor((x+z)**2/k)' --param k=1..6 --box 12 --find shift,constant"
 
 
 def test_python_values_read_as_the_command_line_text(cli, tmp_path):
@@ -115,13 +115,13 @@ def test_nim_findings_agree_with_a_brute_force(heaps):
 
 def test_a_bad_value_is_a_value_error_naming_the_keyword():
     with pytest.raises(ValueError, match=r"^find: unknown finder 'colour'; choose from shift, constant"):
-        nimscape.survey(cap="floor((x+z)^2/k)", param="k=1..3", box=8, find="shift,colour")
+        nimscape.survey(cap="floor((x+z)**2/k)", param="k=1..3", box=8, find="shift,colour")
     with pytest.raises(ValueError, match=r"^invalid value 'many' for list"):
         nimscape.survey("nim", param="heaps=2", box=4, list="many")
     with pytest.raises(ValueError, match=r"'colour' is not a parameter of model 'survey'"):
         nimscape.survey("nim", param="heaps=2", box=4, colour="navy")
     with pytest.raises(ValueError, match=r"^param: 'k' is not NAME=VALUES"):
-        nimscape.survey(cap="floor((x+z)^2/k)", param="k", box=8)
+        nimscape.survey(cap="floor((x+z)**2/k)", param="k", box=8)
     with pytest.raises(ValueError, match=r"^save: .*a survey writes \.md"):
         nimscape.survey("nim", param="heaps=2", box=4, save="report.txt")
 

@@ -1,4 +1,5 @@
-//! The claim language: integer expressions and predicates over named variables
+//! The claim language, the claim dialect of the one expression language
+//! (`crate::lang`, shared with caps and game files): integer expressions and predicates over named variables
 //! (the heaps `x`, `y`, `z`, ...) and parameters bound to integers for a run
 //! (such as `k`), as a researcher writes a rule: `(x+1)^y^(z+1) == 0`,
 //! `y <= 3 and x^y^z != 0`, `floor(min(x, z) / k)`.
@@ -66,62 +67,20 @@
 //! `a <= b < c` is `LogicAnd(Cmp(Le, a, b), Cmp(Lt, b, c))`, and `Var(i)` is
 //! the `i`-th of the variables given to [`Expr::parse`].
 
-mod eval;
-mod parse;
 #[cfg(test)]
 mod tests;
 
+use crate::lang::{self, code::Code, Ast, Bin, Builtin, Dialect};
 use crate::{Error, Result};
 
 /// The longest expression text, in characters.
 pub const MAX_LENGTH: usize = 10_000;
 /// The deepest nesting of parentheses and calls.
-pub const MAX_NESTING: usize = 64;
+pub const MAX_NESTING: usize = lang::parse::MAX_NESTING;
 /// The deepest syntax tree (leaves are depth 1).
-pub const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = lang::parse::MAX_DEPTH;
 
-/// A comparison operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `==` (also written `=`)
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl CmpOp {
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
-    }
-
-    /// Whether `a op b` holds.
-    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
-        match self {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }
-    }
-}
+pub use crate::lang::CmpOp;
 
 /// The syntax tree of an expression (see the module documentation for what each
 /// node means). Integer nodes: `Const` to `Or`; predicate nodes: `Cmp` to
@@ -214,7 +173,7 @@ pub struct Expr {
     variables: Vec<String>,
     params: Vec<(String, i64)>,
     ast: Node,
-    code: eval::Code,
+    code: Code,
 }
 
 impl Expr {
@@ -234,8 +193,32 @@ impl Expr {
                 crate::error::excerpt(text)
             )));
         }
-        let ast = parse::parse(text, &variables, &params)?;
-        let code = eval::Code::compile(&ast);
+        let length = text.chars().count();
+        if length > MAX_LENGTH {
+            return Err(Error::invalid(format!(
+                "expression '{}' is {length} characters long; the limit is {MAX_LENGTH}",
+                crate::error::excerpt(text)
+            )));
+        }
+        if text.trim().is_empty() {
+            return Err(Error::invalid(
+                "expression is empty; write a rule such as 'x^y^z == 0'",
+            ));
+        }
+        let wide: Vec<(String, i128)> = params
+            .iter()
+            .map(|(n, v)| (n.clone(), i128::from(*v)))
+            .collect();
+        let names = lang::parse::Names {
+            vars: &variables,
+            params: &wide,
+            functions: &[],
+            fold_case: true,
+        };
+        let tree = lang::parse::parse(text, &names, Dialect::Claim)
+            .map_err(|p| Error::invalid(format!("expression: {p}")))?;
+        let ast = lower(&tree);
+        let code = Code::compile(&tree).map_err(Error::invalid)?;
         Ok(Expr {
             source: text.to_string(),
             variables,
@@ -315,15 +298,15 @@ impl Expr {
         Ok(self.eval_with(values, &mut Vec::new())? != 0)
     }
 
-    /// [`Expr::eval_int`] with a stack the caller keeps between calls (no
-    /// allocation per position in a survey's loop).
-    pub fn eval_with(&self, values: &[i64], stack: &mut Vec<i64>) -> Result<i64> {
+    /// [`Expr::eval_int`]; the stack is kept for callers that held one (the
+    /// compiled code runs on a fixed stack of its own, no allocation per call).
+    pub fn eval_with(&self, values: &[i64], _stack: &mut Vec<i64>) -> Result<i64> {
         assert_eq!(
             values.len(),
             self.variables.len(),
             "one value per variable of the expression"
         );
-        self.code.run(values, stack).map_err(|fault| {
+        self.code.eval_i64(values).map_err(|fault| {
             let at: Vec<String> = self
                 .variables
                 .iter()
@@ -342,5 +325,99 @@ impl Expr {
 impl std::fmt::Display for Expr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.source.trim())
+    }
+}
+
+/// The claim's tree from the language's tree: chains nest to the left, a
+/// comparison chain is the `and` of its links, `floor(a / c)` is `FloorDiv`.
+/// The parser has checked the claim dialect (whole constants of 64 bits,
+/// divisions by positive constants inside floor/ceil), so this cannot fail.
+fn lower(ast: &Ast) -> Node {
+    let int = |q: &crate::exact::Rational| -> i64 {
+        i64::try_from(q.numer()).expect("the claim parser folds constants into 64 bits")
+    };
+    let b = |n: &Ast| Box::new(lower(n));
+    match ast {
+        Ast::Const(q) => Node::Const(int(q)),
+        Ast::Var(i) => Node::Var(*i),
+        Ast::Neg(a) => Node::Neg(b(a)),
+        Ast::Chain(first, links) => {
+            let mut acc = lower(first);
+            for (op, rhs) in links {
+                let l = Box::new(acc);
+                let divisor = || match rhs {
+                    Ast::Const(c) => int(c),
+                    _ => unreachable!("claims divide by constants"),
+                };
+                acc = match op {
+                    Bin::Add => Node::Add(l, b(rhs)),
+                    Bin::Sub => Node::Sub(l, b(rhs)),
+                    Bin::Mul => Node::Mul(l, b(rhs)),
+                    Bin::FloorDiv | Bin::Div => Node::FloorDiv(l, divisor()),
+                    Bin::Mod => Node::Mod(l, divisor()),
+                    Bin::Xor => Node::Xor(l, b(rhs)),
+                    Bin::BitAnd => Node::And(l, b(rhs)),
+                    Bin::BitOr => Node::Or(l, b(rhs)),
+                };
+            }
+            acc
+        }
+        Ast::Call(f, args) => match f {
+            Builtin::Floor | Builtin::Ceil => {
+                let Ast::Chain(a, links) = &args[0] else {
+                    unreachable!("a claim's floor() holds a division")
+                };
+                let [(Bin::Div, Ast::Const(c))] = links.as_slice() else {
+                    unreachable!("a claim's floor() holds a division by a constant")
+                };
+                let (a, c) = (lower(a), int(c));
+                match (f, a) {
+                    (Builtin::Floor, Node::Const(v)) => Node::Const(v.div_euclid(c)),
+                    (Builtin::Floor, a) => Node::FloorDiv(Box::new(a), c),
+                    (_, Node::Const(v)) => {
+                        Node::Const(v.div_euclid(c) + i64::from(v.rem_euclid(c) != 0))
+                    }
+                    (_, a) => Node::CeilDiv(Box::new(a), c),
+                }
+            }
+            Builtin::Min => Node::Min(args.iter().map(lower).collect()),
+            Builtin::Max => Node::Max(args.iter().map(lower).collect()),
+            Builtin::Abs => Node::Abs(b(&args[0])),
+            Builtin::Xor => {
+                let mut acc = lower(&args[0]);
+                for a in &args[1..] {
+                    acc = Node::Xor(Box::new(acc), b(a));
+                }
+                acc
+            }
+            _ => unreachable!("not a function of the claim dialect"),
+        },
+        Ast::Compare(first, links) => {
+            let mut left = lower(first);
+            let mut acc: Option<Node> = None;
+            for (op, rhs) in links {
+                let right = lower(rhs);
+                let link = Node::Cmp(*op, Box::new(left), Box::new(right.clone()));
+                acc = Some(match acc {
+                    None => link,
+                    Some(prev) => Node::LogicAnd(Box::new(prev), Box::new(link)),
+                });
+                left = right;
+            }
+            acc.expect("a comparison has a link")
+        }
+        Ast::Not(a) => Node::Not(b(a)),
+        Ast::All(parts) | Ast::Any(parts) => {
+            let mut acc = lower(&parts[0]);
+            for p in &parts[1..] {
+                acc = if matches!(ast, Ast::All(_)) {
+                    Node::LogicAnd(Box::new(acc), b(p))
+                } else {
+                    Node::LogicOr(Box::new(acc), b(p))
+                };
+            }
+            acc
+        }
+        Ast::Pow(..) | Ast::Apply(..) => unreachable!("not in the claim dialect"),
     }
 }

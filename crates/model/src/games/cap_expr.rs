@@ -1,176 +1,52 @@
-//! The cap expression language: a user-defined cap `y <= cap(x, z)`.
+//! The cap expression language: a user-defined cap `y <= cap(x, z)`, the
+//! Exact dialect of the one expression language (`crate::lang`, shared with
+//! game files and claims) over `x` and `z`.
 //!
-//! An expression over `x` and `z` with integer (or decimal) literals,
-//! `+ - * /`, `^` or `**` (power, right-associative, integer exponents),
-//! unary minus, `floor`, `ceil`, `round` (half to even), `sqrt`, `min`, `max`
-//! (two or more arguments) and parentheses. Names are case-insensitive, so a
-//! Mathematica-style `Floor(...)` reads the same.
+//! Integer (or decimal) literals, `+ - * /`, `//` and `%`, `**` (power,
+//! right-associative, integer exponents), unary minus, `floor`, `ceil`,
+//! `round` (half to even), `sqrt`, `isqrt`, `abs`, `mod`, `min`, `max` (two or
+//! more arguments), the bitwise `^` (XOR, the nim-sum), `&`, `|` and `xor(a,
+//! b)`, and parentheses. Names are case-insensitive, so a Mathematica-style
+//! `Floor(...)` reads the same.
+//!
+//! **`^` is XOR, `**` is power.** Caps once read `^` as a power, so a `^` next
+//! to a number literal of 2 or more (`(x+z)^2`, `2^x`) is refused with one
+//! line saying to write `**` (or `xor(a, 2)` for the nim-sum with a number):
+//! an old cap never silently changes its meaning.
 //!
 //! **The number domain is exact rationals**, as in the Mathematica programs of
 //! the papers: `/` divides exactly and never rounds on its own, and the cap
 //! is the floor of the expression's value (because `y <= e` is the same as
 //! `y <= floor(e)` for an integer `y`). So `(x+z)/3` and `floor((x+z)/3)`
-//! are the same cap, `floor(min(x,z)/2)` and `floor((x+z)^2/5)` mean exactly
+//! are the same cap, `floor(min(x,z)/2)` and `floor((x+z)**2/5)` mean exactly
 //! what the papers write, and `x/2 + z/2` is `floor((x+z)/2)`, not
 //! `floor(x/2) + floor(z/2)` (write the latter if you mean it).
 //!
 //! `sqrt` is kept exact too: its value may be irrational, so it may only be
-//! rounded — stand directly inside `floor`, `ceil` or `round`, be the whole
-//! expression, or be an argument of `min` / `max` in such a place — and every
+//! rounded: stand directly inside `floor`, `ceil` or `round`, be the whole
+//! expression, or be an argument of `min` / `max` in such a place; every
 //! comparison and rounding of a square root is done in integers.
-//! `round(sqrt(x+z))` is therefore exact for any box. Any other use of `sqrt`
-//! is refused when the expression is parsed.
 //!
 //! **Named parameters.** [`CapExpr::parse_with`] binds names such as `k` to
-//! integers when the text is parsed (`floor((x+z)^2/k)` with `k = 5`), so one
+//! integers when the text is parsed (`floor((x+z)**2/k)` with `k = 5`), so one
 //! text describes a whole family of caps and a survey parses it once per value.
-//! A bound name is a constant; any other name is still an error.
-//!
-//! The text is parsed once into postfix code and evaluated with a small
-//! stack; intermediate values are `i128` fractions, and an overflow, a
-//! division by zero or a negative cap is an error naming the position.
 
-use crate::exact::{isqrt, ArithError, Rational};
+use crate::exact::{ArithError, Rational};
+use crate::lang::code::Code;
+use crate::lang::parse::{self, Names};
+use crate::lang::{Ast, Bin, Builtin, Dialect, Fault};
 use crate::{Error, Result};
+
+pub(crate) use crate::lang::code::Value;
 
 /// The exact rationals of the number domain (checked `i128` fractions).
 pub(crate) type Q = Rational;
 
-/// Why an evaluation failed; turned into a message naming the position.
-#[derive(Debug, Clone, PartialEq)]
-enum EvalFault {
-    Overflow,
-    DivisionByZero,
-    NegativeSqrt(String),
-    NonIntegerExponent(String),
-}
+/// The deepest nesting of parentheses, calls, signs and powers an expression may have.
+pub const MAX_NESTING: usize = parse::MAX_NESTING;
 
-impl From<ArithError> for EvalFault {
-    fn from(e: ArithError) -> EvalFault {
-        match e {
-            ArithError::Overflow => EvalFault::Overflow,
-            ArithError::DivisionByZero => EvalFault::DivisionByZero,
-        }
-    }
-}
-
-/// `base ^ e` for an exponent that must be a whole number.
-fn pow(base: Q, e: Q) -> Result<Q, EvalFault> {
-    if !e.is_integer() {
-        return Err(EvalFault::NonIntegerExponent(e.to_string()));
-    }
-    Ok(base.checked_pow(e.numer())?)
-}
-
-/// A value on the evaluation stack: a rational, or the square root of a
-/// non-negative rational (possibly irrational), kept symbolic so that it
-/// can be compared and rounded exactly.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Value {
-    Exact(Q),
-    Sqrt(Q),
-}
-
-impl Value {
-    fn exact(self) -> Q {
-        match self {
-            Value::Exact(q) => q,
-            // The parser only lets a square root reach floor/ceil/round/min/max.
-            Value::Sqrt(_) => unreachable!("sqrt used outside a rounding context"),
-        }
-    }
-
-    fn floor(self) -> i128 {
-        match self {
-            Value::Exact(q) => q.floor(),
-            // floor(sqrt(q)) = isqrt(floor(q)) for q >= 0.
-            Value::Sqrt(q) => isqrt(q.floor() as u128) as i128,
-        }
-    }
-
-    fn ceil(self) -> i128 {
-        match self {
-            Value::Exact(q) => q.ceil(),
-            Value::Sqrt(q) => {
-                let f = isqrt(q.floor() as u128) as i128;
-                if q.is_integer() && f * f == q.numer() {
-                    f
-                } else {
-                    f + 1
-                }
-            }
-        }
-    }
-
-    fn round(self) -> Result<i128, EvalFault> {
-        match self {
-            Value::Exact(q) => Ok(q.round()),
-            Value::Sqrt(q) => {
-                // sqrt(q) lies in [f, f+1); compare it with f + 1/2 by
-                // comparing 4q with (2f+1)^2.
-                let f = isqrt(q.floor() as u128) as i128;
-                let four_q_num = q.numer().checked_mul(4).ok_or(EvalFault::Overflow)?;
-                let odd = 2 * f + 1;
-                let rhs = odd
-                    .checked_mul(odd)
-                    .and_then(|s| s.checked_mul(q.denom()))
-                    .ok_or(EvalFault::Overflow)?;
-                Ok(match four_q_num.cmp(&rhs) {
-                    std::cmp::Ordering::Less => f,
-                    std::cmp::Ordering::Greater => f + 1,
-                    std::cmp::Ordering::Equal => {
-                        if f % 2 == 0 {
-                            f
-                        } else {
-                            f + 1
-                        }
-                    }
-                })
-            }
-        }
-    }
-
-    /// Exact comparison, square roots included.
-    fn cmp(self, other: Value) -> Result<std::cmp::Ordering, EvalFault> {
-        use std::cmp::Ordering;
-        fn cmp_q(a: Q, b: Q) -> Result<Ordering, EvalFault> {
-            Ok(a.checked_cmp(b)?)
-        }
-        // sqrt(a) against an exact b: a negative b is smaller; else compare a with b^2.
-        fn cmp_sqrt_q(a: Q, b: Q) -> Result<Ordering, EvalFault> {
-            if b.numer() < 0 {
-                return Ok(Ordering::Greater);
-            }
-            cmp_q(a, b.checked_mul(b)?)
-        }
-        match (self, other) {
-            (Value::Exact(a), Value::Exact(b)) => cmp_q(a, b),
-            (Value::Sqrt(a), Value::Sqrt(b)) => cmp_q(a, b),
-            (Value::Sqrt(a), Value::Exact(b)) => cmp_sqrt_q(a, b),
-            (Value::Exact(a), Value::Sqrt(b)) => Ok(cmp_sqrt_q(b, a)?.reverse()),
-        }
-    }
-}
-
-/// One instruction of the compiled (postfix) expression.
-#[derive(Clone, Debug)]
-enum Op {
-    Const(Q),
-    X,
-    Z,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    Neg,
-    Floor,
-    Ceil,
-    Round,
-    Sqrt,
-    Min(usize),
-    Max(usize),
-}
+/// The longest cap expression, in characters.
+pub const MAX_LENGTH: usize = 1000;
 
 /// A parsed cap expression, ready to evaluate at any `(x, z)`.
 #[derive(Clone, Debug)]
@@ -178,384 +54,25 @@ pub struct CapExpr {
     source: String,
     /// The named parameters bound when parsing, as `k=5`, in the order given.
     bindings: Vec<(String, i64)>,
-    code: Vec<Op>,
-    depth: usize,
-}
-
-/// Names a parameter may not take: the coordinates and the functions.
-const RESERVED: [&str; 10] = [
-    "x", "y", "z", "floor", "ceil", "ceiling", "round", "sqrt", "min", "max",
-];
-
-/// The expression tree, only used between parsing and compiling.
-enum Node {
-    Num(Q),
-    X,
-    Z,
-    Unary(Op, Box<Node>),
-    Binary(Op, Box<Node>, Box<Node>),
-    Call(Op, Vec<Node>),
-    /// A square root and the column of its name, for the exactness check.
-    Sqrt(Box<Node>, usize),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Num(Q),
-    Ident(String),
-    Plus,
-    Minus,
-    Star,
-    Slash,
-    Caret,
-    LParen,
-    RParen,
-    Comma,
-    End,
-}
-
-impl Tok {
-    fn describe(&self, text: &str) -> String {
-        match self {
-            Tok::End => "end of expression".to_string(),
-            _ => format!("'{text}'"),
-        }
-    }
-}
-
-struct Lexer {
-    /// Tokens with their 1-based column and source text.
-    toks: Vec<(Tok, usize, String)>,
+    ast: Ast,
+    code: Code,
 }
 
 fn syntax(message: impl std::fmt::Display) -> Error {
     Error::invalid(format!("cap expression: {message}"))
 }
 
-impl Lexer {
-    fn run(src: &str) -> Result<Lexer> {
-        let chars: Vec<char> = src.chars().collect();
-        let mut toks = Vec::new();
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            let col = i + 1;
-            if c.is_whitespace() {
-                i += 1;
-                continue;
-            }
-            if c.is_ascii_digit()
-                || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
-            {
-                let start = i;
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    i += 1;
-                }
-                let mut frac = String::new();
-                if i < chars.len() && chars[i] == '.' {
-                    i += 1;
-                    while i < chars.len() && chars[i].is_ascii_digit() {
-                        frac.push(chars[i]);
-                        i += 1;
-                    }
-                }
-                let text: String = chars[start..i].iter().collect();
-                let whole: String = text.split('.').next().unwrap_or("").to_string();
-                let digits = format!("{whole}{frac}");
-                let too_long = || syntax(format!("number '{text}' at column {col} is too long"));
-                let num: i128 = if digits.is_empty() {
-                    0
-                } else {
-                    digits.parse().map_err(|_| too_long())?
-                };
-                let den = 10i128.checked_pow(frac.len() as u32).ok_or_else(too_long)?;
-                let q = Q::new(num, den).map_err(|_| too_long())?;
-                toks.push((Tok::Num(q), col, text));
-                continue;
-            }
-            if c.is_ascii_alphabetic() || c == '_' {
-                let start = i;
-                while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-                    i += 1;
-                }
-                let text: String = chars[start..i].iter().collect();
-                toks.push((Tok::Ident(text.to_ascii_lowercase()), col, text));
-                continue;
-            }
-            let (tok, len) = match c {
-                '+' => (Tok::Plus, 1),
-                '-' => (Tok::Minus, 1),
-                '*' if chars.get(i + 1) == Some(&'*') => (Tok::Caret, 2),
-                '*' => (Tok::Star, 1),
-                '/' => (Tok::Slash, 1),
-                '^' => (Tok::Caret, 1),
-                '(' => (Tok::LParen, 1),
-                ')' => (Tok::RParen, 1),
-                ',' => (Tok::Comma, 1),
-                _ => {
-                    return Err(syntax(format!(
-                        "unexpected '{}' at column {col}",
-                        c.escape_debug()
-                    )))
-                }
-            };
-            toks.push((tok, col, chars[i..i + len].iter().collect()));
-            i += len;
-        }
-        toks.push((Tok::End, chars.len() + 1, String::new()));
-        Ok(Lexer { toks })
-    }
-}
-
-/// The deepest nesting of parentheses, calls, signs and powers an expression may have.
-/// The parser and compiler recurse once per level; without a bound, 6,000 parentheses
-/// overflowed the stack.
-pub const MAX_NESTING: usize = 64;
-
-/// The longest expression, in characters: it bounds the tree's size and depth (a chain
-/// `x+x+...` is one level of nesting but as deep as it is long).
-pub const MAX_LENGTH: usize = 1000;
-
-struct Parser {
-    toks: Vec<(Tok, usize, String)>,
-    pos: usize,
-    depth: usize,
-    /// Named parameters (lower case) and their values.
-    params: Vec<(String, i64)>,
-}
-
-impl Parser {
-    fn peek(&self) -> &Tok {
-        &self.toks[self.pos].0
-    }
-
-    fn bump(&mut self) -> (Tok, usize, String) {
-        let t = self.toks[self.pos].clone();
-        if self.pos + 1 < self.toks.len() {
-            self.pos += 1;
-        }
-        t
-    }
-
-    fn unexpected(&self) -> Error {
-        let (tok, col, text) = &self.toks[self.pos];
-        syntax(format!("unexpected {} at column {col}", tok.describe(text)))
-    }
-
-    fn expect(&mut self, want: Tok) -> Result<()> {
-        if *self.peek() == want {
-            self.bump();
-            Ok(())
-        } else {
-            Err(self.unexpected())
-        }
-    }
-
-    // expr := term (('+'|'-') term)*
-    fn expr(&mut self) -> Result<Node> {
-        let mut left = self.term()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Plus => Op::Add,
-                Tok::Minus => Op::Sub,
-                _ => return Ok(left),
-            };
-            self.bump();
-            let right = self.term()?;
-            left = Node::Binary(op, Box::new(left), Box::new(right));
-        }
-    }
-
-    // term := unary (('*'|'/') unary)*
-    fn term(&mut self) -> Result<Node> {
-        let mut left = self.unary()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Star => Op::Mul,
-                Tok::Slash => Op::Div,
-                _ => return Ok(left),
-            };
-            self.bump();
-            let right = self.unary()?;
-            left = Node::Binary(op, Box::new(left), Box::new(right));
-        }
-    }
-
-    // unary := '-' unary | '+' unary | power   (so -x^2 is -(x^2))
-    //
-    // Every recursion (parentheses, calls, signs, powers) passes through here, so this
-    // is where the nesting is counted.
-    fn unary(&mut self) -> Result<Node> {
-        self.depth += 1;
-        if self.depth > MAX_NESTING {
-            let col = self.toks[self.pos].1;
-            return Err(syntax(format!(
-                "nesting deeper than {MAX_NESTING} levels at column {col}; write a flatter expression"
-            )));
-        }
-        let node = self.unary_inner();
-        self.depth -= 1;
-        node
-    }
-
-    fn unary_inner(&mut self) -> Result<Node> {
-        match self.peek() {
-            Tok::Minus => {
-                self.bump();
-                Ok(Node::Unary(Op::Neg, Box::new(self.unary()?)))
-            }
-            Tok::Plus => {
-                self.bump();
-                self.unary()
-            }
-            _ => self.power(),
-        }
-    }
-
-    // power := atom (('^'|'**') unary)?   (right-associative)
-    fn power(&mut self) -> Result<Node> {
-        let base = self.atom()?;
-        if *self.peek() == Tok::Caret {
-            self.bump();
-            let exp = self.unary()?;
-            return Ok(Node::Binary(Op::Pow, Box::new(base), Box::new(exp)));
-        }
-        Ok(base)
-    }
-
-    fn atom(&mut self) -> Result<Node> {
-        let (tok, col, text) = self.toks[self.pos].clone();
-        match tok {
-            Tok::Num(q) => {
-                self.bump();
-                Ok(Node::Num(q))
-            }
-            Tok::LParen => {
-                self.bump();
-                let inner = self.expr()?;
-                self.expect(Tok::RParen)?;
-                Ok(inner)
-            }
-            Tok::Ident(name) => {
-                self.bump();
-                match name.as_str() {
-                    "x" => return Ok(Node::X),
-                    "z" => return Ok(Node::Z),
-                    _ => {}
-                }
-                if let Some((_, v)) = self.params.iter().find(|(n, _)| *n == name) {
-                    return Ok(Node::Num(Q::int(i128::from(*v))));
-                }
-                let (op, min_args, max_args) = match name.as_str() {
-                    "floor" => (Op::Floor, 1, 1),
-                    "ceil" | "ceiling" => (Op::Ceil, 1, 1),
-                    "round" => (Op::Round, 1, 1),
-                    "sqrt" => (Op::Sqrt, 1, 1),
-                    "min" => (Op::Min(0), 2, usize::MAX),
-                    "max" => (Op::Max(0), 2, usize::MAX),
-                    "y" => {
-                        return Err(syntax(format!(
-                            "'{text}' at column {col}: a cap is a function of x and z only"
-                        )))
-                    }
-                    _ => {
-                        let params: String =
-                            self.params.iter().map(|(n, _)| format!(", {n}")).collect();
-                        return Err(syntax(format!(
-                            "unknown name '{text}' at column {col}; use x, z{params}, numbers, \
-                             floor, ceil, round, sqrt, min, max"
-                        )));
-                    }
-                };
-                self.expect(Tok::LParen)?;
-                let mut args = vec![self.expr()?];
-                while *self.peek() == Tok::Comma {
-                    self.bump();
-                    args.push(self.expr()?);
-                }
-                if args.len() > max_args {
-                    return Err(syntax(format!("{name} at column {col} takes one argument")));
-                }
-                if args.len() < min_args {
-                    return Err(syntax(format!(
-                        "{name} at column {col} takes at least {min_args} arguments"
-                    )));
-                }
-                self.expect(Tok::RParen)?;
-                Ok(match op {
-                    Op::Sqrt => Node::Sqrt(Box::new(args.pop().expect("one argument")), col),
-                    Op::Min(_) => Node::Call(Op::Min(args.len()), args),
-                    Op::Max(_) => Node::Call(Op::Max(args.len()), args),
-                    op => Node::Unary(op, Box::new(args.pop().expect("one argument"))),
-                })
-            }
-            _ => Err(self.unexpected()),
-        }
-    }
-}
-
-/// Checks that every `sqrt` only flows into a rounding (see the module docs),
-/// and emits postfix code. Returns the stack depth the code needs.
-fn compile(node: &Node, rounded: bool, code: &mut Vec<Op>) -> Result<usize> {
-    Ok(match node {
-        Node::Num(q) => {
-            code.push(Op::Const(*q));
-            1
-        }
-        Node::X => {
-            code.push(Op::X);
-            1
-        }
-        Node::Z => {
-            code.push(Op::Z);
-            1
-        }
-        Node::Sqrt(arg, col) => {
-            if !rounded {
-                return Err(syntax(format!(
-                    "sqrt at column {col} must be rounded to stay exact: write floor(sqrt(...)), \
-                     ceil(sqrt(...)) or round(sqrt(...))"
-                )));
-            }
-            let d = compile(arg, false, code)?;
-            code.push(Op::Sqrt);
-            d
-        }
-        Node::Unary(op, arg) => {
-            let inner_rounded = matches!(op, Op::Floor | Op::Ceil | Op::Round);
-            let d = compile(arg, inner_rounded, code)?;
-            code.push(op.clone());
-            d
-        }
-        Node::Binary(op, a, b) => {
-            let da = compile(a, false, code)?;
-            let db = compile(b, false, code)?;
-            code.push(op.clone());
-            da.max(db + 1)
-        }
-        Node::Call(op, args) => {
-            // floor/ceil/round commute with min and max, so the context passes through.
-            let mut depth = 0;
-            for (i, arg) in args.iter().enumerate() {
-                depth = depth.max(compile(arg, rounded, code)? + i);
-            }
-            code.push(op.clone());
-            depth
-        }
-    })
-}
-
 impl CapExpr {
     /// Parses an expression such as `floor((x+z)/3)` or `round(sqrt(x+z))`.
     ///
     /// Errors name the column (1-based) of the first thing that does not fit,
-    /// e.g. `cap expression: unexpected ')' at column 7`.
+    /// with the text around it.
     pub fn parse(source: &str) -> Result<CapExpr> {
         CapExpr::parse_with(source, &[])
     }
 
     /// [`CapExpr::parse`] with named integer parameters bound to values, e.g.
-    /// `floor((x+z)^2/k)` with `[("k", 5)]`. A name must be a word of letters,
+    /// `floor((x+z)**2/k)` with `[("k", 5)]`. A name must be a word of letters,
     /// digits and `_` that is not `x`, `y`, `z` or a function; names are
     /// case-insensitive like the rest of the language.
     pub fn parse_with(source: &str, params: &[(&str, i64)]) -> Result<CapExpr> {
@@ -567,7 +84,7 @@ impl CapExpr {
                 .next()
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if !word || RESERVED.contains(&lower.as_str()) {
+            if !word || matches!(lower.as_str(), "x" | "y" | "z") || crate::lang::reserved(&lower) {
                 return Err(syntax(format!(
                     "'{}' cannot name a parameter: use a word such as k that is not x, y, z or a function",
                     crate::error::excerpt(name)
@@ -584,29 +101,36 @@ impl CapExpr {
                 "the expression has {length} characters, more than the {MAX_LENGTH} allowed"
             )));
         }
-        let lexer = Lexer::run(source)?;
-        let mut parser = Parser {
-            toks: lexer.toks,
-            pos: 0,
-            depth: 0,
-            params: bound.clone(),
-        };
-        if *parser.peek() == Tok::End {
+        if source.trim().is_empty() {
             return Err(syntax(
                 "the expression is empty; write a cap such as floor((x+z)/3)",
             ));
         }
-        let tree = parser.expr()?;
-        if *parser.peek() != Tok::End {
-            return Err(parser.unexpected());
+        let vars = ["x".to_string(), "z".to_string()];
+        let wide: Vec<(String, i128)> = bound
+            .iter()
+            .map(|(n, v)| (n.clone(), i128::from(*v)))
+            .collect();
+        let names = Names {
+            vars: &vars,
+            params: &wide,
+            functions: &[],
+            fold_case: true,
+        };
+        let ast = parse::parse(source, &names, Dialect::Exact).map_err(syntax)?;
+        if ast.is_predicate() {
+            return Err(syntax(
+                "a cap is a number, not a condition; write y's bound, e.g. floor((x+z)/3)",
+            ));
         }
-        let mut code = Vec::new();
-        let depth = compile(&tree, true, &mut code)?;
+        // A deeper stack than the usual (a min of many arguments) is allocated
+        // per evaluation: rare, and a cap has at most 1000 characters.
+        let code = Code::compile(&ast).map_err(syntax)?;
         Ok(CapExpr {
             source: source.trim().to_string(),
             bindings: bound,
+            ast,
             code,
-            depth,
         })
     }
 
@@ -624,21 +148,22 @@ impl CapExpr {
     ///
     /// Errors if the value is negative, if an intermediate value overflows
     /// 128-bit fractions, on division by zero, on a non-integer exponent or
-    /// the square root of a negative number — each naming the position.
+    /// the square root of a negative number, each naming the position.
     pub fn cap(&self, x: u32, z: u32) -> Result<u64> {
-        let mut stack = Vec::with_capacity(self.depth);
-        self.cap_with(x, z, &mut stack)
+        self.cap_with(x, z, &mut Vec::new())
     }
 
-    /// [`CapExpr::cap`] with a caller-provided stack, to evaluate many
-    /// positions without allocating.
-    pub(crate) fn cap_with(&self, x: u32, z: u32, stack: &mut Vec<Value>) -> Result<u64> {
-        let value = self.floor_value(x, z, stack).map_err(|fault| {
+    /// [`CapExpr::cap`] for a caller that evaluates many positions (the code
+    /// runs on a fixed stack of its own: no allocation per position; the
+    /// caller's stack is no longer needed).
+    pub(crate) fn cap_with(&self, x: u32, z: u32, _stack: &mut Vec<Value>) -> Result<u64> {
+        let value = self.code.floor(&[x, z]).map_err(|fault| {
             let why = match fault {
-                EvalFault::Overflow => "overflows".to_string(),
-                EvalFault::DivisionByZero => "divides by zero".to_string(),
-                EvalFault::NegativeSqrt(v) => format!("takes the square root of {v}"),
-                EvalFault::NonIntegerExponent(v) => format!("raises to the non-integer power {v}"),
+                Fault::Overflow | Fault::Overflow64(..) => "overflows".to_string(),
+                Fault::DivisionByZero => "divides by zero".to_string(),
+                Fault::NegativeSqrt(v) => format!("takes the square root of {v}"),
+                Fault::FractionalExponent(v) => format!("raises to the non-integer power {v}"),
+                other => format!("meets {other}"),
             };
             Error::invalid(format!(
                 "cap expression '{}' {why} at (x, z) = ({x}, {z}); choose a cap defined on the whole box",
@@ -653,59 +178,10 @@ impl CapExpr {
         }
         Ok(u64::try_from(value).unwrap_or(u64::MAX))
     }
-
-    fn floor_value(&self, x: u32, z: u32, stack: &mut Vec<Value>) -> Result<i128, EvalFault> {
-        stack.clear();
-        let pop_exact =
-            |stack: &mut Vec<Value>| stack.pop().expect("compiled code is balanced").exact();
-        for op in &self.code {
-            let v = match op {
-                Op::Const(q) => Value::Exact(*q),
-                Op::X => Value::Exact(Q::int(x.into())),
-                Op::Z => Value::Exact(Q::int(z.into())),
-                Op::Neg => Value::Exact(pop_exact(stack).checked_neg()?),
-                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => {
-                    let b = pop_exact(stack);
-                    let a = pop_exact(stack);
-                    Value::Exact(match op {
-                        Op::Add => a.checked_add(b)?,
-                        Op::Sub => a.checked_sub(b)?,
-                        Op::Mul => a.checked_mul(b)?,
-                        Op::Div => a.checked_div(b)?,
-                        _ => pow(a, b)?,
-                    })
-                }
-                Op::Floor => Value::Exact(Q::int(stack.pop().expect("balanced").floor())),
-                Op::Ceil => Value::Exact(Q::int(stack.pop().expect("balanced").ceil())),
-                Op::Round => Value::Exact(Q::int(stack.pop().expect("balanced").round()?)),
-                Op::Sqrt => {
-                    let q = pop_exact(stack);
-                    if q.numer() < 0 {
-                        return Err(EvalFault::NegativeSqrt(q.to_string()));
-                    }
-                    Value::Sqrt(q)
-                }
-                Op::Min(n) | Op::Max(n) => {
-                    let want_max = matches!(op, Op::Max(_));
-                    let args = stack.split_off(stack.len() - n);
-                    let mut best = args[0];
-                    for &a in &args[1..] {
-                        let ord = a.cmp(best)?;
-                        if (want_max && ord.is_gt()) || (!want_max && ord.is_lt()) {
-                            best = a;
-                        }
-                    }
-                    best
-                }
-            };
-            stack.push(v);
-        }
-        Ok(stack.pop().expect("an expression leaves one value").floor())
-    }
 }
 
 impl std::fmt::Display for CapExpr {
-    /// The text, then its bound parameters: `floor((x+z)^2/k) with k=5`.
+    /// The text, then its bound parameters: `floor((x+z)**2/k) with k=5`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.source)?;
         for (i, (name, value)) in self.bindings.iter().enumerate() {
@@ -726,11 +202,23 @@ enum Symbolic {
 impl CapExpr {
     /// The cap as a term of the prover's logic over `x` and `z`, exactly
     /// `floor` of the expression: refused (one line naming the construct and
-    /// why) where the expression is not linear, e.g. `(x+z)^2` or `sqrt`.
+    /// why) where the expression is not linear, e.g. `(x+z)**2` or `sqrt`.
     ///
     /// Rationals are multiplied through by their denominators, since
     /// `floor(t / d)` of an integer term `t` is the prover's floor division.
     pub fn to_logic(&self) -> std::result::Result<crate::prove::ir::Term, String> {
+        use crate::prove::ir::Term;
+        let int = |v: i128| -> std::result::Result<i64, String> {
+            i64::try_from(v).map_err(|_| format!("the constant {v} is too large for the prover"))
+        };
+        Ok(match self.symbolic(&self.ast)? {
+            Symbolic::Known(q) => Term::Const(int(q.floor())?),
+            Symbolic::Linear(t, 1) => t,
+            Symbolic::Linear(t, d) => t.floor_div(int(d)?),
+        })
+    }
+
+    fn symbolic(&self, ast: &Ast) -> std::result::Result<Symbolic, String> {
         use crate::prove::ir::Term;
         let int = |v: i128| -> std::result::Result<i64, String> {
             i64::try_from(v).map_err(|_| format!("the constant {v} is too large for the prover"))
@@ -758,108 +246,114 @@ impl CapExpr {
             ArithError::Overflow => "a constant overflows".to_string(),
             ArithError::DivisionByZero => "it divides by zero".to_string(),
         };
-        let product_refused = format!(
-            "cap '{}': a product of two heaps is outside linear arithmetic; prove works for caps linear in x and z (with floor, ceil, min, max and constants)",
-            self.source
-        );
-        let mut stack: Vec<Symbolic> = Vec::new();
-        let pop = |stack: &mut Vec<Symbolic>| stack.pop().expect("compiled code is balanced");
-        for op in &self.code {
-            let v = match op {
-                Op::Const(q) => Symbolic::Known(*q),
-                Op::X => Symbolic::Linear(Term::var("x"), 1),
-                Op::Z => Symbolic::Linear(Term::var("z"), 1),
-                Op::Neg => match pop(&mut stack) {
-                    Symbolic::Known(q) => Symbolic::Known(q.checked_neg().map_err(arith)?),
-                    Symbolic::Linear(t, d) => Symbolic::Linear(t.times(-1), d),
-                },
-                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => {
-                    let b = pop(&mut stack);
-                    let a = pop(&mut stack);
-                    match (op, a, b) {
-                        (_, Symbolic::Known(a), Symbolic::Known(b)) => Symbolic::Known(match op {
-                            Op::Add => a.checked_add(b).map_err(arith)?,
-                            Op::Sub => a.checked_sub(b).map_err(arith)?,
-                            Op::Mul => a.checked_mul(b).map_err(arith)?,
-                            Op::Div => a.checked_div(b).map_err(arith)?,
-                            _ => pow(a, b).map_err(|_| {
-                                format!("cap '{}': a power with an exponent that is not a whole number", self.source)
-                            })?,
-                        }),
-                        (Op::Add | Op::Sub, a, b) => {
-                            let ((ta, da), (tb, db)) = (linear(a)?, linear(b)?);
-                            let d = lcm(da, db)?;
-                            let (ta, tb) = (scale(ta, d / da)?, scale(tb, d / db)?);
-                            let t = if matches!(op, Op::Add) { ta.add(tb) } else { ta.sub(tb) };
-                            Symbolic::Linear(t, d)
-                        }
-                        (Op::Mul, Symbolic::Known(q), Symbolic::Linear(t, d))
-                        | (Op::Mul, Symbolic::Linear(t, d), Symbolic::Known(q)) => {
-                            let den = d.checked_mul(q.denom()).ok_or("a denominator overflows")?;
-                            Symbolic::Linear(scale(t, q.numer())?, den)
-                        }
-                        (Op::Mul, _, _) => return Err(product_refused),
-                        (Op::Div, Symbolic::Linear(t, d), Symbolic::Known(q)) => {
-                            if q.numer() == 0 {
-                                return Err(format!("cap '{}': it divides by zero", self.source));
-                            }
-                            // (t/d) / (n/m) = (t*m) / (d*n), the sign moved to the term.
-                            let sign = q.numer().signum();
-                            let den = d
-                                .checked_mul(q.numer().abs())
-                                .ok_or("a denominator overflows")?;
-                            Symbolic::Linear(scale(t, sign * q.denom())?, den)
-                        }
-                        (Op::Div, _, _) => {
-                            return Err(format!(
-                                "cap '{}': a division by a heap is outside linear arithmetic; divide by constants only",
-                                self.source
-                            ))
-                        }
-                        (_, base, Symbolic::Known(e)) if e == Q::int(1) => base,
-                        (_, _, Symbolic::Known(e)) if e == Q::int(0) => Symbolic::Known(Q::int(1)),
-                        _ => {
-                            return Err(format!(
-                                "cap '{}': a power of a heap (as in (x+z)^2) is outside linear arithmetic; prove works for caps linear in x and z",
-                                self.source
-                            ))
-                        }
+        let refuse = |what: &str| format!("cap '{}': {what}", self.source);
+        let floor_of = |s: Symbolic, ceil: bool| -> std::result::Result<Symbolic, String> {
+            Ok(match s {
+                Symbolic::Known(q) => {
+                    Symbolic::Known(Q::int(if ceil { q.ceil() } else { q.floor() }))
+                }
+                Symbolic::Linear(t, 1) => Symbolic::Linear(t, 1),
+                // ceil(t/d) = -floor(-t/d).
+                Symbolic::Linear(t, d) if ceil => {
+                    Symbolic::Linear(t.times(-1).floor_div(int(d)?).times(-1), 1)
+                }
+                Symbolic::Linear(t, d) => Symbolic::Linear(t.floor_div(int(d)?), 1),
+            })
+        };
+        let binary = |op: Bin, a: Symbolic, b: Symbolic| -> std::result::Result<Symbolic, String> {
+            Ok(match (op, a, b) {
+                (Bin::Add | Bin::Sub | Bin::Mul | Bin::Div, Symbolic::Known(a), Symbolic::Known(b)) => {
+                    Symbolic::Known(match op {
+                        Bin::Add => a.checked_add(b).map_err(arith)?,
+                        Bin::Sub => a.checked_sub(b).map_err(arith)?,
+                        Bin::Mul => a.checked_mul(b).map_err(arith)?,
+                        _ => a.checked_div(b).map_err(arith)?,
+                    })
+                }
+                (Bin::Add | Bin::Sub, a, b) => {
+                    let ((ta, da), (tb, db)) = (linear(a)?, linear(b)?);
+                    let d = lcm(da, db)?;
+                    let (ta, tb) = (scale(ta, d / da)?, scale(tb, d / db)?);
+                    let t = if op == Bin::Add { ta.add(tb) } else { ta.sub(tb) };
+                    Symbolic::Linear(t, d)
+                }
+                (Bin::Mul, Symbolic::Known(q), Symbolic::Linear(t, d))
+                | (Bin::Mul, Symbolic::Linear(t, d), Symbolic::Known(q)) => {
+                    let den = d.checked_mul(q.denom()).ok_or("a denominator overflows")?;
+                    Symbolic::Linear(scale(t, q.numer())?, den)
+                }
+                (Bin::Mul, _, _) => {
+                    return Err(refuse("a product of two heaps is outside linear arithmetic; prove works for caps linear in x and z (with floor, ceil, min, max and constants)"))
+                }
+                (Bin::Div, Symbolic::Linear(t, d), Symbolic::Known(q)) => {
+                    if q.numer() == 0 {
+                        return Err(refuse("it divides by zero"));
                     }
+                    // (t/d) / (n/m) = (t*m) / (d*n), the sign moved to the term.
+                    let sign = q.numer().signum();
+                    let den = d
+                        .checked_mul(q.numer().abs())
+                        .ok_or("a denominator overflows")?;
+                    Symbolic::Linear(scale(t, sign * q.denom())?, den)
                 }
-                Op::Floor | Op::Ceil => match pop(&mut stack) {
-                    Symbolic::Known(q) => Symbolic::Known(Q::int(if matches!(op, Op::Floor) {
-                        q.floor()
-                    } else {
-                        q.ceil()
-                    })),
-                    Symbolic::Linear(t, 1) => Symbolic::Linear(t, 1),
-                    Symbolic::Linear(t, d) => {
-                        let d64 = int(d)?;
-                        if matches!(op, Op::Floor) {
-                            Symbolic::Linear(t.floor_div(d64), 1)
-                        } else {
-                            // ceil(t/d) = -floor(-t/d).
-                            Symbolic::Linear(t.times(-1).floor_div(d64).times(-1), 1)
-                        }
+                (Bin::Div, _, _) => {
+                    return Err(refuse("a division by a heap is outside linear arithmetic; divide by constants only"))
+                }
+                (op, _, _) => {
+                    return Err(refuse(&format!(
+                        "'{}' is not translated for the prover; write it with floor(a / c) and + - * by constants",
+                        op.symbol()
+                    )))
+                }
+            })
+        };
+        Ok(match ast {
+            Ast::Const(q) => Symbolic::Known(*q),
+            Ast::Var(0) => Symbolic::Linear(Term::var("x"), 1),
+            Ast::Var(_) => Symbolic::Linear(Term::var("z"), 1),
+            Ast::Neg(a) => match self.symbolic(a)? {
+                Symbolic::Known(q) => Symbolic::Known(q.checked_neg().map_err(arith)?),
+                Symbolic::Linear(t, d) => Symbolic::Linear(t.times(-1), d),
+            },
+            Ast::Chain(first, links) => {
+                let mut acc = self.symbolic(first)?;
+                for (op, b) in links {
+                    let b = self.symbolic(b)?;
+                    acc = match op {
+                        // a // b = floor(a / b)
+                        Bin::FloorDiv => floor_of(binary(Bin::Div, acc, b)?, false)?,
+                        op => binary(*op, acc, b)?,
+                    };
+                }
+                acc
+            }
+            Ast::Pow(base, e) => match (self.symbolic(base)?, self.symbolic(e)?) {
+                (Symbolic::Known(a), Symbolic::Known(e)) => {
+                    if !e.is_integer() {
+                        return Err(refuse("a power with an exponent that is not a whole number"));
                     }
-                },
-                Op::Round => {
-                    return Err(format!(
-                        "cap '{}': round() (half to even) is not translated for the prover; write floor((2*E+1)/2) if ties round up",
-                        self.source
-                    ))
+                    Symbolic::Known(a.checked_pow(e.numer()).map_err(arith)?)
                 }
-                Op::Sqrt => {
-                    return Err(format!(
-                        "cap '{}': a square root is outside linear arithmetic (its values are not defined by +, constants and floor)",
-                        self.source
-                    ))
+                (base, Symbolic::Known(e)) if e == Q::int(1) => base,
+                (_, Symbolic::Known(e)) if e == Q::int(0) => Symbolic::Known(Q::int(1)),
+                _ => {
+                    return Err(refuse("a power of a heap (as in (x+z)**2) is outside linear arithmetic; prove works for caps linear in x and z"))
                 }
-                Op::Min(n) | Op::Max(n) => {
-                    let args: Vec<Symbolic> = stack.split_off(stack.len() - n);
+            },
+            Ast::Call(f, args) => match f {
+                Builtin::Floor | Builtin::Ceil => {
+                    floor_of(self.symbolic(&args[0])?, *f == Builtin::Ceil)?
+                }
+                Builtin::Round => {
+                    return Err(refuse("round() (half to even) is not translated for the prover; write floor((2*E+1)/2) if ties round up"))
+                }
+                Builtin::Sqrt | Builtin::Isqrt => {
+                    return Err(refuse("a square root is outside linear arithmetic (its values are not defined by +, constants and floor)"))
+                }
+                Builtin::Min | Builtin::Max => {
                     let mut parts = Vec::with_capacity(args.len());
                     for a in args {
-                        parts.push(linear(a)?);
+                        parts.push(linear(self.symbolic(a)?)?);
                     }
                     let mut d = 1;
                     for (_, di) in &parts {
@@ -870,19 +364,22 @@ impl CapExpr {
                         let t = scale(t, d / di)?;
                         folded = Some(match folded {
                             None => t,
-                            Some(f) if matches!(op, Op::Min(_)) => f.min(t),
-                            Some(f) => f.max(t),
+                            Some(acc) if *f == Builtin::Min => acc.min(t),
+                            Some(acc) => acc.max(t),
                         });
                     }
                     Symbolic::Linear(folded.expect("min and max take two or more arguments"), d)
                 }
-            };
-            stack.push(v);
-        }
-        Ok(match pop(&mut stack) {
-            Symbolic::Known(q) => Term::Const(int(q.floor())?),
-            Symbolic::Linear(t, 1) => t,
-            Symbolic::Linear(t, d) => t.floor_div(int(d)?),
+                other => {
+                    return Err(refuse(&format!(
+                        "{}() is not translated for the prover; write the cap with floor, ceil, min, max, + - and constants",
+                        other.name()
+                    )))
+                }
+            },
+            Ast::Apply(..) | Ast::Compare(..) | Ast::Not(_) | Ast::All(_) | Ast::Any(_) => {
+                return Err(refuse("a cap is a number over x and z"))
+            }
         })
     }
 }
@@ -890,6 +387,7 @@ impl CapExpr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::isqrt;
 
     fn cap(src: &str, x: u32, z: u32) -> u64 {
         CapExpr::parse(src).unwrap().cap(x, z).unwrap()
@@ -907,7 +405,7 @@ mod tests {
                 assert_eq!(cap("floor((x+z)/3)", x, z), (xi + zi) / 3);
                 assert_eq!(cap("(x+z)/3", x, z), (xi + zi) / 3);
                 assert_eq!(cap("floor(min(x,z)/2)", x, z), xi.min(zi) / 2);
-                assert_eq!(cap("floor((x+z)^2/5)", x, z), (xi + zi).pow(2) / 5);
+                assert_eq!(cap("floor((x+z)**2/5)", x, z), (xi + zi).pow(2) / 5);
                 assert_eq!(cap("Floor((x + z)**2 / 5)", x, z), (xi + zi).pow(2) / 5);
                 // Round(Sqrt(n)) half to even; for an integer n the root is never
                 // a half-integer, so this is the nearest integer: compare with f64.
@@ -931,7 +429,7 @@ mod tests {
         assert_eq!(cap("floor(x/2) + floor(z/2)", 1, 1), 0);
         assert_eq!(cap("x/3*3", 2, 0), 2);
         assert_eq!(cap("0.5*x + 1.25", 3, 0), 2);
-        assert_eq!(cap("2^-1*x", 5, 0), 2);
+        assert_eq!(cap("2**-1*x", 5, 0), 2);
     }
 
     #[test]
@@ -965,8 +463,8 @@ mod tests {
     fn precedence_and_associativity() {
         assert_eq!(cap("2+3*4", 0, 0), 14);
         assert_eq!(cap("(2+3)*4", 0, 0), 20);
-        assert_eq!(cap("2^3^2", 0, 0), 512);
-        assert_eq!(cap("-x^2 + 100", 3, 0), 91);
+        assert_eq!(cap("2**3**2", 0, 0), 512);
+        assert_eq!(cap("-x**2 + 100", 3, 0), 91);
         assert_eq!(cap("10-4-3", 0, 0), 3);
         assert_eq!(cap("64/4/2", 0, 0), 8);
         assert_eq!(cap("--x", 4, 0), 4);
@@ -974,36 +472,59 @@ mod tests {
 
     #[test]
     fn syntax_errors_point_at_the_column() {
-        assert_eq!(
-            parse_err("floor()"),
-            "cap expression: unexpected ')' at column 7"
-        );
-        assert_eq!(
-            parse_err("(x+z"),
-            "cap expression: unexpected end of expression at column 5"
-        );
-        assert_eq!(
-            parse_err("x+*z"),
-            "cap expression: unexpected '*' at column 3"
-        );
-        assert_eq!(
-            parse_err("x z"),
-            "cap expression: unexpected 'z' at column 3"
-        );
-        assert_eq!(
-            parse_err("x % 2"),
-            "cap expression: unexpected '%' at column 3"
-        );
-        assert!(parse_err("foo(x)").contains("unknown name 'foo' at column 1"));
-        assert!(parse_err("x + y").contains("'y' at column 5"));
-        assert!(parse_err("floor(x, z)").contains("floor at column 1 takes one argument"));
-        assert!(parse_err("min(x)").contains("at least 2"));
+        let at = |src: &str, column: usize| {
+            let e = parse_err(src);
+            assert!(e.starts_with("cap expression: "), "{e}");
+            assert!(e.contains(&format!("at column {column} in")), "{src}: {e}");
+            assert!(!e.contains('\n'));
+            e
+        };
+        assert!(at("floor()", 1).contains("takes one argument"));
+        assert!(at("(x+z", 5).contains("unexpected end of expression"));
+        assert!(at("x+*z", 3).contains("unexpected '*'"));
+        assert!(at("x z", 3).contains("unexpected 'z'"));
+        assert!(at("x $ 2", 3).contains("unexpected '$'"));
+        assert!(at("foo(x)", 1).contains("unknown function 'foo'"));
+        assert!(at("x + y", 5).contains("unknown name 'y'"));
+        assert!(at("floor(x, z)", 1).contains("takes one argument"));
+        assert!(at("min(x)", 1).contains("two or more"));
         assert!(parse_err("  ").contains("empty"));
-        assert!(parse_err("2*sqrt(x)").contains("sqrt at column 3 must be rounded"));
-        assert!(parse_err("floor(sqrt(x)+1)").contains("sqrt at column 7"));
-        for e in ["floor()", "(x+z", "2*sqrt(x)", "foo(x)"] {
-            assert!(!parse_err(e).contains('\n'));
+        assert!(at("2*sqrt(x)", 3).contains("sqrt must be rounded"));
+        assert!(at("floor(sqrt(x)+1)", 7).contains("sqrt must be rounded"));
+        assert!(parse_err("x < z").contains("not a condition"));
+    }
+
+    #[test]
+    fn caret_is_xor_and_a_caret_that_meant_a_power_is_refused() {
+        // `^` next to a literal 2 or more once meant a power: refused, naming `**`.
+        for src in ["floor((x+z)^2/5)", "x^3", "2^x", "(x + z)^2", "x ^ 10"] {
+            let e = parse_err(src);
+            assert!(e.contains("'^' is XOR") && e.contains("**"), "{src}: {e}");
+            assert!(!e.contains('\n'));
         }
+        // Otherwise `^` is the nim-sum, `&` and `|` the bitwise and/or.
+        for x in 0..20u32 {
+            for z in 0..20u32 {
+                assert_eq!(cap("x ^ z", x, z), u64::from(x ^ z));
+                assert_eq!(
+                    cap("(x+1) ^ (z+1) ^ 1", x, z),
+                    u64::from((x + 1) ^ (z + 1) ^ 1)
+                );
+                assert_eq!(cap("x & z | 1", x, z), u64::from(x & z | 1));
+                assert_eq!(cap("xor(x, 2)", x, z), u64::from(x ^ 2));
+                assert_eq!(
+                    cap("floor((x+z)**2/5)", x, z),
+                    u64::from((x + z).pow(2) / 5)
+                );
+            }
+        }
+        // A fraction has no bits.
+        let e = CapExpr::parse("(x/2) ^ z")
+            .unwrap()
+            .cap(1, 0)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("fraction 1/2"), "{e}");
     }
 
     #[test]
@@ -1012,7 +533,7 @@ mod tests {
         assert_eq!(e.cap(5, 3).unwrap(), 2);
         let msg = e.cap(0, 3).unwrap_err().to_string();
         assert!(msg.contains("negative (-3) at (x, z) = (0, 3)"), "{msg}");
-        let msg = CapExpr::parse("x^200")
+        let msg = CapExpr::parse("x**200")
             .unwrap()
             .cap(2, 0)
             .unwrap_err()
@@ -1033,15 +554,15 @@ mod tests {
             msg.contains("square root of -1 at (x, z) = (1, 2)"),
             "{msg}"
         );
-        let msg = CapExpr::parse("2^(x/2)")
+        let msg = CapExpr::parse("2**(x/2)")
             .unwrap()
             .cap(1, 0)
             .unwrap_err()
             .to_string();
         assert!(msg.contains("non-integer power 1/2"), "{msg}");
         // 1^huge and 0^huge do not overflow.
-        assert_eq!(cap("1^(x*1000000000000)", 7, 0), 1);
-        assert_eq!(cap("0^(x+1)", 7, 0), 0);
+        assert_eq!(cap("1**(x*1000000000000)", 7, 0), 1);
+        assert_eq!(cap("0**(x+1)", 7, 0), 0);
     }
 
     #[test]
@@ -1062,11 +583,11 @@ mod tests {
         assert!(parse_err(&deep).contains("characters"));
         let deep = format!("{}x{}", "(".repeat(400), ")".repeat(400));
         assert!(
-            parse_err(&deep).contains("nesting deeper than 64"),
+            parse_err(&deep).contains("limited to 64 levels"),
             "{}",
             parse_err(&deep)
         );
-        let chain = vec!["1"; 400].join("^");
+        let chain = vec!["1"; 300].join("**");
         assert!(parse_err(&chain).contains("nesting"));
         let roots = format!("{}x{}", "floor(sqrt(".repeat(40), "))".repeat(40));
         assert!(parse_err(&roots).contains("nesting"));
@@ -1093,6 +614,8 @@ mod tests {
                 let longest = format!("x{}", "+x".repeat((MAX_LENGTH - 1) / 2));
                 assert!(longest.len() <= MAX_LENGTH);
                 assert_eq!(cap(&longest, 1, 0), MAX_LENGTH.div_ceil(2) as u64);
+                let min = format!("min({})", vec!["x"; 32].join(","));
+                assert_eq!(cap(&min, 3, 0), 3);
                 let min = format!("min({})", vec!["x"; (MAX_LENGTH - 5) / 2].join(","));
                 assert_eq!(cap(&min, 3, 0), 3);
                 let signs = format!("{}x", "-".repeat(MAX_LENGTH - 1));
@@ -1119,12 +642,12 @@ mod tests {
     #[test]
     fn named_parameters_are_constants_bound_at_parse_time() {
         for k in 1..=12i64 {
-            let e = CapExpr::parse_with("floor((x+z)^2/k)", &[("k", k)]).unwrap();
+            let e = CapExpr::parse_with("floor((x+z)**2/k)", &[("k", k)]).unwrap();
             for (x, z) in [(0u32, 0u32), (3, 4), (10, 1), (64, 64)] {
                 let want = (u64::from(x) + u64::from(z)).pow(2) / k as u64;
                 assert_eq!(e.cap(x, z).unwrap(), want, "k={k} x={x} z={z}");
             }
-            assert_eq!(e.to_string(), format!("floor((x+z)^2/k) with k={k}"));
+            assert_eq!(e.to_string(), format!("floor((x+z)**2/k) with k={k}"));
         }
         // Case-insensitive, several parameters, a negative value.
         let e = CapExpr::parse_with("a*x + B", &[("A", 2), ("b", -1)]).unwrap();

@@ -53,7 +53,7 @@ impl Cap {
         Ok(Cap::Triangular { k })
     }
 
-    /// A cap parsed from an expression such as `floor((x+z)^2/5)`.
+    /// A cap parsed from an expression such as `floor((x+z)**2/5)`.
     pub fn expr(source: &str) -> Result<Cap> {
         Ok(Cap::Expr(CapExpr::parse(source)?))
     }
@@ -804,7 +804,7 @@ mod tests {
             [15, 4, 12],
         );
         check_against_memo(
-            &CappedGame::with_expr("floor((x+z)^2/5)").unwrap(),
+            &CappedGame::with_expr("floor((x+z)**2/5)").unwrap(),
             [6, 20, 6],
         );
         check_against_memo(&CappedGame::with_expr("0").unwrap(), [5, 3, 4]);

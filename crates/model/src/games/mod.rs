@@ -71,7 +71,7 @@ pub struct GameParams {
     pub h: Option<u32>,
     /// `--heaps`: the number of heaps of `nim-pass` and `nim` (default 3).
     pub heaps: Option<usize>,
-    /// `--cap`: the cap expression of `cap` (required), e.g. `floor((x+z)^2/5)`.
+    /// `--cap`: the cap expression of `cap` (required), e.g. `floor((x+z)**2/5)`.
     pub cap: Option<String>,
 }
 
@@ -137,7 +137,7 @@ impl GameSpec {
             "min-half" => GameSpec::Capped(CappedGame::min_half()),
             "cap" => {
                 let src = params.cap.as_deref().ok_or_else(|| {
-                    Error::invalid("cap needs `cap` EXPR, e.g. `cap` \"floor((x+z)^2/5)\"")
+                    Error::invalid("cap needs `cap` EXPR, e.g. `cap` \"floor((x+z)**2/5)\"")
                 })?;
                 GameSpec::Capped(CappedGame::with_expr(src)?)
             }

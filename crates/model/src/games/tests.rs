@@ -154,7 +154,10 @@ fn game_spec_names_parameters_and_errors() {
         ..Default::default()
     };
     let err = GameSpec::from_name("cap", &bad).unwrap_err().to_string();
-    assert_eq!(err, "cap expression: unexpected ')' at column 7");
+    assert_eq!(
+        err,
+        "cap expression: floor() takes one argument, got 0 at column 1 in '>>floor<<()'"
+    );
     assert!(GameSpec::from_name("cap", &p)
         .unwrap_err()
         .to_string()
@@ -220,7 +223,7 @@ fn game_spec_names_parameters_and_errors() {
 #[test]
 fn seed_004_predictions_hold_in_these_boxes() {
     for k in 1..=10 {
-        let e = format!("floor((x+z)^2/{k})");
+        let e = format!("floor((x+z)**2/{k})");
         let expect = if k <= 4 { vec![-1] } else { vec![-2] };
         // The program's box (x, z to 10, y to 50) and a larger one.
         for b in ["10,50,10", "40,400,40"] {
@@ -268,7 +271,7 @@ fn projection_is_the_sierpinski_sieve() {
     for g in [
         triangular(3, "40"),
         triangular(5, "40"),
-        cap("floor((x+z)^2/7)", "30,200,30"),
+        cap("floor((x+z)**2/7)", "30,200,30"),
         cap("round(sqrt(x+z))", "100,20,100"),
     ] {
         let pts = sierpinski_projection(&g);

@@ -19,7 +19,7 @@ fn linear_caps_translate_to_the_same_values() {
         ("ceil((2*x + z)/3) - 1 + max(x, 1)", &[]),
         ("min(x, z, 7/2) - 0", &[]),
         ("-(x - 3*z)/4 + 10*x", &[]),
-        ("x^1 + z^0 + 2^3", &[]),
+        ("x**1 + z**0 + 2**3", &[]),
         ("ceil(x/3)", &[]),
     ];
     for (src, params) in caps {
@@ -44,7 +44,7 @@ fn linear_caps_translate_to_the_same_values() {
 #[test]
 fn non_linear_caps_are_refused_with_one_line() {
     for (src, word) in [
-        ("floor((x+z)^2/5)", "power of a heap"),
+        ("floor((x+z)**2/5)", "power of a heap"),
         ("x*z", "product of two heaps"),
         ("round(sqrt(x+z))", "round"),
         ("floor(sqrt(x+z))", "square root"),

@@ -374,7 +374,7 @@ mod tests {
             "floor((x+z)/3)",
             "floor((x+z)/2)",
             "floor(min(x,z)/2)",
-            "floor((x+z)^2/5)",
+            "floor((x+z)**2/5)",
             "round(sqrt(x+z))",
             // Not monotone: the general Grundy solver's path.
             "max(x, z) - min(x, z)",

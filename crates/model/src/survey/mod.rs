@@ -37,7 +37,7 @@ use rules::RuleSearch;
 
 /// A family of games with one integer parameter.
 pub trait GameFamily: Sync {
-    /// The family as a reader sees it, e.g. `cap floor((x+z)^2/k)`.
+    /// The family as a reader sees it, e.g. `cap floor((x+z)**2/k)`.
     fn label(&self) -> String;
     /// The parameter's name, e.g. `k`.
     fn parameter(&self) -> &str;
@@ -100,7 +100,7 @@ pub struct CapFamily {
 }
 
 impl CapFamily {
-    /// The family of `source` (e.g. `floor((x+z)^2/k)`) over `parameter`; the text
+    /// The family of `source` (e.g. `floor((x+z)**2/k)`) over `parameter`; the text
     /// is checked now, with the parameter bound to 1.
     pub fn new(source: &str, parameter: &str) -> Result<CapFamily> {
         CapExpr::parse_with(source, &[(parameter, 1)])?;
@@ -273,7 +273,7 @@ pub struct SurveyOptions {
 pub struct ValueReport {
     /// The parameter's value.
     pub value: i64,
-    /// The game, e.g. `cap floor((x+z)^2/k) with k=5`.
+    /// The game, e.g. `cap floor((x+z)**2/k) with k=5`.
     pub game: String,
     /// The coordinate names.
     pub names: Vec<String>,
@@ -747,13 +747,13 @@ mod tests {
 
     #[test]
     fn the_cap_family_and_the_survey_box() {
-        let family = CapFamily::new("floor((x+z)^2/k)", "k").unwrap();
+        let family = CapFamily::new("floor((x+z)**2/k)", "k").unwrap();
         let game = family.game(5).unwrap();
         assert_eq!(
             survey_bounds(&game, &GameBox::Uniform(10)).unwrap(),
             vec![10, 80, 10]
         );
-        assert!(CapFamily::new("floor((x+z)^2/j)", "k").is_err());
+        assert!(CapFamily::new("floor((x+z)**2/j)", "k").is_err());
         let finders = Finders {
             shifts: Some(ShiftSpec::Each(vec![-2..=2, 0..=0, -2..=2])),
             constants: None,

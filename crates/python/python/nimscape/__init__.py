@@ -17,7 +17,7 @@ Exact data comes as NumPy arrays, Python ints and fractions (see
 
 Conjecture surveys (``nimscape survey``) return their report as a dict::
 
-    report = nimscape.survey(cap="floor((x+z)^2/k)", param="k=1..8", box=16, find="shift,constant")
+    report = nimscape.survey(cap="floor((x+z)**2/k)", param="k=1..8", box=16, find="shift,constant")
 
 A bad parameter raises ``ValueError`` naming the keyword, work over the memory
 limit (``max_memory``, 2 GiB by default, as the CLI's ``--max-memory``)

@@ -37,7 +37,10 @@ use toml::Spanned;
 pub const MAX_GAME_FILE_BYTES: usize = 256 * 1024;
 
 /// How many heaps a game file may have.
-pub const HEAPS: std::ops::RangeInclusive<usize> = 2..=6;
+pub const HEAPS: std::ops::RangeInclusive<usize> = 2..=HEAPS_MAX;
+
+/// The most heaps a game file may have.
+const HEAPS_MAX: usize = 6;
 
 /// One family of moves, compiled.
 #[derive(Clone, Debug)]

@@ -40,11 +40,18 @@ impl GameFile {
     /// moves. `t` runs upwards. An arithmetic fault stops with a message naming the
     /// position and the move.
     pub(super) fn for_each_option(&self, p: &[u32], f: &mut OptionSink<'_>) -> Result<()> {
+        // Fixed arrays, not vectors: no allocation per position (at most six
+        // heaps and `t`).
         let n = self.heaps.len();
-        let mut vars: Vec<i128> = p.iter().map(|&c| i128::from(c)).collect();
-        vars.push(0);
-        let mut u = vec![0i128; n + 1];
-        let mut out = vec![0i128; n];
+        let mut vars_buf = [0i128; super::HEAPS_MAX + 1];
+        let mut u_buf = [0i128; super::HEAPS_MAX + 1];
+        let mut out_buf = [0i128; super::HEAPS_MAX];
+        for (v, &c) in vars_buf.iter_mut().zip(p) {
+            *v = i128::from(c);
+        }
+        let vars = &mut vars_buf[..=n];
+        let u = &mut u_buf[..=n];
+        let out = &mut out_buf[..n];
         for m in &self.moves {
             let fault = |t: i128, key: &str, e: super::expr::Fault| {
                 Error::invalid(format!(
@@ -66,7 +73,7 @@ impl GameFile {
                     Family::Lower { heap, to: Some(to) } => {
                         let _ = heap;
                         for (slot, e) in u.iter_mut().zip(to) {
-                            *slot = e.eval_int(&vars).map_err(|e| fault(t, "to", e))?;
+                            *slot = e.eval_int(vars).map_err(|e| fault(t, "to", e))?;
                         }
                     }
                     Family::Lower { heap, to: None } => {
@@ -84,9 +91,9 @@ impl GameFile {
                     Some(then) => {
                         u[n] = t;
                         for (slot, e) in out.iter_mut().zip(then) {
-                            *slot = e.eval_int(&u).map_err(|e| fault(t, "then", e))?;
+                            *slot = e.eval_int(u).map_err(|e| fault(t, "then", e))?;
                         }
-                        f(&out, &m.label, t)?;
+                        f(out, &m.label, t)?;
                     }
                     None => f(&u[..n], &m.label, t)?,
                 }

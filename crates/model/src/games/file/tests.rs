@@ -81,7 +81,7 @@ fn capped_files_give_the_built_in_values() {
     assert_eq!(whole(&file), whole(&reference));
     let file = solve(&game("cap-square", &[]), &[8, 20, 8]);
     let reference = solve_builtin(
-        GameSpec::Capped(CappedGame::with_expr("floor((x+z)^2/5)").unwrap()),
+        GameSpec::Capped(CappedGame::with_expr("floor((x+z)**2/5)").unwrap()),
         &[8, 20, 8],
     );
     assert_eq!(whole(&file), whole(&reference));
@@ -360,14 +360,14 @@ fn a_move_that_does_not_go_down_is_refused_as_loopy() {
 #[test]
 fn overflow_and_memory_are_refused() {
     let err = refusal(
-        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\nto = \"(t, min(y, (2^(60 + t))^3))\"\n",
+        "heaps = [\"x\", \"y\"]\n[[move]]\nlower = \"x\"\nto = \"(t, min(y, (2**(60 + t))**3))\"\n",
         &[2, 2],
     );
     assert_eq!(
         err,
         "g: move 1 (lower x) from (1, 0) with t = 0: arithmetic overflow (a value beyond 128-bit fractions) in its 'to'; the game file's arithmetic must stay within 128-bit fractions"
     );
-    let err = refusal("heaps = [\"x\", \"y\"]\npositions = [\"y <= 10^40 * 10^x\"]\n[[move]]\nlower = \"x\"\nto = \"(t, 0)\"\n", &[2, 2]);
+    let err = refusal("heaps = [\"x\", \"y\"]\npositions = [\"y <= 10**40 * 10**x\"]\n[[move]]\nlower = \"x\"\nto = \"(t, 0)\"\n", &[2, 2]);
     assert!(
         err.starts_with("g: at (0, 0): arithmetic overflow"),
         "{err}"
@@ -397,7 +397,7 @@ fn parse_errors_name_file_line_and_key() {
     );
     assert_eq!(
         err("heaps = [\"x\", \"y\"]\npositions = [\"y <= res(x)\"]\n[[move]]\nlower = \"x\"\n"),
-        "my.toml:2: positions: unknown function 'res'; built in: floor, ceil, round, isqrt, abs, mod, min, max; or define it under 'functions'"
+        "my.toml:2: positions: unknown function 'res' (the functions are floor, ceil, round, sqrt, isqrt, abs, mod, min, max, xor; a game file defines more under 'functions') at column 6 in 'y <= >>res<<(x)'"
     );
     assert_eq!(
         err("heaps = [\"x\", \"y\"]\n\n[[move]]\nlower = \"w\"\n"),
@@ -502,4 +502,78 @@ fn progress_counts_every_option_tried() {
         .flat_map(|x| (0..=4u64).flat_map(move |y| (0..=5u64).map(move |z| x + y + z)))
         .sum();
     assert_eq!((done, total), (2 * tuples + options, 2 * tuples + options));
+}
+
+/// The capped game y <= x ^ z, solved by memoised recursion with Rust's `^`:
+/// an independent check of a game file that uses XOR in its positions and moves.
+struct XorCap;
+
+impl Game for XorCap {
+    fn name(&self) -> String {
+        "xor cap".into()
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        vec!["x".into(), "y".into(), "z".into()]
+    }
+    fn is_position(&self, p: &[u32]) -> bool {
+        p[1] <= p[0] ^ p[2]
+    }
+    fn for_each_option(&self, p: &[u32], f: &mut dyn FnMut(&[u32])) {
+        let [x, y, z] = [p[0], p[1], p[2]];
+        for t in 0..y {
+            f(&[x, t, z]);
+        }
+        for t in 0..x {
+            f(&[t, y.min(t ^ z), z]);
+        }
+        for t in 0..z {
+            f(&[x, y.min(x ^ t), t]);
+        }
+    }
+}
+
+#[test]
+fn a_game_file_with_xor_in_its_positions_and_moves_agrees_with_rusts_xor() {
+    let text = r#"
+heaps = ["x", "y", "z"]
+functions = ["cap(a, b) = a ^ b"]
+positions = ["y <= x ^ z", "x ^ y ^ z >= 0", "(x & z) | (x ^ z) == x | z"]
+
+[[move]]
+lower = "y"
+
+[[move]]
+lower = "x"
+to = "(t, min(y, cap(t, z)), z)"
+
+[[move]]
+lower = "z"
+to = "(x, min(y, xor(x, t)), t)"
+"#;
+    let file = GameFile::parse("xor.toml", text, &[]).unwrap();
+    let s = solve(&file, &[15, 15, 15]);
+    let mut memo = MemoSolver::new(&XorCap);
+    let mut positions = 0;
+    for x in 0..=15u32 {
+        for y in 0..=15u32 {
+            for z in 0..=15u32 {
+                let p = [x, y, z];
+                if XorCap.is_position(&p) {
+                    positions += 1;
+                    assert_eq!(s.get(&p).map(u32::from), Some(memo.grundy(&p)), "{p:?}");
+                } else {
+                    assert_eq!(s.get(&p), None, "{p:?}");
+                }
+            }
+        }
+    }
+    assert_eq!(s.len(), positions);
+    // The old power reading of `^` is refused, naming `**`.
+    let err = GameFile::parse("old.toml", &text.replace("a ^ b", "(a + b)^2"), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("old.toml:3: functions: '^' is XOR") && err.contains("**"),
+        "{err}"
+    );
 }

@@ -1,0 +1,850 @@
+//! Tree to code, and the code run: one postfix program per expression over a
+//! fixed stack, with no recursion and no allocation per evaluation.
+//!
+//! An expression is compiled to exact code ([`Op`], values exact rationals or
+//! square roots of them) and, when it has no bare `/`, no `sqrt` and only whole
+//! constants of 64 bits, also to a whole-number program ([`W`]) on `i64` with
+//! every operation checked. The whole program runs first; any overflow (or a
+//! negative power) reruns the exact code, which decides, so speed never
+//! changes a value. Claims use the whole program alone: an overflow is their
+//! error. Functions of a game file are written out where they are called, and
+//! `and`/`or` jump over the side they do not need (jumps are relative, so a
+//! function's code can be copied anywhere).
+
+use super::{Ast, Bin, Builtin, CmpOp, Fault};
+use crate::exact::{isqrt, Rational};
+use std::cmp::Ordering;
+
+/// The most instructions an expression may have once its functions are
+/// written out: functions that call each other twice over would otherwise grow
+/// without bound, and every position evaluates all of them.
+pub(crate) const MAX_NODES: usize = 100_000;
+
+/// The most values an expression holds at once on the stack of a cap or a game
+/// file (claims, checked only as their trees are, have a stack on the heap).
+pub(crate) const STACK: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Op {
+    Const(Rational),
+    Var(usize),
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    CeilDiv,
+    Mod,
+    Pow,
+    Xor,
+    BitAnd,
+    BitOr,
+    Floor,
+    Ceil,
+    Round,
+    Sqrt,
+    Isqrt,
+    Abs,
+    Min(usize),
+    Max(usize),
+    Cmp(CmpOp),
+    Not,
+    /// If the top is false, jump this many instructions ahead keeping it; else pop it.
+    JumpIfFalse(usize),
+    /// If the top is true, jump this many instructions ahead keeping it; else pop it.
+    JumpIfTrue(usize),
+}
+
+/// A binary operator of the whole-number program.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum B {
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    CeilDiv,
+    Mod,
+    Pow,
+    Xor,
+    BitAnd,
+    BitOr,
+    Min,
+    Max,
+    Cmp(CmpOp),
+}
+
+/// One instruction of the whole-number program: [`Op`] on `i64` (floor, ceil
+/// and round of a whole number are the number, so they are left out). A binary
+/// operator whose right operand is a constant or a variable takes it in the
+/// instruction (`BinK`, `BinV`): fewer instructions and stack moves per value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum W {
+    Const(i64),
+    Var(usize),
+    Neg,
+    Isqrt,
+    Abs,
+    Not,
+    /// `min` or `max` of more than two arguments.
+    Min(usize),
+    Max(usize),
+    Bin(B),
+    BinK(B, i64),
+    BinV(B, usize),
+    JumpIfFalse(usize),
+    JumpIfTrue(usize),
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub(crate) struct Code {
+    ops: Vec<Op>,
+    whole: Option<Vec<W>>,
+    /// The most values the program holds at once.
+    depth: usize,
+}
+
+/// A value of the exact code: a rational, or the square root of a non-negative
+/// rational (maybe irrational), kept symbolic so it is compared and rounded exactly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Value {
+    Exact(Rational),
+    Sqrt(Rational),
+}
+
+impl Value {
+    const ZERO: Value = Value::Exact(Rational::ZERO);
+
+    /// The rational; a square root here is a compiler bug (the parser lets it
+    /// reach only rounding, min and max), reported as a fault rather than a panic.
+    fn exact(self) -> Result<Rational, Fault> {
+        match self {
+            Value::Exact(q) => Ok(q),
+            Value::Sqrt(q) => Err(Fault::NegativeSqrt(q)),
+        }
+    }
+
+    pub(crate) fn floor(self) -> i128 {
+        match self {
+            Value::Exact(q) => q.floor(),
+            // floor(sqrt(q)) = isqrt(floor(q)) for q >= 0.
+            Value::Sqrt(q) => isqrt(q.floor() as u128) as i128,
+        }
+    }
+
+    fn ceil(self) -> i128 {
+        match self {
+            Value::Exact(q) => q.ceil(),
+            Value::Sqrt(q) => {
+                let f = isqrt(q.floor() as u128) as i128;
+                if q.is_integer() && f * f == q.numer() {
+                    f
+                } else {
+                    f + 1
+                }
+            }
+        }
+    }
+
+    fn round(self) -> Result<i128, Fault> {
+        match self {
+            Value::Exact(q) => Ok(q.round()),
+            Value::Sqrt(q) => {
+                // sqrt(q) lies in [f, f+1); compare it with f + 1/2 by
+                // comparing 4q with (2f+1)^2.
+                let f = isqrt(q.floor() as u128) as i128;
+                let four_q_num = q.numer().checked_mul(4).ok_or(Fault::Overflow)?;
+                let odd = 2 * f + 1;
+                let rhs = odd
+                    .checked_mul(odd)
+                    .and_then(|s| s.checked_mul(q.denom()))
+                    .ok_or(Fault::Overflow)?;
+                Ok(match four_q_num.cmp(&rhs) {
+                    Ordering::Less => f,
+                    Ordering::Greater => f + 1,
+                    Ordering::Equal if f % 2 == 0 => f,
+                    Ordering::Equal => f + 1,
+                })
+            }
+        }
+    }
+
+    /// Exact comparison, square roots included.
+    fn cmp(self, other: Value) -> Result<Ordering, Fault> {
+        fn cmp_q(a: Rational, b: Rational) -> Result<Ordering, Fault> {
+            if a.is_integer() && b.is_integer() {
+                return Ok(a.numer().cmp(&b.numer()));
+            }
+            Ok(a.checked_cmp(b)?)
+        }
+        // sqrt(a) against an exact b: a negative b is smaller; else compare a with b^2.
+        fn cmp_sqrt_q(a: Rational, b: Rational) -> Result<Ordering, Fault> {
+            if b.numer() < 0 {
+                return Ok(Ordering::Greater);
+            }
+            cmp_q(a, b.checked_mul(b)?)
+        }
+        match (self, other) {
+            (Value::Exact(a), Value::Exact(b)) => cmp_q(a, b),
+            (Value::Sqrt(a), Value::Sqrt(b)) => cmp_q(a, b),
+            (Value::Sqrt(a), Value::Exact(b)) => cmp_sqrt_q(a, b),
+            (Value::Exact(a), Value::Sqrt(b)) => Ok(cmp_sqrt_q(b, a)?.reverse()),
+        }
+    }
+
+    fn truth(self) -> bool {
+        !matches!(self, Value::Exact(q) if q.numer() == 0)
+    }
+}
+
+fn too_large() -> String {
+    format!(
+        "the expression is too large once its functions are written out (over {MAX_NODES} terms)"
+    )
+}
+
+/// Emits postfix code for trees, writing functions out at their calls.
+struct Emitter {
+    ops: Vec<Op>,
+}
+
+impl Emitter {
+    fn push(&mut self, op: Op) -> Result<(), String> {
+        self.ops.push(op);
+        if self.ops.len() > MAX_NODES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+
+    /// `env`: the code of a function's arguments while its body is written out.
+    fn emit(&mut self, ast: &Ast, env: Option<&[Vec<Op>]>) -> Result<(), String> {
+        match ast {
+            Ast::Const(q) => self.push(Op::Const(*q)),
+            Ast::Var(i) => match env {
+                None => self.push(Op::Var(*i)),
+                Some(args) => {
+                    self.ops.extend_from_slice(&args[*i]);
+                    if self.ops.len() > MAX_NODES {
+                        return Err(too_large());
+                    }
+                    Ok(())
+                }
+            },
+            Ast::Neg(a) => {
+                self.emit(a, env)?;
+                self.push(Op::Neg)
+            }
+            Ast::Chain(first, links) => {
+                self.emit(first, env)?;
+                for (op, b) in links {
+                    self.emit(b, env)?;
+                    self.push(match op {
+                        Bin::Add => Op::Add,
+                        Bin::Sub => Op::Sub,
+                        Bin::Mul => Op::Mul,
+                        Bin::Div => Op::Div,
+                        Bin::FloorDiv => Op::FloorDiv,
+                        Bin::Mod => Op::Mod,
+                        Bin::Xor => Op::Xor,
+                        Bin::BitAnd => Op::BitAnd,
+                        Bin::BitOr => Op::BitOr,
+                    })?;
+                }
+                Ok(())
+            }
+            Ast::Pow(a, b) => {
+                self.emit(a, env)?;
+                self.emit(b, env)?;
+                self.push(Op::Pow)
+            }
+            Ast::Call(f, args) => {
+                for a in args {
+                    self.emit(a, env)?;
+                }
+                let n = args.len();
+                match f {
+                    // floor(a / b), fused: whole numbers divide without a fraction.
+                    Builtin::Floor | Builtin::Ceil => {
+                        let fused = if *f == Builtin::Floor {
+                            Op::FloorDiv
+                        } else {
+                            Op::CeilDiv
+                        };
+                        match self.ops.last_mut() {
+                            Some(last) if *last == Op::Div => {
+                                *last = fused;
+                                Ok(())
+                            }
+                            _ => self.push(if *f == Builtin::Floor {
+                                Op::Floor
+                            } else {
+                                Op::Ceil
+                            }),
+                        }
+                    }
+                    Builtin::Round => self.push(Op::Round),
+                    Builtin::Sqrt => self.push(Op::Sqrt),
+                    Builtin::Isqrt => self.push(Op::Isqrt),
+                    Builtin::Abs => self.push(Op::Abs),
+                    Builtin::Mod => self.push(Op::Mod),
+                    Builtin::Min => self.push(Op::Min(n)),
+                    Builtin::Max => self.push(Op::Max(n)),
+                    Builtin::Xor => {
+                        for _ in 1..n {
+                            self.push(Op::Xor)?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            Ast::Apply(f, args) => {
+                let mut codes = Vec::with_capacity(args.len());
+                for a in args {
+                    let mut sub = Emitter { ops: Vec::new() };
+                    sub.emit(a, env)?;
+                    codes.push(sub.ops);
+                }
+                self.emit(&f.body, Some(&codes))
+            }
+            Ast::Compare(first, links) => {
+                // a < b < c: each link compares, and a false link ends the chain.
+                let mut jumps = Vec::new();
+                let mut left: &Ast = first;
+                for (i, (op, right)) in links.iter().enumerate() {
+                    self.emit(left, env)?;
+                    self.emit(right, env)?;
+                    self.push(Op::Cmp(*op))?;
+                    if i + 1 < links.len() {
+                        jumps.push(self.ops.len());
+                        self.push(Op::JumpIfFalse(0))?;
+                    }
+                    left = right;
+                }
+                self.patch(jumps, true);
+                Ok(())
+            }
+            Ast::Not(a) => {
+                self.emit(a, env)?;
+                self.push(Op::Not)
+            }
+            Ast::All(parts) | Ast::Any(parts) => {
+                let all = matches!(ast, Ast::All(_));
+                let mut jumps = Vec::new();
+                for (i, p) in parts.iter().enumerate() {
+                    self.emit(p, env)?;
+                    if i + 1 < parts.len() {
+                        jumps.push(self.ops.len());
+                        self.push(if all {
+                            Op::JumpIfFalse(0)
+                        } else {
+                            Op::JumpIfTrue(0)
+                        })?;
+                    }
+                }
+                self.patch(jumps, all);
+                Ok(())
+            }
+        }
+    }
+
+    /// Points the jumps at `jumps` past the end of the code so far.
+    fn patch(&mut self, jumps: Vec<usize>, if_false: bool) {
+        let end = self.ops.len();
+        for j in jumps {
+            let ahead = end - j - 1;
+            self.ops[j] = if if_false {
+                Op::JumpIfFalse(ahead)
+            } else {
+                Op::JumpIfTrue(ahead)
+            };
+        }
+    }
+}
+
+/// The stack a postfix program needs: the most values it holds at once (a jump
+/// is counted as the pop of its fall-through, which holds at least as many).
+fn stack_depth(ops: &[Op]) -> usize {
+    let (mut held, mut most) = (0usize, 0usize);
+    for op in ops {
+        match op {
+            Op::Const(_) | Op::Var(_) => held += 1,
+            Op::Neg
+            | Op::Floor
+            | Op::Ceil
+            | Op::Round
+            | Op::Sqrt
+            | Op::Isqrt
+            | Op::Abs
+            | Op::Not => {}
+            Op::Min(n) | Op::Max(n) => held -= n - 1,
+            _ => held -= 1,
+        }
+        most = most.max(held);
+    }
+    most
+}
+
+/// The whole-number program of `ops`, when it has one: no bare `/`, no `sqrt`,
+/// every constant a whole number of 64 bits.
+fn whole_program(ops: &[Op]) -> Option<Vec<W>> {
+    let mut out = Vec::with_capacity(ops.len());
+    // Jumps count instructions: where one is dropped (floor of a whole number),
+    // the jumps over it are shortened.
+    let mut kept_index = Vec::with_capacity(ops.len() + 1);
+    for op in ops {
+        kept_index.push(out.len());
+        let w = match *op {
+            Op::Const(q) if q.is_integer() => W::Const(i64::try_from(q.numer()).ok()?),
+            Op::Const(_) | Op::Div | Op::Sqrt => return None,
+            Op::Var(i) => W::Var(i),
+            Op::Neg => W::Neg,
+            Op::Add => W::Bin(B::Add),
+            Op::Sub => W::Bin(B::Sub),
+            Op::Mul => W::Bin(B::Mul),
+            Op::FloorDiv => W::Bin(B::FloorDiv),
+            Op::CeilDiv => W::Bin(B::CeilDiv),
+            Op::Mod => W::Bin(B::Mod),
+            Op::Pow => W::Bin(B::Pow),
+            Op::Xor => W::Bin(B::Xor),
+            Op::BitAnd => W::Bin(B::BitAnd),
+            Op::BitOr => W::Bin(B::BitOr),
+            Op::Isqrt => W::Isqrt,
+            Op::Abs => W::Abs,
+            Op::Min(2) => W::Bin(B::Min),
+            Op::Max(2) => W::Bin(B::Max),
+            Op::Min(n) => W::Min(n),
+            Op::Max(n) => W::Max(n),
+            Op::Cmp(c) => W::Bin(B::Cmp(c)),
+            Op::Not => W::Not,
+            Op::JumpIfFalse(n) => W::JumpIfFalse(n),
+            Op::JumpIfTrue(n) => W::JumpIfTrue(n),
+            Op::Floor | Op::Ceil | Op::Round => continue,
+        };
+        out.push(w);
+    }
+    kept_index.push(out.len());
+    for (i, op) in ops.iter().enumerate() {
+        if let Op::JumpIfFalse(n) | Op::JumpIfTrue(n) = *op {
+            let from = kept_index[i];
+            let ahead = kept_index[i + 1 + n] - from - 1;
+            out[from] = match out[from] {
+                W::JumpIfFalse(_) => W::JumpIfFalse(ahead),
+                _ => W::JumpIfTrue(ahead),
+            };
+        }
+    }
+    Some(fuse(out))
+}
+
+/// Folds a constant or a variable pushed just before a binary operator into
+/// it (`Const(3), Bin(Add)` is `BinK(Add, 3)`), unless a jump lands between them.
+fn fuse(code: Vec<W>) -> Vec<W> {
+    let mut landing = vec![false; code.len() + 1];
+    for (i, w) in code.iter().enumerate() {
+        if let W::JumpIfFalse(n) | W::JumpIfTrue(n) = *w {
+            landing[i + 1 + n] = true;
+        }
+    }
+    let mut out = Vec::with_capacity(code.len());
+    let mut map = vec![0usize; code.len() + 1];
+    let mut i = 0;
+    while i < code.len() {
+        map[i] = out.len();
+        if let (Some(W::Bin(op)), false) = (code.get(i + 1), landing[i + 1]) {
+            let fused = match code[i] {
+                W::Const(c) => Some(W::BinK(*op, c)),
+                W::Var(v) => Some(W::BinV(*op, v)),
+                _ => None,
+            };
+            if let Some(f) = fused {
+                map[i + 1] = out.len();
+                out.push(f);
+                i += 2;
+                continue;
+            }
+        }
+        out.push(code[i]);
+        i += 1;
+    }
+    map[code.len()] = out.len();
+    for (i, w) in code.iter().enumerate() {
+        if let W::JumpIfFalse(n) | W::JumpIfTrue(n) = *w {
+            let from = map[i];
+            let ahead = map[i + 1 + n] - from - 1;
+            out[from] = match w {
+                W::JumpIfFalse(_) => W::JumpIfFalse(ahead),
+                _ => W::JumpIfTrue(ahead),
+            };
+        }
+    }
+    out
+}
+
+/// `a op b` on `i64`, every operation checked.
+#[inline(always)]
+fn apply(op: B, a: i64, b: i64) -> Result<i64, Fault> {
+    Ok(match op {
+        B::Add => a.checked_add(b).ok_or(Fault::Overflow64("+", a, b))?,
+        B::Sub => a.checked_sub(b).ok_or(Fault::Overflow64("-", a, b))?,
+        B::Mul => a.checked_mul(b).ok_or(Fault::Overflow64("*", a, b))?,
+        B::Min => a.min(b),
+        B::Max => a.max(b),
+        B::FloorDiv => floor_div_i64(a, b)?,
+        B::CeilDiv => {
+            let f = floor_div_i64(a, b)?;
+            if a % b == 0 {
+                f
+            } else {
+                f.checked_add(1).ok_or(Fault::Overflow64("ceil", a, b))?
+            }
+        }
+        B::Mod => {
+            let f = floor_div_i64(a, b)?;
+            a.checked_sub(b.checked_mul(f).ok_or(Fault::Overflow64("%", a, b))?)
+                .ok_or(Fault::Overflow64("%", a, b))?
+        }
+        B::Pow => {
+            let e =
+                u32::try_from(b).map_err(|_| Fault::FractionalExponent(Rational::int(b.into())))?;
+            a.checked_pow(e).ok_or(Fault::Overflow64("**", a, b))?
+        }
+        B::Xor => a ^ b,
+        B::BitAnd => a & b,
+        B::BitOr => a | b,
+        B::Cmp(c) => i64::from(c.holds(a, b)),
+    })
+}
+
+/// `floor(n / d)` of `i64`s.
+fn floor_div_i64(n: i64, d: i64) -> Result<i64, Fault> {
+    if d == 0 {
+        return Err(Fault::DivisionByZero);
+    }
+    let q = n.checked_div(d).ok_or(Fault::Overflow64("//", n, d))?;
+    Ok(if n % d != 0 && ((n < 0) != (d < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// The variables' values on `i64`: one past it goes to the exact code.
+#[inline]
+fn var64<V: Copy + Into<i128>>(v: V) -> Result<i64, Fault> {
+    i64::try_from(v.into()).map_err(|_| Fault::Overflow)
+}
+
+/// Runs a whole-number program on `stack` (at least its depth long).
+fn run_whole<V: Copy + Into<i128>>(
+    code: &[W],
+    vars: &[V],
+    stack: &mut [i64],
+) -> Result<i64, Fault> {
+    let mut top = 0usize;
+    let mut pc = 0usize;
+    while pc < code.len() {
+        let op = code[pc];
+        pc += 1;
+        match op {
+            W::Const(c) => {
+                stack[top] = c;
+                top += 1;
+            }
+            W::Var(i) => {
+                stack[top] = var64(vars[i])?;
+                top += 1;
+            }
+            W::BinK(op, b) => stack[top - 1] = apply(op, stack[top - 1], b)?,
+            W::BinV(op, i) => stack[top - 1] = apply(op, stack[top - 1], var64(vars[i])?)?,
+            W::Bin(op) => {
+                top -= 1;
+                stack[top - 1] = apply(op, stack[top - 1], stack[top])?;
+            }
+            W::Neg => {
+                let a = stack[top - 1];
+                stack[top - 1] = a.checked_neg().ok_or(Fault::Overflow64("-()", a, 0))?;
+            }
+            W::Abs => {
+                let a = stack[top - 1];
+                stack[top - 1] = a.checked_abs().ok_or(Fault::Overflow64("abs", a, 0))?;
+            }
+            W::Not => stack[top - 1] = i64::from(stack[top - 1] == 0),
+            W::Isqrt => {
+                let a = stack[top - 1];
+                if a < 0 {
+                    return Err(Fault::NegativeIsqrt);
+                }
+                stack[top - 1] = isqrt(a as u128) as i64;
+            }
+            W::Min(n) | W::Max(n) => {
+                let args = &stack[top - n..top];
+                let v = if matches!(op, W::Min(_)) {
+                    args.iter().copied().min()
+                } else {
+                    args.iter().copied().max()
+                }
+                .expect("two or more arguments");
+                top -= n - 1;
+                stack[top - 1] = v;
+            }
+            W::JumpIfFalse(ahead) => {
+                if stack[top - 1] == 0 {
+                    pc += ahead;
+                } else {
+                    top -= 1;
+                }
+            }
+            W::JumpIfTrue(ahead) => {
+                if stack[top - 1] != 0 {
+                    pc += ahead;
+                } else {
+                    top -= 1;
+                }
+            }
+        }
+    }
+    Ok(stack[0])
+}
+
+/// Runs the exact code on `stack` (at least its depth long).
+fn run_exact<V: Copy + Into<i128>>(
+    ops: &[Op],
+    vars: &[V],
+    stack: &mut [Value],
+) -> Result<Value, Fault> {
+    let int = |q: Rational| -> Result<i128, Fault> {
+        if q.is_integer() {
+            Ok(q.numer())
+        } else {
+            Err(Fault::FractionalBits(q))
+        }
+    };
+    let mut top = 0usize;
+    let mut pc = 0usize;
+    while pc < ops.len() {
+        let op = ops[pc];
+        pc += 1;
+        match op {
+            Op::Const(q) => {
+                stack[top] = Value::Exact(q);
+                top += 1;
+            }
+            Op::Var(i) => {
+                stack[top] = Value::Exact(Rational::int(vars[i].into()));
+                top += 1;
+            }
+            Op::Floor | Op::Ceil | Op::Round | Op::Sqrt => {
+                let a = stack[top - 1];
+                stack[top - 1] = match op {
+                    Op::Floor => Value::Exact(Rational::int(a.floor())),
+                    Op::Ceil => Value::Exact(Rational::int(a.ceil())),
+                    Op::Round => Value::Exact(Rational::int(a.round()?)),
+                    _ => {
+                        let q = a.exact()?;
+                        if q.numer() < 0 {
+                            return Err(Fault::NegativeSqrt(q));
+                        }
+                        Value::Sqrt(q)
+                    }
+                };
+            }
+            Op::Neg | Op::Abs | Op::Isqrt | Op::Not => {
+                let a = stack[top - 1];
+                stack[top - 1] = match op {
+                    Op::Not => Value::Exact(Rational::int(i128::from(!a.truth()))),
+                    _ => {
+                        let q = a.exact()?;
+                        Value::Exact(match op {
+                            Op::Neg => q.checked_neg()?,
+                            Op::Abs if q.numer() < 0 => q.checked_neg()?,
+                            Op::Abs => q,
+                            _ => {
+                                let n = q.floor();
+                                if n < 0 {
+                                    return Err(Fault::NegativeIsqrt);
+                                }
+                                Rational::int(isqrt(n as u128) as i128)
+                            }
+                        })
+                    }
+                };
+            }
+            Op::Min(n) | Op::Max(n) => {
+                let want = if matches!(op, Op::Min(_)) {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
+                let mut best = stack[top - n];
+                for &v in &stack[top - n + 1..top] {
+                    if v.cmp(best)? == want {
+                        best = v;
+                    }
+                }
+                top -= n - 1;
+                stack[top - 1] = best;
+            }
+            Op::JumpIfFalse(ahead) => {
+                if !stack[top - 1].truth() {
+                    pc += ahead;
+                } else {
+                    top -= 1;
+                }
+            }
+            Op::JumpIfTrue(ahead) => {
+                if stack[top - 1].truth() {
+                    pc += ahead;
+                } else {
+                    top -= 1;
+                }
+            }
+            Op::Cmp(c) => {
+                let (a, b) = (stack[top - 2], stack[top - 1]);
+                top -= 1;
+                stack[top - 1] = Value::Exact(Rational::int(i128::from(c.holds_for(a.cmp(b)?))));
+            }
+            _ => {
+                let (a, b) = (stack[top - 2].exact()?, stack[top - 1].exact()?);
+                top -= 1;
+                stack[top - 1] = Value::Exact(match op {
+                    Op::Add => a.checked_add(b)?,
+                    Op::Sub => a.checked_sub(b)?,
+                    Op::Mul if a.is_integer() && b.is_integer() => {
+                        Rational::int(a.numer().checked_mul(b.numer()).ok_or(Fault::Overflow)?)
+                    }
+                    Op::Mul => a.checked_mul(b)?,
+                    Op::Div => a.checked_div(b)?,
+                    Op::FloorDiv => floor_div(a, b)?,
+                    Op::CeilDiv => Rational::int(a.checked_div(b)?.ceil()),
+                    // a - b floor(a/b), the sign of b (Mathematica's Mod, Python's %).
+                    Op::Mod => a.checked_sub(b.checked_mul(floor_div(a, b)?)?)?,
+                    Op::Pow => {
+                        if !b.is_integer() {
+                            return Err(Fault::FractionalExponent(b));
+                        }
+                        a.checked_pow(b.numer())?
+                    }
+                    Op::Xor => Rational::int(int(a)? ^ int(b)?),
+                    Op::BitAnd => Rational::int(int(a)? & int(b)?),
+                    Op::BitOr => Rational::int(int(a)? | int(b)?),
+                    _ => unreachable!("the other instructions are handled above"),
+                });
+            }
+        }
+    }
+    Ok(stack[0])
+}
+
+/// `floor(a / b)`, whole numbers divided directly.
+fn floor_div(a: Rational, b: Rational) -> Result<Rational, Fault> {
+    if a.is_integer() && b.is_integer() {
+        let (n, d) = (a.numer(), b.numer());
+        if d == 0 {
+            return Err(Fault::DivisionByZero);
+        }
+        let q = n.checked_div(d).ok_or(Fault::Overflow)?;
+        let floor = if n % d != 0 && ((n < 0) != (d < 0)) {
+            q - 1
+        } else {
+            q
+        };
+        return Ok(Rational::int(floor));
+    }
+    Ok(Rational::int(a.checked_div(b)?.floor()))
+}
+
+impl Code {
+    /// Compiles a tree (functions written out, at most [`MAX_NODES`] instructions).
+    pub(crate) fn compile(ast: &Ast) -> Result<Code, String> {
+        let mut e = Emitter { ops: Vec::new() };
+        e.emit(ast, None)?;
+        let depth = stack_depth(&e.ops);
+        let whole = whole_program(&e.ops);
+        Ok(Code {
+            ops: e.ops,
+            whole,
+            depth,
+        })
+    }
+
+    /// The most values the program holds at once while it runs.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether the program runs on 64-bit integers (no bare `/`, no `sqrt`, whole constants).
+    #[cfg(test)]
+    pub(crate) fn is_whole(&self) -> bool {
+        self.whole.is_some()
+    }
+
+    /// The value on `i64` alone (claims): any overflow is the fault.
+    pub(crate) fn eval_i64<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<i64, Fault> {
+        let code = self
+            .whole
+            .as_deref()
+            .expect("a claim compiles to whole numbers");
+        if self.depth <= STACK {
+            run_whole(code, vars, &mut [0i64; STACK])
+        } else {
+            run_whole(code, vars, &mut vec![0i64; self.depth])
+        }
+    }
+
+    /// The exact value: the whole-number program first, the exact code where it
+    /// cannot decide.
+    #[cfg(test)]
+    pub(crate) fn eval<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<Value, Fault> {
+        if let Some(v) = self.eval_whole(vars) {
+            return Ok(Value::Exact(Rational::int(i128::from(v))));
+        }
+        self.eval_exact(vars)
+    }
+
+    /// The value floored to an integer (a coordinate, a bound, a cap).
+    #[inline]
+    pub(crate) fn floor<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<i128, Fault> {
+        if let Some(v) = self.eval_whole(vars) {
+            return Ok(i128::from(v));
+        }
+        Ok(self.eval_exact(vars)?.floor())
+    }
+
+    /// Whether a condition holds (a number holds where it is not zero).
+    #[inline]
+    pub(crate) fn holds<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<bool, Fault> {
+        if let Some(v) = self.eval_whole(vars) {
+            return Ok(v != 0);
+        }
+        Ok(self.eval_exact(vars)?.truth())
+    }
+
+    /// The exact code alone.
+    pub(crate) fn eval_exact<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<Value, Fault> {
+        if self.depth <= STACK {
+            run_exact(&self.ops, vars, &mut [Value::ZERO; STACK])
+        } else {
+            run_exact(&self.ops, vars, &mut vec![Value::ZERO; self.depth])
+        }
+    }
+
+    /// The value on `i64`, when the program has whole values throughout and
+    /// nothing overflows; `None` sends the caller to the exact code.
+    #[inline]
+    pub(crate) fn eval_whole<V: Copy + Into<i128>>(&self, vars: &[V]) -> Option<i64> {
+        let code = self.whole.as_deref()?;
+        // A plain variable (`t`, `y`) needs no program; a shallow one a small stack.
+        if let [W::Var(i)] = code {
+            return var64(vars[*i]).ok();
+        }
+        if self.depth <= 8 {
+            run_whole(code, vars, &mut [0i64; 8]).ok()
+        } else if self.depth <= STACK {
+            run_whole(code, vars, &mut [0i64; STACK]).ok()
+        } else {
+            run_whole(code, vars, &mut vec![0i64; self.depth]).ok()
+        }
+    }
+}
