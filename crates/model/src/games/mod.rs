@@ -38,7 +38,7 @@ pub use analysis::{
 pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
-pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy};
+pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy, Play};
 pub use file::GameFile;
 pub use nim::Nim;
 pub use nim_pass::{
@@ -164,6 +164,32 @@ impl GameSpec {
         Ok(GameSpec::File(std::sync::Arc::new(GameFile::parse(
             file, text, params,
         )?)))
+    }
+
+    /// The game played with `play`: a pass (once per game, not from a position with
+    /// no move) and misère play, as game files play them (`docs/games.md`). The
+    /// capped games (triangular, min-half, cap) take them on their fast solvers; a
+    /// game file says `pass = true` or `misere = true` itself; the other built-in
+    /// games are refused with what to use instead.
+    pub fn with_play(self, play: Play) -> Result<GameSpec> {
+        if play == Play::default() {
+            return Ok(self);
+        }
+        let asked = match (play.pass, play.misere) {
+            (true, true) => "`pass` and `misere`",
+            (true, false) => "`pass`",
+            _ => "`misere`",
+        };
+        match self {
+            GameSpec::Capped(g) => Ok(GameSpec::Capped(g.with_play(play))),
+            GameSpec::File(_) => Err(Error::invalid(format!(
+                "{asked}: a game file says how it is played itself; write pass = true or misere = true in the file"
+            ))),
+            other => Err(Error::invalid(format!(
+                "{asked}: a pass and misère play exist for the capped games (triangular, min-half, cap) and game files, not for {}; for another game, write it as a game file with pass = true or misere = true (docs/games.md)",
+                other.name()
+            ))),
+        }
     }
 
     /// A short name with parameters, e.g. `triangular k=3`.
@@ -603,5 +629,7 @@ impl Solution {
     }
 }
 
+#[cfg(test)]
+mod play_tests;
 #[cfg(test)]
 mod tests;

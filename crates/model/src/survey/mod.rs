@@ -355,7 +355,11 @@ impl ValueReport {
 /// Whether a game is played misère: its values are the misère colouring (mex
 /// with a terminal position worth 1), not Grundy values.
 pub fn is_misere(game: &GameSpec) -> bool {
-    matches!(game, GameSpec::File(g) if g.is_misere())
+    match game {
+        GameSpec::File(g) => g.is_misere(),
+        GameSpec::Capped(g) => g.play().misere,
+        _ => false,
+    }
 }
 
 /// Why the Grundy-value finders skip a misère game.
