@@ -209,6 +209,14 @@ impl CappedGame {
         Ok(table_bytes(bounds, &table, self.play))
     }
 
+    /// Whether a solve of the box `bounds` takes the tiled solver (the cap, clamped
+    /// to the box, never decreases along `x` nor `z`) rather than the general one.
+    pub fn is_tiled(&self, bounds: [u32; 3], control: &Control) -> Result<bool> {
+        precheck(&self.name(), bounds, u64::MAX)?;
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
+        Ok(is_monotone(&table, bounds[2] as usize + 1))
+    }
+
     /// [`CappedGame::solve`], streaming the box as `.npy` data on the way: `shape`
     /// hears the array's shape `(x, y, z)` (with `y` up to the tallest column, see
     /// [`CappedGrundy::y_reach`]) once the cap table is known, then `write` gets the
@@ -706,6 +714,12 @@ impl CappedGrundy {
             return None;
         }
         Some(self.caps[x as usize * (self.bounds[2] as usize + 1) + z as usize])
+    }
+
+    /// The values of column `(x, ., z)`, `y` from 0 to its height (in the box).
+    pub(crate) fn column_values(&self, x: u32, z: u32) -> &[u16] {
+        let i = x as usize * (self.bounds[2] as usize + 1) + z as usize;
+        &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
     }
 
     /// The Grundy value of `(x, y, z)`, or `None` when it is not a position in the box.

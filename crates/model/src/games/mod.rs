@@ -39,7 +39,7 @@ pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
 pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy, Play};
-pub use file::GameFile;
+pub use file::{GameFile, SolverChoice};
 pub use nim::Nim;
 pub use nim_pass::{
     nim_p_points, nim_pass_p_points, square_board, square_board_controlled, NimPass, NimPassTree,
@@ -190,6 +190,36 @@ impl GameSpec {
                 other.name()
             ))),
         }
+    }
+
+    /// Which solver [`GameSpec::solve`] runs on the box `b`, and why (for a game
+    /// file: what it was recognised as, or why no faster solver applies).
+    pub fn solver_choice(&self, b: &GameBox, control: &Control) -> Result<SolverChoice> {
+        let bounds = self.resolve_box(b)?;
+        let built_in = |solver: &str, why: &str| SolverChoice {
+            solver: solver.into(),
+            why: why.into(),
+        };
+        Ok(match self {
+            GameSpec::File(g) => g.solver_choice(&bounds, control)?,
+            GameSpec::Capped(g) => {
+                let tiled = g.is_tiled([bounds[0], bounds[1], bounds[2]], control)?;
+                if tiled {
+                    built_in("capped (tiled)", "the cap never decreases in the box")
+                } else {
+                    built_in(
+                        "capped (general)",
+                        "the cap decreases somewhere in the box, so not the tiled solver",
+                    )
+                }
+            }
+            GameSpec::Nim(_) => built_in("nim-sum", "the built-in Nim"),
+            GameSpec::NimPass(_) => built_in("nim with a pass", "the built-in Nim with a pass"),
+            GameSpec::Band(_) | GameSpec::SixSided => built_in(
+                "dense",
+                "the built-in game's moves, every tuple of the box in order",
+            ),
+        })
     }
 
     /// A short name with parameters, e.g. `triangular k=3`.

@@ -448,7 +448,8 @@ fn strides(bounds: &[u32]) -> Vec<usize> {
 }
 
 /// The capped solution as the generic solver lays its values out: every tuple of
-/// the file's box in C order of the file's heaps.
+/// the file's box in C order of the file's heaps. Written column by column, so only
+/// the positions are touched (the rest of the box stays 0 and out of `valid`).
 fn dense(
     file: &GameFile,
     bounds: &[u32],
@@ -459,36 +460,20 @@ fn dense(
     let strides = strides(bounds);
     let total = strides[0] * (bounds[0] as usize + 1);
     let mut values = vec![0u16; total];
-    let mut inside = vec![false; total];
-    values
-        .par_chunks_mut(strides[0])
-        .zip(inside.par_chunks_mut(strides[0]))
-        .enumerate()
-        .for_each(|(first, (values, inside))| {
-            if control.is_cancelled() {
-                return;
-            }
-            let mut p = [first as u32, 0, 0];
-            for (v, inside) in values.iter_mut().zip(inside.iter_mut()) {
-                if let Some(g) = solved.get(p[x], p[y], p[z]) {
-                    *v = g;
-                    *inside = true;
-                }
-                // The odometer over the last two heaps.
-                if p[2] < bounds[2] {
-                    p[2] += 1;
-                } else {
-                    p[2] = 0;
-                    p[1] += 1;
-                }
-            }
-        });
-    control.check()?;
     let mut valid = vec![0u64; total.div_ceil(64)];
     let mut positions = 0;
-    for (i, _) in inside.iter().enumerate().filter(|(_, &b)| b) {
-        valid[i / 64] |= 1 << (i % 64);
-        positions += 1;
+    for a in 0..=bounds[x] {
+        control.check()?;
+        for c in 0..=bounds[z] {
+            let base = a as usize * strides[x] + c as usize * strides[z];
+            let column = solved.column_values(a, c);
+            for (b, &v) in column.iter().enumerate() {
+                let i = base + b * strides[y];
+                values[i] = v;
+                valid[i / 64] |= 1 << (i % 64);
+            }
+            positions += column.len();
+        }
     }
     Ok(DenseGrundy::from_parts(
         file.heaps.clone(),
