@@ -41,7 +41,10 @@ pub const GAMES: [(&str, &str); 14] = [
         "min-k-misere.toml",
         include_str!("../../games/min-k-misere.toml"),
     ),
-    ("min-k-pass.toml", include_str!("../../games/min-k-pass.toml")),
+    (
+        "min-k-pass.toml",
+        include_str!("../../games/min-k-pass.toml"),
+    ),
     (
         "misere-nim.toml",
         include_str!("../../games/misere-nim.toml"),
