@@ -995,7 +995,7 @@ impl Expr {
 
     /// Whether the expression reads variable `var`.
     pub(crate) fn reads(&self, var: usize) -> bool {
-        self.code.iter().any(|op| *op == Op::Var(var))
+        self.code.contains(&Op::Var(var))
     }
 
     /// `e` when this expression is `min(v, e)` or `min(e, v)` of the variable `var`

@@ -512,7 +512,7 @@ fn nim_sums(
         });
     control.check()?;
     let mut valid = vec![u64::MAX; total.div_ceil(64)];
-    if total % 64 != 0 {
+    if !total.is_multiple_of(64) {
         if let Some(last) = valid.last_mut() {
             *last = (1u64 << (total % 64)) - 1;
         }

@@ -58,7 +58,14 @@ fn shipped(name: &str) -> &'static str {
 #[test]
 fn every_shipped_file_gives_the_generic_values_on_its_solver() {
     let six = crate::games::SixSided::seed_box(1).to_vec();
-    let cases: [(&str, &[(&str, i64)], Vec<u32>, &str); 17] = [
+    /// A shipped file, its parameters, a box and the solver it must run on.
+    type Case = (
+        &'static str,
+        &'static [(&'static str, i64)],
+        Vec<u32>,
+        &'static str,
+    );
+    let cases: [Case; 17] = [
         ("triangular", &[], vec![25, 25, 25], "capped (tiled)"),
         (
             "triangular",
