@@ -221,10 +221,14 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             "box": bounds,
         });
         if args.time {
+            let choice = figure.game.solver_choice(&figure.game_box, &ctx.control)?;
             document["positions"] = solution.len().into();
             document["seconds"] = seconds.into();
+            document["solver"] = choice.solver.clone().into();
+            document["solver_why"] = choice.why.clone().into();
             if !json {
                 report!(out, "solved {} positions in {seconds:.6} s", solution.len());
+                report!(out, "solver: {} ({})", choice.solver, choice.why);
             }
         }
         if args.compare_nim_sum {

@@ -28,7 +28,7 @@ pub const TEMPLATES: [(&str, &str); 6] = [
 ];
 
 /// The game files of `games/`, by file name.
-pub const GAMES: [(&str, &str); 12] = [
+pub const GAMES: [(&str, &str); 14] = [
     ("band-7-1.toml", include_str!("../../games/band-7-1.toml")),
     ("band-7-2.toml", include_str!("../../games/band-7-2.toml")),
     (
@@ -37,6 +37,14 @@ pub const GAMES: [(&str, &str); 12] = [
     ),
     ("min-half.toml", include_str!("../../games/min-half.toml")),
     ("min-k.toml", include_str!("../../games/min-k.toml")),
+    (
+        "min-k-misere.toml",
+        include_str!("../../games/min-k-misere.toml"),
+    ),
+    (
+        "min-k-pass.toml",
+        include_str!("../../games/min-k-pass.toml"),
+    ),
     (
         "misere-nim.toml",
         include_str!("../../games/misere-nim.toml"),

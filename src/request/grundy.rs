@@ -38,6 +38,14 @@ pub struct GrundyArgs {
     /// A user cap y <= EXPR over x and z: integers, + - * / ^ **, floor ceil round sqrt min max.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     cap: Option<String>,
+    /// A pass: once per game, and not from a position with no move, a player may pass;
+    /// values are those with the pass still available (capped games; a game file says pass = true).
+    #[arg(long)]
+    pass: bool,
+    /// Misère play: the player who cannot move wins; a position with no move is worth 1,
+    /// so P-positions keep value 0 (capped games; a game file says misere = true).
+    #[arg(long)]
+    misere: bool,
     /// The box: every coordinate in 0..N, or one bound each (20,10,20)
     /// [default for band games and six-sided: the paper's table or box].
     #[arg(long = "box", value_name = "N|N,N,..")]
@@ -347,6 +355,16 @@ fn figure_of(
                 )));
             }
         }
+        for (flag, given, key) in [
+            ("pass", args.pass, "pass = true"),
+            ("misere", args.misere, "misere = true"),
+        ] {
+            if given {
+                return Err(crate::Error::invalid(format!(
+                    "`{flag}` is for the built-in capped games; a game file says how it is played itself: write {key} in the file"
+                )));
+            }
+        }
         let game = game_from_file(&path, &args.param, files)?;
         return finish(args, game, "a game file", memory_limit);
     }
@@ -386,7 +404,11 @@ fn figure_of(
             heaps: args.heaps,
             cap: args.cap.clone(),
         },
-    )?;
+    )?
+    .with_play(crate::games::Play {
+        pass: args.pass,
+        misere: args.misere,
+    })?;
     finish(args, game, &name, memory_limit)
 }
 

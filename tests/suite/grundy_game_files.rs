@@ -299,3 +299,104 @@ fn positions_are_evaluated_left_to_right_and_stop_at_the_first_failure() {
         .unwrap();
     assert_one_line_error(&out, "at (0, 0): division by zero in 'positions'");
 }
+
+/// Pass and misère on `--cap`, from the command line as a user types them: the same
+/// CSV as the shipped variants of min-k (whose values the model's tests check against
+/// the generic solver and a brute-force search), a solver report, and one-line refusals.
+#[test]
+fn grundy_cap_with_a_pass_or_misere_matches_the_shipped_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (file, flags) in [
+        ("min-k-pass.toml", &["--pass"][..]),
+        ("min-k-misere.toml", &["--misere"][..]),
+    ] {
+        run_ok(
+            d,
+            &[
+                "grundy",
+                "--game",
+                &game(file),
+                "--box",
+                "30",
+                "-o",
+                "file.csv",
+            ],
+        );
+        let mut args = vec![
+            "grundy",
+            "--cap",
+            "floor(min(x,z)/2)",
+            "--box",
+            "30",
+            "-o",
+            "cap.csv",
+        ];
+        args.extend_from_slice(flags);
+        run_ok(d, &args);
+        assert_eq!(bytes(d, "file.csv"), bytes(d, "cap.csv"), "{file}");
+    }
+    // With a pass, (0, 0, 1) is worth 2: its move to (0, 0, 0) and its pass to the
+    // game without a pass, where it is worth 1.
+    let csv = std::fs::read_to_string(d.join("file.csv")).unwrap();
+    assert!(
+        csv.starts_with("x,y,z,grundy\n0,0,0,1\n"),
+        "misère: {csv:.40}"
+    );
+    let out = run_ok(
+        d,
+        &[
+            "grundy",
+            "--game",
+            &game("min-k-pass.toml"),
+            "--box",
+            "20",
+            "--time",
+        ],
+    );
+    assert!(
+        out.contains(
+            "solver: capped (tiled) (the file is y <= cap(x, z) with the capped games' three moves"
+        ),
+        "{out}"
+    );
+    let out = run_ok(
+        d,
+        &[
+            "grundy",
+            "--game",
+            &game("wythoff.toml"),
+            "--box",
+            "20",
+            "--time",
+        ],
+    );
+    assert!(
+        out.contains("solver: generic (not a capped game: it has 2 heaps, not 3"),
+        "{out}"
+    );
+
+    let refused = nimscape(d)
+        .args(["grundy", "nim", "--pass", "--box", "3", "-o", "x.csv"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &refused,
+        "a pass and misère play exist for the capped games",
+    );
+    let refused = nimscape(d)
+        .args([
+            "grundy",
+            "--game",
+            &game("min-k.toml"),
+            "--misere",
+            "--box",
+            "3",
+            "-o",
+            "x.csv",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&refused, "write misere = true in the file");
+    assert!(!d.join("x.csv").exists());
+}

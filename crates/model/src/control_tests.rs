@@ -148,7 +148,8 @@ fn games_finish_with_full_progress_and_the_uncontrolled_values() {
     precancelled(|c| compare_nim_sum_controlled(&g, c));
     precancelled(|c| check_shifts_controlled(&g, -3..=3, c));
     let cap = |x: u32, z: u32| Ok(u64::from(x ^ z) % 7);
-    let by_fn = finished(|c| solve_capped_fn("xor", cap, [30, 6, 30], LIMIT, c));
+    let by_fn =
+        finished(|c| solve_capped_fn("xor", cap, [30, 6, 30], Default::default(), LIMIT, c));
     assert_eq!(by_fn.len(), {
         let mut n = 0;
         for x in 0..=30u32 {
@@ -158,7 +159,7 @@ fn games_finish_with_full_progress_and_the_uncontrolled_values() {
         }
         n
     });
-    precancelled(|c| solve_capped_fn("xor", cap, [30, 6, 30], LIMIT, c));
+    precancelled(|c| solve_capped_fn("xor", cap, [30, 6, 30], Default::default(), LIMIT, c));
     let nim = Nim::new(3).unwrap();
     assert_eq!(
         values(&Solution::Dense(

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use super::cap_expr::CapExpr;
 use super::columns::Columns;
-use super::monotone::{is_monotone, solve_monotone, solve_monotone_streamed};
+use super::monotone::{is_monotone, ruled, solve_monotone, solve_monotone_streamed, Rules, Solved};
 use super::solver::Game;
 use crate::error::check_memory;
 use crate::{Control, Error, Result};
@@ -106,16 +106,58 @@ impl Cap {
     }
 }
 
+/// How a game is played, with the conventions of game files (`docs/games.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Play {
+    /// Once per game, and not from a position with no move, a player may pass
+    /// instead of moving; the values are those with the pass still available.
+    pub pass: bool,
+    /// Misère play: the player who cannot move wins; a position with no move is
+    /// worth 1, so the P-positions are still the positions of value 0.
+    pub misere: bool,
+}
+
+impl Play {
+    /// What a position with no move is worth: 0, or 1 in misère play.
+    pub fn terminal(self) -> u16 {
+        u16::from(self.misere)
+    }
+
+    /// ` with a pass`, ` misère`, both or nothing: what names and captions add.
+    pub fn suffix(self) -> &'static str {
+        match (self.misere, self.pass) {
+            (false, false) => "",
+            (false, true) => " with a pass",
+            (true, false) => " misère",
+            (true, true) => " misère with a pass",
+        }
+    }
+}
+
 /// A capped three-heap game: `(x, y, z)` with `y <= cap(x, z)`.
 #[derive(Clone, Debug)]
 pub struct CappedGame {
     cap: Cap,
+    play: Play,
 }
 
 impl CappedGame {
-    /// The game with this cap.
+    /// The game with this cap, in normal play without a pass.
     pub fn new(cap: Cap) -> Self {
-        CappedGame { cap }
+        CappedGame {
+            cap,
+            play: Play::default(),
+        }
+    }
+
+    /// The same game played with `play` (a pass, misère).
+    pub fn with_play(self, play: Play) -> Self {
+        CappedGame { play, ..self }
+    }
+
+    /// How the game is played.
+    pub fn play(&self) -> Play {
+        self.play
     }
 
     /// The triangular bar `y <= floor((x+z)/k)`; `k = 0` is an error.
@@ -156,7 +198,7 @@ impl CappedGame {
     ) -> Result<CappedGrundy> {
         precheck(&self.name(), bounds, limit)?;
         let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
-        solve_table(&self.name(), bounds, table, limit, control)
+        solve_table(&self.name(), bounds, table, self.play, limit, control)
     }
 
     /// The bytes [`CappedGame::solve`] would ask its memory guard for in the box
@@ -164,11 +206,15 @@ impl CappedGame {
     pub fn solve_bytes(&self, bounds: [u32; 3], control: &Control) -> Result<u64> {
         precheck(&self.name(), bounds, u64::MAX)?;
         let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
-        Ok(if is_monotone(&table, bounds[2] as usize + 1) {
-            super::monotone::footprint(bounds, &table).1
-        } else {
-            general_footprint(bounds, &table).1
-        })
+        Ok(table_bytes(bounds, &table, self.play))
+    }
+
+    /// Whether a solve of the box `bounds` takes the tiled solver (the cap, clamped
+    /// to the box, never decreases along `x` nor `z`) rather than the general one.
+    pub fn is_tiled(&self, bounds: [u32; 3], control: &Control) -> Result<bool> {
+        precheck(&self.name(), bounds, u64::MAX)?;
+        let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
+        Ok(is_monotone(&table, bounds[2] as usize + 1))
     }
 
     /// [`CappedGame::solve`], streaming the box as `.npy` data on the way: `shape`
@@ -196,11 +242,19 @@ impl CappedGame {
         ])?;
         let name = self.name();
         if is_monotone(&table, bounds[2] as usize + 1) {
+            // With a pass, the game without it first; the values with it are streamed.
+            let (passless, reserve) =
+                passless_values(&name, bounds, &table, self.play, limit, control)?;
             let (offsets, values) = solve_monotone_streamed(
                 &name,
                 bounds,
                 &table,
                 limit,
+                Rules {
+                    terminal: self.play.terminal(),
+                    passless: passless.as_deref(),
+                    reserve,
+                },
                 Some((outside, write)),
                 control,
             )?;
@@ -208,7 +262,7 @@ impl CappedGame {
                 &name, bounds, table, offsets, values,
             ))
         } else {
-            let solution = solve_general(&name, bounds, table, limit, control)?;
+            let solution = solve_table(&name, bounds, table, self.play, limit, control)?;
             solution.for_each_le_slab(outside, |slab| {
                 control.check()?;
                 write(slab)
@@ -220,11 +274,12 @@ impl CappedGame {
 
 impl Game for CappedGame {
     fn name(&self) -> String {
-        match &self.cap {
+        let game = match &self.cap {
             Cap::Triangular { k } => format!("triangular k={k}"),
             Cap::MinHalf => "min-half".into(),
             Cap::Expr(e) => format!("cap {e}"),
-        }
+        };
+        game + self.play.suffix()
     }
 
     fn coordinate_names(&self) -> Vec<String> {
@@ -238,7 +293,8 @@ impl Game for CappedGame {
     }
 
     /// The moves exactly as SPEC §5 states them (caps that fail to evaluate
-    /// give no option; the fast solver reports them as errors instead).
+    /// give no option; the fast solver reports them as errors instead), without the
+    /// pass and in normal play: the memoised recursion of the tests reads them.
     fn for_each_option(&self, p: &[u32], f: &mut dyn FnMut(&[u32])) {
         let (x, y, z) = (p[0], p[1], p[2]);
         for t in 0..y {
@@ -294,20 +350,81 @@ fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
 /// triangular bar, min-half, most expressions) take the fast tiled solver
 /// [`solve_monotone`]; any other table the general one, which is also its
 /// independent cross-check in the tests.
+///
+/// With a pass, the game without it is solved first and its values kept while the
+/// same solver solves the game with it (see [`Rules`]).
 fn solve_table(
     name: &str,
     bounds: [u32; 3],
     caps: Vec<u32>,
+    play: Play,
     limit: u64,
     control: &Control,
 ) -> Result<CappedGrundy> {
-    if is_monotone(&caps, bounds[2] as usize + 1) {
-        let (offsets, values) = solve_monotone(name, bounds, &caps, limit, control)?;
-        Ok(CappedGrundy::from_parts(
-            name, bounds, caps, offsets, values,
-        ))
+    let (passless, reserve) = passless_values(name, bounds, &caps, play, limit, control)?;
+    let rules = Rules {
+        terminal: play.terminal(),
+        passless: passless.as_deref(),
+        reserve,
+    };
+    let (offsets, values) = solve_once(name, bounds, &caps, rules, limit, control)?;
+    Ok(CappedGrundy::from_parts(
+        name, bounds, caps, offsets, values,
+    ))
+}
+
+/// One solve of a clamped cap table by the solver that fits it.
+fn solve_once(
+    name: &str,
+    bounds: [u32; 3],
+    caps: &[u32],
+    rules: Rules<'_>,
+    limit: u64,
+    control: &Control,
+) -> Result<Solved> {
+    if is_monotone(caps, bounds[2] as usize + 1) {
+        solve_monotone(name, bounds, caps, limit, rules, control)
     } else {
-        solve_general(name, bounds, caps, limit, control)
+        solve_general(name, bounds, caps, limit, rules, control)
+    }
+}
+
+/// With a pass: the values without it (what [`Rules::passless`] reads) and the bytes
+/// they hold while the game with the pass is solved; otherwise nothing.
+fn passless_values(
+    name: &str,
+    bounds: [u32; 3],
+    caps: &[u32],
+    play: Play,
+    limit: u64,
+    control: &Control,
+) -> Result<(Option<Vec<u16>>, u64)> {
+    if !play.pass {
+        return Ok((None, 0));
+    }
+    let positions: u64 = caps.iter().map(|&c| u64::from(c) + 1).sum();
+    let reserve = positions.saturating_mul(2);
+    let rules = Rules {
+        terminal: play.terminal(),
+        passless: None,
+        reserve,
+    };
+    // Progress: the solve without the pass is half the work.
+    let (_, values) = solve_once(name, bounds, caps, rules, limit, control)?;
+    Ok((Some(values), reserve))
+}
+
+/// The bytes a solve of this clamped table asks its memory guard for.
+fn table_bytes(bounds: [u32; 3], caps: &[u32], play: Play) -> u64 {
+    let (positions, bytes) = if is_monotone(caps, bounds[2] as usize + 1) {
+        super::monotone::footprint(bounds, caps)
+    } else {
+        general_footprint(bounds, caps)
+    };
+    if play.pass {
+        bytes.saturating_add(positions.saturating_mul(2))
+    } else {
+        bytes
     }
 }
 
@@ -325,13 +442,14 @@ fn line_shape(
     let y_c: Vec<usize> = (0..nx)
         .map(|x| (0..nz).map(|z| cap(x, z)).max().unwrap_or(0))
         .collect();
-    // No x-move exists when bx = 0 (no z-move when bz = 0): no line sets then.
+    // No x-move exists when bx = 0 (no z-move when bz = 0): no line sets then. A
+    // value is at most the number of options, plus one with a pass.
     let w_b: Vec<usize> = (0..nz)
         .map(|z| {
             if bx == 0 {
                 0
             } else {
-                (bx as usize + y_b[z] + z) / 64 + 1
+                (bx as usize + y_b[z] + z + 1) / 64 + 1
             }
         })
         .collect();
@@ -340,7 +458,7 @@ fn line_shape(
             if bz == 0 {
                 0
             } else {
-                (x + y_c[x] + bz as usize) / 64 + 1
+                (x + y_c[x] + bz as usize + 1) / 64 + 1
             }
         })
         .collect();
@@ -364,10 +482,11 @@ fn general_footprint(bounds: [u32; 3], caps: &[u32]) -> (u64, u64) {
 fn solve_general(
     name: &str,
     bounds: [u32; 3],
-    caps: Vec<u32>,
+    caps: &[u32],
     limit: u64,
+    rules: Rules<'_>,
     control: &Control,
-) -> Result<CappedGrundy> {
+) -> Result<Solved> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
     debug_assert_eq!(caps.len(), nx * nz);
@@ -375,8 +494,9 @@ fn solve_general(
 
     // Line heights and widths. A value at (x, y, z) is at most x + y + z
     // (the number of options), which bounds every bitset.
-    let (y_b, y_c, w_b, w_c) = line_shape(bounds, &caps);
-    let (positions, needed) = general_footprint(bounds, &caps);
+    let (y_b, y_c, w_b, w_c) = line_shape(bounds, caps);
+    let (positions, needed) = general_footprint(bounds, caps);
+    let needed = needed.saturating_add(rules.reserve);
     check_memory(
         || {
             format!(
@@ -431,6 +551,9 @@ fn solve_general(
                     return Ok(());
                 }
                 let (x, z) = (lo + i, s - lo - i);
+                let passless = rules
+                    .passless
+                    .map(|p| &p[offsets[x * nz + z]..][..cap(x, z) + 1]);
                 solve_column(
                     Column {
                         x,
@@ -442,6 +565,7 @@ fn solve_general(
                     (line_b, w_b[z], y_b[z]),
                     (line_c, w_c[x], y_c[x]),
                     col_set,
+                    (rules.terminal, passless),
                 )
             })
             .filter_map(|r| r.err())
@@ -456,9 +580,7 @@ fn solve_general(
         }
     }
 
-    Ok(CappedGrundy::from_parts(
-        name, bounds, caps, offsets, values,
-    ))
+    Ok((offsets, values))
 }
 
 struct Column {
@@ -476,9 +598,11 @@ fn solve_column(
     (line_b, w_b, y_b): (&mut Vec<u64>, usize, usize),
     (line_c, w_c, y_c): (&mut Vec<u64>, usize, usize),
     set_a: &mut Vec<u64>,
+    (terminal, passless): (u16, Option<&[u16]>),
 ) -> std::result::Result<(), [u32; 3]> {
     let c = col.len() - 1;
-    let w_a = (at.x + c + at.z) / 64 + 1;
+    // A value is at most the number of options, x + y + z, plus one with a pass.
+    let w_a = (at.x + c + at.z + 1) / 64 + 1;
     set_a.clear();
     set_a.resize(w_a, 0);
     // set_a only grows, so the words before its first non-full one stay full: the
@@ -502,10 +626,18 @@ fn solve_column(
                 break;
             }
         }
-        let Ok(v) = u16::try_from(g) else {
+        let g = ruled(
+            (g != usize::MAX).then_some(g),
+            at.x == 0 && at.z == 0 && y == 0,
+            terminal,
+            passless.map(|p| p[y]),
+            [&set_a[..], b, cc],
+        );
+        let Some(v) = g.and_then(|g| u16::try_from(g).ok()) else {
             return Err([at.x as u32, y as u32, at.z as u32]);
         };
         col[y] = v;
+        let g = usize::from(v);
         set_a[g / 64] |= 1 << (g % 64);
     }
     // Later columns (x' > x, ., z) reach (x, min(y, c), z) by an x-move.
@@ -532,6 +664,7 @@ pub fn solve_capped_fn(
     name: &str,
     cap: impl Fn(u32, u32) -> Result<u64> + Sync,
     bounds: [u32; 3],
+    play: Play,
     limit: u64,
     control: &Control,
 ) -> Result<CappedGrundy> {
@@ -544,7 +677,7 @@ pub fn solve_capped_fn(
             caps.push(cap(x, z)?.min(u64::from(by)) as u32);
         }
     }
-    solve_table(name, bounds, caps, limit, control)
+    solve_table(name, bounds, caps, play, limit, control)
 }
 
 impl CappedGrundy {
@@ -581,6 +714,12 @@ impl CappedGrundy {
             return None;
         }
         Some(self.caps[x as usize * (self.bounds[2] as usize + 1) + z as usize])
+    }
+
+    /// The values of column `(x, ., z)`, `y` from 0 to its height (in the box).
+    pub(crate) fn column_values(&self, x: u32, z: u32) -> &[u16] {
+        let i = x as usize * (self.bounds[2] as usize + 1) + z as usize;
+        &self.values[self.offsets[i]..=self.offsets[i] + self.caps[i] as usize]
     }
 
     /// The Grundy value of `(x, y, z)`, or `None` when it is not a position in the box.
@@ -865,14 +1004,28 @@ mod tests {
     #[test]
     fn values_past_u16_are_an_error_not_a_wrap() {
         // With cap 0 and z = 0 the game is one Nim heap: value x.
-        let err = solve_capped_fn("nim", |_, _| Ok(0), [65536, 0, 0], LIMIT, &Control::new())
-            .unwrap_err();
+        let err = solve_capped_fn(
+            "nim",
+            |_, _| Ok(0),
+            [65536, 0, 0],
+            Play::default(),
+            LIMIT,
+            &Control::new(),
+        )
+        .unwrap_err();
         assert!(
             err.to_string().contains("(65536, 0, 0) exceeds 65535"),
             "{err}"
         );
-        let ok =
-            solve_capped_fn("nim", |_, _| Ok(0), [65535, 0, 0], LIMIT, &Control::new()).unwrap();
+        let ok = solve_capped_fn(
+            "nim",
+            |_, _| Ok(0),
+            [65535, 0, 0],
+            Play::default(),
+            LIMIT,
+            &Control::new(),
+        )
+        .unwrap();
         assert_eq!(ok.get(65535, 0, 0), Some(65535));
     }
 
@@ -917,7 +1070,7 @@ mod tests {
             let nz = bz as usize + 1;
             let table: Vec<u64> = (0..(bx as usize + 1) * nz).map(|i| seed[i % 64]).collect();
             let game = TableGame { nz, table: table.clone() };
-            let fast = solve_capped_fn("table", |x, z| Ok(table[x as usize * nz + z as usize]), [bx, by, bz], LIMIT, &Control::new()).unwrap();
+            let fast = solve_capped_fn("table", |x, z| Ok(table[x as usize * nz + z as usize]), [bx, by, bz], Play::default(), LIMIT, &Control::new()).unwrap();
             let mut memo = MemoSolver::new(&game);
             for x in 0..=bx { for y in 0..=by { for z in 0..=bz {
                 let p = [x, y, z];
@@ -963,7 +1116,7 @@ mod tests {
             caps: Vec<u32>,
             limit: u64,
         ) -> Result<CappedGrundy> {
-            solve_table(name, bounds, caps, limit, &Control::new())
+            solve_table(name, bounds, caps, Play::default(), limit, &Control::new())
         }
 
         fn general(
@@ -972,7 +1125,17 @@ mod tests {
             caps: Vec<u32>,
             limit: u64,
         ) -> Result<CappedGrundy> {
-            solve_general(name, bounds, caps, limit, &Control::new())
+            let (offsets, values) = solve_general(
+                name,
+                bounds,
+                &caps,
+                limit,
+                Rules::default(),
+                &Control::new(),
+            )?;
+            Ok(CappedGrundy::from_parts(
+                name, bounds, caps, offsets, values,
+            ))
         }
 
         fn table(bounds: [u32; 3], cap: impl Fn(u32, u32) -> u64) -> Vec<u32> {

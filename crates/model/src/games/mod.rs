@@ -39,8 +39,8 @@ pub use analysis::{
 pub use band::Band;
 pub use bounds::GameBox;
 pub use cap_expr::CapExpr;
-pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy};
-pub use file::GameFile;
+pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy, Play};
+pub use file::{GameFile, SolverChoice};
 pub use nim::Nim;
 pub use nim_pass::{
     nim_p_points, nim_pass_p_points, square_board, square_board_controlled, NimPass, NimPassTree,
@@ -165,6 +165,62 @@ impl GameSpec {
         Ok(GameSpec::File(std::sync::Arc::new(GameFile::parse(
             file, text, params,
         )?)))
+    }
+
+    /// The game played with `play`: a pass (once per game, not from a position with
+    /// no move) and misère play, as game files play them (`docs/games.md`). The
+    /// capped games (triangular, min-half, cap) take them on their fast solvers; a
+    /// game file says `pass = true` or `misere = true` itself; the other built-in
+    /// games are refused with what to use instead.
+    pub fn with_play(self, play: Play) -> Result<GameSpec> {
+        if play == Play::default() {
+            return Ok(self);
+        }
+        let asked = match (play.pass, play.misere) {
+            (true, true) => "`pass` and `misere`",
+            (true, false) => "`pass`",
+            _ => "`misere`",
+        };
+        match self {
+            GameSpec::Capped(g) => Ok(GameSpec::Capped(g.with_play(play))),
+            GameSpec::File(_) => Err(Error::invalid(format!(
+                "{asked}: a game file says how it is played itself; write pass = true or misere = true in the file"
+            ))),
+            other => Err(Error::invalid(format!(
+                "{asked}: a pass and misère play exist for the capped games (triangular, min-half, cap) and game files, not for {}; for another game, write it as a game file with pass = true or misere = true (docs/games.md)",
+                other.name()
+            ))),
+        }
+    }
+
+    /// Which solver [`GameSpec::solve`] runs on the box `b`, and why (for a game
+    /// file: what it was recognised as, or why no faster solver applies).
+    pub fn solver_choice(&self, b: &GameBox, control: &Control) -> Result<SolverChoice> {
+        let bounds = self.resolve_box(b)?;
+        let built_in = |solver: &str, why: &str| SolverChoice {
+            solver: solver.into(),
+            why: why.into(),
+        };
+        Ok(match self {
+            GameSpec::File(g) => g.solver_choice(&bounds, control)?,
+            GameSpec::Capped(g) => {
+                let tiled = g.is_tiled([bounds[0], bounds[1], bounds[2]], control)?;
+                if tiled {
+                    built_in("capped (tiled)", "the cap never decreases in the box")
+                } else {
+                    built_in(
+                        "capped (general)",
+                        "the cap decreases somewhere in the box, so not the tiled solver",
+                    )
+                }
+            }
+            GameSpec::Nim(_) => built_in("nim-sum", "the built-in Nim"),
+            GameSpec::NimPass(_) => built_in("nim with a pass", "the built-in Nim with a pass"),
+            GameSpec::Band(_) | GameSpec::SixSided => built_in(
+                "dense",
+                "the built-in game's moves, every tuple of the box in order",
+            ),
+        })
     }
 
     /// A short name with parameters, e.g. `triangular k=3`.
@@ -604,5 +660,7 @@ impl Solution {
     }
 }
 
+#[cfg(test)]
+mod play_tests;
 #[cfg(test)]
 mod tests;

@@ -31,6 +31,63 @@ use super::columns::Columns;
 use crate::error::check_memory;
 use crate::{Control, Error, Result};
 
+/// How a solve of the capped solvers treats the end of the game and a pass.
+///
+/// The only position with no move is `(0, 0, 0)` (from any other, some heap can be
+/// lowered to 0): it is worth `terminal` (0, or 1 in misère play). With `passless`,
+/// the values of the same table solved without a pass (laid out as this solve lays
+/// its own out), each position's value is the mex of its options' values and of its
+/// passless value: the value with the pass still available (see `docs/games.md`);
+/// `(0, 0, 0)`, from which no pass is allowed, stays `terminal`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Rules<'a> {
+    pub(super) terminal: u16,
+    pub(super) passless: Option<&'a [u16]>,
+    /// Bytes held besides the solve's own (the passless values), for the memory guard.
+    pub(super) reserve: u64,
+}
+
+/// The value at row `y` of a column: `mex` (the least value in none of the sets)
+/// under `rules` (see [`Rules`]): `terminal` at the origin, and with a pass the
+/// least value in none of the sets and not the passless value `passless`.
+#[inline(always)]
+pub(super) fn ruled(
+    mex: Option<usize>,
+    origin: bool,
+    terminal: u16,
+    passless: Option<u16>,
+    sets: [&[u64]; 3],
+) -> Option<usize> {
+    if origin {
+        return Some(usize::from(terminal));
+    }
+    match (mex, passless) {
+        (Some(g), Some(p)) if usize::from(p) == g => next_free(sets, g + 1),
+        _ => mex,
+    }
+}
+
+/// The least value from `from` on in none of the three sets (`a.len()` words; `b`
+/// and `c` may be shorter, or empty for a family with no move); `None` past them.
+fn next_free([a, b, c]: [&[u64]; 3], from: usize) -> Option<usize> {
+    let word = |i: usize| a[i] | b.get(i).copied().unwrap_or(0) | c.get(i).copied().unwrap_or(0);
+    let mut i = from / 64;
+    if i >= a.len() {
+        return None;
+    }
+    let mut w = word(i) | ((1u64 << (from % 64)) - 1);
+    loop {
+        if w != u64::MAX {
+            return Some(i * 64 + w.trailing_ones() as usize);
+        }
+        i += 1;
+        if i >= a.len() {
+            return None;
+        }
+        w = word(i);
+    }
+}
+
 /// Columns per tile side: 16 x 16 columns keep both families' lines of a tile in a
 /// 1 MiB L2 cache for boxes up to about 1000.
 const TILE: usize = 16;
@@ -193,6 +250,7 @@ fn solve_tile(
     lb: &mut [Line],
     lc: &mut [Line],
     scratch: &mut Scratch,
+    (terminal, passless): (u16, Option<&[u16]>),
     control: &Control,
 ) -> std::result::Result<(), [u32; 3]> {
     let (x0, z0) = (tx * TILE, tz * TILE);
@@ -202,8 +260,8 @@ fn solve_tile(
     let mut stride = 0;
     for (x, z) in tile_columns((tx, tz), (nx, nz)) {
         let c = cap(x, z);
-        // A value is at most the number of options, x + y + z.
-        let words = ((x + c + z) / 64 + 1).min(MAX_WORDS);
+        // A value is at most the number of options, x + y + z, plus one (a pass).
+        let words = ((x + c + z + 1) / 64 + 1).min(MAX_WORDS);
         stride = stride.max(words);
         columns.push(TileColumn {
             b: z - z0,
@@ -246,7 +304,18 @@ fn solve_tile(
                 8 => run::<8>,
                 _ => run::<SUMMARY_MAX>,
             };
-            run(col, rows, values, a, sum_a, line_b, line_c, &scratch.zeros)?;
+            let passless = passless.map(|p| &p[col.start..][..col.cap + 1]);
+            run(
+                col,
+                rows,
+                values,
+                a,
+                sum_a,
+                line_b,
+                line_c,
+                &scratch.zeros,
+                (terminal, passless),
+            )?;
         }
     }
     Ok(())
@@ -263,8 +332,10 @@ fn run<const S: usize>(
     lb: &mut Line,
     lc: &mut Line,
     zeros: &[u64],
+    (terminal, passless): (u16, Option<&[u16]>),
 ) -> std::result::Result<(), [u32; 3]> {
     let sum_a: &mut [u64; S] = sum_a.try_into().expect("S summary words");
+    let origin = col.x == 0 && col.z == 0;
     let (y0, y1) = (rows.start, rows.end);
     let (has_b, has_c) = (lb.w > 0, lc.w > 0);
     if has_b {
@@ -290,6 +361,13 @@ fn run<const S: usize>(
             let cs: &mut [u64; S] = cs.try_into().expect("S summary words");
             let (bw, cw) = (&mut bw[..w_a], &mut cw[..w_a]);
             let g = mex::<S>([a, bw, cw], [sum_a, bs, cs]);
+            let g = ruled(
+                g,
+                origin && y == 0,
+                terminal,
+                passless.map(|p| p[y]),
+                [a, bw, cw],
+            );
             let Some(v) = g.and_then(|g| u16::try_from(g).ok()) else {
                 return Err(overflow(y));
             };
@@ -323,7 +401,14 @@ fn run<const S: usize>(
                 } else {
                     (&zeros[..w_a], &zero_sum)
                 };
-                mex::<S>([a, bw, cw], [sum_a, bs, cs])
+                let g = mex::<S>([a, bw, cw], [sum_a, bs, cs]);
+                ruled(
+                    g,
+                    origin && y == 0,
+                    terminal,
+                    passless.map(|p| p[y]),
+                    [a, bw, cw],
+                )
             };
             let Some(v) = g.and_then(|g| u16::try_from(g).ok()) else {
                 return Err(overflow(y));
@@ -387,7 +472,7 @@ impl Shape {
                 if bx == 0 {
                     0
                 } else {
-                    width(nx - 1 + rows_b[z] - 1 + z)
+                    width(nx - 1 + rows_b[z] - 1 + z + 1)
                 }
             })
             .collect();
@@ -396,12 +481,13 @@ impl Shape {
                 if bz == 0 {
                     0
                 } else {
-                    width(x + rows_c[x] - 1 + nz - 1)
+                    width(x + rows_c[x] - 1 + nz - 1 + 1)
                 }
             })
             .collect();
-        // Every set, a column's own included, has at most this many words.
-        let widest = width(bx as usize + caps[caps.len() - 1] as usize + bz as usize);
+        // Every set, a column's own included, has at most this many words (a value is
+        // at most the number of options, plus one with a pass).
+        let widest = width(bx as usize + caps[caps.len() - 1] as usize + bz as usize + 1);
         Shape {
             s: summary_words(widest),
             rows_b,
@@ -465,9 +551,10 @@ pub(super) fn solve_monotone(
     bounds: [u32; 3],
     caps: &[u32],
     limit: u64,
+    rules: Rules<'_>,
     control: &Control,
 ) -> Result<Solved> {
-    solve_monotone_streamed(name, bounds, caps, limit, None, control)
+    solve_monotone_streamed(name, bounds, caps, limit, rules, None, control)
 }
 
 /// Where the tiled solver writes the `.npy` slabs of the box (see
@@ -486,12 +573,14 @@ pub(super) fn solve_monotone_streamed(
     bounds: [u32; 3],
     caps: &[u32],
     limit: u64,
+    rules: Rules<'_>,
     mut stream: Option<(u16, SlabWriter<'_>)>,
     control: &Control,
 ) -> Result<Solved> {
     let [bx, by, bz] = bounds;
     let (nx, nz) = (bx as usize + 1, bz as usize + 1);
     let (positions, needed) = footprint(bounds, caps);
+    let needed = needed.saturating_add(rules.reserve);
     check_memory(
         || {
             format!(
@@ -548,11 +637,12 @@ pub(super) fn solve_monotone_streamed(
         let (lo, hi) = (d.saturating_sub(tiles_z - 1), d.min(tiles_x - 1));
         let (done, mut rest) = values.split_at_mut(done_len);
         let before = done_len;
-        let mut tiles: Vec<&mut [u16]> = Vec::with_capacity(hi - lo + 1);
+        let mut tiles: Vec<(&mut [u16], Option<&[u16]>)> = Vec::with_capacity(hi - lo + 1);
         for _ in lo..=hi {
             let len = *lens.next().expect("one length per tile");
             let (tile, more) = std::mem::take(&mut rest).split_at_mut(len);
-            tiles.push(tile);
+            let passless = rules.passless.map(|p| &p[done_len..done_len + len]);
+            tiles.push((tile, passless));
             done_len += len;
             rest = more;
         }
@@ -574,19 +664,23 @@ pub(super) fn solve_monotone_streamed(
                 .zip(b_chunks)
                 .zip(c_chunks)
                 .enumerate()
-                .map_init(Scratch::new, |scratch, (i, ((tile, lb), lc))| {
-                    solve_tile(
-                        shape.s,
-                        (lo + i, d - lo - i),
-                        (nx, nz),
-                        &cap,
-                        tile,
-                        lb,
-                        lc,
-                        scratch,
-                        control,
-                    )
-                })
+                .map_init(
+                    Scratch::new,
+                    |scratch, (i, (((tile, passless), lb), lc))| {
+                        solve_tile(
+                            shape.s,
+                            (lo + i, d - lo - i),
+                            (nx, nz),
+                            &cap,
+                            tile,
+                            lb,
+                            lc,
+                            scratch,
+                            (rules.terminal, passless),
+                            control,
+                        )
+                    },
+                )
                 .filter_map(|r: std::result::Result<(), [u32; 3]>| r.err())
                 .min()
         };
@@ -661,7 +755,9 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| solve_monotone("t", b, &caps, LIMIT, &Control::new()).unwrap())
+                .install(|| {
+                    solve_monotone("t", b, &caps, LIMIT, Rules::default(), &Control::new()).unwrap()
+                })
         };
         assert_eq!(solve_with(1), solve_with(3));
     }
@@ -680,6 +776,7 @@ mod tests {
             b,
             &triangular(b),
             LIMIT,
+            Rules::default(),
             Some((u16::MAX, &mut write)),
             &Control::new(),
         )
@@ -693,7 +790,7 @@ mod tests {
         let b = [120, 120, 120];
         let caps = triangular(b);
         let control = Control::new();
-        let (_, values) = solve_monotone("t", b, &caps, LIMIT, &control).unwrap();
+        let (_, values) = solve_monotone("t", b, &caps, LIMIT, Rules::default(), &control).unwrap();
         assert_eq!(
             control.progress(),
             (values.len() as u64, values.len() as u64)
@@ -701,7 +798,7 @@ mod tests {
 
         let cancelled = Control::new();
         cancelled.cancel();
-        let err = solve_monotone("t", b, &caps, LIMIT, &cancelled).unwrap_err();
+        let err = solve_monotone("t", b, &caps, LIMIT, Rules::default(), &cancelled).unwrap_err();
         assert!(matches!(err, Error::Cancelled), "{err}");
         assert_eq!(cancelled.progress().0, 0);
     }
@@ -717,7 +814,8 @@ mod tests {
             caps.iter().map(|&c| u64::from(c) + 1).sum::<u64>()
         );
         assert!(bytes >= 2 * positions + 12 * caps.len() as u64);
-        let err = solve_monotone("t", b, &caps, bytes - 1, &Control::new()).unwrap_err();
+        let err = solve_monotone("t", b, &caps, bytes - 1, Rules::default(), &Control::new())
+            .unwrap_err();
         assert!(err.to_string().contains("smaller `box`"), "{err}");
     }
 }

@@ -145,6 +145,11 @@ impl DenseGrundy {
         )
     }
 
+    /// The same values under other coordinate names (a game file's heaps).
+    pub(crate) fn with_names(self, names: Vec<String>) -> DenseGrundy {
+        DenseGrundy { names, ..self }
+    }
+
     /// Whether `p` is in the box and a position of the game.
     pub fn is_position(&self, p: &[u32]) -> bool {
         self.index(p)

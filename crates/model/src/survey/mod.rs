@@ -355,7 +355,11 @@ impl ValueReport {
 /// Whether a game is played misère: its values are the misère colouring (mex
 /// with a terminal position worth 1), not Grundy values.
 pub fn is_misere(game: &GameSpec) -> bool {
-    matches!(game, GameSpec::File(g) if g.is_misere())
+    match game {
+        GameSpec::File(g) => g.is_misere(),
+        GameSpec::Capped(g) => g.play().misere,
+        _ => false,
+    }
 }
 
 /// Why the Grundy-value finders skip a misère game.
@@ -623,10 +627,17 @@ fn survey_one(
     // The capped games' P-positions need no Grundy value; every other path
     // solves the box and reads it as one grid.
     let (grid, lines) = match game {
-        GameSpec::Capped(g) if !finders.need_grundy() && !claims.need_grundy() => (
-            None,
-            lines::capped_p_lines(g, [bounds[0], bounds[1], bounds[2]], control)?,
-        ),
+        // Normal play without a pass only: that is the game the P-position solver plays.
+        GameSpec::Capped(g)
+            if g.play() == crate::games::Play::default()
+                && !finders.need_grundy()
+                && !claims.need_grundy() =>
+        {
+            (
+                None,
+                lines::capped_p_lines(g, [bounds[0], bounds[1], bounds[2]], control)?,
+            )
+        }
         _ => {
             let solution =
                 game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?;

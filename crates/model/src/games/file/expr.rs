@@ -166,6 +166,81 @@ pub(crate) fn parse_helper(
     Ok((function.name.clone(), Helper(Arc::new(function))))
 }
 
+/// Structure the solver's recognition of known games reads (`recognise.rs`):
+/// exact questions about the compiled code, never about the text.
+impl Expr {
+    /// The variable this expression is, when it is one and nothing else.
+    pub(crate) fn as_var(&self) -> Option<usize> {
+        match self.code.as_slice() {
+            [Op::Var(i)] => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// Whether the expression reads variable `var`.
+    pub(crate) fn reads(&self, var: usize) -> bool {
+        self.code.contains(&Op::Var(var))
+    }
+
+    /// `e` when this expression is `min(v, e)` or `min(e, v)` of the variable `var`
+    /// and one more argument.
+    pub(crate) fn min_with_var(&self, var: usize) -> Option<Expr> {
+        let (last, body) = self.code.split_last()?;
+        if *last != Op::Min(2) {
+            return None;
+        }
+        // Postfix: the two arguments' code, one after the other; a lone variable
+        // first or last is one whole argument, so the rest is the other.
+        let other = match body {
+            [Op::Var(i), rest @ ..] if *i == var && one_value(rest) => rest,
+            [rest @ .., Op::Var(i)] if *i == var && one_value(rest) => rest,
+            _ => return None,
+        };
+        let code = other.to_vec();
+        let whole = whole_program(&code);
+        let depth = stack_depth(&code);
+        Some(Expr { code, whole, depth })
+    }
+
+    /// Whether this expression is `other` with each variable `j` of `other` read as
+    /// variable `rename(j)` (`None`: `other` may not read `j`): the same program.
+    pub(crate) fn same_as(&self, other: &Expr, rename: &dyn Fn(usize) -> Option<usize>) -> bool {
+        self.code.len() == other.code.len()
+            && self.code.iter().zip(&other.code).all(|(a, b)| match b {
+                Op::Var(j) => rename(*j).is_some_and(|i| *a == Op::Var(i)),
+                b => a == b,
+            })
+    }
+}
+
+/// Whether `code` computes exactly one value on its own (never reading below it).
+fn one_value(code: &[Op]) -> bool {
+    let mut held = 0usize;
+    for op in code {
+        let takes = match op {
+            Op::Const(_) | Op::Var(_) => 0,
+            Op::Neg | Op::Floor | Op::Ceil | Op::Round | Op::Isqrt | Op::Abs => 1,
+            Op::Min(n) | Op::Max(n) => *n,
+            _ => 2,
+        };
+        if held < takes {
+            return false;
+        }
+        held = held - takes + 1;
+    }
+    held == 1
+}
+
+impl Condition {
+    /// The one comparison of a condition that is not a chain: left, operator, right.
+    pub(crate) fn single(&self) -> Option<(&Expr, &'static str, &Expr)> {
+        match self.parts.as_slice() {
+            [c] => Some((&c.left, c.op, &c.right)),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,12 +23,16 @@
 //! game, does not go down, or overflows. The full language is in `docs/games.md`.
 
 mod expr;
+mod recognise;
+#[cfg(test)]
+mod recognise_tests;
 mod solve;
 #[cfg(test)]
 mod tests;
 
 use crate::{Error, Result};
 use expr::{Condition, Expr, Helper, Scope};
+pub use recognise::SolverChoice;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;

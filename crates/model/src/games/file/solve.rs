@@ -202,14 +202,31 @@ impl GameFile {
     }
 
     /// Grundy values of every position of the box `bounds` (coordinate `i` in
-    /// `0..=bounds[i]`): with a pass, the values while the pass is still available;
+    /// `0..=bounds[i]`), by a faster solver when the file is a game nimscape knows
+    /// (a capped game, Nim: see `recognise.rs` and [`GameFile::solver_choice`]),
+    /// otherwise by [`GameFile::solve_generic`]. The values are the same either way.
+    pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
+        match self.solve_known(bounds, limit, control)? {
+            Some(solved) => Ok(solved),
+            None => self.solve_generic(bounds, limit, control),
+        }
+    }
+
+    /// Grundy values of every position of the box `bounds` (coordinate `i` in
+    /// `0..=bounds[i]`) by the generic solver, whatever the game (the reference the
+    /// faster solvers are tested against): with a pass, the values while the pass is still available;
     /// misère, the mex values with a terminal position worth 1 (so a position is P,
     /// a win for the player who moved last, iff its value is 0). Memory (two bytes a
     /// tuple, four with a pass, and a bit) is refused over `limit` before anything
     /// is allocated. Refused, with the position and the move: a move to a tuple
     /// that is not a position, that is not lexicographically smaller, or outside
     /// the box; an arithmetic overflow; a value over 65535.
-    pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
+    pub fn solve_generic(
+        &self,
+        bounds: &[u32],
+        limit: u64,
+        control: &Control,
+    ) -> Result<DenseGrundy> {
         let n = self.heaps.len();
         if bounds.len() != n {
             return Err(Error::invalid(format!(

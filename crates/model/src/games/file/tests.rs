@@ -6,7 +6,6 @@ use crate::games::solver::{Game, MemoSolver};
 use crate::games::{Band, CappedGame, GameBox, GameSpec, Nim, NimPass, SixSided, Solution};
 use crate::Control;
 use proptest::prelude::*;
-use std::sync::Arc;
 
 const LIMIT: u64 = 1 << 30;
 
@@ -33,10 +32,10 @@ fn game(name: &str, params: &[(&str, i64)]) -> GameFile {
     GameFile::parse(&format!("games/{name}.toml"), shipped(name), &params).unwrap()
 }
 
+/// The generic solver's values: the files' reference, whatever faster solver a
+/// file is recognised for (those are checked against it in `recognise_tests.rs`).
 fn solve(g: &GameFile, bounds: &[u32]) -> Solution {
-    GameSpec::File(Arc::new(g.clone()))
-        .solve(&GameBox::Each(bounds.to_vec()), LIMIT)
-        .unwrap()
+    Solution::Dense(g.solve_generic(bounds, LIMIT, &Control::new()).unwrap())
 }
 
 /// Every position and value, and the box: the whole of a solution.
@@ -495,7 +494,7 @@ fn progress_counts_every_option_tried() {
     // whose late positions have many options is not "stuck at 50%".
     let file = game("nim", &[]);
     let control = Control::default();
-    file.solve(&[3, 4, 5], LIMIT, &control).unwrap();
+    file.solve_generic(&[3, 4, 5], LIMIT, &control).unwrap();
     let (done, total) = control.progress();
     let tuples = 4 * 5 * 6;
     let options: u64 = (0..=3u64)
