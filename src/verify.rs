@@ -272,7 +272,7 @@ pub fn claims() -> Vec<Claim> {
             Ok((format!("box 0..{side}"), find_shift(&grundy, 0..=0)? == vec![0]))
         }),
         claim(
-            "y <= floor((x+z)^2/k): P iff (x-1)^y^(z-1) = 0 for k = 1..4, (x-2)^y^(z-2) = 0 for k = 5..10",
+            "y <= floor((x+z)**2/k): P iff (x-1)^y^(z-1) = 0 for k = 1..4, (x-2)^y^(z-2) = 0 for k = 5..10",
             "Miyadera et al. III, Pred. 2.3",
             Conjecture,
             |_, limit| {

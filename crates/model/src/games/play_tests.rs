@@ -158,7 +158,7 @@ fn same_as_game_file(cap: &str, b: [u32; 3]) {
 fn capped_solvers_equal_the_game_file_solver() {
     same_as_game_file("floor(min(x, z)/2)", [40, 20, 37]);
     same_as_game_file("floor(min(x, z)/3)", [33, 33, 33]);
-    same_as_game_file("floor((x + z)^2/5)", [9, 60, 10]);
+    same_as_game_file("floor((x + z)**2/5)", [9, 60, 10]);
     same_as_game_file("floor(max(x - z, z - x, 2)/2)", [24, 12, 21]);
 }
 

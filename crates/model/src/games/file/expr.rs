@@ -24,7 +24,6 @@ pub(crate) type Problem = String;
 #[derive(Clone, Debug)]
 pub(crate) struct Expr {
     /// The parsed tree, for a reader that matches the file's structure.
-    #[allow(dead_code)]
     pub(crate) ast: Ast,
     code: Code,
 }
@@ -41,7 +40,6 @@ impl Expr {
 #[derive(Clone, Debug)]
 pub(crate) struct Condition {
     /// The parsed tree, for a reader that matches the file's structure.
-    #[allow(dead_code)]
     pub(crate) ast: Ast,
     code: Code,
 }
@@ -167,76 +165,141 @@ pub(crate) fn parse_helper(
 }
 
 /// Structure the solver's recognition of known games reads (`recognise.rs`):
-/// exact questions about the compiled code, never about the text.
+/// exact questions about the parsed tree with the file's functions written out
+/// where they are called (parameters are already constants), never about the text.
 impl Expr {
+    /// An expression of a tree (compiled, so the solver can run it).
+    fn of_ast(ast: Ast) -> Option<Expr> {
+        let code = Code::compile(&ast).ok()?;
+        (code.depth() <= STACK).then_some(Expr { ast, code })
+    }
+
     /// The variable this expression is, when it is one and nothing else.
     pub(crate) fn as_var(&self) -> Option<usize> {
-        match self.code.as_slice() {
-            [Op::Var(i)] => Some(*i),
+        match written_out(&self.ast, None) {
+            Ast::Var(i) => Some(i),
             _ => None,
         }
     }
 
     /// Whether the expression reads variable `var`.
     pub(crate) fn reads(&self, var: usize) -> bool {
-        self.code.contains(&Op::Var(var))
+        reads_var(&written_out(&self.ast, None), var)
     }
 
     /// `e` when this expression is `min(v, e)` or `min(e, v)` of the variable `var`
     /// and one more argument.
     pub(crate) fn min_with_var(&self, var: usize) -> Option<Expr> {
-        let (last, body) = self.code.split_last()?;
-        if *last != Op::Min(2) {
+        let Ast::Call(crate::lang::Builtin::Min, args) = written_out(&self.ast, None) else {
             return None;
-        }
-        // Postfix: the two arguments' code, one after the other; a lone variable
-        // first or last is one whole argument, so the rest is the other.
-        let other = match body {
-            [Op::Var(i), rest @ ..] if *i == var && one_value(rest) => rest,
-            [rest @ .., Op::Var(i)] if *i == var && one_value(rest) => rest,
+        };
+        let other = match args.as_slice() {
+            [Ast::Var(i), other] | [other, Ast::Var(i)] if *i == var => other.clone(),
             _ => return None,
         };
-        let code = other.to_vec();
-        let whole = whole_program(&code);
-        let depth = stack_depth(&code);
-        Some(Expr { code, whole, depth })
+        Expr::of_ast(other)
     }
 
     /// Whether this expression is `other` with each variable `j` of `other` read as
-    /// variable `rename(j)` (`None`: `other` may not read `j`): the same program.
+    /// variable `rename(j)` (`None`: `other` may not read `j`): the same tree.
     pub(crate) fn same_as(&self, other: &Expr, rename: &dyn Fn(usize) -> Option<usize>) -> bool {
-        self.code.len() == other.code.len()
-            && self.code.iter().zip(&other.code).all(|(a, b)| match b {
-                Op::Var(j) => rename(*j).is_some_and(|i| *a == Op::Var(i)),
-                b => a == b,
+        let mut unmapped = false;
+        let renamed = rename_vars(&written_out(&other.ast, None), &mut |j| {
+            rename(j).unwrap_or_else(|| {
+                unmapped = true;
+                j
             })
+        });
+        !unmapped && written_out(&self.ast, None) == renamed
     }
-}
-
-/// Whether `code` computes exactly one value on its own (never reading below it).
-fn one_value(code: &[Op]) -> bool {
-    let mut held = 0usize;
-    for op in code {
-        let takes = match op {
-            Op::Const(_) | Op::Var(_) => 0,
-            Op::Neg | Op::Floor | Op::Ceil | Op::Round | Op::Isqrt | Op::Abs => 1,
-            Op::Min(n) | Op::Max(n) => *n,
-            _ => 2,
-        };
-        if held < takes {
-            return false;
-        }
-        held = held - takes + 1;
-    }
-    held == 1
 }
 
 impl Condition {
     /// The one comparison of a condition that is not a chain: left, operator, right.
-    pub(crate) fn single(&self) -> Option<(&Expr, &'static str, &Expr)> {
-        match self.parts.as_slice() {
-            [c] => Some((&c.left, c.op, &c.right)),
-            _ => None,
+    pub(crate) fn single(&self) -> Option<(Expr, &'static str, Expr)> {
+        let Ast::Compare(left, links) = &self.ast else {
+            return None;
+        };
+        let [(op, right)] = links.as_slice() else {
+            return None;
+        };
+        Some((
+            Expr::of_ast((**left).clone())?,
+            op.symbol(),
+            Expr::of_ast(right.clone())?,
+        ))
+    }
+}
+
+/// The tree with every call of a file's function replaced by its body, the
+/// arguments put in for its variables (`args`: the values of `Var(i)` inside a body).
+fn written_out(ast: &Ast, args: Option<&[Ast]>) -> Ast {
+    let each = |a: &Ast| written_out(a, args);
+    match ast {
+        Ast::Const(c) => Ast::Const(c.clone()),
+        Ast::Var(i) => match args {
+            Some(values) => values[*i].clone(),
+            None => Ast::Var(*i),
+        },
+        Ast::Neg(a) => Ast::Neg(Box::new(each(a))),
+        Ast::Chain(first, rest) => Ast::Chain(
+            Box::new(each(first)),
+            rest.iter().map(|(op, a)| (*op, each(a))).collect(),
+        ),
+        Ast::Pow(a, b) => Ast::Pow(Box::new(each(a)), Box::new(each(b))),
+        Ast::Call(f, xs) => Ast::Call(*f, xs.iter().map(each).collect()),
+        Ast::Apply(f, xs) => {
+            let values: Vec<Ast> = xs.iter().map(each).collect();
+            written_out(&f.body, Some(&values))
+        }
+        Ast::Compare(first, rest) => Ast::Compare(
+            Box::new(each(first)),
+            rest.iter().map(|(op, a)| (*op, each(a))).collect(),
+        ),
+        Ast::Not(a) => Ast::Not(Box::new(each(a))),
+        Ast::All(xs) => Ast::All(xs.iter().map(each).collect()),
+        Ast::Any(xs) => Ast::Any(xs.iter().map(each).collect()),
+    }
+}
+
+/// The tree (functions written out) with each variable `j` read as `to(j)`.
+fn rename_vars(ast: &Ast, to: &mut dyn FnMut(usize) -> usize) -> Ast {
+    match ast {
+        Ast::Var(j) => Ast::Var(to(*j)),
+        Ast::Const(c) => Ast::Const(c.clone()),
+        Ast::Neg(a) => Ast::Neg(Box::new(rename_vars(a, to))),
+        Ast::Chain(first, rest) => Ast::Chain(
+            Box::new(rename_vars(first, to)),
+            rest.iter().map(|(op, a)| (*op, rename_vars(a, to))).collect(),
+        ),
+        Ast::Pow(a, b) => Ast::Pow(Box::new(rename_vars(a, to)), Box::new(rename_vars(b, to))),
+        Ast::Call(f, xs) => Ast::Call(*f, xs.iter().map(|a| rename_vars(a, to)).collect()),
+        Ast::Apply(f, xs) => Ast::Apply(f.clone(), xs.iter().map(|a| rename_vars(a, to)).collect()),
+        Ast::Compare(first, rest) => Ast::Compare(
+            Box::new(rename_vars(first, to)),
+            rest.iter().map(|(op, a)| (*op, rename_vars(a, to))).collect(),
+        ),
+        Ast::Not(a) => Ast::Not(Box::new(rename_vars(a, to))),
+        Ast::All(xs) => Ast::All(xs.iter().map(|a| rename_vars(a, to)).collect()),
+        Ast::Any(xs) => Ast::Any(xs.iter().map(|a| rename_vars(a, to)).collect()),
+    }
+}
+
+/// Whether a tree (functions written out) reads variable `var`.
+fn reads_var(ast: &Ast, var: usize) -> bool {
+    match ast {
+        Ast::Var(j) => *j == var,
+        Ast::Const(_) => false,
+        Ast::Neg(a) | Ast::Not(a) => reads_var(a, var),
+        Ast::Chain(first, rest) => {
+            reads_var(first, var) || rest.iter().any(|(_, a)| reads_var(a, var))
+        }
+        Ast::Compare(first, rest) => {
+            reads_var(first, var) || rest.iter().any(|(_, a)| reads_var(a, var))
+        }
+        Ast::Pow(a, b) => reads_var(a, var) || reads_var(b, var),
+        Ast::Call(_, xs) | Ast::Apply(_, xs) | Ast::All(xs) | Ast::Any(xs) => {
+            xs.iter().any(|a| reads_var(a, var))
         }
     }
 }

@@ -152,7 +152,7 @@ fn cap_source(kind: u8, p: [i64; 4], [a, b]: [&str; 2]) -> String {
         1 => format!("floor(min({a}, {b})/{k}) + {c2}"),
         2 => format!("floor(max({a} - {b}, {b} - {a}, {c0})/{k})"),
         3 => format!("mod({c0}*{a} + {c1}*{b} + {c2}, {k} + 2)"),
-        4 => format!("floor(({a} + {b})^2/({k} + 3))"),
+        4 => format!("floor(({a} + {b})**2/({k} + 3))"),
         5 => format!("abs({a} - {c1}*{b}) + {c2} - 2"),
         6 => format!("isqrt({c0}*{a}*{b} + {c2})"),
         _ => format!("{c2} + 8 - {a} - floor({b}/{k})"),
