@@ -40,6 +40,8 @@ pub enum MarkSwatch {
     Square,
     /// A diamond (a square on its corner).
     Diamond,
+    /// A triangle, point up.
+    Triangle,
 }
 
 impl From<Color> for Swatch {
@@ -156,6 +158,7 @@ impl Swatch {
                         let d = r * 1.3;
                         PathItem::polygon(&[(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)])
                     }
+                    MarkSwatch::Triangle => triangle(cx, cy, r),
                 };
                 scene.push(path.stroked(super::color::INK, line));
             }
@@ -374,4 +377,14 @@ mod tests {
         }
         assert!((left + right - 400.0).abs() < 1e-9, "{left}..{right}");
     }
+}
+
+/// A triangle, point up, centred at `(cx, cy)`, `r` from centre to side.
+pub fn triangle(cx: f64, cy: f64, r: f64) -> PathItem {
+    let d = r * 1.4;
+    PathItem::polygon(&[
+        (cx, cy - d),
+        (cx + d, cy + d * 0.75),
+        (cx - d, cy + d * 0.75),
+    ])
 }

@@ -9,6 +9,8 @@
 //! `t`); evaluating it is a loop over a small stack, with no allocation.
 
 use crate::exact::{isqrt, Rational};
+use crate::prove::ir::{CmpOp, Formula};
+use crate::prove::linear::Linear;
 use std::collections::BTreeMap;
 
 /// Why an evaluation failed.
@@ -111,6 +113,58 @@ fn floor_div_i64(n: i64, d: i64) -> Option<i64> {
     } else {
         q
     })
+}
+
+impl Expr {
+    /// The expression in the prover's logic, `Op::Var(i)` standing for
+    /// `vars[i]`; refused (one line naming the construct) where it is not
+    /// linear: a product or power of heaps, a division by a heap, `isqrt`,
+    /// `round`.
+    pub(crate) fn to_linear(&self, vars: &[Linear]) -> Result<Linear, String> {
+        let mut stack: Vec<Linear> = Vec::with_capacity(self.depth);
+        let broken = || "a compiled expression is unbalanced".to_string();
+        for op in &self.code {
+            let v = match op {
+                Op::Const(q) => Linear::Known(*q),
+                Op::Var(i) => vars.get(*i).cloned().ok_or_else(broken)?,
+                Op::Neg | Op::Floor | Op::Ceil | Op::Abs | Op::Round | Op::Isqrt => {
+                    let a = stack.pop().ok_or_else(broken)?;
+                    match op {
+                        Op::Neg => a.neg()?,
+                        Op::Floor => a.floor()?,
+                        Op::Ceil => a.ceil()?,
+                        Op::Abs => a.abs()?,
+                        Op::Round => return Err(
+                            "round() (half to even) is not translated for the prover; write floor(E + 1/2) if ties may round up".into(),
+                        ),
+                        _ => return Err(
+                            "a square root (isqrt) is outside linear arithmetic".into(),
+                        ),
+                    }
+                }
+                Op::Min(n) | Op::Max(n) => {
+                    let at = stack.len().checked_sub(*n).ok_or_else(broken)?;
+                    let args = stack.split_off(at);
+                    Linear::extreme(args, matches!(op, Op::Max(_)))?
+                }
+                _ => {
+                    let b = stack.pop().ok_or_else(broken)?;
+                    let a = stack.pop().ok_or_else(broken)?;
+                    match op {
+                        Op::Add => a.add(b, false)?,
+                        Op::Sub => a.add(b, true)?,
+                        Op::Mul => a.mul(b)?,
+                        Op::Div => a.div(b)?,
+                        Op::FloorDiv => a.div(b)?.floor()?,
+                        Op::Pow => a.pow(b)?,
+                        _ => a.modulo(b)?,
+                    }
+                }
+            };
+            stack.push(v);
+        }
+        stack.pop().ok_or_else(broken)
+    }
 }
 
 /// The stack of an evaluation; deeper expressions are refused when compiled.
@@ -934,6 +988,26 @@ impl Condition {
             }
         }
         Ok(true)
+    }
+}
+
+impl Condition {
+    /// The condition in the prover's logic (see [`Expr::to_linear`]).
+    pub(crate) fn to_formula(&self, vars: &[Linear]) -> Result<Formula, String> {
+        let mut parts = Vec::with_capacity(self.parts.len());
+        for c in &self.parts {
+            let op = match c.op {
+                "<" => CmpOp::Lt,
+                "<=" => CmpOp::Le,
+                ">" => CmpOp::Gt,
+                ">=" => CmpOp::Ge,
+                "==" => CmpOp::Eq,
+                _ => CmpOp::Ne,
+            };
+            let (left, right) = (c.left.to_linear(vars)?, c.right.to_linear(vars)?);
+            parts.push(left.compare(op, right)?);
+        }
+        Ok(Formula::and(parts))
     }
 }
 

@@ -23,7 +23,9 @@
 //! game, does not go down, or overflows. The full language is in `docs/games.md`.
 
 mod expr;
+mod logic;
 mod solve;
+pub use logic::{FileGame, LogicGame, LogicMove};
 #[cfg(test)]
 mod tests;
 
