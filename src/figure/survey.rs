@@ -955,9 +955,8 @@ pub fn csv(report: &SurveyReport) -> String {
             );
         }
         // Rules also exact in the box, which the rows above do not name.
-        for k in 0..proofs.len() {
-            if !used[k].get() {
-                let p = &proofs[k];
+        for (p, used) in proofs.iter().zip(&used) {
+            if !used.get() {
                 row(&p.finding, Some(true), p.rule.clone(), Some(0), None, None);
             }
         }

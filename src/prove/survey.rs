@@ -278,7 +278,7 @@ pub fn prove_survey(
                     region: region.clone(),
                 },
             };
-            let key = format!("{index} {:?}", claim);
+            let key = format!("{index} {claim:?}");
             if !jobs.iter().any(|j| j.key == key) {
                 if let Ok(game) = &game {
                     jobs.push(Job {

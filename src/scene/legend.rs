@@ -313,6 +313,16 @@ impl KeyBlock {
     }
 }
 
+/// A triangle, point up, centred at `(cx, cy)`, `r` from centre to side.
+pub fn triangle(cx: f64, cy: f64, r: f64) -> PathItem {
+    let d = r * 1.4;
+    PathItem::polygon(&[
+        (cx, cy - d),
+        (cx + d, cy + d * 0.75),
+        (cx - d, cy + d * 0.75),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,14 +387,4 @@ mod tests {
         }
         assert!((left + right - 400.0).abs() < 1e-9, "{left}..{right}");
     }
-}
-
-/// A triangle, point up, centred at `(cx, cy)`, `r` from centre to side.
-pub fn triangle(cx: f64, cy: f64, r: f64) -> PathItem {
-    let d = r * 1.4;
-    PathItem::polygon(&[
-        (cx, cy - d),
-        (cx + d, cy + d * 0.75),
-        (cx - d, cy + d * 0.75),
-    ])
 }

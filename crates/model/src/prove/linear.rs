@@ -69,7 +69,7 @@ impl Linear {
     }
 
     /// `-self`.
-    pub fn neg(self) -> Result<Linear, String> {
+    pub fn negated(self) -> Result<Linear, String> {
         Ok(match self {
             Linear::Known(q) => Linear::Known(q.checked_neg().map_err(arith)?),
             Linear::Over(t, d) => Linear::Over(t.times(-1), d),
@@ -94,7 +94,7 @@ impl Linear {
     }
 
     /// `self * b`, one of them a constant.
-    pub fn mul(self, b: Linear) -> Result<Linear, String> {
+    pub fn times(self, b: Linear) -> Result<Linear, String> {
         Ok(match (self, b) {
             (Linear::Known(p), Linear::Known(q)) => Linear::Known(p.checked_mul(q).map_err(arith)?),
             (Linear::Known(q), Linear::Over(t, d)) | (Linear::Over(t, d), Linear::Known(q)) => {
@@ -106,7 +106,7 @@ impl Linear {
     }
 
     /// `self / b`, `b` a constant.
-    pub fn div(self, b: Linear) -> Result<Linear, String> {
+    pub fn divided_by(self, b: Linear) -> Result<Linear, String> {
         match (self, b) {
             (Linear::Known(p), Linear::Known(q)) => {
                 Ok(Linear::Known(p.checked_div(q).map_err(arith)?))
@@ -148,7 +148,7 @@ impl Linear {
 
     /// `ceil(self)` = `-floor(-self)`.
     pub fn ceil(self) -> Result<Linear, String> {
-        self.neg()?.floor()?.neg()
+        self.negated()?.floor()?.negated()
     }
 
     /// `|self|`.
@@ -162,8 +162,8 @@ impl Linear {
 
     /// `self mod b` as Mathematica has it: `self - b*floor(self/b)`, `b` a constant.
     pub fn modulo(self, b: Linear) -> Result<Linear, String> {
-        let quotient = self.clone().div(b.clone())?.floor()?;
-        self.add(b.mul(quotient)?, true)
+        let quotient = self.clone().divided_by(b.clone())?.floor()?;
+        self.add(b.times(quotient)?, true)
     }
 
     /// `min` (or `max`) of the values.

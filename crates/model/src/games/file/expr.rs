@@ -130,7 +130,7 @@ impl Expr {
                 Op::Neg | Op::Floor | Op::Ceil | Op::Abs | Op::Round | Op::Isqrt => {
                     let a = stack.pop().ok_or_else(broken)?;
                     match op {
-                        Op::Neg => a.neg()?,
+                        Op::Neg => a.negated()?,
                         Op::Floor => a.floor()?,
                         Op::Ceil => a.ceil()?,
                         Op::Abs => a.abs()?,
@@ -153,9 +153,9 @@ impl Expr {
                     match op {
                         Op::Add => a.add(b, false)?,
                         Op::Sub => a.add(b, true)?,
-                        Op::Mul => a.mul(b)?,
-                        Op::Div => a.div(b)?,
-                        Op::FloorDiv => a.div(b)?.floor()?,
+                        Op::Mul => a.times(b)?,
+                        Op::Div => a.divided_by(b)?,
+                        Op::FloorDiv => a.divided_by(b)?.floor()?,
                         Op::Pow => a.pow(b)?,
                         _ => a.modulo(b)?,
                     }
