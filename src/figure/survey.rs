@@ -612,8 +612,14 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         }
         if let Some(file) = figure {
             out.push_str(&format!(
-                "\n![P-positions of {} = {}; a square ring marks a P-position that breaks the rule, a diamond an N-position that fits it, a triangle a counterexample beyond the box]({file})\n",
-                report.parameter, v.value
+                "\n![P-positions of {} = {}; a square ring marks a P-position that breaks the rule, a diamond an N-position that fits it{}]({file})\n",
+                report.parameter,
+                v.value,
+                if proved {
+                    ", a triangle a counterexample beyond the box"
+                } else {
+                    ""
+                }
             ));
         }
         out.push('\n');
