@@ -12,6 +12,7 @@
 
 use plotters::prelude::*;
 
+use crate::prove::survey::SurveyProof;
 use crate::scene::chart::{chart_error, plotting_rect, whole_tick, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
 use crate::scene::legend::{KeyBlock, Swatch};
@@ -36,6 +37,8 @@ pub struct SurveyReport {
     pub view: FigureView,
     /// The figures' print: resolution, exact width, typeface.
     pub style: crate::scene::units::PrintStyle,
+    /// With `--prove`: per value, each rule that holds in its box and its proof.
+    pub proofs: Option<Vec<Vec<SurveyProof>>>,
 }
 
 impl SurveyReport {
@@ -48,6 +51,7 @@ impl SurveyReport {
             values,
             view: FigureView::default(),
             style: crate::scene::units::PrintStyle::default(),
+            proofs: None,
         }
     }
 }
@@ -432,7 +436,7 @@ pub fn text(report: &SurveyReport) -> String {
         "survey of {} over {}; every finding is a claim about the box shown only\n",
         report.family, report.parameter
     );
-    for v in &report.values {
+    for (i, v) in report.values.iter().enumerate() {
         out.push_str(&format!(
             "{}={}  box {}: {} positions, {} P\n",
             report.parameter,
@@ -450,10 +454,77 @@ pub fn text(report: &SurveyReport) -> String {
         for (name, text) in findings(v) {
             out.push_str(&format!("  {name}: {text}\n"));
         }
+        for line in proof_lines(report, i) {
+            out.push_str(&format!("  {line}\n"));
+        }
         if let Some((header, rows)) = per_slice_table(v) {
             out.push_str(&format!("  per {}: {}\n", header[0], header.join(" | ")));
             for row in rows {
                 out.push_str(&format!("    {}\n", row.join(" | ")));
+            }
+        }
+    }
+    out
+}
+
+/// The proofs of value `i`: empty without `--prove`.
+fn proofs_at(report: &SurveyReport, i: usize) -> &[SurveyProof] {
+    report
+        .proofs
+        .as_ref()
+        .and_then(|p| p.get(i))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Value `i`'s proofs in words, one line each (none without `--prove`).
+pub fn proof_lines(report: &SurveyReport, i: usize) -> Vec<String> {
+    if report.proofs.is_none() {
+        return Vec::new();
+    }
+    let proofs = proofs_at(report, i);
+    if proofs.is_empty() {
+        return vec!["proof: no rule holds in the box, nothing to prove".to_string()];
+    }
+    // The same claim found by two finders (a nim-sum 0) is one line.
+    let mut lines: Vec<(String, Vec<&str>, String)> = Vec::new();
+    for p in proofs {
+        let (claim, long) = (p.claim(), p.long());
+        match lines.iter_mut().find(|(c, _, l)| *c == claim && *l == long) {
+            Some((_, findings, _)) => findings.push(&p.finding),
+            None => lines.push((claim, vec![&p.finding], long)),
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(claim, findings, long)| {
+            format!("proof of {claim} ({}): {long}", findings.join(", "))
+        })
+        .collect()
+}
+
+/// Value `i`'s proofs as one short table cell.
+fn proof_cell(report: &SurveyReport, i: usize) -> String {
+    let proofs = proofs_at(report, i);
+    if proofs.is_empty() {
+        return "no rule to prove".to_string();
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for p in proofs {
+        let item = format!("{}: {}", p.claim(), p.short());
+        if !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    seen.join("; ")
+}
+
+/// The counterexamples beyond the box of value `i`, for its figure.
+pub fn beyond_box(report: &SurveyReport, i: usize) -> Vec<Vec<u64>> {
+    let mut out: Vec<Vec<u64>> = Vec::new();
+    for p in proofs_at(report, i).iter().filter(|p| p.beyond_box) {
+        if let Some(c) = p.counterexample() {
+            if !out.iter().any(|o| o.as_slice() == c) {
+                out.push(c.to_vec());
             }
         }
     }
@@ -482,16 +553,30 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         .first()
         .map(|v| findings(v).into_iter().map(|(n, _)| n).collect())
         .unwrap_or_default();
+    let proved = report.proofs.is_some();
+    if proved {
+        out.push_str(
+            "The **proof** column: each rule that holds in its box, decided for **every position** \
+             of the game by the MONA decision procedure; a counterexample is confirmed by the exact \
+             solver (see docs/prove.md in nimscape).\n\n",
+        );
+    }
     out.push_str(&format!("| {} | box | positions | P |", report.parameter));
     for n in &names {
         out.push_str(&format!(" {} |", cell(n)));
+    }
+    if proved {
+        out.push_str(" proof |");
     }
     out.push_str("\n|---|---|---|---|");
     for _ in &names {
         out.push_str("---|");
     }
+    if proved {
+        out.push_str("---|");
+    }
     out.push('\n');
-    for v in &report.values {
+    for (i, v) in report.values.iter().enumerate() {
         out.push_str(&format!(
             "| {} | {} | {} | {} |",
             v.value,
@@ -501,6 +586,9 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         ));
         for (_, text) in findings(v) {
             out.push_str(&format!(" {} |", cell(&text)));
+        }
+        if proved {
+            out.push_str(&format!(" {} |", cell(&proof_cell(report, i))));
         }
         out.push('\n');
     }
@@ -517,7 +605,12 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         figures
     };
     let none = std::iter::repeat(&None);
-    for (v, figure) in report.values.iter().zip(per_value.iter().chain(none)) {
+    for (i, (v, figure)) in report
+        .values
+        .iter()
+        .zip(per_value.iter().chain(none))
+        .enumerate()
+    {
         out.push_str(&format!(
             "## {} = {}: {}\n\n",
             report.parameter, v.value, v.game
@@ -531,6 +624,9 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         }
         for (name, text) in findings(v) {
             out.push_str(&format!("* **{name}**: {text}\n"));
+        }
+        for line in proof_lines(report, i) {
+            out.push_str(&format!("* {line}\n"));
         }
         if let Some((header, rows)) = per_slice_table(v) {
             out.push_str(&format!("\nPer slice of {}:\n\n", header[0]));
@@ -560,8 +656,14 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
         }
         if let Some(file) = figure {
             out.push_str(&format!(
-                "\n![P-positions of {} = {}; a square ring marks a P-position that breaks the rule, a diamond an N-position that fits it]({file})\n",
-                report.parameter, v.value
+                "\n![P-positions of {} = {}; a square ring marks a P-position that breaks the rule, a diamond an N-position that fits it{}]({file})\n",
+                report.parameter,
+                v.value,
+                if proved {
+                    ", a triangle a counterexample beyond the box"
+                } else {
+                    ""
+                }
             ));
         }
         out.push('\n');
@@ -653,6 +755,13 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
             })
         })
         .collect();
+    let mut values = values;
+    if report.proofs.is_some() {
+        for (i, v) in values.iter_mut().enumerate() {
+            v["proofs"] =
+                serde_json::Value::Array(proofs_at(report, i).iter().map(proof_json).collect());
+        }
+    }
     json!({
         "family": report.family,
         "parameter": report.parameter,
@@ -660,6 +769,42 @@ pub fn json(report: &SurveyReport) -> serde_json::Value {
         "claims": "every finding holds or fails in its value's box only",
         "values": values,
     })
+}
+
+/// One proof of `survey --prove` as JSON.
+fn proof_json(p: &SurveyProof) -> serde_json::Value {
+    use crate::prove::survey::ProofOutcome;
+    use serde_json::json;
+    let mut out = json!({
+        "finding": p.finding,
+        "rule": p.rule,
+        "claim": if p.grundy { "grundy" } else { "p-positions" },
+        "verdict": p.word(),
+        "text": p.long(),
+    });
+    match &p.outcome {
+        ProofOutcome::Done(r) => {
+            out["engine"] = json!(format!("{} ({})", r.engine, r.engine_version));
+            out["seconds"] = json!(r.seconds);
+            out["undecided_because"] = json!(r.undecided_because);
+            out["counterexample"] = match &r.counterexample {
+                Some(c) => json!({
+                    "position": c.position,
+                    "grundy": c.grundy,
+                    "claimed": c.claimed,
+                    "actual": c.actual,
+                    "explanation": c.explanation,
+                    "smallest": r.counterexample_is_smallest,
+                    "beyond_box": p.beyond_box,
+                }),
+                None => serde_json::Value::Null,
+            };
+        }
+        ProofOutcome::NotDecidable(why) | ProofOutcome::Failed(why) => {
+            out["why"] = json!(why);
+        }
+    }
+    out
 }
 
 /// A rule of one's own as JSON.
@@ -738,7 +883,13 @@ pub fn csv_header(parameter: &str) -> String {
 /// (`y=0..3`), whose findings say nothing about larger values.
 pub fn csv(report: &SurveyReport) -> String {
     let mut out = csv_header(&report.parameter);
-    for v in &report.values {
+    let proved = report.proofs.is_some();
+    if proved {
+        out.insert_str(out.len() - 1, ",proof");
+    }
+    for (i, v) in report.values.iter().enumerate() {
+        let proofs = proofs_at(report, i);
+        let used = vec![std::cell::Cell::new(false); proofs.len()];
         let bounds: Vec<String> = v.bounds.iter().map(u32::to_string).collect();
         let reach: Vec<String> = v.reach.iter().map(|(a, b)| format!("{a}..{b}")).collect();
         let narrow: Vec<String> = v
@@ -752,8 +903,23 @@ pub fn csv(report: &SurveyReport) -> String {
                        exceptions: Option<u64>,
                        smallest: Option<&[u32]>,
                        beyond: Option<u64>| {
+            // The proof of the rule this row names, when the survey proved.
+            let proof = if proved {
+                let found = proofs.iter().enumerate().position(|(k, p)| {
+                    !used[k].get()
+                        && p.finding == finding
+                        && (p.rule == rule || finding.starts_with("rule "))
+                });
+                let text = found.map_or(String::new(), |k| {
+                    used[k].set(true);
+                    csv_field(&proofs[k].short())
+                });
+                format!(",{text}")
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{}{proof}\n",
                 v.value,
                 bounds.join("x"),
                 reach.join(" "),
@@ -838,6 +1004,12 @@ pub fn csv(report: &SurveyReport) -> String {
                 v.beyond(check.threshold),
             );
         }
+        // Rules also exact in the box, which the rows above do not name.
+        for (p, used) in proofs.iter().zip(&used) {
+            if !used.get() {
+                row(&p.finding, Some(true), p.rule.clone(), Some(0), None, None);
+            }
+        }
     }
     out
 }
@@ -900,6 +1072,8 @@ pub enum ExceptionMark {
     PBreaks,
     /// "N fits it": a diamond.
     NFits,
+    /// A counterexample beyond the box, found by the prover: a triangle.
+    Beyond,
 }
 
 impl ExceptionMark {
@@ -920,6 +1094,7 @@ impl ExceptionMark {
                 let d = r * 1.3;
                 PathItem::polygon(&[(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)])
             }
+            ExceptionMark::Beyond => crate::scene::legend::triangle(cx, cy, r),
         }
     }
 }
@@ -1076,6 +1251,17 @@ fn slice_cells(
 /// [`MAX_FIGURE_CELLS`] cells a side. The scene is laid out at `view.width`
 /// with the type scale of every figure at that width.
 pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Result<Option<Scene>> {
+    value_scene_with(v, parameter, view, &[])
+}
+
+/// [`value_scene`] with the prover's counterexamples beyond the box (`survey
+/// --prove`), each marked by a triangle where it falls inside the drawing.
+pub fn value_scene_with(
+    v: &ValueReport,
+    parameter: &str,
+    view: &FigureView,
+    beyond: &[Vec<u64>],
+) -> Result<Option<Scene>> {
     let dims = v.names.len();
     if !(2..=3).contains(&dims) {
         return Ok(None);
@@ -1110,6 +1296,29 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
     }
     if let Some(low) = drawn.low_up {
         u0 = u0.min(low);
+    }
+    // The prover's counterexamples where they fall inside the drawing (a
+    // counterexample beyond the box may project onto the sieve's cells).
+    for p in beyond {
+        let p: Vec<i64> = p
+            .iter()
+            .map(|&c| i64::try_from(c).unwrap_or(i64::MAX))
+            .collect();
+        let cell = match &view.plot {
+            SurveyPlot::Sieve | SurveyPlot::Table if dims == 3 => {
+                Some((p[1], p[0].saturating_sub(p[2])))
+            }
+            SurveyPlot::Sieve | SurveyPlot::Table => Some((p[0], p[1])),
+            SurveyPlot::Slice(c, at) => v.names.iter().position(|n| n == c).and_then(|fixed| {
+                let free: Vec<usize> = (0..dims).filter(|&d| d != fixed).collect();
+                (p[fixed] == i64::from(*at) && free.len() == 2).then(|| (p[free[0]], p[free[1]]))
+            }),
+        };
+        if let Some((a, u)) = cell {
+            if (a0..=a1).contains(&a) && (u0..=u1).contains(&u) {
+                drawn.marks.push(((a, u), ExceptionMark::Beyond));
+            }
+        }
     }
     let (cols, rows) = ((a1 - a0 + 1) as usize, (u1 - u0 + 1) as usize);
     if cols > MAX_FIGURE_CELLS || rows > MAX_FIGURE_CELLS {
@@ -1163,6 +1372,12 @@ pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Resul
                 entries.push((Swatch::Mark(mark_swatch(mark)), what));
             }
         }
+    }
+    if drawn.marks.iter().any(|m| m.1 == ExceptionMark::Beyond) {
+        entries.push((
+            Swatch::Mark(mark_swatch(ExceptionMark::Beyond)),
+            "counterexample beyond the box (prove)".to_string(),
+        ));
     }
     let chart_w = left + plot_w + right;
     let width = if view.exact {
@@ -1610,6 +1825,7 @@ fn mark_swatch(mark: ExceptionMark) -> crate::scene::legend::MarkSwatch {
     match mark {
         ExceptionMark::PBreaks => crate::scene::legend::MarkSwatch::Square,
         ExceptionMark::NFits => crate::scene::legend::MarkSwatch::Diamond,
+        ExceptionMark::Beyond => crate::scene::legend::MarkSwatch::Triangle,
     }
 }
 
@@ -1738,6 +1954,28 @@ fn cell_text(v: &ValueReport, name: &str) -> String {
     }
 }
 
+/// The proofs of one value as a short table cell: `x ⊕ y ⊕ z = 0: proved`.
+fn tex_proof_cell(proofs: &[SurveyProof]) -> String {
+    if proofs.is_empty() {
+        return "no rule to prove".to_string();
+    }
+    let mut items: Vec<String> = Vec::new();
+    for p in proofs {
+        let verdict = match (p.word(), p.counterexample()) {
+            ("false", Some(c)) => {
+                let parts: Vec<String> = c.iter().map(u64::to_string).collect();
+                format!("false, ({})", parts.join(", "))
+            }
+            (word, _) => word.to_string(),
+        };
+        let item = format!("{}: {verdict}", set_rule(&p.rule));
+        if !items.contains(&item) {
+            items.push(item);
+        }
+    }
+    items.join("; ")
+}
+
 /// The parameter × finding table as a LaTeX `tabular` for a paper: one row per
 /// value, its box as the game really spans it (a coordinate spanning at most 8
 /// values marked †, with a note under the table), one column per finding.
@@ -1767,12 +2005,13 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
     out.push_str("\\noindent\\begingroup\\footnotesize\\setlength{\\tabcolsep}{0.25em}%\n");
     // The box takes a fifth of the line, the findings share most of the rest,
     // and the parameter's numbers what is left (about 0.08 of a column).
-    let share = 0.70 / names.len().max(1) as f64;
+    let proved = report.proofs.is_some();
+    let share = 0.70 / (names.len() + usize::from(proved)).max(1) as f64;
     let column = |f: f64| {
         format!(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {f:.3}\\linewidth-2\\tabcolsep\\relax}}")
     };
     let mut spec = format!("@{{}}r{}", column(0.22));
-    for _ in &names {
+    for _ in 0..names.len() + usize::from(proved) {
         spec.push_str(&column(share));
     }
     spec.push_str("@{}");
@@ -1784,10 +2023,13 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
     for n in &names {
         header.push(tex_text(n)?);
     }
+    if proved {
+        header.push("proof".to_string());
+    }
     out.push_str(&header.join(" & "));
     out.push_str(" \\\\\n\\hline\n");
     let mut narrow_seen = false;
-    for v in &report.values {
+    for (i, v) in report.values.iter().enumerate() {
         let narrow = v.narrow();
         let spans: Vec<String> = v
             .names
@@ -1807,6 +2049,9 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
         for n in &names {
             row.push(tex_text(&tex_cell(v, n))?);
         }
+        if proved {
+            row.push(tex_text(&tex_proof_cell(proofs_at(report, i)))?);
+        }
         out.push_str(&row.join(" & "));
         out.push_str(" \\\\\n");
     }
@@ -1818,7 +2063,7 @@ pub fn tex(report: &SurveyReport, command: &str) -> Result<String> {
         ))?;
         out.push_str(&format!(
             "\\multicolumn{{{}}}{{@{{}}>{{\\raggedright\\arraybackslash}}p{{\\linewidth}}@{{}}}}{{{note}}} \\\\\n",
-            names.len() + 2,
+            names.len() + 2 + usize::from(proved),
         ));
     }
     out.push_str("\\end{tabular}%\n\\endgroup%\n");
@@ -1984,6 +2229,35 @@ mod tests {
     }
 
     #[test]
+    fn a_counterexample_beyond_the_box_is_marked_where_the_sieve_draws_it() {
+        // k = 3 in the box 16: the sieve spans y 0..10 and x - z -16..16.
+        let v = triangular(3, 16);
+        let view = FigureView::default();
+        let white = |scene: &Scene| {
+            scene
+                .items
+                .iter()
+                .filter(|i| matches!(i, crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
+                .count()
+        };
+        let texts = |scene: &Scene| format!("{:?}", scene.items);
+        let plain = value_scene(&v, "k", &view).unwrap().unwrap();
+        // (20, 4, 18) lies beyond the box (x = 20 > 16) and on the sieve's cell (4, 2).
+        let inside = value_scene_with(&v, "k", &view, &[vec![20, 4, 18]])
+            .unwrap()
+            .unwrap();
+        assert_eq!(white(&inside), white(&plain) + 1);
+        assert!(texts(&inside).contains("counterexample beyond the box"));
+        assert!(!texts(&plain).contains("counterexample beyond the box"));
+        // (90, 40, 3): y = 40 is past the drawing; nothing marked, no key entry.
+        let outside = value_scene_with(&v, "k", &view, &[vec![90, 40, 3]])
+            .unwrap()
+            .unwrap();
+        assert_eq!(white(&outside), white(&plain));
+        assert!(!texts(&outside).contains("counterexample beyond the box"));
+    }
+
+    #[test]
     fn the_latex_table_escapes_what_a_game_file_names() {
         let mut v = triangular(2, 8);
         v.names = vec!["x$\\input{a}".into(), "y".into(), "z%".into()];
@@ -1994,6 +2268,7 @@ mod tests {
             values: vec![v],
             view: FigureView::default(),
             style: Default::default(),
+            proofs: None,
         };
         let tex = tex(&report, "nimscape survey $x").unwrap();
         let body: Vec<&str> = tex.lines().filter(|l| !l.starts_with('%')).collect();

@@ -2,7 +2,8 @@
 //! value of the parameter (`--param k=3..35:4` proves each value on its own).
 //!
 //! Games: the capped three-heap games (`triangular` with `k`, `min-half`, or
-//! `--cap EXPR` linear in `x` and `z`) and Nim with 1 to 8 heaps. Claims are
+//! `--cap EXPR` linear in `x` and `z`), Nim with 1 to 8 heaps, and game files
+//! whose positions and moves are linear. Claims are
 //! written in the claim language ([`crate::claim`]): a P-set rule (`--claim`),
 //! a Grundy formula (`--grundy`), optionally restricted to a region that moves
 //! never leave (`--where`).
@@ -24,7 +25,8 @@ use std::time::Duration;
 #[derive(Debug, Args)]
 pub struct ProveArgs {
     /// The game: triangular (with --k or --param k=..), min-half, nim (with --heaps or
-    /// --param heaps=..), square (with --theorem); with --cap it is left out.
+    /// --param heaps=..), square (with --theorem), or a game file FILE.toml whose
+    /// moves are linear (its [params] set with --param); with --cap it is left out.
     #[arg(value_name = "GAME")]
     pub game: Option<String>,
     /// A capped game y <= EXPR, linear in x and z, e.g. 'floor(min(x,z)/k)'.
@@ -84,27 +86,10 @@ pub struct ProvePlan {
 /// The most values one run proves.
 const MAX_CASES: usize = 1000;
 
-/// The parameter's values: `NAME=VALUES` as the survey takes them, and
-/// `A..B:S` ranges with a step.
+/// The parameter's values: `NAME=VALUES` as the survey takes them
+/// (`k=3..35:4`, `k=1,5,9`), at most [`MAX_CASES`].
 fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
-    let (name, list) = text.split_once('=').unwrap_or((text, ""));
-    let mut plain = Vec::new();
-    for item in list.split(',') {
-        match item.split_once(':') {
-            Some((range, step)) => {
-                let step: usize = step.trim().parse().ok().filter(|&s| s > 0).ok_or_else(|| {
-                    Error::invalid(format!(
-                        "`param`: '{}': the step after ':' must be a whole number from 1, as in k=3..35:4",
-                        crate::error::excerpt(item)
-                    ))
-                })?;
-                let (_, values) = super::survey::parse_param(&format!("{name}={range}"))?;
-                plain.extend(values.into_iter().step_by(step).map(|v| v.to_string()));
-            }
-            None => plain.push(item.to_string()),
-        }
-    }
-    let (name, values) = super::survey::parse_param(&format!("{name}={}", plain.join(",")))?;
+    let (name, values) = super::survey::parse_param(text)?;
     if values.len() > MAX_CASES {
         return Err(Error::invalid(format!(
             "`param`: {} values; prove takes at most {MAX_CASES} in one run",
@@ -142,10 +127,9 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
         (Some(game), None) => match game.to_ascii_lowercase().as_str() {
             "triangular" => {
                 let k = value_of("k", args.k.map(i64::from))?;
-                let k32 = u32::try_from(k)
-                    .ok()
-                    .filter(|&k| k >= 1)
-                    .ok_or_else(|| Error::invalid(format!("`k` {k}: the divisor must be at least 1")))?;
+                let k32 = u32::try_from(k).ok().filter(|&k| k >= 1).ok_or_else(|| {
+                    Error::invalid(format!("`k` {k}: the divisor must be at least 1"))
+                })?;
                 let term = Term::var("x").add(Term::var("z")).floor_div(i64::from(k32));
                 Ok(ProofGame::capped(CappedGame::triangular(k32)?, term))
             }
@@ -158,18 +142,25 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                 let heaps = usize::try_from(heaps)
                     .ok()
                     .filter(|h| (1..=8).contains(h))
-                    .ok_or_else(|| Error::invalid(format!("`heaps` {heaps}: prove takes Nim with 1 to 8 heaps")))?;
+                    .ok_or_else(|| {
+                        Error::invalid(format!(
+                            "`heaps` {heaps}: prove takes Nim with 1 to 8 heaps"
+                        ))
+                    })?;
                 ProofGame::nim(heaps)
             }
             "band-7-1" | "band-7-2" => Err(refused(format!(
                 "prove does not translate the band game {game} yet: its moves leave the band (an option outside it is solved like any other tuple, as the papers' programs do), so a claim about the band's positions is no P-set claim of a game of its own"
             ))),
-            other if other.ends_with(".toml") => Err(refused(format!(
-                "prove does not translate game files yet ('{}'); a capped game can be given as --cap EXPR",
-                crate::error::excerpt(game)
-            ))),
+                        _ if super::grundy::is_game_file(game) => {
+                let (shown, text) = super::grundy::read_game_file(std::path::Path::new(game))?;
+                let overrides: Vec<(String, i64)> =
+                    param.map(|(n, v)| (n.to_string(), v)).into_iter().collect();
+                let file = nimscape_model::games::GameFile::parse(&shown, &text, &overrides)?;
+                ProofGame::game_file(&std::sync::Arc::new(file)).map_err(refused)
+            }
             _ => Err(Error::invalid(format!(
-                "unknown game '{}' for prove; choose triangular, min-half, nim, square (with --theorem), or give --cap EXPR",
+                "unknown game '{}' for prove; choose triangular, min-half, nim, square (with --theorem), a game file FILE.toml, or give --cap EXPR",
                 crate::error::excerpt(game)
             ))),
         },

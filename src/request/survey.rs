@@ -100,6 +100,13 @@ pub struct SurveyArgs {
     /// (each replaces the first coordinate it names; one-to-one and >= 0 in the box).
     #[arg(long, value_name = "DEFS", allow_hyphen_values = true)]
     pub coords: Option<String>,
+    /// Hand every rule that holds in its box to the prover (MONA): proved for all
+    /// positions, false beyond the box with the smallest counterexample, or undecided.
+    #[arg(long)]
+    pub prove: bool,
+    /// Seconds the prover may take on one question, with --prove [default: 20].
+    #[arg(long, value_name = "SECONDS")]
+    pub prove_timeout: Option<f64>,
     /// Reports to write: .md (a page, with a figure per value beside it), .json, .csv,
     /// .tex (the parameter × finding table as a LaTeX tabular), or figures alone:
     /// .png, .svg, .pdf, .tikz (one per value, fig-k11.pdf beside -o fig.pdf);
@@ -127,7 +134,18 @@ pub struct SurveyPlan {
     values: Vec<i64>,
     options: SurveyOptions,
     claims: ClaimOptions,
+    prove: Option<ProveSettings>,
 }
+
+/// How `survey --prove` proves: the engine and its time per question.
+struct ProveSettings {
+    engine: crate::prove::engine::Mona,
+    timeout: std::time::Duration,
+}
+
+/// The prover's time per question when none is given, seconds: a survey
+/// proves many rules, and a hard one should not hold up the rest for long.
+pub const DEFAULT_PROVE_TIMEOUT: f64 = 20.0;
 
 /// The most values one survey takes.
 pub const MAX_VALUES: usize = 10_000;
@@ -340,6 +358,26 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             "`list`: at most 1000 exceptions per finding",
         ));
     }
+    let prove = match (args.prove, args.prove_timeout) {
+        (false, None) => None,
+        (false, Some(_)) => {
+            return Err(Error::invalid(
+                "`prove-timeout` is the prover's time per question; add `prove` to prove the rules found",
+            ))
+        }
+        (true, timeout) => {
+            let seconds = timeout.unwrap_or(DEFAULT_PROVE_TIMEOUT);
+            if !(seconds > 0.0 && seconds <= 1e6) {
+                return Err(Error::invalid(format!(
+                    "`prove-timeout` {seconds}: give seconds between 0 and 1000000"
+                )));
+            }
+            Some(ProveSettings {
+                engine: crate::prove::engine::Mona::from_path()?,
+                timeout: std::time::Duration::from_secs_f64(seconds),
+            })
+        }
+    };
     let style = args.print.style(&[args.width], args.width);
     let width = match args.width {
         Some(w) => super::args::length_units("`width`", w, style.print, 200..=20_000)?,
@@ -395,6 +433,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             memory_limit,
         },
         claims,
+        prove,
     };
     // The boxes, the claims, the rule search's size and the memory, before any
     // other work (a render draws its figures first; the solve takes seconds to hours).
@@ -441,6 +480,19 @@ impl SurveyPlan {
         );
         report.view = self.view.clone();
         report.style = self.style;
+        if let Some(settings) = &self.prove {
+            let limits = crate::prove::engine::Limits {
+                timeout: settings.timeout,
+                memory: self.options.memory_limit,
+            };
+            report.proofs = Some(crate::prove::survey::prove_survey(
+                self.family.as_ref(),
+                &report.values,
+                &settings.engine,
+                limits,
+                control,
+            )?);
+        }
         Ok(report)
     }
 }
@@ -587,9 +639,11 @@ fn figures(
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
         return Ok(names);
     }
-    for v in &found.values {
+    for (i, v) in found.values.iter().enumerate() {
         control.check()?;
-        let Some(scene) = pages::value_scene(v, &found.parameter, &found.view)? else {
+        let beyond = pages::beyond_box(found, i);
+        let Some(scene) = pages::value_scene_with(v, &found.parameter, &found.view, &beyond)?
+        else {
             names.push(None);
             continue;
         };

@@ -40,6 +40,8 @@ pub enum MarkSwatch {
     Square,
     /// A diamond (a square on its corner).
     Diamond,
+    /// A triangle, point up.
+    Triangle,
 }
 
 impl From<Color> for Swatch {
@@ -156,6 +158,7 @@ impl Swatch {
                         let d = r * 1.3;
                         PathItem::polygon(&[(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)])
                     }
+                    MarkSwatch::Triangle => triangle(cx, cy, r),
                 };
                 scene.push(path.stroked(super::color::INK, line));
             }
@@ -308,6 +311,16 @@ impl KeyBlock {
             draw_key_in(scene, row, centre, baseline, self.size, ink);
         }
     }
+}
+
+/// A triangle, point up, centred at `(cx, cy)`, `r` from centre to side.
+pub fn triangle(cx: f64, cy: f64, r: f64) -> PathItem {
+    let d = r * 1.4;
+    PathItem::polygon(&[
+        (cx, cy - d),
+        (cx + d, cy + d * 0.75),
+        (cx - d, cy + d * 0.75),
+    ])
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod limits_sweep;
 mod octahedron_cli;
 mod print_cli;
 mod progress;
+mod prove_fronts;
 mod prove_logic;
 mod prove_square;
 mod reliability;

@@ -718,6 +718,7 @@ pub fn criterion_game() -> ProofGame {
         well_formed: None,
         families,
         solver: Box::new(ChocolateBar),
+        capped: None,
     }
 }
 

@@ -12,6 +12,8 @@
 use crate::lang::code::{Code, STACK};
 use crate::lang::parse::{self, Names};
 use crate::lang::{Ast, Dialect, Function};
+use crate::prove::ir::{Formula, Term};
+use crate::prove::linear::Linear;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -231,6 +233,144 @@ impl Condition {
     }
 }
 
+/// The prover's reading of game files (`logic.rs`): the tree, functions written
+/// out, as a linear value, refused in one line naming a construct outside linear
+/// arithmetic.
+impl Expr {
+    /// The expression in the prover's logic, `Var(i)` standing for `vars[i]`;
+    /// refused (one line naming the construct) where it is not linear: a product
+    /// or power of heaps, a division by a heap, a square root, `round`, `&`, `|`.
+    pub(crate) fn to_linear(&self, vars: &[Linear]) -> Result<Linear, String> {
+        linear_of(&written_out(&self.ast, None), vars)
+    }
+}
+
+impl Condition {
+    /// The condition in the prover's logic (see [`Expr::to_linear`]).
+    pub(crate) fn to_formula(&self, vars: &[Linear]) -> Result<Formula, String> {
+        formula_of(&written_out(&self.ast, None), vars)
+    }
+}
+
+fn formula_of(ast: &Ast, vars: &[Linear]) -> Result<Formula, String> {
+    Ok(match ast {
+        Ast::Compare(first, links) => {
+            let mut parts = Vec::with_capacity(links.len());
+            let mut left = linear_of(first, vars)?;
+            for (op, right) in links {
+                let right = linear_of(right, vars)?;
+                parts.push(left.compare(*op, right.clone())?);
+                left = right;
+            }
+            Formula::and(parts)
+        }
+        Ast::Not(p) => Formula::not(formula_of(p, vars)?),
+        Ast::All(ps) => Formula::and(
+            ps.iter()
+                .map(|p| formula_of(p, vars))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Ast::Any(ps) => Formula::or(
+            ps.iter()
+                .map(|p| formula_of(p, vars))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        _ => return Err("a number where a condition is wanted".into()),
+    })
+}
+
+/// An integer term of a value that must be whole (an operand of `^`).
+fn whole_term(v: Linear) -> Result<Term, String> {
+    match v {
+        Linear::Known(q) if q.denom() == 1 => Ok(Term::Const(
+            i64::try_from(q.numer()).map_err(|_| "a constant is too large for the prover")?,
+        )),
+        Linear::Over(t, 1) => Ok(t),
+        _ => Err("a nim-sum (^) of a fraction; take floor(...) first".into()),
+    }
+}
+
+fn linear_of(ast: &Ast, vars: &[Linear]) -> Result<Linear, String> {
+    use crate::lang::{Bin, Builtin};
+    Ok(match ast {
+        Ast::Const(q) => Linear::Known(q.clone()),
+        Ast::Var(i) => vars
+            .get(*i)
+            .cloned()
+            .ok_or("an expression reads a variable the prover was not given")?,
+        Ast::Neg(a) => linear_of(a, vars)?.negated()?,
+        Ast::Pow(a, b) => linear_of(a, vars)?.pow(linear_of(b, vars)?)?,
+        Ast::Chain(first, links) => {
+            let mut value = linear_of(first, vars)?;
+            for (op, b) in links {
+                let b = linear_of(b, vars)?;
+                value = match op {
+                    Bin::Add => value.add(b, false)?,
+                    Bin::Sub => value.add(b, true)?,
+                    Bin::Mul => value.times(b)?,
+                    Bin::Div => value.divided_by(b)?,
+                    Bin::FloorDiv => value.divided_by(b)?.floor()?,
+                    Bin::Mod => value.modulo(b)?,
+                    Bin::Xor => Linear::Over(whole_term(value)?.xor(whole_term(b)?), 1),
+                    Bin::BitAnd | Bin::BitOr => {
+                        return Err(format!(
+                            "'{}' (bitwise and/or) in a game file is not translated for the prover; the nim-sum ^ is",
+                            op.symbol()
+                        ))
+                    }
+                };
+            }
+            value
+        }
+        Ast::Call(f, args) => {
+            let mut values = args
+                .iter()
+                .map(|a| linear_of(a, vars))
+                .collect::<Result<Vec<_>, _>>()?;
+            match f {
+                Builtin::Min | Builtin::Max => Linear::extreme(values, *f == Builtin::Max)?,
+                Builtin::Xor => {
+                    let mut term: Option<Term> = None;
+                    for v in values {
+                        let t = whole_term(v)?;
+                        term = Some(match term {
+                            None => t,
+                            Some(acc) => acc.xor(t),
+                        });
+                    }
+                    Linear::Over(term.ok_or("xor() needs arguments")?, 1)
+                }
+                Builtin::Round => {
+                    return Err("round() (half to even) is not translated for the prover; write floor(E + 1/2) if ties may round up".into())
+                }
+                Builtin::Sqrt | Builtin::Isqrt => {
+                    return Err("a square root is outside linear arithmetic".into())
+                }
+                _ if values.len() == 2 => {
+                    let b = values.pop().expect("two values");
+                    let a = values.pop().expect("two values");
+                    a.modulo(b)?
+                }
+                _ => {
+                    let a = values.pop().ok_or("a function without its argument")?;
+                    match f {
+                        Builtin::Floor => a.floor()?,
+                        Builtin::Ceil => a.ceil()?,
+                        _ => a.abs()?,
+                    }
+                }
+            }
+        }
+        Ast::Apply(f, args) => {
+            let values: Vec<Ast> = args.to_vec();
+            linear_of(&written_out(&f.body, Some(&values)), vars)?
+        }
+        Ast::Compare(..) | Ast::Not(_) | Ast::All(_) | Ast::Any(_) => {
+            return Err("a condition where a number is wanted".into())
+        }
+    })
+}
+
 /// The tree with every call of a file's function replaced by its body, the
 /// arguments put in for its variables (`args`: the values of `Var(i)` inside a body).
 fn written_out(ast: &Ast, args: Option<&[Ast]>) -> Ast {
@@ -270,14 +410,18 @@ fn rename_vars(ast: &Ast, to: &mut dyn FnMut(usize) -> usize) -> Ast {
         Ast::Neg(a) => Ast::Neg(Box::new(rename_vars(a, to))),
         Ast::Chain(first, rest) => Ast::Chain(
             Box::new(rename_vars(first, to)),
-            rest.iter().map(|(op, a)| (*op, rename_vars(a, to))).collect(),
+            rest.iter()
+                .map(|(op, a)| (*op, rename_vars(a, to)))
+                .collect(),
         ),
         Ast::Pow(a, b) => Ast::Pow(Box::new(rename_vars(a, to)), Box::new(rename_vars(b, to))),
         Ast::Call(f, xs) => Ast::Call(*f, xs.iter().map(|a| rename_vars(a, to)).collect()),
         Ast::Apply(f, xs) => Ast::Apply(f.clone(), xs.iter().map(|a| rename_vars(a, to)).collect()),
         Ast::Compare(first, rest) => Ast::Compare(
             Box::new(rename_vars(first, to)),
-            rest.iter().map(|(op, a)| (*op, rename_vars(a, to))).collect(),
+            rest.iter()
+                .map(|(op, a)| (*op, rename_vars(a, to)))
+                .collect(),
         ),
         Ast::Not(a) => Ast::Not(Box::new(rename_vars(a, to))),
         Ast::All(xs) => Ast::All(xs.iter().map(|a| rename_vars(a, to)).collect()),

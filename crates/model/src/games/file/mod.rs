@@ -23,10 +23,12 @@
 //! game, does not go down, or overflows. The full language is in `docs/games.md`.
 
 mod expr;
+mod logic;
 mod recognise;
 #[cfg(test)]
 mod recognise_tests;
 mod solve;
+pub use logic::{FileGame, LogicGame, LogicMove};
 #[cfg(test)]
 mod tests;
 
