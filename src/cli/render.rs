@@ -144,6 +144,18 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                 .map(move |(survey, _)| (set, survey))
         })
         .collect();
+    let mut proofs = Vec::new();
+    for (set, recipe) in recipes.iter().enumerate() {
+        for (index, entry) in recipe.proofs.iter().enumerate() {
+            if !args.only.is_empty() && !args.only.contains(&entry.name) {
+                continue;
+            }
+            match recipe::plan::plan_prove(recipe, entry, args.quick) {
+                Ok(planned) => proofs.push((set, index, planned)),
+                Err(message) => problems.push(message),
+            }
+        }
+    }
     let mut surveys = Vec::new();
     for &(set, survey) in &chosen_surveys {
         let recipe = &recipes[set];
@@ -244,6 +256,51 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         }
     }
 
+    // Proofs last: each is a run of the engine, its certificate a folder of the set.
+    let mut proved = Vec::new();
+    if problems.is_empty() || args.keep_going {
+        let mut stdout = out::stdout();
+        for (set, index, planned) in &proofs {
+            let recipe = &recipes[*set];
+            let entry = &recipe.proofs[*index];
+            let folder = args.output.join(&recipe.name).join(&entry.name);
+            let decided = nimscape::request::prove::run(
+                planned,
+                Some(&folder),
+                ctx.memory_limit,
+                &ctx.control,
+                &mut |path, text| nimscape::prove::engine::write_text(path, text, ctx.output_limit),
+            );
+            match decided {
+                Ok(cases) => {
+                    for case in &cases {
+                        let label = case
+                            .label
+                            .as_deref()
+                            .map(|l| format!("{l}: "))
+                            .unwrap_or_default();
+                        report!(stdout, "{}: {label}{}", entry.name, case.summary);
+                    }
+                    proved.push((*set, *index, cases, planned.command_line.clone()));
+                }
+                Err(error) => {
+                    ctx.control.check()?;
+                    problems.push(format!(
+                        "{}:{}: prove '{}': {}",
+                        recipe.path.display(),
+                        entry.line,
+                        entry.name,
+                        Naming::Keys.message(&error),
+                    ));
+                    if !args.keep_going {
+                        break;
+                    }
+                }
+            }
+        }
+        stdout.finish()?;
+    }
+
     // Report failures, one line each, naming the recipe line.
     let mut drawn = std::collections::BTreeSet::new();
     for done in &results {
@@ -310,13 +367,38 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
                     command: command.clone(),
                 })
                 .collect();
-            if rendered.is_empty() && ran.is_empty() {
+            let decided: Vec<gallery::ProvedEntry> = proved
+                .iter()
+                .filter(|(s, ..)| *s == set)
+                .map(|(_, index, cases, command)| gallery::ProvedEntry {
+                    entry: &recipe.proofs[*index],
+                    verdicts: cases
+                        .iter()
+                        .map(|c| {
+                            (
+                                c.label.clone(),
+                                c.summary.clone(),
+                                c.folder
+                                    .as_ref()
+                                    .and_then(|f| {
+                                        f.strip_prefix(args.output.join(&recipe.name)).ok()
+                                    })
+                                    .map(|f| f.display().to_string()),
+                            )
+                        })
+                        .collect(),
+                    command: command.clone(),
+                })
+                .collect();
+            if rendered.is_empty() && ran.is_empty() && decided.is_empty() {
                 continue;
             }
             let folder = args.output.join(&recipe.name);
             write_text(
                 &folder.join("index.md"),
-                &(gallery::index_md(recipe, &rendered) + &gallery::surveys_md(recipe, &ran)),
+                &(gallery::index_md(recipe, &rendered)
+                    + &gallery::surveys_md(recipe, &ran)
+                    + &gallery::proofs_md(&decided)),
                 ctx.output_limit,
             )?;
             if !rendered.is_empty() {
@@ -411,6 +493,7 @@ fn check_only(recipes: &[Recipe], only: &[String]) -> Result<()> {
                 .iter()
                 .map(|f| f.name.as_str())
                 .chain(r.surveys.iter().map(|s| s.name.as_str()))
+                .chain(r.proofs.iter().map(|p| p.name.as_str()))
         })
         .collect();
     let unknown: Vec<&str> = only

@@ -114,6 +114,52 @@ pub fn surveys_md(recipe: &Recipe, surveys: &[RenderedSurvey]) -> String {
     page
 }
 
+/// A `[[prove]]` of a set that ran: its entry, its verdicts, its command.
+pub struct ProvedEntry<'a> {
+    /// The recipe entry.
+    pub entry: &'a crate::recipe::ProveEntry,
+    /// Per case: its label (`k=5`, a theorem's name), the verdict line, and
+    /// the certificate's folder relative to the set's folder.
+    pub verdicts: Vec<(Option<String>, String, Option<String>)>,
+    /// The command that proves it again (without `-o`).
+    pub command: String,
+}
+
+/// The gallery page's part for a set's proofs: each verdict with a link to its
+/// certificate's report, and the command (appended to [`index_md`]).
+pub fn proofs_md(proofs: &[ProvedEntry]) -> String {
+    let mut page = String::new();
+    for proof in proofs {
+        page += &format!(
+            "## {} (prove)
+
+",
+            proof.entry.name
+        );
+        if !proof.entry.caption.is_empty() {
+            page += &format!(
+                "{}
+
+",
+                proof.entry.caption
+            );
+        }
+        for (label, summary, folder) in &proof.verdicts {
+            let label = label
+                .as_deref()
+                .map(|l| format!("{l}: "))
+                .unwrap_or_default();
+            let link = folder
+                .as_deref()
+                .map(|f| format!(" ([certificate]({f}/report.md))"))
+                .unwrap_or_default();
+            page += &format!("- {label}{summary}{link}\n");
+        }
+        page += &format!("\n```sh\n{}\n```\n\n", proof.command);
+    }
+    page
+}
+
 /// The widest column of a two-column journal page, in PDF points: 3.5 in
 /// (89 mm; journals' columns are 84 to 89 mm, docs/print.md). A figure wider
 /// than this was made for the page, not for a column.

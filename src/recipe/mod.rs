@@ -25,6 +25,12 @@
 //! param = "k=1..64"
 //! box = 64
 //! quick = { param = "k=1..4" }
+//!
+//! [[prove]]                         # a claim proved for every position: `nimscape prove`'s flags
+//! name = "triangular-k3"            # the certificate's folder: okubo2026/triangular-k3/
+//! game = "triangular"               # or cap = "...", or game = "square" with theorem = "..."
+//! param = "k=3"
+//! claim = "x^y^z == 0"              # or grundy = "x^y^z"; where = "..." for a region
 //! ```
 //!
 //! The one idea: a figure's parameters *are* its subcommand's flags, so a
@@ -134,6 +140,29 @@ fn overridden(params: &[Param], overrides: &[Param], quick: bool) -> Vec<Param> 
     params
 }
 
+/// One claim to prove of a set: `nimscape prove`'s flags as keys; its
+/// certificate goes into the folder `name` beside the figures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProveEntry {
+    /// The certificate's folder, and its `--only` name.
+    pub name: String,
+    /// A line for the gallery.
+    pub caption: String,
+    /// The prover's flags (`game`, `cap`, `param`, `claim`, `grundy`, `where`, `theorem`, `timeout`).
+    pub params: Vec<Param>,
+    /// Overrides for quick renders.
+    pub quick: Vec<Param>,
+    /// Line of the entry's `[[prove]]` header.
+    pub line: usize,
+}
+
+impl ProveEntry {
+    /// The parameters in force: the entry's own, with quick overrides when asked.
+    pub fn effective_params(&self, quick: bool) -> Vec<Param> {
+        overridden(&self.params, &self.quick, quick)
+    }
+}
+
 /// The reports a `[[survey]]` may ask for.
 pub const SURVEY_FORMATS: [&str; 4] = ["md", "json", "csv", "tex"];
 
@@ -176,6 +205,8 @@ pub struct Recipe {
     pub figures: Vec<FigureEntry>,
     /// The conjecture surveys, in file order.
     pub surveys: Vec<SurveyEntry>,
+    /// The claims to prove, in file order.
+    pub proofs: Vec<ProveEntry>,
     /// The paper's layout (`columns = 1` or `2`), which `render --columns` overrides.
     pub columns: Option<Columns>,
     /// `titles = true`: figures keep the title they draw on top. By default a
@@ -359,6 +390,7 @@ struct RawRecipe {
     defaults: Option<Table>,
     figure: Option<Vec<Spanned<Table>>>,
     survey: Option<Vec<Spanned<Table>>>,
+    prove: Option<Vec<Spanned<Table>>>,
 }
 
 impl Recipe {
@@ -444,8 +476,11 @@ impl Recipe {
                 defaults.push(param(&src, key, value)?);
             }
         }
-        if raw.figure.is_none() && raw.survey.is_none() {
-            return Err(src.error(text.len(), "no [[figure]] or [[survey]] in the recipe"));
+        if raw.figure.is_none() && raw.survey.is_none() && raw.prove.is_none() {
+            return Err(src.error(
+                text.len(),
+                "no [[figure]], [[survey]] or [[prove]] in the recipe",
+            ));
         }
         let figures = raw
             .figure
@@ -459,15 +494,22 @@ impl Recipe {
             .flatten()
             .map(|survey| parse_survey(&src, survey))
             .collect::<Result<Vec<_>>>()?;
+        let proofs = raw
+            .prove
+            .iter()
+            .flatten()
+            .map(|entry| parse_prove(&src, entry))
+            .collect::<Result<Vec<_>>>()?;
         let mut seen = std::collections::BTreeSet::new();
         let named = figures
             .iter()
             .map(|f| ("figure", &f.name, f.line))
-            .chain(surveys.iter().map(|s| ("survey", &s.name, s.line)));
+            .chain(surveys.iter().map(|s| ("survey", &s.name, s.line)))
+            .chain(proofs.iter().map(|p| ("prove", &p.name, p.line)));
         for (kind, name, line) in named {
             if !seen.insert(name.clone()) {
                 return Err(Error::invalid(format!(
-                    "{}:{line}: a second {kind} named '{name}'; names of figures and surveys must be unique (they name the files)",
+                    "{}:{line}: a second {kind} named '{name}'; names of figures, surveys and proofs must be unique (they name the files)",
                     path.display(),
                 )));
             }
@@ -480,6 +522,7 @@ impl Recipe {
             defaults,
             figures,
             surveys,
+            proofs,
             columns,
             titles: raw.titles.unwrap_or(false),
             embedded: false,
@@ -570,7 +613,37 @@ fn parse_survey(src: &Source, survey: &Spanned<Table>) -> Result<SurveyEntry> {
     Ok(entry)
 }
 
-/// A `[[figure]]` or `[[survey]]` name: present, and fit to name files.
+fn parse_prove(src: &Source, entry: &Spanned<Table>) -> Result<ProveEntry> {
+    let at = entry.span().start;
+    let mut prove = ProveEntry {
+        name: String::new(),
+        caption: String::new(),
+        params: Vec::new(),
+        quick: Vec::new(),
+        line: src.line(at),
+    };
+    for (key, value) in entry.get_ref() {
+        match key.get_ref().replace('_', "-").as_str() {
+            "name" => prove.name = string_of(src, key, value)?,
+            "caption" => prove.caption = string_of(src, key, value)?,
+            "quick" => prove.quick = quick_params(src, key, value, "{ param = \"k=3\" }")?,
+            "model" | "formats" | "output" | "out" | "o" => {
+                return Err(src.error(
+                    key.span().start,
+                    format!(
+                        "key '{}' is not for a [[prove]]: its certificate goes into the folder `name` of the set",
+                        key.get_ref()
+                    ),
+                ))
+            }
+            _ => prove.params.push(param(src, key, value)?),
+        }
+    }
+    check_entry_name(src, at, "prove", &prove.name)?;
+    Ok(prove)
+}
+
+/// A `[[figure]]`, `[[survey]]` or `[[prove]]` name: present, and fit to name files.
 fn check_entry_name(src: &Source, at: usize, kind: &str, name: &str) -> Result<()> {
     if name.is_empty() {
         return Err(src.error(
@@ -769,7 +842,9 @@ formats = ["svg"]
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\nformats = [\"bmp\"]", "t.toml:4: unknown format 'bmp'"),
             ("[[figure]]\nmodel = \"square\"", "t.toml:1: a [[figure]] needs a name"),
             ("[[figure]]\nname = \"a\"\nmodel = \"square\"\n[[figure]]\nname = \"a\"\nmodel = \"count\"", "t.toml:4: a second figure named 'a'"),
-            ("title = \"T\"", "t.toml:1: no [[figure]] or [[survey]] in the recipe"),
+            ("title = \"T\"", "t.toml:1: no [[figure]], [[survey]] or [[prove]] in the recipe"),
+            ("[[prove]]\nname = \"p\"\nout = \"proof\"", "t.toml:3: key 'out' is not for a [[prove]]"),
+            ("[[prove]]\ngame = \"nim\"", "t.toml:1: a [[prove]] needs a name"),
             ("[[survey]]\ncap = \"x\"", "t.toml:1: a [[survey]] needs a name"),
             ("[[survey]]\nname = \"s\"\nmodel = \"grundy\"", "t.toml:3: key 'model' is not for a [[survey]]"),
             ("[[survey]]\nname = \"s\"\nformats = [\"png\"]", "t.toml:3: key 'formats' of a survey: unknown report '\"png\"'"),

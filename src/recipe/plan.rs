@@ -2,7 +2,7 @@
 //! pairs for the request layer, which validates them once; an error names the
 //! recipe file, the line of the key at fault and the key itself.
 
-use super::{same_key, FigureEntry, Param, ParamValue, Recipe, SurveyEntry};
+use super::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
 use crate::figure;
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
@@ -187,6 +187,20 @@ pub fn plan_survey(
     let pairs = pairs_of(recipe, &params);
     request::survey::plan_pairs(&pairs, budget.memory_limit)
         .map_err(|e| located_survey(recipe, entry, &params, &e))
+}
+
+/// Plans one `[[prove]]` of a recipe through the request layer (the same
+/// definition and validation as `nimscape prove`), a game file named relative
+/// to the recipe; the engine is not run yet.
+pub fn plan_prove(
+    recipe: &Recipe,
+    entry: &ProveEntry,
+    quick: bool,
+) -> Result<request::prove::PlannedProve, String> {
+    let params = entry.effective_params(quick);
+    let pairs = pairs_of(recipe, &params);
+    request::prove::plan_pairs(&pairs)
+        .map_err(|e| locate(recipe, "prove", &entry.name, entry.line, &params, None, &e))
 }
 
 #[cfg(test)]

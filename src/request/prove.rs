@@ -245,3 +245,209 @@ pub fn plan(args: &ProveArgs) -> Result<ProvePlan> {
         timeout: Duration::from_secs_f64(args.timeout),
     })
 }
+
+fn definition() -> &'static clap::Command {
+    static DEFINITION: std::sync::LazyLock<clap::Command> = std::sync::LazyLock::new(|| {
+        use clap::Args as _;
+        clap::Command::new("nimscape")
+            .subcommand(ProveArgs::augment_args(clap::Command::new("prove")))
+    });
+    &DEFINITION
+}
+
+/// A `prove` run from `name = value` pairs, validated, with its command line.
+pub struct PlannedProve {
+    /// The parsed flags (the certificate folder is the front end's business).
+    pub args: ProveArgs,
+    /// `nimscape prove ...`: the words the command line would run it with.
+    pub command_line: String,
+}
+
+/// A `prove` run from `name = value` pairs (the flags of `nimscape prove` by
+/// their long names, `game` by position), validated by the same definition and
+/// plans as the command line before the engine is looked for; `-o` is the front
+/// end's business and not a parameter.
+pub fn plan_pairs(pairs: &[(String, super::Value)]) -> Result<PlannedProve> {
+    use clap::FromArgMatches as _;
+    let found = definition()
+        .find_subcommand("prove")
+        .expect("the prove definition has its subcommand");
+    let matches = super::parse_pairs_in(definition(), found, &["prove"], pairs)?;
+    super::refuse_control_characters_under(definition(), &matches)?;
+    let command_line = super::provenance::command_line(definition(), &matches);
+    let (_, inner) = matches
+        .subcommand()
+        .ok_or_else(|| Error::invalid("prove needs its parameters"))?;
+    let args = ProveArgs::from_arg_matches(inner).map_err(|e| super::from_clap(&e))?;
+    match super::prove_square::plan(&args)? {
+        Some(super::prove_square::TheoremPlan::List) => {
+            return Err(Error::invalid_parameter(
+                "theorem",
+                "`theorem` list only lists the theorems; name one (e.g. decomposition) or all",
+            ))
+        }
+        Some(_) => {}
+        None => {
+            plan(&args)?;
+        }
+    }
+    Ok(PlannedProve { args, command_line })
+}
+
+/// One decided case of a run: a parameter value's claim, or a theorem.
+pub struct ProvedCase {
+    /// `k=5` for a parameter value, the theorem's name when a run proves several.
+    pub label: Option<String>,
+    /// Proved, false or undecided.
+    pub verdict: crate::prove::Verdict,
+    /// The one line the command line prints.
+    pub summary: String,
+    /// The counterexample's values by name (heaps, or the theorem's variables).
+    pub counterexample: Option<Vec<(String, u64)>>,
+    /// Why the counterexample is one, in a sentence.
+    pub explanation: Option<String>,
+    /// The certificate's folder, when one was written.
+    pub folder: Option<PathBuf>,
+    /// The certificate's files.
+    pub files: Vec<PathBuf>,
+}
+
+/// Decides every case of a planned run with the engine found on PATH, and
+/// writes each certificate into `out` (a folder per parameter value or theorem
+/// when there are several) through `write`, which writes one file atomically.
+pub fn run(
+    planned: &PlannedProve,
+    out: Option<&std::path::Path>,
+    memory_limit: u64,
+    control: &crate::Control,
+    write: &mut dyn FnMut(&std::path::Path, &str) -> Result<()>,
+) -> Result<Vec<ProvedCase>> {
+    use super::prove_square::{TheoremCase, TheoremPlan};
+    use crate::prove::engine::{Limits, Mona};
+    use crate::prove::{certificate, square};
+    let args = &planned.args;
+    let command_line = &planned.command_line;
+    let mut decided = Vec::new();
+    let mut keep = |label: Option<String>,
+                    folder: Option<PathBuf>,
+                    write_files: &mut dyn FnMut(
+        &std::path::Path,
+        &mut dyn FnMut(&std::path::Path, &str) -> Result<()>,
+    ) -> Result<()>|
+     -> Result<(Option<String>, Option<PathBuf>, Vec<PathBuf>)> {
+        let mut files = Vec::new();
+        if let Some(dir) = &folder {
+            std::fs::create_dir_all(dir).map_err(|e| Error::write_failed(e).at(dir))?;
+            write_files(dir, &mut |path, text| {
+                write(path, text)?;
+                files.push(path.to_path_buf());
+                Ok(())
+            })?;
+        }
+        Ok((label, folder, files))
+    };
+    if let Some(theorems) = super::prove_square::plan(args)? {
+        let TheoremPlan::Prove { cases, timeout } = theorems else {
+            return Err(Error::invalid_parameter(
+                "theorem",
+                "`theorem` list only lists the theorems; name one (e.g. decomposition) or all",
+            ));
+        };
+        let engine = Mona::from_path()?;
+        let limits = Limits {
+            timeout,
+            memory: memory_limit,
+        };
+        let several = cases.len() > 1;
+        for case in &cases {
+            let label = several.then(|| case.name().to_string());
+            let folder = out.map(|dir| match &label {
+                Some(name) => dir.join(name),
+                None => dir.to_path_buf(),
+            });
+            match case {
+                TheoremCase::Game(game_case) => {
+                    let found = crate::prove::prove(
+                        &game_case.game,
+                        &game_case.claim,
+                        &engine,
+                        limits,
+                        memory_limit,
+                        control,
+                    )?;
+                    let (label, folder, files) = keep(label, folder, &mut |dir, w| {
+                        certificate::write(dir, &found, command_line, w)
+                    })?;
+                    decided.push(game_case_outcome(&found, label, folder, files));
+                }
+                TheoremCase::Cells(theorem) => {
+                    let found = square::prove(theorem, &engine, limits, memory_limit, control)?;
+                    let (label, folder, files) = keep(label, folder, &mut |dir, w| {
+                        square::write(dir, &found, command_line, w)
+                    })?;
+                    decided.push(ProvedCase {
+                        label,
+                        verdict: found.verdict,
+                        summary: square::summary(&found),
+                        counterexample: found.counterexample.as_ref().map(|c| c.values.clone()),
+                        explanation: found.counterexample.as_ref().map(|c| c.explanation.clone()),
+                        folder,
+                        files,
+                    });
+                }
+            }
+        }
+        return Ok(decided);
+    }
+    let plan = plan(args)?;
+    let engine = Mona::from_path()?;
+    let limits = Limits {
+        timeout: plan.timeout,
+        memory: memory_limit,
+    };
+    let several = plan.cases.len() > 1;
+    for case in &plan.cases {
+        let found = crate::prove::prove(
+            &case.game,
+            &case.claim,
+            &engine,
+            limits,
+            memory_limit,
+            control,
+        )?;
+        let label = case.parameter.as_ref().map(|(n, v)| format!("{n}={v}"));
+        let folder = out.map(|dir| match (&case.parameter, several) {
+            (Some((n, v)), true) => dir.join(format!("{n}{v}")),
+            _ => dir.to_path_buf(),
+        });
+        let (label, folder, files) = keep(label, folder, &mut |dir, w| {
+            certificate::write(dir, &found, command_line, w)
+        })?;
+        decided.push(game_case_outcome(&found, label, folder, files));
+    }
+    Ok(decided)
+}
+
+fn game_case_outcome(
+    found: &crate::prove::ProofReport,
+    label: Option<String>,
+    folder: Option<PathBuf>,
+    files: Vec<PathBuf>,
+) -> ProvedCase {
+    ProvedCase {
+        label,
+        verdict: found.verdict,
+        summary: crate::prove::certificate::summary(found),
+        counterexample: found.counterexample.as_ref().map(|c| {
+            found
+                .heaps
+                .iter()
+                .cloned()
+                .zip(c.position.iter().copied())
+                .collect()
+        }),
+        explanation: found.counterexample.as_ref().map(|c| c.explanation.clone()),
+        folder,
+        files,
+    }
+}

@@ -446,6 +446,61 @@ fn survey(
     })
 }
 
+/// One decided case of `prove`: label, verdict, summary line, counterexample
+/// (names and values), its explanation, the certificate's folder and files.
+type ProvedTuple = (
+    Option<String>,
+    String,
+    String,
+    Option<Vec<(String, u64)>>,
+    Option<String>,
+    Option<PathBuf>,
+    Vec<PathBuf>,
+);
+
+/// Proves the claim of `pairs` (`nimscape prove`'s flags, planned by the request
+/// layer as the command line plans them) with the engine found on PATH, writes
+/// each certificate into `out` (atomically, the command line's files), and
+/// returns the command line and one tuple per decided case.
+#[pyfunction]
+#[pyo3(signature = (pairs, out=None, max_memory=None))]
+fn prove(
+    py: Python<'_>,
+    pairs: &Bound<'_, PyList>,
+    out: Option<PathBuf>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(String, Vec<ProvedTuple>)> {
+    let budget = budget(max_memory)?;
+    let pairs = self::pairs(pairs)?;
+    let planned = py
+        .detach(|| request::prove::plan_pairs(&pairs))
+        .map_err(to_py)?;
+    interruptible(py, |control| {
+        let cases = request::prove::run(
+            &planned,
+            out.as_deref(),
+            budget.memory_limit,
+            control,
+            &mut |path, text| nimscape::prove::engine::write_text(path, text, budget.output_limit),
+        )?;
+        let cases = cases
+            .into_iter()
+            .map(|c| {
+                (
+                    c.label,
+                    c.verdict.word().to_string(),
+                    c.summary,
+                    c.counterexample,
+                    c.explanation,
+                    c.folder,
+                    c.files,
+                )
+            })
+            .collect();
+        Ok((planned.command_line.clone(), cases))
+    })
+}
+
 /// The native half of the `nimscape` package.
 #[pymodule]
 fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -458,6 +513,7 @@ fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tiles, m)?)?;
     m.add_function(wrap_pyfunction!(survey, m)?)?;
     m.add_function(wrap_pyfunction!(survey_parameter_help, m)?)?;
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add("OUTSIDE", nimscape::games::OUTSIDE)?;
     m.add(
         "DEFAULT_MEMORY_LIMIT",

@@ -19,6 +19,12 @@ Conjecture surveys (``nimscape survey``) return their report as a dict::
 
     report = nimscape.survey(cap="floor((x+z)**2/k)", param="k=1..8", box=16, find="shift,constant")
 
+Proofs (``nimscape prove``, with MONA on PATH) return each case's verdict::
+
+    proofs = nimscape.prove("triangular", param="k=3,4", claim="x^y^z == 0", out="proof")
+    proofs.verdicts                  # ['proved', 'false']
+    proofs[1]["counterexample"]      # {'x': ..., 'y': ..., 'z': ...}
+
 A bad parameter raises ``ValueError`` naming the keyword, work over the memory
 limit (``max_memory``, 2 GiB by default, as the CLI's ``--max-memory``)
 raises ``MemoryError`` before anything is allocated, and long work releases the
@@ -29,6 +35,7 @@ from . import _nimscape
 from ._nimscape import OUTSIDE, DEFAULT_MEMORY_LIMIT, __version__
 from ._figure import Figure, figure, square, count, automaton, grundy, parameters
 from ._survey import SurveyReport, survey
+from ._prove import Proofs, prove
 from . import octahedron, data
 
 __all__ = [
@@ -43,6 +50,8 @@ __all__ = [
     "parameters",
     "survey",
     "SurveyReport",
+    "prove",
+    "Proofs",
     "OUTSIDE",
     "DEFAULT_MEMORY_LIMIT",
     "__version__",
