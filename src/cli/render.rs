@@ -156,6 +156,19 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
             }
         }
     }
+    // The engine is looked for before anything is drawn, so a missing one costs no work.
+    if let Some((set, index, _)) = proofs.first() {
+        if let Err(error) = nimscape::prove::engine::Mona::from_path() {
+            let recipe = &recipes[*set];
+            let entry = &recipe.proofs[*index];
+            problems.push(format!(
+                "{}:{}: prove '{}': {error}",
+                recipe.path.display(),
+                entry.line,
+                entry.name
+            ));
+        }
+    }
     let mut surveys = Vec::new();
     for &(set, survey) in &chosen_surveys {
         let recipe = &recipes[set];

@@ -22,6 +22,7 @@ mod print_cli;
 mod progress;
 mod prove_fronts;
 mod prove_logic;
+mod prove_recipe;
 mod prove_square;
 mod reliability;
 mod reliability_memory;
