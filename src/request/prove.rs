@@ -312,6 +312,15 @@ pub struct ProvedCase {
     pub files: Vec<PathBuf>,
 }
 
+/// Writes one file of a certificate.
+type WriteFile<'a> = dyn FnMut(&std::path::Path, &str) -> Result<()> + 'a;
+
+/// Writes a certificate's files into a folder, each through the writer it is given.
+type CertificateFiles<'a> = dyn FnMut(&std::path::Path, &mut WriteFile<'_>) -> Result<()> + 'a;
+
+/// A decided case's label, certificate folder and files.
+type Kept = (Option<String>, Option<PathBuf>, Vec<PathBuf>);
+
 /// Decides every case of a planned run with the engine found on PATH, and
 /// writes each certificate into `out` (a folder per parameter value or theorem
 /// when there are several) through `write`, which writes one file atomically.
@@ -320,7 +329,7 @@ pub fn run(
     out: Option<&std::path::Path>,
     memory_limit: u64,
     control: &crate::Control,
-    write: &mut dyn FnMut(&std::path::Path, &str) -> Result<()>,
+    write: &mut WriteFile<'_>,
 ) -> Result<Vec<ProvedCase>> {
     use super::prove_square::{TheoremCase, TheoremPlan};
     use crate::prove::engine::{Limits, Mona};
@@ -330,11 +339,8 @@ pub fn run(
     let mut decided = Vec::new();
     let mut keep = |label: Option<String>,
                     folder: Option<PathBuf>,
-                    write_files: &mut dyn FnMut(
-        &std::path::Path,
-        &mut dyn FnMut(&std::path::Path, &str) -> Result<()>,
-    ) -> Result<()>|
-     -> Result<(Option<String>, Option<PathBuf>, Vec<PathBuf>)> {
+                    write_files: &mut CertificateFiles<'_>|
+     -> Result<Kept> {
         let mut files = Vec::new();
         if let Some(dir) = &folder {
             std::fs::create_dir_all(dir).map_err(|e| Error::write_failed(e).at(dir))?;
