@@ -217,6 +217,12 @@ impl Expr {
 }
 
 impl Condition {
+    /// Whether this condition is `other`'s tree (each file's functions written out,
+    /// variables by index): the same comparison of the same expressions.
+    pub(crate) fn same_as(&self, other: &Condition) -> bool {
+        written_out(&self.ast, None) == written_out(&other.ast, None)
+    }
+
     /// The one comparison of a condition that is not a chain: left, operator, right.
     pub(crate) fn single(&self) -> Option<(Expr, &'static str, Expr)> {
         let Ast::Compare(left, links) = &self.ast else {
