@@ -178,28 +178,14 @@ pub fn markdown(r: &ProofReport, command_line: &str) -> String {
             }
         );
     }
-    let _ = writeln!(out, "- engine: {} ({})", r.engine, r.engine_version);
-    let _ = writeln!(out, "- time: {:.3} s in all", r.seconds);
-    let _ = writeln!(out, "- made by: `{command_line}`\n");
-    let _ = writeln!(out, "## The sentences the engine decided\n");
-    let _ = writeln!(
-        out,
-        "| question | input | rerun | answer | seconds | states (final / largest) |\n|---|---|---|---|---|---|"
+    engine_record(
+        &mut out,
+        &r.engine,
+        &r.engine_version,
+        r.seconds,
+        command_line,
+        &r.sentences,
     );
-    for s in &r.sentences {
-        let states = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
-        let _ = writeln!(
-            out,
-            "| {} | `{}` | `mona -t {}` | {} | {:.3} | {} / {} |",
-            s.purpose,
-            s.file,
-            s.file,
-            s.outcome,
-            s.seconds,
-            states(s.sizes.final_states),
-            states(s.sizes.largest_states)
-        );
-    }
     let _ = writeln!(
         out,
         "\n## How to check it\n\nEach input file is a complete program for MONA (WS1S, free software from Aarhus University; `apt-get install mona`). \
@@ -262,5 +248,39 @@ pub fn summary(r: &ProofReport) -> String {
             r.undecided_because.as_deref().unwrap_or("no answer"),
             r.seconds
         ),
+    }
+}
+
+/// The engine's part of a report: engine, time, the command, and the table of
+/// sentences with the command that reruns each.
+pub(crate) fn engine_record(
+    out: &mut String,
+    engine: &str,
+    engine_version: &str,
+    seconds: f64,
+    command_line: &str,
+    sentences: &[super::Sentence],
+) {
+    let _ = writeln!(out, "- engine: {engine} ({engine_version})");
+    let _ = writeln!(out, "- time: {seconds:.3} s in all");
+    let _ = writeln!(out, "- made by: `{command_line}`\n");
+    let _ = writeln!(out, "## The sentences the engine decided\n");
+    let _ = writeln!(
+        out,
+        "| question | input | rerun | answer | seconds | states (final / largest) |\n|---|---|---|---|---|---|"
+    );
+    for s in sentences {
+        let states = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | `mona -t {}` | {} | {:.3} | {} / {} |",
+            s.purpose,
+            s.file,
+            s.file,
+            s.outcome,
+            s.seconds,
+            states(s.sizes.final_states),
+            states(s.sizes.largest_states)
+        );
     }
 }

@@ -347,28 +347,14 @@ pub fn markdown(r: &TheoremReport, command_line: &str) -> String {
             c.explanation
         );
     }
-    let _ = writeln!(out, "- engine: {} ({})", r.engine, r.engine_version);
-    let _ = writeln!(out, "- time: {:.3} s in all", r.seconds);
-    let _ = writeln!(out, "- made by: `{command_line}`\n");
-    let _ = writeln!(out, "## The sentences the engine decided\n");
-    let _ = writeln!(
-        out,
-        "| question | input | rerun | answer | seconds | states (final / largest) |\n|---|---|---|---|---|---|"
+    super::certificate::engine_record(
+        &mut out,
+        &r.engine,
+        &r.engine_version,
+        r.seconds,
+        command_line,
+        &r.sentences,
     );
-    for s in &r.sentences {
-        let states = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
-        let _ = writeln!(
-            out,
-            "| {} | `{}` | `mona -t {}` | {} | {:.3} | {} / {} |",
-            s.purpose,
-            s.file,
-            s.file,
-            s.outcome,
-            s.seconds,
-            states(s.sizes.final_states),
-            states(s.sizes.largest_states)
-        );
-    }
     let _ = writeln!(
         out,
         "\n## How to check it\n\nEach input file is a complete program for MONA (WS1S, free software from Aarhus University; `apt-get install mona`). \

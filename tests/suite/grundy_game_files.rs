@@ -375,6 +375,21 @@ fn grundy_cap_with_a_pass_or_misere_matches_the_shipped_variants() {
         out.contains("solver: generic (not a capped game: it has 2 heaps, not 3"),
         "{out}"
     );
+    let out = run_ok(
+        d,
+        &[
+            "grundy",
+            "--game",
+            &game("band-7-1.toml"),
+            "--box",
+            "40",
+            "--time",
+        ],
+    );
+    assert!(
+        out.contains("solver: band (the file is the built-in band-7-1 (Example 7.1"),
+        "{out}"
+    );
 
     let refused = nimscape(d)
         .args(["grundy", "nim", "--pass", "--box", "3", "-o", "x.csv"])

@@ -23,7 +23,7 @@ pub const PRODUCT: &str =
 pub const DIVISION: &str =
     "a division by a heap is outside linear arithmetic; divide by constants only";
 /// Why a power of a heap is refused.
-pub const POWER: &str = "a power of a heap (as in (x+z)^2) is outside linear arithmetic";
+pub const POWER: &str = "a power of a heap (as in (x+z)**2) is outside linear arithmetic";
 
 fn int(v: i128) -> Result<i64, String> {
     i64::try_from(v).map_err(|_| format!("the constant {v} is too large for the prover"))

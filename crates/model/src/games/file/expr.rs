@@ -217,6 +217,12 @@ impl Expr {
 }
 
 impl Condition {
+    /// Whether this condition is `other`'s tree (each file's functions written out,
+    /// variables by index): the same comparison of the same expressions.
+    pub(crate) fn same_as(&self, other: &Condition) -> bool {
+        written_out(&self.ast, None) == written_out(&other.ast, None)
+    }
+
     /// The one comparison of a condition that is not a chain: left, operator, right.
     pub(crate) fn single(&self) -> Option<(Expr, &'static str, Expr)> {
         let Ast::Compare(left, links) = &self.ast else {
@@ -293,7 +299,7 @@ fn whole_term(v: Linear) -> Result<Term, String> {
 fn linear_of(ast: &Ast, vars: &[Linear]) -> Result<Linear, String> {
     use crate::lang::{Bin, Builtin};
     Ok(match ast {
-        Ast::Const(q) => Linear::Known(q.clone()),
+        Ast::Const(q) => Linear::Known(*q),
         Ast::Var(i) => vars
             .get(*i)
             .cloned()
@@ -376,7 +382,7 @@ fn linear_of(ast: &Ast, vars: &[Linear]) -> Result<Linear, String> {
 fn written_out(ast: &Ast, args: Option<&[Ast]>) -> Ast {
     let each = |a: &Ast| written_out(a, args);
     match ast {
-        Ast::Const(c) => Ast::Const(c.clone()),
+        Ast::Const(c) => Ast::Const(*c),
         Ast::Var(i) => match args {
             Some(values) => values[*i].clone(),
             None => Ast::Var(*i),
@@ -406,7 +412,7 @@ fn written_out(ast: &Ast, args: Option<&[Ast]>) -> Ast {
 fn rename_vars(ast: &Ast, to: &mut dyn FnMut(usize) -> usize) -> Ast {
     match ast {
         Ast::Var(j) => Ast::Var(to(*j)),
-        Ast::Const(c) => Ast::Const(c.clone()),
+        Ast::Const(c) => Ast::Const(*c),
         Ast::Neg(a) => Ast::Neg(Box::new(rename_vars(a, to))),
         Ast::Chain(first, rest) => Ast::Chain(
             Box::new(rename_vars(first, to)),

@@ -15,6 +15,17 @@
 //!   file's pass and misère play carry over ([`Play`]). Only a cap that faults or is
 //!   negative somewhere in the box sends the file back to the generic solver, which
 //!   then reports or handles it exactly as before.
+//! * **band**: Examples 7.1 and 7.2 of the Miyadera web book, the two-heap band
+//!   games that nimscape has built in ([`Band`]). The file must be the built-in
+//!   game's definition tree for tree: its one position condition and its two moves
+//!   are compared, functions written out and parameters put in, with the definition
+//!   below written in the same language ([`BAND_7_1`], [`BAND_7_2`]); a file that
+//!   says the same thing otherwise is left to the generic solver. From a position
+//!   in the band every option of these games is again in the band, lower and in
+//!   the box (Example 7.2 only when `h >= k - 1`: otherwise a move of `x` can leave
+//!   the band, which the generic solver refuses as the file says), so the built-in
+//!   solver, which would solve options outside the band too, meets none and plays
+//!   the file's game. Neither a pass nor misère play: those stay generic.
 //! * **Nim**: every tuple a position, one plain `lower` per heap and nothing else:
 //!   the value is the nim-sum (with a pass: the solver of Nim with a pass).
 //!
@@ -25,7 +36,8 @@
 use super::expr::Expr;
 use super::{Family, GameFile, Move};
 use crate::games::capped::{solve_capped_fn, CappedGrundy, Play};
-use crate::games::solver::{box_tuples, DenseGrundy};
+use crate::games::solver::{box_tuples, solve_dense_controlled, DenseGrundy, Game};
+use crate::games::Band;
 use crate::games::NimPass;
 use crate::{Control, Error, Result};
 use rayon::prelude::*;
@@ -43,6 +55,8 @@ enum Known {
     },
     /// Nim on the file's heaps, with a pass when the file has one.
     Nim,
+    /// A built-in band game, definition for definition.
+    Band(Band),
 }
 
 /// What a variable of a move's expression stands for.
@@ -228,6 +242,146 @@ fn capped(file: &GameFile) -> std::result::Result<Known, String> {
     })
 }
 
+/// Example 7.1 as the built-in [`Band::Example71`] plays it (its functions are
+/// `band::res`, `band::res2` and `band::inverse_res2`).
+const BAND_7_1: &str = r#"
+heaps = ["x", "y"]
+functions = [
+  "res(x) = 2*floor(x/2) + 1",
+  "res2(x) = max(2*floor(x/2) - 2, 0)",
+  "inverseres2(x) = 2*floor(x/2) + 3",
+]
+positions = ["res(x) >= y >= res2(x)"]
+[[move]]
+lower = "x"
+to = "(t, min(res(t), y))"
+[[move]]
+lower = "y"
+to = "(min(inverseres2(x), t), t)"
+"#;
+
+/// Example 7.2 as the built-in [`Band::Example72`] plays it, `k` and `h` those of
+/// the file.
+const BAND_7_2: &str = r#"
+heaps = ["x", "y"]
+positions = ["x/k >= y >= (x - h)/k"]
+[params]
+k = 1
+h = 3
+[[move]]
+lower = "x"
+to = "(t, min(floor(t/k), y))"
+[[move]]
+lower = "y"
+to = "(min(k*t + h, x), t)"
+"#;
+
+/// Whether `file` is `definition` tree for tree (the moves in either order), or
+/// the first difference.
+fn same_game(file: &GameFile, definition: &GameFile) -> std::result::Result<(), String> {
+    if file.heaps.len() != definition.heaps.len() {
+        return Err(format!("it has {} heaps, not 2", file.heaps.len()));
+    }
+    let same_positions = file.positions.len() == definition.positions.len()
+        && file
+            .positions
+            .iter()
+            .zip(&definition.positions)
+            .all(|((_, a), (_, b))| a.same_as(b));
+    if !same_positions {
+        return Err("its positions are not the band's".into());
+    }
+    if file.moves.len() != definition.moves.len() {
+        return Err(format!("it has {} moves, not 2", file.moves.len()));
+    }
+    for m in &file.moves {
+        let found = definition
+            .moves
+            .iter()
+            .any(|d| match (&m.family, &d.family) {
+                (
+                    Family::Lower {
+                        heap: a,
+                        to: Some(to_a),
+                    },
+                    Family::Lower {
+                        heap: b,
+                        to: Some(to_b),
+                    },
+                ) => {
+                    a == b
+                        && m.then.is_none()
+                        && to_a.len() == to_b.len()
+                        && to_a.iter().zip(to_b).all(|(e, f)| e.same_as(f, &Some))
+                }
+                _ => false,
+            });
+        if !found {
+            return Err(format!("{} is not a move of the band", m.label));
+        }
+    }
+    // Two moves, each one of the definition's, lowering different heaps: both of them.
+    let lowered = |m: &Move| match &m.family {
+        Family::Lower { heap, .. } => Some(*heap),
+        Family::Take { .. } => None,
+    };
+    if lowered(&file.moves[0]) == lowered(&file.moves[1]) {
+        return Err("its two moves lower the same heap".into());
+    }
+    Ok(())
+}
+
+/// The built-in band game the file is, or why it is neither.
+fn band(file: &GameFile) -> std::result::Result<Known, String> {
+    if file.heaps.len() != 2 {
+        return Err(format!("it has {} heaps, not 2", file.heaps.len()));
+    }
+    let definition = |text: &str, params: &[(String, i64)]| {
+        GameFile::parse("the built-in band", text, params)
+            .map_err(|e| format!("the band's definition does not parse ({e})"))
+    };
+    let seven_one = same_game(file, &definition(BAND_7_1, &[])?).map(|()| Band::Example71);
+    let seven_two = match (file.params.get("k"), file.params.get("h")) {
+        (Some(&k), Some(&h)) => match (u32::try_from(k), u32::try_from(h)) {
+            (Ok(k), Ok(h)) if k >= 1 => {
+                let params = [
+                    ("k".to_string(), i64::from(k)),
+                    ("h".to_string(), i64::from(h)),
+                ];
+                same_game(file, &definition(BAND_7_2, &params)?).and_then(|()| {
+                    if u64::from(h) + 1 < u64::from(k) {
+                        Err(format!(
+                            "it is Example 7.2 with h = {h} < k - 1 = {}, where a move of x can leave the band",
+                            k - 1
+                        ))
+                    } else {
+                        Band::example72(k, h).map_err(|e| e.to_string())
+                    }
+                })
+            }
+            _ => Err(format!(
+                "its k = {k}, h = {h} are not 1..{max} and 0..{max}",
+                max = u32::MAX
+            )),
+        },
+        _ => Err("it has no parameters k and h".into()),
+    };
+    let found = match (seven_one, seven_two) {
+        (Ok(band), _) | (_, Ok(band)) => band,
+        (Err(one), Err(two)) => {
+            return Err(format!("as Example 7.1, {one}; as Example 7.2, {two}"))
+        }
+    };
+    if file.pass || file.misere {
+        return Err(format!(
+            "it is {}, but played {}, which the band solver does not play",
+            found.name(),
+            if file.pass { "with a pass" } else { "misère" }
+        ));
+    }
+    Ok(Known::Band(found))
+}
+
 /// Nim in the file, or why it is not Nim.
 fn nim(file: &GameFile) -> std::result::Result<Known, String> {
     if let Some((source, _)) = file.positions.first() {
@@ -283,6 +437,7 @@ enum Plan {
     },
     Nim,
     NimPass,
+    Band(Band),
     Generic(String),
 }
 
@@ -291,7 +446,8 @@ impl GameFile {
     fn known(&self) -> std::result::Result<Known, String> {
         match (capped(self), nim(self)) {
             (Ok(k), _) | (_, Ok(k)) => Ok(k),
-            (Err(c), Err(n)) => Err(format!("not a capped game: {c}; not Nim: {n}")),
+            (Err(c), Err(n)) => band(self)
+                .map_err(|b| format!("not a capped game: {c}; not Nim: {n}; not a band game: {b}")),
         }
     }
 
@@ -307,6 +463,7 @@ impl GameFile {
             ),
             Ok(Known::Nim) if self.pass => Plan::NimPass,
             Ok(Known::Nim) => Plan::Nim,
+            Ok(Known::Band(band)) => Plan::Band(band),
             Ok(Known::Capped { x, y, z, cap }) => {
                 let (bx, bz) = (bounds[x], bounds[z]);
                 let rows: Vec<std::result::Result<Vec<u64>, String>> = (0..=bx)
@@ -382,6 +539,14 @@ impl GameFile {
                     "the file is Nim with a pass: every tuple a position, one plain lower per heap"
                         .into(),
             },
+            Plan::Band(band) => SolverChoice {
+                solver: "band".into(),
+                why: format!(
+                    "the file is the built-in {} (Example 7.{} of Miyadera et al.'s web book), position condition and moves tree for tree",
+                    band.name(),
+                    if band == Band::Example71 { 1 } else { 2 }
+                ),
+            },
             Plan::Generic(why) => SolverChoice {
                 solver: "generic".into(),
                 why,
@@ -433,6 +598,15 @@ impl GameFile {
             Plan::NimPass => NimPass::new(self.heaps.len())?
                 .solve(bounds, limit, control)?
                 .with_names(self.heaps.clone()),
+            // Every option of a band position is a band position in the box (see the
+            // module notes), so the built-in solver meets only the file's positions.
+            Plan::Band(band) => match solve_dense_controlled(&band, bounds, limit, control) {
+                Ok(solved) => solved.with_names(self.heaps.clone()),
+                // A value over 65535, or memory near the limit: the generic solver
+                // reports it in its own words.
+                Err(Error::TooLarge { .. } | Error::Unsupported(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            },
             Plan::Generic(_) => return Ok(None),
         }))
     }

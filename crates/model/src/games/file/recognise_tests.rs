@@ -65,7 +65,7 @@ fn every_shipped_file_gives_the_generic_values_on_its_solver() {
         Vec<u32>,
         &'static str,
     );
-    let cases: [Case; 17] = [
+    let cases: [Case; 22] = [
         ("triangular", &[], vec![25, 25, 25], "capped (tiled)"),
         (
             "triangular",
@@ -96,7 +96,13 @@ fn every_shipped_file_gives_the_generic_values_on_its_solver() {
         ("misere-nim", &[], vec![6, 6, 6], "generic"),
         ("wythoff", &[], vec![20, 20], "generic"),
         ("wythoff-pass", &[], vec![20, 20], "generic"),
-        ("band-7-1", &[], vec![22, 23], "generic"),
+        ("band-7-1", &[], vec![22, 23], "band"),
+        ("band-7-1", &[], vec![61, 40], "band"),
+        ("band-7-2", &[], vec![30, 30], "band"),
+        ("band-7-2", &[("k", 2), ("h", 1)], vec![41, 25], "band"),
+        ("band-7-2", &[("k", 3), ("h", 7)], vec![40, 9], "band"),
+        // h < k - 1: a move of x leaves the band, which the generic solver refuses.
+        ("band-7-2", &[("k", 3), ("h", 1)], vec![12, 12], "generic"),
         ("six-sided", &[], six, "generic"),
     ];
     for (name, params, bounds, solver) in cases {
@@ -104,8 +110,6 @@ fn every_shipped_file_gives_the_generic_values_on_its_solver() {
         let file = GameFile::parse(&format!("games/{name}.toml"), shipped(name), &params).unwrap();
         assert_eq!(same_values(&file, &bounds), solver, "{name} {params:?}");
     }
-    let band = GameFile::parse("games/band-7-2.toml", shipped("band-7-2"), &[]).unwrap();
-    assert_eq!(same_values(&band, &[30, 30]), "generic");
 }
 
 #[test]
@@ -119,7 +123,11 @@ fn the_choice_says_why_a_faster_solver_does_not_apply() {
     };
     assert_eq!(
         why("wythoff", &[5, 5]),
-        "not a capped game: it has 2 heaps, not 3; not Nim: move 2 (take from x, y) takes from several heaps at once"
+        "not a capped game: it has 2 heaps, not 3; not Nim: move 2 (take from x, y) takes from several heaps at once; not a band game: as Example 7.1, its positions are not the band's; as Example 7.2, it has no parameters k and h"
+    );
+    assert_eq!(
+        why("band-7-1", &[5, 5]),
+        "the file is the built-in band-7-1 (Example 7.1 of Miyadera et al.'s web book), position condition and moves tree for tree"
     );
     assert_eq!(
         why("min-k", &[5, 5, 5]),
@@ -132,7 +140,7 @@ fn the_choice_says_why_a_faster_solver_does_not_apply() {
     let file = GameFile::parse("g.toml", &text, &[]).unwrap();
     assert_eq!(
         file.solver_choice(&[5, 5, 5], &Control::new()).unwrap().why,
-        "not a capped game: move 2 (lower x) sets y by an expression that is not min(y, cap(...)) with the cap of the positions; not Nim: its positions are limited ('y <= cap(x, z)')"
+        "not a capped game: move 2 (lower x) sets y by an expression that is not min(y, cap(...)) with the cap of the positions; not Nim: its positions are limited ('y <= cap(x, z)'); not a band game: it has 3 heaps, not 2"
     );
     let negative = shipped("min-k").replace("floor(min(x, z)/k)", "floor(min(x, z)/k) - 1");
     let file = GameFile::parse("g.toml", &negative, &[]).unwrap();
@@ -254,8 +262,107 @@ fn capped_text(
     text
 }
 
+/// A band game file of Example 7.1 (`seven_two` false) or 7.2, with the heaps
+/// named `names` and the moves in either order; `miss` 1..=4 changes it slightly (a
+/// bound of the band, a move, a function, the order of a `min`): still a game file,
+/// but no longer the built-in game's definition tree for tree.
+fn band_text(
+    seven_two: bool,
+    names: [&str; 2],
+    swap_moves: bool,
+    (k, h): (i64, i64),
+    play: u8,
+    miss: u8,
+) -> String {
+    let (positions, moves) = if seven_two {
+        (
+            [
+                "X/k >= Y >= (X - h)/k",
+                "X/k >= Y >= (X - h - 1)/k",
+                "floor(X/k) >= Y >= (X - h)/k",
+            ],
+            [
+                ["(t, min(floor(t/k), Y))", "(t, min(Y, floor(t/k)))"],
+                ["(min(k*t + h, X), t)", "(min(k*t + h, X) - 0, t)"],
+            ],
+        )
+    } else {
+        (
+            [
+                "res(X) >= Y >= res2(X)",
+                "res(X) >= Y",
+                "res(X) >= Y >= res2(X)",
+            ],
+            [
+                ["(t, min(res(t), Y))", "(t, min(res(t), Y, res(t)))"],
+                [
+                    "(min(inverseres2(X), t), t)",
+                    "(min(inverseres2(X) + 1, t), t)",
+                ],
+            ],
+        )
+    };
+    let named = |s: &str| s.replace('X', names[0]).replace('Y', names[1]);
+    let position = match miss {
+        1 => positions[1],
+        4 => positions[2],
+        _ => positions[0],
+    };
+    let mut text = format!(
+        "heaps = [\"{}\", \"{}\"]\npass = {}\nmisere = {}\npositions = [\"{}\"]\n",
+        names[0],
+        names[1],
+        play == 1,
+        play == 2,
+        named(position)
+    );
+    if seven_two {
+        text.push_str(&format!("[params]\nk = {k}\nh = {h}\n"));
+    } else {
+        // miss 4 of Example 7.1: res one higher.
+        let res = if miss == 4 { "2" } else { "1" };
+        text.insert_str(0, &format!(
+            "functions = [\"res(a) = 2*floor(a/2) + {res}\", \"res2(a) = max(2*floor(a/2) - 2, 0)\", \"inverseres2(a) = 2*floor(a/2) + 3\"]\n"
+        ));
+    }
+    let move_x = format!(
+        "[[move]]\nlower = \"{}\"\nto = \"{}\"\n",
+        names[0],
+        named(moves[0][usize::from(miss == 2)])
+    );
+    let move_y = format!(
+        "[[move]]\nlower = \"{}\"\nto = \"{}\"\n",
+        names[1],
+        named(moves[1][usize::from(miss == 3)])
+    );
+    if swap_moves {
+        format!("{text}{move_y}{move_x}")
+    } else {
+        format!("{text}{move_x}{move_y}")
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(320))]
+
+    /// Band files of both examples, with any heap names, parameters and move order:
+    /// on the band solver exactly when they are the built-in game's definition
+    /// (Example 7.2 only where no move leaves the band), the generic values either way.
+    #[test]
+    fn random_band_files_give_the_generic_values(
+        seven_two: bool,
+        names in prop_oneof![Just(["x", "y"]), Just(["p", "q"])],
+        swap_moves: bool, k in 1i64..5, h in 0i64..6,
+        play in prop_oneof![6 => Just(0u8), 1 => 1u8..3],
+        miss in prop_oneof![3 => Just(0u8), 1 => 1u8..5],
+        b in proptest::array::uniform2(0u32..26),
+    ) {
+        let text = band_text(seven_two, names, swap_moves, (k, h), play, miss);
+        let file = GameFile::parse("band.toml", &text, &[]).unwrap();
+        let solver = same_values(&file, &b);
+        let recognised = miss == 0 && play == 0 && (!seven_two || h + 1 >= k);
+        prop_assert_eq!(solver, if recognised { "band" } else { "generic" }, "{}", text);
+    }
 
     /// Random capped files, written many ways: recognised exactly when they are the
     /// capped game, and the same values as the generic solver either way.
