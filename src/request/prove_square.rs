@@ -1,7 +1,7 @@
 //! `nimscape prove square --theorem NAME`: the square game's theorems of
 //! Okubo–Kashiwagi–Niida by name, validated once.
 
-use super::prove::{ProveArgs, ProveCase};
+use super::prove::args::{ProveArgs, ProveCase};
 use crate::prove::ClaimText;
 use crate::{Error, Result};
 use nimscape_model::prove::square::{self, CellTheorem, Theorem};
