@@ -5,9 +5,9 @@
 //! so a 1024 x 1024 pattern stays small. Cell edges are the PNG's whole-pixel
 //! edges and are drawn with `crispEdges`. Text is drawn as the glyph outlines
 //! of the embedded font, with the words as real (invisible, selectable) text
-//! over them; the SVG made for PDF conversion has real visible text instead,
-//! which the PDF embeds as a subset font. A scene on paper gets `width="85mm"`
-//! and a viewBox in its units.
+//! over them (the PDF, written from the scene itself, embeds a subset of the
+//! font instead). A scene on paper gets `width="85mm"` and a viewBox in its
+//! units.
 
 use super::metadata::Metadata;
 use crate::font;
@@ -17,27 +17,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-/// What the SVG is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    /// A standalone file: exact outlines, whatever fonts the viewer has.
-    File,
-    /// Input of the PDF converter, which has the embedded fonts and writes real text.
-    Pdf,
-}
-
-/// Writes a scene as a standalone SVG document.
+/// Writes a scene as a standalone SVG document: exact outlines, whatever fonts
+/// the viewer has.
 pub fn write_svg(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> io::Result<()> {
-    write_svg_for(out, scene, metadata, Purpose::File)
-}
-
-/// Writes a scene as SVG for `purpose`.
-pub fn write_svg_for(
-    out: &mut dyn Write,
-    scene: &Scene,
-    metadata: &Metadata,
-    purpose: Purpose,
-) -> io::Result<()> {
     let (w, h) = (scene.width, scene.height);
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     let (width, height) = match &scene.paper {
@@ -90,18 +72,17 @@ pub fn write_svg_for(
                     path_data(&path.commands)
                 )?;
             }
-            Item::Text(text) => match (scene.text, purpose) {
-                (TextMode::Text, Purpose::Pdf) => write_text(out, scene, text, true)?,
-                (TextMode::Text, Purpose::File) => {
+            Item::Text(text) => match scene.text {
+                TextMode::Text => {
                     writeln!(
                         out,
                         r#"<path aria-hidden="true" d="{}"{}/>"#,
                         path_data(&font::text_path_in(scene.font, text)),
                         paint("fill", text.color)
                     )?;
-                    write_text(out, scene, text, false)?;
+                    write_text(out, scene, text)?;
                 }
-                (TextMode::Outlines, _) => {
+                TextMode::Outlines => {
                     // The words for screen readers; the outlines are what shows.
                     writeln!(
                         out,
@@ -117,34 +98,21 @@ pub fn write_svg_for(
     writeln!(out, "</svg>")
 }
 
-/// A text item as real text: a group placed and turned like the item, with one
-/// `<text>` per styled run at the position the font module laid out (italic runs
-/// slanted, as the outlines are). `visible` false gives transparent text over the
-/// outlines, for search and selection.
-fn write_text(
-    out: &mut dyn Write,
-    scene: &Scene,
-    text: &TextItem,
-    visible: bool,
-) -> io::Result<()> {
+/// A text item as real, transparent text over its outlines, for search and
+/// selection: a group placed and turned like the item, with one `<text>` per
+/// styled run at the position the font module laid out (italic runs slanted, as
+/// the outlines are).
+fn write_text(out: &mut dyn Write, scene: &Scene, text: &TextItem) -> io::Result<()> {
     let (dx, dy) = font::baseline_offset(scene.font, text);
     let mut transform = format!("translate({} {})", num3(text.x), num3(text.y));
     if text.rotation != 0.0 {
         let _ = write!(transform, " rotate({})", num3(text.rotation));
     }
-    let fill = if visible {
-        paint("fill", text.color)
-    } else {
-        r##" fill="#000" fill-opacity="0""##.to_string()
-    };
-    let label = if visible {
-        String::new()
-    } else {
-        format!(
-            r#" aria-label="{}""#,
-            escape(&crate::scene::markup::plain(&text.text))
-        )
-    };
+    let fill = r##" fill="#000" fill-opacity="0""##;
+    let label = format!(
+        r#" aria-label="{}""#,
+        escape(&crate::scene::markup::plain(&text.text))
+    );
     // The role as a class: style sheets can restyle one kind of text, and tests
     // read each role's size from the file.
     let class = match text.role {
@@ -195,8 +163,7 @@ fn paint(attribute: &str, color: Color) -> String {
 }
 
 /// Text for SVG (XML), in content or in a quoted attribute: the one way text
-/// from a command line, a recipe, a game file or a request reaches SVG (and PDF,
-/// which is made from the SVG). Markup characters become entities, and a
+/// from a command line, a recipe, a game file or a request reaches SVG. Markup characters become entities, and a
 /// character XML 1.0 cannot hold at all (a control character other than tab and
 /// line breaks, U+FFFE, U+FFFF) becomes U+FFFD, so the file is always
 /// well-formed; the front ends refuse such text before this, with a message.
