@@ -30,7 +30,7 @@ pub enum Format {
     Png,
     /// Vector image.
     Svg,
-    /// Vector PDF (the SVG converted, for pdflatex), wherever SVG is written.
+    /// Vector PDF (for pdflatex, written from the same scene), wherever SVG is written.
     Pdf,
     /// Animated GIF.
     Gif,
@@ -438,10 +438,12 @@ pub fn write_csv<R: AsRef<[String]>>(
 }
 
 /// Bytes per run of equal cells along a row of a cell layer while writing SVG (the
-/// merged rectangles and the path text, both whole in memory) and PDF (the same, then
-/// the SVG text and the converter's tree). Runs, not cells: a board of large blocks
-/// is a few rectangles whatever its size. Measured on P-position boards of 2047 and
-/// 4095 (44-47 and 52-54 bytes a run): docs/reliability.md.
+/// merged rectangles and the path text, both whole in memory) and PDF (the merged
+/// rectangles, the content stream and its compressed copy). Runs, not cells: a board
+/// of large blocks is a few rectangles whatever its size. Measured on P-position
+/// boards of 2047 and 4095 (44-47 bytes a run for SVG; PDF 52-54 when it went through
+/// an SVG and a converter's tree, a little under SVG's since it is written straight
+/// from the scene, so the PDF rate errs high): docs/reliability.md.
 const SVG_BYTES_PER_RUN: u64 = 48;
 const PDF_BYTES_PER_RUN: u64 = 56;
 /// The bytes `runs` runs of equal cells cost while writing `format` (SVG's rate
@@ -455,8 +457,9 @@ pub fn run_bytes(format: Format, runs: u64) -> u64 {
     }
 }
 
-/// Bytes per path command in memory while writing SVG / PDF (the command, its text,
-/// and for PDF the converter's tree of it).
+/// Bytes per path command in memory while writing SVG / PDF (the command and its
+/// text; the PDF rate was set for a converter's tree of it and errs high now that
+/// the PDF is written straight from the scene).
 const SVG_BYTES_PER_COMMAND: u64 = 64;
 const PDF_BYTES_PER_COMMAND: u64 = 400;
 /// Bytes per pixel of a PNG: tiny-skia's premultiplied canvas (4), its straight-alpha

@@ -661,8 +661,9 @@ mod tests {
         };
         assert!(at(1) < at(2) && at(2) < at(3));
         let xref = text.rfind("xref\n0 ").unwrap();
+        // Line 4 of the table: "xref", "0 N", the free entry 0, object 1, object 2.
         let entry = &text[xref..].lines().nth(4).unwrap()[..10];
-        assert_eq!(entry.parse::<usize>().unwrap(), at(3));
+        assert_eq!(entry.parse::<usize>().unwrap(), at(2));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The embedded fonts: DejaVu Sans and DejaVu Serif (Bitstream Vera licence,
 //! `assets/fonts/LICENSE-DejaVu.txt`). Math variables are the same face slanted
 //! by [`SLANT`], as DejaVu Sans Oblique is: one font per figure, so a PDF embeds
-//! one subset (svg2pdf writes several fonts in a different order on every run).
+//! one subset.
 //!
 //! Layout (widths, placement of sub- and superscripts) is measured here, once,
 //! and every encoder follows it: PNG and `--text outlines` draw the glyph
