@@ -272,4 +272,64 @@ mod tests {
         assert_eq!(folded("../games/nim.toml"), "../games/nim.toml");
         assert_eq!(folded("/srv/r/../g.toml"), "/srv/g.toml");
     }
+
+    /// The layout's width reaches the figures without a size of their own; a
+    /// wide figure of two columns spans both and their gap; data has none.
+    #[test]
+    fn the_layout_width_reaches_figures_without_a_size_of_their_own() {
+        use super::super::{Columns, Recipe};
+        let text = r#"
+title = "T"
+width = "160mm"
+[[figure]]
+name = "plain"
+model = "square"
+m = 5
+[[figure]]
+name = "wide"
+model = "square"
+m = "3,5"
+wide = true
+[[figure]]
+name = "own"
+model = "square"
+m = 5
+width = "50mm"
+[[figure]]
+name = "panel"
+model = "square"
+m = 5
+panel = 40
+[[figure]]
+name = "data"
+model = "square"
+m = 5
+formats = ["csv"]
+"#;
+        let mut recipe = Recipe::parse(Path::new("t.toml"), text).unwrap();
+        let width = |recipe: &Recipe, k: usize| {
+            super::parameters(recipe, &recipe.figures[k], false)
+                .iter()
+                .find(|p| p.key == "width")
+                .map(|p| format!("{:?}", p.value))
+        };
+        let text_of = |w: &str| Some(format!("{:?}", super::ParamValue::Text(w.into())));
+        assert_eq!(width(&recipe, 0), text_of("160mm"));
+        assert_eq!(width(&recipe, 1), text_of("160mm"));
+        assert_eq!(width(&recipe, 2), text_of("50mm"));
+        assert_eq!(width(&recipe, 3), None);
+        assert_eq!(width(&recipe, 4), None);
+        // Two columns of 85 mm (the recipe's width was its one column's).
+        recipe.columns = Some(Columns::Two);
+        recipe.width = None;
+        assert_eq!(width(&recipe, 0), text_of("85mm"));
+        assert_eq!(width(&recipe, 1), text_of("178.0mm"));
+        assert!(Recipe::parse(
+            Path::new("t.toml"),
+            "[[figure]]\nname = \"a\"\nmodel = \"square\"\nwide = 2"
+        )
+        .unwrap_err()
+        .to_string()
+        .contains("'wide' takes true or false"));
+    }
 }
