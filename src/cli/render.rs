@@ -46,6 +46,11 @@ pub struct RenderArgs {
     /// wider than a column become `figure*`) [default: the recipe's `columns`, else 1].
     #[arg(long, value_name = "1|2", value_parser = parse_paper_columns)]
     columns: Option<i64>,
+    /// The layout's column width: every figure without a size of its own is drawn at
+    /// it, a `wide = true` figure of two columns at both columns' width [default: the
+    /// recipe's `width`; in two columns 85mm].
+    #[arg(long, value_name = "LEN", value_parser = parse_layout_width)]
+    width: Option<String>,
     /// Root folder: each set goes to <OUTPUT>/<set name>/ (updated, never emptied).
     #[arg(
         short,
@@ -100,11 +105,25 @@ struct Done {
 
 pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
     let started = Instant::now();
-    let recipes = if args.recipes.is_empty() {
+    let mut recipes = if args.recipes.is_empty() {
         recipe::builtin::recipes(&args.builtin)?
     } else {
         recipe::collect(&args.recipes)?
     };
+    // The layout asked for on the command line is every recipe's.
+    for recipe in &mut recipes {
+        if let Some(columns) = args.columns.and_then(recipe::Columns::from_count) {
+            // The recipe's width is its own layout's: another layout has its own
+            // (85 mm columns, or --width).
+            if recipe.columns.unwrap_or_default() != columns {
+                recipe.width = None;
+            }
+            recipe.columns = Some(columns);
+        }
+        if let Some(width) = &args.width {
+            recipe.width = Some(width.clone());
+        }
+    }
     check_set_names(&recipes)?;
     check_only(&recipes, &args.only)?;
     let mut problems: Vec<String> = recipes
@@ -804,6 +823,11 @@ fn with_output(words: &[String], path: &str) -> Vec<String> {
     out.extend(["-o".to_string(), path.to_string()]);
     out.extend_from_slice(&words[at..]);
     out
+}
+
+/// `--width`: a length, kept as written (figures parse it as their own `width`).
+fn parse_layout_width(text: &str) -> Result<String, String> {
+    nimscape::request::args::parse_size(text).map(|_| text.to_string())
 }
 
 /// `--columns`: the paper's columns, 1 or 2.

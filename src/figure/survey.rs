@@ -1342,20 +1342,33 @@ pub fn value_scene_with(
     // width, the screen scale otherwise.
     let scale = crate::scene::TypeScale::new(f64::from(width), view.on_paper);
     let label_size = scale.size(crate::scene::Role::Tick);
-    let left = (label_size * 4.2).ceil() as u32;
-    let bottom = (label_size * 4.0).ceil() as u32;
+    let name_size = scale.size(crate::scene::Role::AxisName);
+    let y_label_area = (label_size * 2.6 + name_size * 1.6).ceil() as u32;
+    // Room left of the turned axis name, whose box plotters sets on the edge.
+    let left = y_label_area + (name_size * 0.3).ceil() as u32;
+    // The axis name just under the tick numbers, with room for its descender.
+    let label_area = (label_size * 2.4 + name_size * 1.4).ceil() as u32;
+    let bottom = label_area + (name_size * 0.4).ceil() as u32;
     let top = (label_size * 2.6).ceil() as u32;
-    let right = (label_size * 1.5) as u32;
-    let room = f64::from(width - left - right);
-    // A tall pattern may be a little taller than wide; the plot then narrows
-    // to it rather than grow a figure taller than a page's column allows (on
-    // paper the figure keeps the width asked for, the plot centred in it).
-    let cell = (room / cols as f64)
-        .min(room * 1.25 / rows as f64)
-        .clamp(1.0, 24.0);
-    let cell = if view.on_paper { cell } else { cell.floor() };
-    let plot_w = ((cols as f64 * cell) as u32).max(1);
-    let plot_h = ((rows as f64 * cell) as u32).max(1);
+    let right = (label_size * 1.5).ceil() as u32;
+    let room = f64::from(width.saturating_sub(left + right).max(1));
+    // A width asked for is filled: the cells are as wide as the room allows,
+    // square unless that makes the plot taller than 1.25 of its width (a
+    // column's figure), where they are flattened instead of the plot narrowed.
+    // On a screen the cells stay square, whole pixels, the plot narrowed.
+    let (cell_w, cell_h) = if view.exact {
+        let cell_w = room / cols as f64;
+        (cell_w, cell_w.min(room * 1.25 / rows as f64))
+    } else {
+        let cell = (room / cols as f64)
+            .min(room * 1.25 / rows as f64)
+            .clamp(1.0, 24.0);
+        let cell = if view.on_paper { cell } else { cell.floor() };
+        (cell, cell)
+    };
+    let cell = cell_w.min(cell_h);
+    let plot_w = ((cols as f64 * cell_w).round() as u32).max(1);
+    let plot_h = ((rows as f64 * cell_h).round() as u32).max(1);
     let p_colour = okabe_ito::BLUE;
     let mut entries: Vec<(Swatch, String)> = vec![(Swatch::Fill(p_colour), "P-position".into())];
     if matches!(view.plot, SurveyPlot::Slice(..)) {
@@ -1424,12 +1437,13 @@ pub fn value_scene_with(
     {
         let root = SceneBackend::new(&mut scene).into_drawing_area();
         let ink = RGBColor(0x22, 0x22, 0x22);
-        let sub = root
-            .clone()
-            .shrink((x_off, top), (plot_w + left, plot_h + bottom));
+        let sub = root.clone().shrink(
+            (x_off + left - y_label_area, top),
+            (plot_w + y_label_area, plot_h + label_area),
+        );
         let mut chart = ChartBuilder::on(&sub)
-            .x_label_area_size(bottom)
-            .y_label_area_size(left)
+            .x_label_area_size(label_area)
+            .y_label_area_size(y_label_area)
             .build_cartesian_2d(
                 a0 as f64 - 0.5..a1 as f64 + 0.5,
                 u0 as f64 - 0.5..u1 as f64 + 0.5,
@@ -1443,11 +1457,7 @@ pub fn value_scene_with(
             .x_labels(((f64::from(plot_w) / (label_size * 3.0)) as usize).clamp(2, 10))
             .y_labels(((f64::from(plot_h) / (label_size * 2.0)) as usize).clamp(2, 10))
             .label_style(("sans-serif", label_size).into_font().color(&ink))
-            .axis_desc_style(
-                ("sans-serif", scale.size(crate::scene::Role::AxisName))
-                    .into_font()
-                    .color(&ink),
-            )
+            .axis_desc_style(("sans-serif", name_size).into_font().color(&ink))
             .x_label_formatter(&|v| whole_tick(*v))
             .y_label_formatter(&|v| whole_tick(*v))
             .draw()

@@ -88,6 +88,9 @@ pub struct FigureEntry {
     pub quick: Vec<Param>,
     /// Line of the figure's `[[figure]]` header.
     pub line: usize,
+    /// `wide = true`: in a two-column layout the figure spans both columns
+    /// (drawn at their width, set as `figure*`); otherwise it is a column's.
+    pub wide: bool,
 }
 
 impl FigureEntry {
@@ -209,6 +212,11 @@ pub struct Recipe {
     pub proofs: Vec<ProveEntry>,
     /// The paper's layout (`columns = 1` or `2`), which `render --columns` overrides.
     pub columns: Option<Columns>,
+    /// The width of the layout's column (`width = "85mm"`; one column: the text's
+    /// width), which `render --width` overrides: every figure without a size of
+    /// its own is drawn at it (a `wide` figure of a two-column layout at both
+    /// columns'). Unset, a two-column layout's column is 85 mm.
+    pub width: Option<String>,
     /// `titles = true`: figures keep the title they draw on top. By default a
     /// recipe's figures leave it out, since `caption` captions them in LaTeX and
     /// in the gallery.
@@ -218,13 +226,14 @@ pub struct Recipe {
 }
 
 /// Figure keys that are not subcommand flags.
-pub const RESERVED_KEYS: [&str; 6] = [
+pub const RESERVED_KEYS: [&str; 7] = [
     "name",
     "model",
     "caption",
     "tex-caption",
     "formats",
     "quick",
+    "wide",
 ];
 
 /// The formats a recipe may ask for.
@@ -386,6 +395,7 @@ struct RawRecipe {
     name: Option<Spanned<String>>,
     source: Option<String>,
     columns: Option<Spanned<i64>>,
+    width: Option<String>,
     titles: Option<bool>,
     defaults: Option<Table>,
     figure: Option<Vec<Spanned<Table>>>,
@@ -524,6 +534,7 @@ impl Recipe {
             surveys,
             proofs,
             columns,
+            width: raw.width,
             titles: raw.titles.unwrap_or(false),
             embedded: false,
         })
@@ -679,6 +690,7 @@ fn parse_figure(
         params: Vec::new(),
         quick: Vec::new(),
         line: src.line(at),
+        wide: false,
     };
     for (key, value) in table {
         match key.get_ref().replace('_', "-").as_str() {
@@ -693,6 +705,12 @@ fn parse_figure(
             "tex-caption" => entry.tex_caption = Some(string_of(src, key, value)?),
             "formats" => entry.formats = formats_of(src, key, value)?,
             "quick" => entry.quick = quick_params(src, key, value, "{ m = \"1..6\" }")?,
+            "wide" => {
+                entry.wide = value
+                    .get_ref()
+                    .as_bool()
+                    .ok_or_else(|| src.error(key.span().start, "key 'wide' takes true or false"))?
+            }
             _ => entry.params.push(param(src, key, value)?),
         }
     }

@@ -56,6 +56,15 @@ const TITLED_MODELS: [&[&str]; 3] = [&["grundy"], &["count"], &["octahedron", "v
 pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Param> {
     let model: Vec<&str> = entry.model.iter().map(String::as_str).collect();
     let mut params = entry.effective_params(quick);
+    if let Some(width) = layout_width(recipe, entry, &params) {
+        if request::takes(&model, "width") {
+            params.push(Param {
+                key: "width".into(),
+                value: ParamValue::Text(width),
+                line: entry.line,
+            });
+        }
+    }
     for default in &recipe.defaults {
         if request::takes(&model, &default.key)
             && !params.iter().any(|p| same_key(&p.key, &default.key))
@@ -76,6 +85,52 @@ pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Para
         });
     }
     params
+}
+
+/// The column of a two-column layout when neither the recipe nor `render
+/// --width` names one: a journal's (docs/print.md), inside the gallery's
+/// `figure`/`figure*` line (89 mm).
+pub const TWO_COLUMN_WIDTH: &str = "85mm";
+
+/// The gap between a two-column page's columns, which a wide figure spans too.
+const COLUMN_GAP_MM: f64 = 8.0;
+
+/// The width the layout gives a drawn figure that sets none of its own size
+/// keys: the layout's column (`render --width`, the recipe's `width`, 85 mm in
+/// two columns); a `wide` figure of two columns both columns and their gap.
+fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Option<String> {
+    const SIZE_KEYS: [&str; 6] = ["width", "panel", "cell", "size", "raw", "window"];
+    // Data alone (CSV, JSON, NumPy) has no width.
+    let drawn = entry.formats.iter().any(|f| {
+        !matches!(
+            f,
+            crate::encode::Format::Csv | crate::encode::Format::Json | crate::encode::Format::Npy
+        )
+    });
+    if !drawn
+        || params
+            .iter()
+            .any(|p| SIZE_KEYS.iter().any(|k| same_key(&p.key, k)))
+    {
+        return None;
+    }
+    let two = recipe.columns == Some(super::Columns::Two);
+    let column = match (&recipe.width, two) {
+        (Some(width), _) => width.clone(),
+        (None, true) => TWO_COLUMN_WIDTH.to_string(),
+        (None, false) => return None,
+    };
+    if !(two && entry.wide) {
+        return Some(column);
+    }
+    // Both columns and the gap, when the column is a length on paper.
+    match crate::request::args::parse_size(&column) {
+        Ok(length) if length.is_physical() => {
+            let mm = length.points(crate::scene::units::Print::default()) / 72.0 * 25.4;
+            Some(format!("{:.1}mm", 2.0 * mm + COLUMN_GAP_MM))
+        }
+        _ => Some(column),
+    }
 }
 
 /// `path` read from the recipe's folder (an absolute path stays as it is),
@@ -216,5 +271,65 @@ mod tests {
         // Nothing to fold into: the `..` is kept, so the path still resolves.
         assert_eq!(folded("../games/nim.toml"), "../games/nim.toml");
         assert_eq!(folded("/srv/r/../g.toml"), "/srv/g.toml");
+    }
+
+    /// The layout's width reaches the figures without a size of their own; a
+    /// wide figure of two columns spans both and their gap; data has none.
+    #[test]
+    fn the_layout_width_reaches_figures_without_a_size_of_their_own() {
+        use super::super::{Columns, Recipe};
+        let text = r#"
+title = "T"
+width = "160mm"
+[[figure]]
+name = "plain"
+model = "square"
+m = 5
+[[figure]]
+name = "wide"
+model = "square"
+m = "3,5"
+wide = true
+[[figure]]
+name = "own"
+model = "square"
+m = 5
+width = "50mm"
+[[figure]]
+name = "panel"
+model = "square"
+m = 5
+panel = 40
+[[figure]]
+name = "data"
+model = "square"
+m = 5
+formats = ["csv"]
+"#;
+        let mut recipe = Recipe::parse(Path::new("t.toml"), text).unwrap();
+        let width = |recipe: &Recipe, k: usize| {
+            super::parameters(recipe, &recipe.figures[k], false)
+                .iter()
+                .find(|p| p.key == "width")
+                .map(|p| format!("{:?}", p.value))
+        };
+        let text_of = |w: &str| Some(format!("{:?}", super::ParamValue::Text(w.into())));
+        assert_eq!(width(&recipe, 0), text_of("160mm"));
+        assert_eq!(width(&recipe, 1), text_of("160mm"));
+        assert_eq!(width(&recipe, 2), text_of("50mm"));
+        assert_eq!(width(&recipe, 3), None);
+        assert_eq!(width(&recipe, 4), None);
+        // Two columns of 85 mm (the recipe's width was its one column's).
+        recipe.columns = Some(Columns::Two);
+        recipe.width = None;
+        assert_eq!(width(&recipe, 0), text_of("85mm"));
+        assert_eq!(width(&recipe, 1), text_of("178.0mm"));
+        assert!(Recipe::parse(
+            Path::new("t.toml"),
+            "[[figure]]\nname = \"a\"\nmodel = \"square\"\nwide = 2"
+        )
+        .unwrap_err()
+        .to_string()
+        .contains("'wide' takes true or false"));
     }
 }

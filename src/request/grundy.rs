@@ -100,6 +100,11 @@ pub struct GrundyArgs {
     /// height it needs [default: 720 px, or 0.8 of a given --width, cut to the plot].
     #[arg(long, value_name = "LEN", value_parser = args::parse_size)]
     height: Option<Length>,
+    /// Sieve and points plots: a cell's height over its width (1: square cells, one
+    /// scale up and across) [default: the plot takes the whole width, square cells
+    /// unless --height is too low for them].
+    #[arg(long, value_name = "RATIO", value_parser = parse_aspect)]
+    aspect: Option<f64>,
     /// Print how many positions have Grundy value = the nim-sum of their coordinates.
     #[arg(long)]
     pub compare_nim_sum: bool,
@@ -121,6 +126,25 @@ enum PlotArg {
     Sieve,
     /// P-positions as points, two free coordinates (Wythoff's game, say).
     Points,
+}
+
+/// Parses `--aspect`: a positive ratio, `1`, `0.5` or `3/4`.
+fn parse_aspect(text: &str) -> std::result::Result<f64, String> {
+    let value = match text.split_once('/') {
+        Some((a, b)) => a
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .zip(b.trim().parse::<f64>().ok())
+            .map(|(a, b)| a / b),
+        None => text.trim().parse::<f64>().ok(),
+    };
+    match value {
+        Some(v) if v.is_finite() && (0.05..=20.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{text}' is not a ratio from 0.05 to 20; write e.g. 1 (square cells), 0.5 or 3/4"
+        )),
+    }
 }
 
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
@@ -478,6 +502,7 @@ fn finish(
                 .height
                 .filter(|_| print.print.dpi.is_some())
                 .map(|h| h.points(print.print)),
+            aspect: args.aspect,
             labels: args.labels.labels(ChartLabels {
                 caption: Some(String::new()),
                 caption_size: None,

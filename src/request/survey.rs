@@ -116,7 +116,7 @@ pub struct SurveyArgs {
 }
 
 /// What each value's figure draws.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SurveyPlotArg {
     /// P-positions projected to (y, x − z); a two-heap game as it lies.
     Sieve,
@@ -380,7 +380,15 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     };
     let style = args.print.style(&[args.width], args.width);
     let width = match args.width {
-        Some(w) => super::args::length_units("`width`", w, style.print, 200..=20_000)?,
+        // A figure of one value fits a 60 mm column; the table's words need more.
+        Some(w) => {
+            let least = if args.plot == SurveyPlotArg::Table {
+                200
+            } else {
+                150
+            };
+            super::args::length_units("`width`", w, style.print, least..=20_000)?
+        }
         None => pages::DEFAULT_FIGURE_WIDTH,
     };
     let plot = match (args.plot, &args.slice) {

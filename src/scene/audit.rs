@@ -141,6 +141,40 @@ pub fn audit(scene: &Scene) -> Vec<String> {
     found
 }
 
+/// How much of the page's width the drawing takes: the span across of its
+/// cells and of every path larger than a mark (axes, grids, a 3D box), over
+/// the scene's width. Text, tick marks, markers and key swatches do not count:
+/// what is left is the plot itself, which should fill the width less its labels.
+pub fn drawing_span(scene: &Scene) -> f64 {
+    let largest_text = scene
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) => Some(t.size),
+            _ => None,
+        })
+        .fold(0.0, f64::max);
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for item in &scene.items {
+        let span = match item {
+            Item::Cells(c) => Some((f64::from(c.rect.x), f64::from(c.rect.x + c.rect.width))),
+            Item::Path(p) => path_box(&p.commands)
+                .filter(|b| (b[2] - b[0]).max(b[3] - b[1]) > largest_text * 2.0)
+                .map(|b| (b[0], b[2])),
+            Item::Text(_) => None,
+        };
+        if let Some((a, b)) = span {
+            x0 = x0.min(a);
+            x1 = x1.max(b);
+        }
+    }
+    if x1 > x0 {
+        (x1 - x0) / f64::from(scene.width.max(1))
+    } else {
+        0.0
+    }
+}
+
 /// The largest size of each role in a scene, in points on paper (scene units
 /// otherwise): what the figure sets each role at before anything shrinks to fit.
 pub fn role_sizes(scene: &Scene) -> Vec<(Role, f64)> {

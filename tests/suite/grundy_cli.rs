@@ -392,6 +392,9 @@ fn golden_sieve_of_the_triangular_bar() {
             "500",
             "--height",
             "700",
+            // Square cells, the sieve's own shape, centred in the page asked.
+            "--aspect",
+            "1",
         ],
     );
 }

@@ -93,7 +93,12 @@ impl GrundyFigure {
         });
         // The colour bar: z (up) by colour, so heights can be read off.
         let bar = labels.key;
-        let bar_w = if bar { (label_size * 5.5).round() } else { 0.0 };
+        // As wide as the bar draws: its gap, the bar, the gap and the widest number.
+        let bar_w = if bar {
+            (label_size * 2.6 + crate::font::text_width(&whole_tick(bc.round()), label_size)).ceil()
+        } else {
+            0.0
+        };
         let radius =
             ((f64::from(width.min(height)) / 3.0) / ba.max(bb).max(bc)).clamp(0.8, 5.0) * 0.8;
         let radius = (radius * kf).round() as u32;
@@ -190,7 +195,22 @@ impl GrundyFigure {
         // for any turn of it: fit the drawing to its room (below the title, left of the
         // colour bar, with space for the axis names), so a plot made small is not
         // mostly margin. Positions move; text keeps its size.
-        let reach = label_size * 1.3 + name_size * 1.2;
+        // The names sit `label_size * 1.3 + name_size * 0.6` out from their tick
+        // numbers' middle: a short name (one letter, a subscript) needs that and
+        // half its own width.
+        let reach = label_size * 1.3 + name_size * 1.0;
+        // A width asked for is filled: without a height asked the page grows
+        // (to 1.25 of its width) until the width, not the height, bounds the drawing.
+        let height = match scene.bounds_from(first_tick) {
+            Some((x0, y0, x1, y1)) if self.view.width_asked && !self.view.height_asked => {
+                let s = ((w - bar_w - 2.0 * reach) / (x1 - x0).max(1.0)).clamp(0.8, 1.5);
+                let needed = (title_h + label_size * 0.5 + s * (y1 - y0) + reach).ceil();
+                let grown = (needed.min((w * 1.25).round()) as u32).max(height);
+                scene.height = grown;
+                grown
+            }
+            _ => height,
+        };
         let room = (
             reach,
             title_h + label_size * 0.5,

@@ -6,7 +6,6 @@ use plotters::prelude::*;
 use super::names::subscripted;
 use super::spec::{Frame, GrundyFigure};
 use super::text::whole_tick;
-use crate::font;
 use crate::games::Solution;
 use crate::scene::chart::{chart_error, plotting_rect, SceneBackend};
 use crate::scene::color::{okabe_ito, INK};
@@ -111,30 +110,62 @@ impl GrundyFigure {
             };
             (pick(0, b.clone()), pick(1, a_c.clone()))
         });
-        // Square cells, as large as fit beside the axes' labels; the canvas is then
-        // cut to the plot, so a flat sieve leaves no blank half page.
+        // The plot takes the width less its axes' labels; its height follows
+        // from square cells when the page may grow to hold them (to 1.25 of its
+        // width), else from the height asked. `--aspect` fixes the cells' shape
+        // instead, the plot then centred in its room.
         let ticks = if labels.ticks { 1.0 } else { 0.0 };
         let named = if names.is_some() { 1.0 } else { 0.0 };
-        let left = (label_size * (1.2 + 2.8 * ticks + 1.6 * named)).ceil() as u32;
-        let bottom = (label_size * (0.8 + 1.6 * ticks + 1.6 * named)).ceil() as u32;
-        let (top, right) = (title_h.ceil() as u32, (label_size * 1.5) as u32);
+        let y_label_area = (label_size * (1.2 + 2.8 * ticks + 1.6 * named)).ceil() as u32;
+        // Room left of the turned axis name, whose box plotters sets on the edge.
+        let left = y_label_area + (name_size * 0.3 * named).ceil() as u32;
+        // Room under the axis name for its descender ("y" ended on the page's edge).
+        let label_area = (label_size * (0.8 + 1.6 * ticks) + name_size * 1.6 * named).ceil() as u32;
+        let bottom = label_area + (name_size * 0.4 * named).ceil() as u32;
+        let (top, right) = (title_h.ceil() as u32, (label_size * 1.5).ceil() as u32);
         let room_w = f64::from(width.saturating_sub(left + right).max(1));
-        let room_h = f64::from(height.saturating_sub(top + bottom).max(1));
-        let cell = (room_w / cols as f64).min(room_h / rows as f64);
-        let cell = if cell >= 1.0 { cell.floor() } else { cell };
+        // Without a width the plot keeps its square cells in the default
+        // canvas, cut to the plot, as on a screen.
+        let aspect = self.view.aspect.or((!self.view.width_asked).then_some(1.0));
+        // A height too low for two tick numbers up the plot comes out taller, so
+        // that the page's height check refuses it naming the height needed.
+        let least_plot = (label_size * 4.0).ceil() as u32;
+        let tallest = if self.view.height_asked {
+            height.max(top + bottom + least_plot)
+        } else if !self.view.width_asked {
+            height
+        } else {
+            (f64::from(width) * 1.25).round() as u32
+        };
+        let room_h = f64::from(tallest.saturating_sub(top + bottom).max(1));
+        let (cell_w, cell_h) = match aspect {
+            Some(aspect) => {
+                let cell_w = (room_w / cols as f64).min(room_h / rows as f64 / aspect);
+                (cell_w, cell_w * aspect)
+            }
+            None if self.view.height_asked => (room_w / cols as f64, room_h / rows as f64),
+            None => {
+                let cell_w = room_w / cols as f64;
+                (cell_w, cell_w.min(room_h / rows as f64))
+            }
+        };
+        // On a screen whole-unit cells keep their edges crisp.
+        let (cell_w, cell_h) = if !self.view.width_asked && cell_w >= 1.0 && cell_h >= 1.0 {
+            (cell_w.floor(), cell_h.floor())
+        } else {
+            (cell_w, cell_h)
+        };
         let (plot_w, plot_h) = (
-            ((cols as f64 * cell).round() as u32).max(1),
-            ((rows as f64 * cell).round() as u32).max(1),
+            ((cols as f64 * cell_w).round() as u32).max(1),
+            ((rows as f64 * cell_h).round() as u32).max(1),
         );
         let title_w = title.as_ref().map_or(0.0, |(lines, size)| {
             lines
                 .iter()
-                .map(|l| font::text_width(l, *size))
+                .map(|l| crate::font::text_width(l, *size))
                 .fold(0.0, f64::max)
                 + 24.0
         });
-        // A width asked for is kept (the plot centred in it); otherwise the
-        // canvas is cut to the plot.
         let (width, height) = (
             if self.view.width_asked {
                 width
@@ -143,11 +174,15 @@ impl GrundyFigure {
                     .max(title_w.ceil() as u32)
                     .min(width)
             },
-            (top + plot_h + bottom).min(height),
+            if self.view.height_asked {
+                tallest
+            } else {
+                top + plot_h + bottom
+            },
         );
         let mut scene = Scene::new(width, height, Color::WHITE);
         let x0 = left + (width - left - right).saturating_sub(plot_w) / 2;
-        let y0 = top;
+        let y0 = top + (height - top - bottom).saturating_sub(plot_h) / 2;
         if let Some((lines, size)) = title {
             for (k, line) in lines.into_iter().enumerate() {
                 scene.push(
@@ -167,12 +202,13 @@ impl GrundyFigure {
         {
             let root = SceneBackend::new(&mut scene).into_drawing_area();
             let ink = RGBColor(0x22, 0x22, 0x22);
-            let sub = root
-                .clone()
-                .shrink((x0 - left, y0), (plot_w + left, plot_h + bottom));
+            let sub = root.clone().shrink(
+                (x0 - y_label_area, y0),
+                (plot_w + y_label_area, plot_h + label_area),
+            );
             let mut chart = ChartBuilder::on(&sub)
-                .x_label_area_size(bottom)
-                .y_label_area_size(left)
+                .x_label_area_size(label_area)
+                .y_label_area_size(y_label_area)
                 .build_cartesian_2d(
                     -0.5..y_max as f64 + 0.5,
                     d_min as f64 - 0.5..d_max as f64 + 0.5,

@@ -84,6 +84,11 @@ pub struct PlotView {
     /// The height asked in PDF points, on paper: the page's height exactly (the
     /// layout rounds it to whole points).
     pub height_pt: Option<f64>,
+    /// Cell plots (sieve, points): a cell's height over its width when asked
+    /// (`--aspect 1`: square cells, one scale up and across). `None` lets the
+    /// plot take the whole width: square cells when the page may grow to hold
+    /// them, else cells as tall as the height allows.
+    pub aspect: Option<f64>,
     /// Title, axis names, ticks and key. An empty caption or axis name means
     /// the default one.
     pub labels: crate::scene::chart::ChartLabels,
@@ -99,6 +104,7 @@ impl Default for PlotView {
             height: 720,
             height_asked: false,
             height_pt: None,
+            aspect: None,
             labels: crate::scene::chart::ChartLabels {
                 caption: Some(String::new()),
                 caption_size: None,
