@@ -429,7 +429,10 @@ pub async fn game_info(
     let answer = compute_in(&state, Lane::Instant, move |_| {
         use crate::games::{GameBox, GameParams, GameSpec};
         use crate::request::grundy::{is_game_file, GameFiles};
-        let described = |game: &GameSpec, params: serde_json::Value, default_box: Option<String>, file: bool| {
+        let described = |game: &GameSpec,
+                         params: serde_json::Value,
+                         default_box: Option<String>,
+                         file: bool| {
             serde_json::json!({
                 "name": name,
                 "file": file,

@@ -266,7 +266,11 @@ fn command_is_the_loaded_picture(
         std::fs::create_dir(dir.path().join("games")).unwrap();
         for file in std::fs::read_dir("games").unwrap() {
             let file = file.unwrap().path();
-            std::fs::copy(&file, dir.path().join("games").join(file.file_name().unwrap())).unwrap();
+            std::fs::copy(
+                &file,
+                dir.path().join("games").join(file.file_name().unwrap()),
+            )
+            .unwrap();
         }
         let words: Vec<&str> = part.split_whitespace().collect();
         assert_eq!(words[0], "nimscape", "{part}");
@@ -894,15 +898,25 @@ fn explorer_controls_show_what_is_drawn() {
         server.url()
     ));
     wait_grundy(&tab, "triangular", "--k 3");
-    assert!(!displayed(&tab, "gr-file-box"), "the editor shows for a built-in game");
+    assert!(
+        !displayed(&tab, "gr-file-box"),
+        "the editor shows for a built-in game"
+    );
     assert!(displayed(&tab, "gr-param-k"));
     // The editor shows once a game file is to be written, and goes again.
     set_value(&tab, "gr-game", "file", "change");
-    wait_for(&tab, "the editor", "document.getElementById('command').textContent.includes('draw this game')");
+    wait_for(
+        &tab,
+        "the editor",
+        "document.getElementById('command').textContent.includes('draw this game')",
+    );
     assert!(displayed(&tab, "gr-file-box"));
     set_value(&tab, "gr-game", "min-half", "change");
     wait_grundy(&tab, "min-half", "grundy min-half");
-    assert!(!displayed(&tab, "gr-file-box"), "the editor stays after leaving the game file");
+    assert!(
+        !displayed(&tab, "gr-file-box"),
+        "the editor stays after leaving the game file"
+    );
     assert_eq!(
         eval(&tab, "document.getElementById('gr-params').children.length"),
         0,
@@ -918,8 +932,14 @@ fn explorer_controls_show_what_is_drawn() {
         server.url()
     ));
     wait_grundy(&tab, "min-k with k = 3", "--param k=3");
-    assert_eq!(eval(&tab, "document.getElementById('gr-param-k').value"), "3");
-    assert_eq!(eval(&tab, "document.getElementById('gr-game').value"), "games/min-k.toml");
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-param-k').value"),
+        "3"
+    );
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-game').value"),
+        "games/min-k.toml"
+    );
     assert_eq!(
         text_of(&tab, "command"),
         "nimscape grundy games/min-k.toml --param k=3 --box 10 --plot table --slice z=5 -o grundy-min-k.png"
@@ -935,11 +955,18 @@ fn explorer_controls_show_what_is_drawn() {
         k2.body != super::serve::get(server.addr, &format!("/api/{k3}")).body,
         "k = 2 and k = 3 draw the same picture: the check above could not fail"
     );
-    assert!(!displayed(&tab, "gr-file-box"), "the editor shows for a game file on the server");
+    assert!(
+        !displayed(&tab, "gr-file-box"),
+        "the editor shows for a game file on the server"
+    );
     // Changing the parameter changes the picture, the command and the link.
     set_value(&tab, "gr-param-k", "4", "change");
     wait_grundy(&tab, "min-k with k = 4", "--param k=4");
-    wait_for(&tab, "the link to record k = 4", "location.hash.includes('param=k%3D4')");
+    wait_for(
+        &tab,
+        "the link to record k = 4",
+        "location.hash.includes('param=k%3D4')",
+    );
 
     // The slice slider of a three-heap game: choose the coordinate, step
     // through 0..box; the table is that slice (its hover map fixes it).
@@ -954,7 +981,11 @@ fn explorer_controls_show_what_is_drawn() {
         "the hover map of the slice y = 3",
         "document.body.dataset.grundyHover === '1' && JSON.stringify(window.nimscape.grundyHover().fixed) === '{\"y\":3}'",
     );
-    assert!(text_of(&tab, "gr-slice-v").starts_with("y = 3 of 0..10"), "{}", text_of(&tab, "gr-slice-v"));
+    assert!(
+        text_of(&tab, "gr-slice-v").starts_with("y = 3 of 0..10"),
+        "{}",
+        text_of(&tab, "gr-slice-v")
+    );
     command_is_the_loaded_picture(
         &tab,
         &server,
@@ -965,20 +996,38 @@ fn explorer_controls_show_what_is_drawn() {
     wait_grundy(&tab, "the slice as points", "--plot points --slice y=3");
     set_value(&tab, "gr-plot", "points3d", "change");
     wait_grundy(&tab, "3D points", "--plot points3d -o");
-    assert_eq!(eval(&tab, "document.getElementById('gr-slice').disabled"), true);
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-slice').disabled"),
+        true
+    );
     // A built-in three-heap game has the slider too.
     set_value(&tab, "gr-plot", "table", "change");
     set_value(&tab, "gr-game", "triangular", "change");
-    wait_grundy(&tab, "triangular, slice y", "grundy triangular --k 3 --box 10 --plot table --slice y=3");
+    wait_grundy(
+        &tab,
+        "triangular, slice y",
+        "grundy triangular --k 3 --box 10 --plot table --slice y=3",
+    );
 
     // A band game: the box shown is the box drawn (the book's table 0..22).
     set_value(&tab, "gr-game", "band-7-1", "change");
     wait_grundy(&tab, "band-7-1", "grundy band-7-1 --box 22");
     assert_eq!(eval(&tab, "document.getElementById('gr-box').value"), "22");
-    assert!(!displayed(&tab, "gr-slice-box"), "a two-heap game has no slice");
+    assert!(
+        !displayed(&tab, "gr-slice-box"),
+        "a two-heap game has no slice"
+    );
     assert!(!displayed(&tab, "gr-param-k"), "band-7-1 takes no k");
-    command_is_the_loaded_picture(&tab, &server, &["grundy.png?game=band-7-1&box=22&plot=table"]);
-    wait_for(&tab, "the band's hover map", "document.body.dataset.grundyHover === '1'");
+    command_is_the_loaded_picture(
+        &tab,
+        &server,
+        &["grundy.png?game=band-7-1&box=22&plot=table"],
+    );
+    wait_for(
+        &tab,
+        "the band's hover map",
+        "document.body.dataset.grundyHover === '1'",
+    );
     // The table's rows are x = 0..22 (and a header row): what the box says.
     assert_eq!(eval(&tab, "window.nimscape.grundyHover().grid.rows"), 24);
 
@@ -986,32 +1035,65 @@ fn explorer_controls_show_what_is_drawn() {
     // correct; the page says why and offers the stretched shading.
     let big = (1u64 << 62) - 1;
     tab.navigate("about:blank");
-    tab.navigate(&format!("{}#view=square&m={big}&mode=density", server.url()));
+    tab.navigate(&format!(
+        "{}#view=square&m={big}&mode=density",
+        server.url()
+    ));
     wait_square(&tab);
-    wait_for(&tab, "the flat-view note", "!document.getElementById('sq-uniform').hidden");
-    assert!(text_of(&tab, "sq-uniform").contains("one grey, and that is correct"), "{}", text_of(&tab, "sq-uniform"));
+    wait_for(
+        &tab,
+        "the flat-view note",
+        "!document.getElementById('sq-uniform').hidden",
+    );
+    assert!(
+        text_of(&tab, "sq-uniform").contains("one grey, and that is correct"),
+        "{}",
+        text_of(&tab, "sq-uniform")
+    );
     set_value(&tab, "sq-mode", "nimsum", "change");
     wait_square(&tab);
-    wait_for(&tab, "the nim-sum flat-view note", "document.getElementById('sq-uniform-text').textContent.includes('samples the first cell')");
+    wait_for(
+        &tab,
+        "the nim-sum flat-view note",
+        "document.getElementById('sq-uniform-text').textContent.includes('samples the first cell')",
+    );
     // A view that is not flat says nothing.
     set_value(&tab, "sq-m", "1000", "change");
     wait_square(&tab);
-    wait_for(&tab, "no note for R(1000)", "document.getElementById('sq-uniform').hidden");
+    wait_for(
+        &tab,
+        "no note for R(1000)",
+        "document.getElementById('sq-uniform').hidden",
+    );
     set_value(&tab, "sq-m", &big.to_string(), "change");
     wait_square(&tab);
-    eval(&tab, "(() => { document.getElementById('sq-stretch').click(); return true; })()");
+    eval(
+        &tab,
+        "(() => { document.getElementById('sq-stretch').click(); return true; })()",
+    );
     wait_square(&tab);
-    assert_eq!(eval(&tab, "document.getElementById('sq-mode').value"), "stretch");
-    wait_for(&tab, "the note to go", "document.getElementById('sq-uniform').hidden");
+    assert_eq!(
+        eval(&tab, "document.getElementById('sq-mode').value"),
+        "stretch"
+    );
+    wait_for(
+        &tab,
+        "the note to go",
+        "document.getElementById('sq-uniform').hidden",
+    );
     let colours = eval(&tab, "(() => { const v = window.nimscape.squareViews()[0]; const d = new Uint32Array(document.getElementById('sq-a').getContext('2d').getImageData(v.x, v.y, v.w, v.h).data.buffer); return new Set(d).size; })()");
-    assert!(colours.as_u64().unwrap() >= 3, "{colours} colours in the stretched view");
+    assert!(
+        colours.as_u64().unwrap() >= 3,
+        "{colours} colours in the stretched view"
+    );
     assert!(text_of(&tab, "command").contains("--colour-by share-stretched"));
     // The page's stretch (its own tile maths) is the CLI's, pixel for pixel,
     // here and on a view whose shares span the whole scale.
     let mut compared = square_views_are_their_commands(&tab, "2^62 - 1 fitted, stretched");
     square_command_run_is_the_canvas(&tab);
     eval(&tab, "(() => { const i = document.getElementById('sq-m'); i.value = '1000'; i.dispatchEvent(new Event('change')); const s = window.nimscape.sq; s.cx = 700n * 256n + 77n; s.cy = 333n * 256n; window.nimscape.zoomAt(document.getElementById('sq-a'), 320, 320, 3 - s.z); const p = document.getElementById('sq-pair'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
-    compared += square_views_are_their_commands(&tab, "m = 1000 beside 2001, 8 cells a pixel, stretched");
+    compared +=
+        square_views_are_their_commands(&tab, "m = 1000 beside 2001, 8 cells a pixel, stretched");
     square_command_run_is_the_canvas(&tab);
     assert_eq!(compared, 3);
 

@@ -348,10 +348,18 @@ fn square_window_stretches_the_shares_present_by_rank() {
     let top = (distinct.len() - 1) as u32;
     assert!(top >= 5, "only {} shares", top + 1);
     for (i, &(c, a)) in blocks.iter().enumerate() {
-        let rank = distinct.iter().position(|&(dc, da)| dc * a == c * da).unwrap() as u32;
+        let rank = distinct
+            .iter()
+            .position(|&(dc, da)| dc * a == c * da)
+            .unwrap() as u32;
         let weight = (510 * rank + top) / (2 * top);
         let want = mix(Color::WHITE, Color::BLACK, weight);
-        assert_eq!(pixels[i], [want.r, want.g, want.b], "block {i}: {c}/{a}, rank {rank} of {}", top + 1);
+        assert_eq!(
+            pixels[i],
+            [want.r, want.g, want.b],
+            "block {i}: {c}/{a}, rank {rank} of {}",
+            top + 1
+        );
     }
 }
 
@@ -365,16 +373,31 @@ fn square_window_says_why_a_deep_window_is_flat() {
     let all = format!("1..{big},1..{big}");
     let run = |colour: &str| {
         let out = nimscape(dir.path())
-            .args(["square", "--m", &big, "--window", &all, "--bin", "9007199254740992"])
+            .args([
+                "square",
+                "--m",
+                &big,
+                "--window",
+                &all,
+                "--bin",
+                "9007199254740992",
+            ])
             .args(["--colour-by", colour, "--p-color", "black", "-o", "w.png"])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let (w, h, _, _, rgb) = decode_png(&std::fs::read(dir.path().join("w.png")).unwrap());
         let colours: std::collections::BTreeSet<&[u8]> = rgb
             .chunks_exact(rgb.len() / (w as usize * h as usize))
             .collect();
-        (String::from_utf8_lossy(&out.stderr).into_owned(), colours.len())
+        (
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            colours.len(),
+        )
     };
     let (said, colours) = run("share");
     assert_eq!(colours, 1);

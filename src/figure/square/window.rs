@@ -559,7 +559,10 @@ impl WindowFigure {
             _ => TileMode::Density,
         };
         let first = plan.pixel(rb.start, cb.start, mode);
-        let first_share = (plan.count(rb.start, cb.start), plan.area(rb.start, cb.start));
+        let first_share = (
+            plan.count(rb.start, cb.start),
+            plan.area(rb.start, cb.start),
+        );
         let mut same_share = true;
         for q in rb.clone() {
             control.check().ok()?;
@@ -569,8 +572,8 @@ impl WindowFigure {
                 }
                 if same_share && self.colour != WindowColour::NimSum {
                     let share = (plan.count(q, p), plan.area(q, p));
-                    same_share = crate::pattern::tiles::stretched_weights(&[first_share, share])
-                        .is_none();
+                    same_share =
+                        crate::pattern::tiles::stretched_weights(&[first_share, share]).is_none();
                 }
             }
         }

@@ -715,11 +715,11 @@ function explainUniform(ready) {
   if (view) {
     const words = new Uint32Array($('sq-a').getContext('2d').getImageData(view.x, view.y, view.w, view.h).data.buffer);
     if (words.length > 1 && words.every((w) => w === words[0])) {
-      const block = `${2n ** BigInt(sq.z)} × ${2n ** BigInt(sq.z)}`;
+      const block = `2^${sq.z} × 2^${sq.z}`;
       if (sq.mode === 'nimsum') {
         text = `Every pixel here has one colour, and that is correct: the nim-sum colouring samples the first cell of each ${block} block, and every one of them has the same nim-sum bit length here. Colour by P-cells with stretched shading to see how the blocks differ, or zoom in.`;
       } else if (sq.mode === 'density') {
-        text = `Every pixel here has one grey, and that is correct: each ${block} block holds the same share of P-cells to within one of the shading's 253 steps. The shares do differ, by less than a step: stretched shading spreads the shares present, in order, over the whole scale.`;
+        text = `Every pixel here has one grey, and that is correct: each ${block} block holds the same share of P-cells to within one of the shading's 253 steps. Shares that differ by less than a step look alike: stretched shading spreads the shares present, in order, over the whole scale (or says that they are all equal).`;
       } else {
         text = `Every pixel here has one grey, and that is correct: every ${block} block in view holds exactly the same share of P-cells, so there is nothing to stretch. Zoom in to see the cells.`;
       }
@@ -1258,6 +1258,8 @@ async function renderGrundy() {
   const stem = isFileGame(gr.game) ? `grundy-${params.game.replace(/^.*\//, '').replace(/\.toml$/, '')}` : `grundy-${gr.game}`;
   setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], stem, extra);
   writeHash({ view: 'grundy', ...params, ...extra });
+  // Not 'ready' until this picture is (the command above already names it).
+  $('gr-img').dataset.state = 'loading';
   const ok = await showFigure($('gr-img'), `grundy.png?${query({ ...params, ...extra })}`, $('gr-error'));
   if (ok === true) await loadGrundyHover({ ...params, ...extra });
   if (ok === false) {

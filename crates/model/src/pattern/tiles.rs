@@ -411,7 +411,12 @@ mod tests {
         assert_eq!(stretched_weights(&shares), Some(vec![85, 170, 0, 170, 255]));
         let area = 1u128 << 106;
         let base = area / 3;
-        let deep = [(base + 1, area), (base, area), (base * 2, area - 7), (base, area)];
+        let deep = [
+            (base + 1, area),
+            (base, area),
+            (base * 2, area - 7),
+            (base, area),
+        ];
         assert_eq!(stretched_weights(&deep), Some(vec![128, 0, 255, 0]));
     }
     use proptest::prelude::*;
