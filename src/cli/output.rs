@@ -140,6 +140,11 @@ fn write(
     watch.finish();
     folders.keep();
     announce(path, ctx);
+    if !ctx.quiet {
+        if let Some(note) = figure.note(&ctx.control) {
+            let _ = writeln!(std::io::stderr(), "note: {note}");
+        }
+    }
     Ok(())
 }
 

@@ -63,6 +63,13 @@ pub trait Figure: Sync {
         Ok(None)
     }
 
+    /// A line the command line prints after writing the figure, where the
+    /// picture could read as wrong without it (a deep window that is one flat
+    /// colour, correctly); `None` for most figures.
+    fn note(&self, _control: &Control) -> Option<String> {
+        None
+    }
+
     /// The frames of an animated figure, for APNG and numbered frame
     /// sequences; still figures refuse.
     fn frames(&self) -> Result<Frames<'_>> {

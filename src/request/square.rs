@@ -41,7 +41,7 @@ pub struct SquareArgs {
     /// With --window: one pixel shows a K x K block of cells (K a power of two; blocks start at the board's first cell, as the explorer's tiles) [default: 1].
     #[arg(long, value_name = "K", requires = "window", conflicts_with = "cell", value_parser = parse_bin)]
     bin: Option<u32>,
-    /// With --window: colour a pixel by the share of P-cells in it (share), or by the bit length of the nim-sum of its first cell on an ordered, colour-blind-safe ramp (nim-sum; sampled) [default: share].
+    /// With --window: colour a pixel by the share of P-cells in it (share), or by the bit length of the nim-sum of its first cell on an ordered, colour-blind-safe ramp (nim-sum; sampled), or by the share stretched over the shares in the window (share-stretched: the distinct shares in order, evenly from white to the P colour, for deep views whose shares agree to far below one grey step) [default: share].
     #[arg(long, value_enum, value_name = "BY", requires = "window")]
     colour_by: Option<ColourBy>,
     /// Draw another game's P-cells over the board: nim-pass (Nim blue, Nim with a pass red; as in Okubo, Kashiwagi, Niida, Figures 8–11).
@@ -64,6 +64,8 @@ enum ColourBy {
     Share,
     /// The bit length of the four-heap nim-sum of the block's first cell.
     NimSum,
+    /// The share, contrast-stretched: the distinct shares in the window in order, evenly spaced from the other colour (lowest) to the P colour (highest).
+    ShareStretched,
 }
 
 /// Parses `--window ROWS,COLS`: each `a..b` (1-based, both ends included;
@@ -141,7 +143,8 @@ fn window_plan(
         zoom,
         colour: match args.colour_by {
             Some(ColourBy::NimSum) => WindowColour::NimSum,
-            _ => WindowColour::Share,
+            Some(ColourBy::ShareStretched) => WindowColour::ShareStretched,
+            Some(ColourBy::Share) | None => WindowColour::Share,
         },
         p_color: Color::parse(&args.style.p_color, "p-color")?,
         other_color: Color::parse(&args.style.other_color, "other-color")?,

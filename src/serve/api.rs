@@ -381,3 +381,121 @@ pub async fn paste_game(
     );
     Ok(response)
 }
+
+/// The built-in games' parameters the Grundy view offers, with the value the
+/// page starts from (`triangular` has no default: the page starts at 3, the
+/// papers' example).
+fn built_in_params(name: &str) -> &'static [(&'static str, u32)] {
+    match name {
+        "triangular" => &[("k", 3)],
+        "band-7-2" => &[("k", 1), ("h", 3)],
+        _ => &[],
+    }
+}
+
+/// A game's box as the `box` flag writes it: `N`, or one bound per coordinate.
+fn box_flag(game_box: &crate::games::GameBox) -> String {
+    match game_box {
+        crate::games::GameBox::Uniform(n) => n.to_string(),
+        crate::games::GameBox::Each(bounds) => bounds
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+    }
+}
+
+/// `GET /api/game.json?game=NAME` (a built-in game, a game file below the
+/// server's folder, or a pasted one with `pasted=ID`): what the Grundy view
+/// needs to show the controls of that game before it draws it, so that they
+/// show what is drawn: `{"name", "file", "heaps", "params": {NAME: value},
+/// "box"}`, with the parameters the game takes and their defaults, and its
+/// default box as the `box` flag writes it (null when it has none). Compiling
+/// a game file is instant work; nothing is solved.
+pub async fn game_info(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let mut flags = parse_query(query.as_deref())?;
+    let pasted = take_pasted(&state, &mut flags)?;
+    let name = match flags.as_slice() {
+        [(key, name)] if key == "game" => name.clone(),
+        _ => {
+            return Err(ApiError::bad(
+                "give one parameter, game=NAME (a built-in game or a .toml game file), and pasted=ID for a pasted game, e.g. /api/game.json?game=triangular",
+            ))
+        }
+    };
+    let answer = compute_in(&state, Lane::Instant, move |_| {
+        use crate::games::{GameBox, GameParams, GameSpec};
+        use crate::request::grundy::{is_game_file, GameFiles};
+        let described = |game: &GameSpec,
+                         params: serde_json::Value,
+                         default_box: Option<String>,
+                         file: bool| {
+            serde_json::json!({
+                "name": name,
+                "file": file,
+                "heaps": game.coordinate_names(),
+                "params": params,
+                "box": default_box,
+            })
+        };
+        if is_game_file(&name) {
+            let files = match &pasted {
+                Some((pasted_name, text)) => GameFiles::Given {
+                    name: pasted_name,
+                    text,
+                },
+                None => GameFiles::Below,
+            };
+            let (shown, text) = files.read(std::path::Path::new(&name))?;
+            let game = GameSpec::from_game_file(&shown, &text, &[])?;
+            let GameSpec::File(file) = &game else {
+                return Err(ApiError::bad("not a game file"));
+            };
+            let params: serde_json::Map<_, _> = file
+                .params()
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::Value::from(v.to_string())))
+                .collect();
+            let default_box = file
+                .default_box()
+                .map(|b| box_flag(&GameBox::Each(b.to_vec())));
+            return Ok(described(&game, params.into(), default_box, true));
+        }
+        let offered = built_in_params(&name);
+        let value = |flag: &str| offered.iter().find(|(n, _)| *n == flag).map(|&(_, v)| v);
+        let game = GameSpec::from_name(
+            &name,
+            &GameParams {
+                k: value("k"),
+                h: value("h"),
+                heaps: None,
+                cap: (name == "cap").then(|| "x".to_string()),
+            },
+        )?;
+        let default_box = match &game {
+            GameSpec::Band(band) => Some(GameBox::Uniform(band.seed_table_size())),
+            GameSpec::SixSided => Some(GameBox::Each(crate::games::SixSided::seed_box(1).to_vec())),
+            _ => None,
+        };
+        let params: serde_json::Map<_, _> = offered
+            .iter()
+            .map(|&(n, v)| (n.to_string(), serde_json::Value::from(v.to_string())))
+            .collect();
+        Ok(described(
+            &game,
+            params.into(),
+            default_box.as_ref().map(box_flag),
+            false,
+        ))
+    })
+    .await?;
+    let mut response = answer.to_string().into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Ok(response)
+}

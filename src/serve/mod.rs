@@ -149,6 +149,7 @@ pub fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/tiles/count", get(tiles::count))
         .route("/api/layout/grundy.json", get(api::grundy_layout))
         .route("/api/games", axum::routing::post(api::paste_game))
+        .route("/api/game.json", get(api::game_info))
         .route("/api/theorem/square.json", get(theorem::square_theorem))
         .route("/api/{*path}", get(api::figure))
         .fallback(get(assets::asset))

@@ -25,6 +25,19 @@ static PROVED: Mutex<Vec<(String, Value)>> = Mutex::new(Vec::new());
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 fn status(name: &str, control: &crate::Control, memory_limit: u64) -> Result<Value, ApiError> {
+    // One theorem at a time, and only those drawn beside the board: the CLI's
+    // `all` and `list`, and the criterion (a game claim), are not statuses.
+    let shown: Vec<&str> = nimscape_model::prove::square::names()
+        .into_iter()
+        .filter(|n| *n != "criterion")
+        .collect();
+    if !shown.contains(&name) {
+        return Err(ApiError::bad(format!(
+            "theorem: '{}' is not a theorem the explorer shows; give one of {} (all, list and the criterion are for `nimscape prove square --theorem`)",
+            crate::error::excerpt(name),
+            shown.join(", ")
+        )));
+    }
     let command = format!("nimscape prove square --theorem {name}");
     let TheoremCase::Cells(theorem) = prove_square::case(name)? else {
         return Err(ApiError::bad(

@@ -262,6 +262,16 @@ fn command_is_the_loaded_picture(
             "the page did not load /api/{query}"
         );
         let dir = tempfile::tempdir().unwrap();
+        // A game file the server read from its folder, where the command reads it.
+        std::fs::create_dir(dir.path().join("games")).unwrap();
+        for file in std::fs::read_dir("games").unwrap() {
+            let file = file.unwrap().path();
+            std::fs::copy(
+                &file,
+                dir.path().join("games").join(file.file_name().unwrap()),
+            )
+            .unwrap();
+        }
         let words: Vec<&str> = part.split_whitespace().collect();
         assert_eq!(words[0], "nimscape", "{part}");
         let out = super::support::nimscape(dir.path())
@@ -427,13 +437,15 @@ fn gallery_screenshots() {
     );
     let server = server();
     let tab = Chromium::launch(&path, (1320, 900));
-    let shots: [(&str, &str, &str); 6] = [
+    let shots: [(&str, &str, &str); 8] = [
         ("serve-square.png", "view=square&m=11&depth=2&pair=1", "document.body.dataset.squareReady === '1'"),
         ("serve-pass.png", "view=square&m=27&pass=1", "document.body.dataset.squareReady === '1'"),
         ("serve-deep-zoom.png", "view=square&m=4611686018427387903&mode=nimsum&z=-3&cx=316049379871604938112&cy=768000000000000000384", "document.body.dataset.squareReady === '1'"),
         ("serve-automaton.png", "view=automaton&n=40&p=3&palette=viridis", "document.getElementById('au-img').dataset.state === 'ready'"),
         ("serve-octahedron.png", "view=octahedron&n=4&k=1408", "document.getElementById('oc-view').dataset.state === 'ready' && document.getElementById('oc-section').dataset.state === 'ready'"),
         ("serve-grundy.png", "view=grundy&game=triangular&k=3&box=10&plot=table&slice=z%3D5", "document.body.dataset.grundyHover === '1'"),
+        ("serve-deep-flat.png", "view=square&m=4611686018427387903&mode=density", "document.body.dataset.squareReady === '1' && !document.getElementById('sq-uniform').hidden"),
+        ("serve-deep-stretched.png", "view=square&m=4611686018427387903&mode=stretch", "document.body.dataset.squareReady === '1'"),
     ];
     for (file, hash, ready) in shots {
         tab.navigate("about:blank");
@@ -827,6 +839,263 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
                 .all(|l| l.as_str().unwrap().starts_with("data:image/png;base64,")),
         "{state}"
     );
+
+    let problems = tab.problems();
+    assert!(problems.is_empty(), "console errors: {problems:#?}");
+}
+
+/// Waits for the Grundy picture of the page's current controls.
+fn wait_grundy(tab: &Chromium, what: &str, command_has: &str) {
+    wait_for(
+        tab,
+        what,
+        &format!(
+            "document.getElementById('gr-img').dataset.state === 'ready' && document.getElementById('gr-error').hidden && document.getElementById('command').textContent.includes({command_has:?})"
+        ),
+    );
+}
+
+fn text_of(tab: &Chromium, id: &str) -> String {
+    eval(tab, &format!("document.getElementById('{id}').textContent"))
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Whether the element is drawn at all (the `hidden` attribute must win over
+/// the stylesheet's display rules).
+fn displayed(tab: &Chromium, id: &str) -> bool {
+    eval(
+        tab,
+        &format!("(() => {{ const e = document.getElementById('{id}'); return !!e && getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0; }})()"),
+    )
+    .as_bool()
+    .unwrap()
+}
+
+fn set_value(tab: &Chromium, id: &str, value: &str, event: &str) {
+    eval(
+        tab,
+        &format!("(() => {{ const e = document.getElementById('{id}'); e.value = {value:?}; e.dispatchEvent(new Event('{event}')); return true; }})()"),
+    );
+}
+
+/// The explorer's controls show what its pictures draw (issue: "the explorer
+/// draws what it says"): the game-file editor only for a game file being
+/// edited; a game file's parameter from a link is the one drawn; a band game's
+/// box is the table's; three-heap games step through slices; a deep view that
+/// is one flat colour says why and offers the stretched shading, which is its
+/// command's picture pixel for pixel.
+#[test]
+fn explorer_controls_show_what_is_drawn() {
+    let Some(path) = chromium() else { return };
+    let server = server();
+    let tab = Chromium::launch(&path, (1400, 1100));
+
+    // A built-in game: no editor, and only the parameter the game takes.
+    tab.navigate(&format!(
+        "{}#view=grundy&game=triangular&k=3&box=10&plot=table&slice=z%3D5",
+        server.url()
+    ));
+    wait_grundy(&tab, "triangular", "--k 3");
+    assert!(
+        !displayed(&tab, "gr-file-box"),
+        "the editor shows for a built-in game"
+    );
+    assert!(displayed(&tab, "gr-param-k"));
+    // The editor shows once a game file is to be written, and goes again.
+    set_value(&tab, "gr-game", "file", "change");
+    wait_for(
+        &tab,
+        "the editor",
+        "document.getElementById('command').textContent.includes('draw this game')",
+    );
+    assert!(displayed(&tab, "gr-file-box"));
+    set_value(&tab, "gr-game", "min-half", "change");
+    wait_grundy(&tab, "min-half", "grundy min-half");
+    assert!(
+        !displayed(&tab, "gr-file-box"),
+        "the editor stays after leaving the game file"
+    );
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-params').children.length"),
+        0,
+        "min-half takes no parameter"
+    );
+
+    // A game file on the server named by a link, with its parameter: the
+    // control shows k = 3, the command and the picture are k = 3 (the file's
+    // default is 2, and k = 2 draws another picture).
+    tab.navigate("about:blank");
+    tab.navigate(&format!(
+        "{}#view=grundy&game=games%2Fmin-k.toml&param=k%3D3",
+        server.url()
+    ));
+    wait_grundy(&tab, "min-k with k = 3", "--param k=3");
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-param-k').value"),
+        "3"
+    );
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-game').value"),
+        "games/min-k.toml"
+    );
+    assert_eq!(
+        text_of(&tab, "command"),
+        "nimscape grundy games/min-k.toml --param k=3 --box 10 --plot table --slice z=5 -o grundy-min-k.png"
+    );
+    let k3 = "grundy.png?game=games%2Fmin-k.toml&param=k%3D3&box=10&plot=table&slice=z%3D5";
+    command_is_the_loaded_picture(&tab, &server, &[k3]);
+    let k2 = super::serve::get(
+        server.addr,
+        "/api/grundy.png?game=games%2Fmin-k.toml&param=k%3D2&box=10&plot=table&slice=z%3D5",
+    );
+    assert_eq!(k2.status, 200);
+    assert!(
+        k2.body != super::serve::get(server.addr, &format!("/api/{k3}")).body,
+        "k = 2 and k = 3 draw the same picture: the check above could not fail"
+    );
+    assert!(
+        !displayed(&tab, "gr-file-box"),
+        "the editor shows for a game file on the server"
+    );
+    // Changing the parameter changes the picture, the command and the link.
+    set_value(&tab, "gr-param-k", "4", "change");
+    wait_grundy(&tab, "min-k with k = 4", "--param k=4");
+    wait_for(
+        &tab,
+        "the link to record k = 4",
+        "location.hash.includes('param=k%3D4')",
+    );
+
+    // The slice slider of a three-heap game: choose the coordinate, step
+    // through 0..box; the table is that slice (its hover map fixes it).
+    assert!(displayed(&tab, "gr-slice"));
+    set_value(&tab, "gr-slice-name", "y", "change");
+    wait_grundy(&tab, "the slice y", "--slice y=");
+    assert_eq!(eval(&tab, "document.getElementById('gr-slice').max"), "10");
+    set_value(&tab, "gr-slice", "3", "input");
+    wait_grundy(&tab, "the slice y = 3", "--slice y=3");
+    wait_for(
+        &tab,
+        "the hover map of the slice y = 3",
+        "document.body.dataset.grundyHover === '1' && JSON.stringify(window.nimscape.grundyHover().fixed) === '{\"y\":3}'",
+    );
+    assert!(
+        text_of(&tab, "gr-slice-v").starts_with("y = 3 of 0..10"),
+        "{}",
+        text_of(&tab, "gr-slice-v")
+    );
+    command_is_the_loaded_picture(
+        &tab,
+        &server,
+        &["grundy.png?game=games%2Fmin-k.toml&param=k%3D4&box=10&plot=table&slice=y%3D3"],
+    );
+    // The same slice as points; the whole box as 3D points (the slider then waits).
+    set_value(&tab, "gr-plot", "points", "change");
+    wait_grundy(&tab, "the slice as points", "--plot points --slice y=3");
+    set_value(&tab, "gr-plot", "points3d", "change");
+    wait_grundy(&tab, "3D points", "--plot points3d -o");
+    assert_eq!(
+        eval(&tab, "document.getElementById('gr-slice').disabled"),
+        true
+    );
+    // A built-in three-heap game has the slider too.
+    set_value(&tab, "gr-plot", "table", "change");
+    set_value(&tab, "gr-game", "triangular", "change");
+    wait_grundy(
+        &tab,
+        "triangular, slice y",
+        "grundy triangular --k 3 --box 10 --plot table --slice y=3",
+    );
+
+    // A band game: the box shown is the box drawn (the book's table 0..22).
+    set_value(&tab, "gr-game", "band-7-1", "change");
+    wait_grundy(&tab, "band-7-1", "grundy band-7-1 --box 22");
+    assert_eq!(eval(&tab, "document.getElementById('gr-box').value"), "22");
+    assert!(
+        !displayed(&tab, "gr-slice-box"),
+        "a two-heap game has no slice"
+    );
+    assert!(!displayed(&tab, "gr-param-k"), "band-7-1 takes no k");
+    command_is_the_loaded_picture(
+        &tab,
+        &server,
+        &["grundy.png?game=band-7-1&box=22&plot=table"],
+    );
+    wait_for(
+        &tab,
+        "the band's hover map",
+        "document.body.dataset.grundyHover === '1'",
+    );
+    // The table's rows are x = 0..22 (and a header row): what the box says.
+    assert_eq!(eval(&tab, "window.nimscape.grundyHover().grid.rows"), 24);
+
+    // The fitted R(2^62-1): one flat grey (share) or white (nim-sum), both
+    // correct; the page says why and offers the stretched shading.
+    let big = (1u64 << 62) - 1;
+    tab.navigate("about:blank");
+    tab.navigate(&format!(
+        "{}#view=square&m={big}&mode=density",
+        server.url()
+    ));
+    wait_square(&tab);
+    wait_for(
+        &tab,
+        "the flat-view note",
+        "!document.getElementById('sq-uniform').hidden",
+    );
+    assert!(
+        text_of(&tab, "sq-uniform").contains("one grey, and that is correct"),
+        "{}",
+        text_of(&tab, "sq-uniform")
+    );
+    set_value(&tab, "sq-mode", "nimsum", "change");
+    wait_square(&tab);
+    wait_for(
+        &tab,
+        "the nim-sum flat-view note",
+        "document.getElementById('sq-uniform-text').textContent.includes('samples the first cell')",
+    );
+    // A view that is not flat says nothing.
+    set_value(&tab, "sq-m", "1000", "change");
+    wait_square(&tab);
+    wait_for(
+        &tab,
+        "no note for R(1000)",
+        "document.getElementById('sq-uniform').hidden",
+    );
+    set_value(&tab, "sq-m", &big.to_string(), "change");
+    wait_square(&tab);
+    eval(
+        &tab,
+        "(() => { document.getElementById('sq-stretch').click(); return true; })()",
+    );
+    wait_square(&tab);
+    assert_eq!(
+        eval(&tab, "document.getElementById('sq-mode').value"),
+        "stretch"
+    );
+    wait_for(
+        &tab,
+        "the note to go",
+        "document.getElementById('sq-uniform').hidden",
+    );
+    let colours = eval(&tab, "(() => { const v = window.nimscape.squareViews()[0]; const d = new Uint32Array(document.getElementById('sq-a').getContext('2d').getImageData(v.x, v.y, v.w, v.h).data.buffer); return new Set(d).size; })()");
+    assert!(
+        colours.as_u64().unwrap() >= 3,
+        "{colours} colours in the stretched view"
+    );
+    assert!(text_of(&tab, "command").contains("--colour-by share-stretched"));
+    // The page's stretch (its own tile maths) is the CLI's, pixel for pixel,
+    // here and on a view whose shares span the whole scale.
+    let mut compared = square_views_are_their_commands(&tab, "2^62 - 1 fitted, stretched");
+    square_command_run_is_the_canvas(&tab);
+    eval(&tab, "(() => { const i = document.getElementById('sq-m'); i.value = '1000'; i.dispatchEvent(new Event('change')); const s = window.nimscape.sq; s.cx = 700n * 256n + 77n; s.cy = 333n * 256n; window.nimscape.zoomAt(document.getElementById('sq-a'), 320, 320, 3 - s.z); const p = document.getElementById('sq-pair'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
+    compared +=
+        square_views_are_their_commands(&tab, "m = 1000 beside 2001, 8 cells a pixel, stretched");
+    square_command_run_is_the_canvas(&tab);
+    assert_eq!(compared, 3);
 
     let problems = tab.problems();
     assert!(problems.is_empty(), "console errors: {problems:#?}");

@@ -316,3 +316,100 @@ fn square_window_paints_nim_with_a_pass_over_the_cells() {
         .unwrap();
     assert_one_line_error(&out, "one pixel per cell or more");
 }
+
+/// `--colour-by share-stretched`: the distinct shares of the window's blocks
+/// (brute counts here), in order, spread evenly from white to the P colour.
+#[test]
+fn square_window_stretches_the_shares_present_by_rank() {
+    let m = 1003u64;
+    let (w, h, pixels) = window(&[
+        ("m", &m.to_string()),
+        ("window", &format!("9..{m},17..{m}")),
+        ("bin", "8"),
+        ("p-color", "black"),
+        ("colour-by", "share-stretched"),
+    ]);
+    let mut blocks = Vec::new();
+    for y in 0..h as u64 {
+        for x in 0..w as u64 {
+            let (r0, c0) = (8 + 8 * y, 16 + 8 * x);
+            let (r1, c1) = ((r0 + 8).min(m), (c0 + 8).min(m));
+            let count = (r0..r1)
+                .flat_map(|r| (c0..c1).map(move |c| (r, c)))
+                .filter(|&(r, c)| is_p(m, m, r + 1, c + 1))
+                .count() as u128;
+            blocks.push((count, u128::from((r1 - r0) * (c1 - c0))));
+        }
+    }
+    // Shares as exact fractions (small here: cross products fit).
+    let mut distinct: Vec<(u128, u128)> = blocks.clone();
+    distinct.sort_by(|x, y| (x.0 * y.1).cmp(&(y.0 * x.1)));
+    distinct.dedup_by(|x, y| x.0 * y.1 == y.0 * x.1);
+    let top = (distinct.len() - 1) as u32;
+    assert!(top >= 5, "only {} shares", top + 1);
+    for (i, &(c, a)) in blocks.iter().enumerate() {
+        let rank = distinct
+            .iter()
+            .position(|&(dc, da)| dc * a == c * da)
+            .unwrap() as u32;
+        let weight = (510 * rank + top) / (2 * top);
+        let want = mix(Color::WHITE, Color::BLACK, weight);
+        assert_eq!(
+            pixels[i],
+            [want.r, want.g, want.b],
+            "block {i}: {c}/{a}, rank {rank} of {}",
+            top + 1
+        );
+    }
+}
+
+/// The docs' R(2^62-1) window at 2^53 cells a pixel is one flat grey (every
+/// block's share agrees to far below a grey step): correct, and the command
+/// says why and what shows more; stretched, it is not flat and says nothing.
+#[test]
+fn square_window_says_why_a_deep_window_is_flat() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = ((1u64 << 62) - 1).to_string();
+    let all = format!("1..{big},1..{big}");
+    let run = |colour: &str| {
+        let out = nimscape(dir.path())
+            .args([
+                "square",
+                "--m",
+                &big,
+                "--window",
+                &all,
+                "--bin",
+                "9007199254740992",
+            ])
+            .args(["--colour-by", colour, "--p-color", "black", "-o", "w.png"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (w, h, _, _, rgb) = decode_png(&std::fs::read(dir.path().join("w.png")).unwrap());
+        let colours: std::collections::BTreeSet<&[u8]> = rgb
+            .chunks_exact(rgb.len() / (w as usize * h as usize))
+            .collect();
+        (
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            colours.len(),
+        )
+    };
+    let (said, colours) = run("share");
+    assert_eq!(colours, 1);
+    assert!(
+        said.contains("note: every pixel is one grey, and that is correct")
+            && said.contains("share-stretched"),
+        "{said}"
+    );
+    let (said, colours) = run("nim-sum");
+    assert_eq!(colours, 1);
+    assert!(said.contains("samples the first cell"), "{said}");
+    let (said, colours) = run("share-stretched");
+    assert!(colours >= 3, "{colours} colours stretched");
+    assert!(!said.contains("note:"), "{said}");
+}

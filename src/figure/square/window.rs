@@ -37,6 +37,15 @@ pub enum WindowColour {
     /// P-cells in the P colour, others by the bit length of the four-heap
     /// nim-sum of the block's first cell on [`nimsum_ramp`] (sampled).
     NimSum,
+    /// As [`WindowColour::Share`], contrast-stretched to the shares present:
+    /// the distinct shares in the window, in order, spread evenly from the
+    /// "other" colour (the lowest) to the P colour (the highest)
+    /// ([`crate::pattern::tiles::stretched_weights`]: by rank, so order is
+    /// kept and distances are not). Zoomed far out, the shares of all blocks
+    /// can agree to far below one step of the share shading (R(2^62−1) at
+    /// 2^53 cells a pixel is one flat grey); stretched, how they differ shows.
+    /// A window whose shares are all equal is drawn as `Share`.
+    ShareStretched,
 }
 
 /// How big a window's cells are drawn.
@@ -209,7 +218,7 @@ impl WindowFigure {
         // The window's bytes, from whole tiles of the tile code.
         let mut bytes = vec![0u8; bw * bh];
         let mode = match self.colour {
-            WindowColour::Share => TileMode::Density,
+            WindowColour::Share | WindowColour::ShareStretched => TileMode::Density,
             WindowColour::NimSum => TileMode::NimSumBits,
         };
         let t = TILE as u64;
@@ -232,7 +241,12 @@ impl WindowFigure {
                 }
             }
         }
-        let palette = self.palette();
+        let palette = match self.colour {
+            WindowColour::ShareStretched => self
+                .stretched(&plan, &rb, &cb, &mut bytes, control)?
+                .unwrap_or_else(|| self.palette()),
+            _ => self.palette(),
+        };
         let px = self.cell_px() as usize;
         let mut rgba = vec![0u8; w * h * 4];
         for (y, line) in rgba.chunks_exact_mut(w * 4).enumerate() {
@@ -263,11 +277,63 @@ impl WindowFigure {
         Ok((w as u32, h as u32, rgba))
     }
 
+    /// Contrast stretch: rewrites `bytes` (the window's pixel blocks `rb` x
+    /// `cb`) as indices of the distinct shares present and gives their
+    /// colours; `None` when every share is the same. A view has few distinct
+    /// shares (at most 64 per level: a block's count depends only on which of
+    /// four signature classes match, and its area on whether it is the
+    /// board's last), so a map from (count, area) to index is small.
+    fn stretched(
+        &self,
+        plan: &TilePlan,
+        rb: &Range<u64>,
+        cb: &Range<u64>,
+        bytes: &mut [u8],
+        control: &Control,
+    ) -> Result<Option<Vec<Color>>> {
+        let mut shares: Vec<(u128, u128)> = Vec::new();
+        let bw = (cb.end - cb.start) as usize;
+        for (dy, line) in bytes.chunks_exact_mut(bw).enumerate() {
+            control.check()?;
+            let q = rb.start + dy as u64;
+            for (dx, byte) in line.iter_mut().enumerate() {
+                let p = cb.start + dx as u64;
+                let share = (plan.count(q, p), plan.area(q, p));
+                let index = match shares.iter().position(|&s| s == share) {
+                    Some(i) => i,
+                    None => {
+                        if shares.len() == 255 {
+                            return Err(Error::invalid(
+                                "`colour-by share-stretched`: more than 255 distinct shares in one window",
+                            ));
+                        }
+                        shares.push(share);
+                        shares.len() - 1
+                    }
+                };
+                *byte = index as u8;
+            }
+        }
+        let Some(weights) = crate::pattern::tiles::stretched_weights(&shares) else {
+            // Nothing to stretch: the tile bytes again, coloured as `Share`.
+            for byte in bytes.iter_mut() {
+                let (count, area) = shares[*byte as usize];
+                *byte = crate::pattern::tiles::shade(count, area);
+            }
+            return Ok(None);
+        };
+        let mut palette = vec![Color::TRANSPARENT; 256];
+        for (i, w) in weights.into_iter().enumerate() {
+            palette[i] = mix(self.other_color, self.p_color, u32::from(w));
+        }
+        Ok(Some(palette))
+    }
+
     /// The colour of every tile byte (see [`crate::pattern::tiles::shade`]).
     pub fn palette(&self) -> Vec<Color> {
         let mut palette = vec![Color::TRANSPARENT; 256];
         match self.colour {
-            WindowColour::Share => {
+            WindowColour::Share | WindowColour::ShareStretched => {
                 palette[1] = self.other_color;
                 palette[255] = self.p_color;
                 for b in 2..255u8 {
@@ -467,6 +533,65 @@ impl crate::figure::Figure for WindowPlan {
 
     fn default_stem(&self) -> String {
         format!("square-{}-window", self.m)
+    }
+
+    fn note(&self, control: &Control) -> Option<String> {
+        self.spec().flat_note(control)
+    }
+}
+
+impl WindowFigure {
+    /// Why a window of blocks (`bin` over 1) that is one flat colour is one,
+    /// and what shows how its blocks differ: R(2^62−1) at 2^53 cells a pixel
+    /// is one grey, every pixel correct. `None` for any other window (the
+    /// first pixel that differs ends the check, so a usual window costs a
+    /// few pixels) and for windows too large to look through quickly.
+    pub fn flat_note(&self, control: &Control) -> Option<String> {
+        let level = self.level();
+        let (w, h) = self.pixels();
+        if level == 0 || w.saturating_mul(h) > 1 << 22 || self.decompose_depth > 0 {
+            return None;
+        }
+        let plan = TilePlan::new(self.m, self.n, level).ok()?;
+        let (rb, cb) = self.blocks();
+        let mode = match self.colour {
+            WindowColour::NimSum => TileMode::NimSumBits,
+            _ => TileMode::Density,
+        };
+        let first = plan.pixel(rb.start, cb.start, mode);
+        let first_share = (
+            plan.count(rb.start, cb.start),
+            plan.area(rb.start, cb.start),
+        );
+        let mut same_share = true;
+        for q in rb.clone() {
+            control.check().ok()?;
+            for p in cb.clone() {
+                if plan.pixel(q, p, mode) != first {
+                    return None;
+                }
+                if same_share && self.colour != WindowColour::NimSum {
+                    let share = (plan.count(q, p), plan.area(q, p));
+                    same_share =
+                        crate::pattern::tiles::stretched_weights(&[first_share, share]).is_none();
+                }
+            }
+        }
+        let block = format!("2^{level} x 2^{level}");
+        Some(match self.colour {
+            WindowColour::NimSum => format!(
+                "every pixel is one colour, and that is correct: --colour-by nim-sum samples the first cell of each {block} block, and all of them have the same nim-sum bit length here; --colour-by share-stretched shows how the blocks' shares of P-cells differ"
+            ),
+            _ if same_share => format!(
+                "every pixel is one colour, and that is correct: every {block} block of the window holds exactly the same share of P-cells; zoom in (a smaller --bin) to see its cells"
+            ),
+            WindowColour::Share => format!(
+                "every pixel is one grey, and that is correct: each {block} block holds the same share of P-cells to within one step of the shading (about {:.2}%), though not exactly; --colour-by share-stretched spreads the shares present, in order, over the whole scale",
+                100.0 * first_share.0 as f64 / first_share.1 as f64
+            ),
+            // Stretched, two shares are two colours: not flat.
+            WindowColour::ShareStretched => return None,
+        })
     }
 }
 

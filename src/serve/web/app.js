@@ -238,6 +238,7 @@ function tilePlan(m, n, level) {
   // Shade of a pixel by (row block kind, column block kind, which of the four
   // class pairs match): kind 1 is the board's last, possibly short, block.
   const rowsOf = [side, m - plan.mh * side], colsOf = [side, n - plan.nh * side];
+  plan.rowsOf = rowsOf; plan.colsOf = colsOf;
   plan.table = new Uint8Array(64);
   for (let rk = 0; rk < 2; rk++) for (let ck = 0; ck < 2; ck++) for (let bits = 0; bits < 16; bits++) {
     let count = 0n;
@@ -287,7 +288,10 @@ function firstSignatures(S, L, first, count) {
 }
 
 // Tile (tx, ty) of board C(m,n) at `level` in `mode`, as the server's bytes.
-function localTile(m, n, level, tx, ty, mode, out = new Uint8Array(TILE * TILE)) {
+// With `keys` (density only), each pixel is instead 1 + its index into the
+// plan's 64 (row kind, column kind, matching classes) cases: the exact count
+// and area of its block (see shareOfKey).
+function localTile(m, n, level, tx, ty, mode, out = new Uint8Array(TILE * TILE), keys = null) {
   const plan = tilePlan(m, n, level);
   out.fill(0);
   const q0 = ty * BigInt(TILE), p0 = tx * BigInt(TILE);
@@ -312,7 +316,7 @@ function localTile(m, n, level, tx, ty, mode, out = new Uint8Array(TILE * TILE))
   // integer comparisons; a row whose halves no column has (most rows at
   // fine levels) is one fill, and a row matched by a few columns visits
   // only those.
-  const table = plan.table, ck = c.kind;
+  const table = keys || plan.table, ck = c.kind;
   const ids = new Map(), members = [];
   const c0 = new Int32Array(cols), c1 = new Int32Array(cols);
   const idOf = (h, l, make) => {
@@ -357,6 +361,72 @@ function localTile(m, n, level, tx, ty, mode, out = new Uint8Array(TILE * TILE))
     }
   }
   return out;
+}
+
+// ---------- contrast-stretched shading ----------
+// Zoomed far out, the shares of all blocks in view can agree to far below one
+// step of the share shading (R(2^62-1) fitted: every pixel the same grey).
+// Stretched, the distinct shares in view, in order, are spread evenly from
+// white (the lowest) to black (the highest): by rank, so order is kept and
+// distances are not (inside R(2^62-1) shares differ by one cell in 2^106,
+// along its last, shorter blocks by far more). `nimscape square --window ...
+// --colour-by share-stretched` draws the same pixels (stretched_weights in
+// crates/model/src/pattern/tiles.rs holds the same integer rule).
+const KEY_TABLE = Uint8Array.from({ length: 64 }, (_, i) => i + 1);
+function shareOfKey(plan, key) {
+  const rk = key >> 5, ck = (key >> 4) & 1, bits = key & 15;
+  let count = 0n;
+  for (let k = 0; k < 4; k++) if (bits & (1 << k)) count += plan.inter[k >> 1][k & 1];
+  return [count, plan.rowsOf[rk] * plan.colsOf[ck]];
+}
+// Weights 0..255 of shares [count, area]: rank r of n distinct shares gets
+// round(255 r / (n - 1)), exactly; null when all shares are equal.
+function stretchWeights(shares) {
+  const cmp = ([c1, a1], [c2, a2]) => { const l = c1 * a2, r = c2 * a1; return l < r ? -1 : l > r ? 1 : 0; };
+  const distinct = [...shares].sort(cmp).filter((s, i, all) => i === 0 || cmp(all[i - 1], s) !== 0);
+  const top = BigInt(distinct.length - 1);
+  if (top === 0n) return null;
+  return shares.map((s) => {
+    const rank = BigInt(distinct.findIndex((d) => cmp(d, s) === 0));
+    return Number((510n * rank + top) / (2n * top));
+  });
+}
+// The board's pixels of a zoomed-out panel (cam.z > 0), stretched; computed in
+// the page from the exact tile maths (the page's tiles are the server's bytes).
+let stretchedBytes = null;
+function drawStretched(ctx, canvas, cam) {
+  const view = windowOf(canvas, cam);
+  if (!view) return;
+  const U = 1n << BigInt(cam.z + 8);
+  const q0 = floorDiv(cam.cy, U) - BigInt(canvas.height >> 1) + BigInt(view.y);
+  const p0 = floorDiv(cam.cx, U) - BigInt(canvas.width >> 1) + BigInt(view.x);
+  const plan = tilePlan(cam.m, cam.m, cam.z);
+  const keys = new Uint8Array(view.w * view.h), T = BigInt(TILE);
+  for (let ty = q0 / T; ty <= (q0 + BigInt(view.h) - 1n) / T; ty++) {
+    for (let tx = p0 / T; tx <= (p0 + BigInt(view.w) - 1n) / T; tx++) {
+      stretchedBytes = localTile(cam.m, cam.m, cam.z, tx, ty, 'density', stretchedBytes || undefined, KEY_TABLE);
+      for (let dy = 0; dy < TILE; dy++) {
+        const y = Number(ty * T - q0) + dy;
+        if (y < 0 || y >= view.h) continue;
+        for (let dx = 0; dx < TILE; dx++) {
+          const x = Number(tx * T - p0) + dx;
+          if (x >= 0 && x < view.w) keys[y * view.w + x] = stretchedBytes[dy * TILE + dx];
+        }
+      }
+    }
+  }
+  const present = [...new Set(keys)].filter((k) => k > 0);
+  const shares = present.map((k) => shareOfKey(plan, k - 1));
+  const weights = stretchWeights(shares);
+  const colour = new Uint32Array(65);
+  const share = palette32('density', cam.m);
+  present.forEach((k, i) => {
+    if (weights) colour[k] = new Uint32Array(Uint8ClampedArray.from([...mixRgb(OTHER_RGB, P_RGB, weights[i]), 255]).buffer)[0];
+    else colour[k] = share[shadeByte(...shares[i])];
+  });
+  const image = ctx.createImageData(view.w, view.h), words = new Uint32Array(image.data.buffer);
+  for (let i = 0; i < keys.length; i++) words[i] = colour[keys[i]];
+  ctx.putImageData(image, view.x, view.y);
 }
 
 // A tile computed here, kept in a small cache (while the slider moves, each m
@@ -449,6 +519,7 @@ function windowOf(canvas, cam) {
   if (cam.z < 0) params.cell = String(2 ** -cam.z);
   params['p-color'] = sq.mode === 'nimsum' ? 'white' : 'black';
   if (sq.mode === 'nimsum') params['colour-by'] = 'nim-sum';
+  if (sq.mode === 'stretch') params['colour-by'] = 'share-stretched';
   if (sq.pass) params.overlay = 'nim-pass';
   if (sq.depth > 0) params.decompose = true;
   if (sq.depth > 1) params['decompose-depth'] = String(sq.depth);
@@ -468,26 +539,28 @@ function drawPanel(canvas, cam) {
   const scale = 2 ** (level - cam.z);                   // screen pixels per tile pixel
   const boardUnits = m * UNIT;
   const lastTile = floorDiv(boardUnits - 1n, T);
+  const mode = sq.mode === 'nimsum' ? 'nimsum' : 'density';   // the tiles' mode
   const tx0 = left < 0n ? 0n : floorDiv(left, T), ty0 = top < 0n ? 0n : floorDiv(top, T);
   let tx1 = floorDiv(left + BigInt(W) * U - 1n, T), ty1 = floorDiv(top + BigInt(H) * U - 1n, T);
   if (tx1 > lastTile) tx1 = lastTile;
   if (ty1 > lastTile) ty1 = lastTile;
   let missing = 0;
-  for (let ty = ty0; ty <= ty1; ty++) {
+  if (sq.mode === 'stretch' && cam.z > 0) drawStretched(ctx, canvas, cam);
+  else for (let ty = ty0; ty <= ty1; ty++) {
     for (let tx = tx0; tx <= tx1; tx++) {
       const dx = Number((tx * T - left) / U), dy = Number((ty * T - top) / U);
       const size = TILE * scale;
       // While the m slider moves, tiles are computed here (no round trip per
       // frame); at rest they come from the server's model.
-      const tile = sq.dragging ? localCanvas(m, level, tx, ty, sq.mode) : requestTile(m, level, tx, ty, sq.mode);
+      const tile = sq.dragging ? localCanvas(m, level, tx, ty, mode) : requestTile(m, level, tx, ty, mode);
       if (tile instanceof HTMLCanvasElement) { ctx.drawImage(tile, dx, dy, size, size); continue; }
       missing++;
       // Meanwhile the same tile computed here (the same bytes), or a coarser
       // tile already loaded, stands in.
-      const same = localTiles.get(tileKey(m, level, tx, ty, sq.mode));
+      const same = localTiles.get(tileKey(m, level, tx, ty, mode));
       if (same) { ctx.drawImage(same, dx, dy, size, size); continue; }
       for (let up = 1; up <= 4 && level + up <= MAX_Z; up++) {
-        const parent = tiles.get(tileKey(m, level + up, tx >> BigInt(up), ty >> BigInt(up), sq.mode));
+        const parent = tiles.get(tileKey(m, level + up, tx >> BigInt(up), ty >> BigInt(up), mode));
         if (parent instanceof HTMLCanvasElement) {
           const part = TILE >> up, ox = Number(tx % (1n << BigInt(up))) * part, oy = Number(ty % (1n << BigInt(up))) * part;
           ctx.drawImage(parent, ox, oy, part, part, dx, dy, size, size);
@@ -633,6 +706,30 @@ function drawColourBar() {
   }
 }
 
+// A zoomed-out view whose every pixel is one colour is correct but reads as
+// broken: say why, and offer the stretched shading.
+function explainUniform(ready) {
+  const box = $('sq-uniform');
+  let text = '';
+  const view = ready && sq.z > 0 && sq.depth === 0 && !sq.pass ? windowOf($('sq-a'), cameraFor(0)) : null;
+  if (view) {
+    const words = new Uint32Array($('sq-a').getContext('2d').getImageData(view.x, view.y, view.w, view.h).data.buffer);
+    if (words.length > 1 && words.every((w) => w === words[0])) {
+      const block = `2^${sq.z} × 2^${sq.z}`;
+      if (sq.mode === 'nimsum') {
+        text = `Every pixel here has one colour, and that is correct: the nim-sum colouring samples the first cell of each ${block} block, and every one of them has the same nim-sum bit length here. Colour by P-cells with stretched shading to see how the blocks differ, or zoom in.`;
+      } else if (sq.mode === 'density') {
+        text = `Every pixel here has one grey, and that is correct: each ${block} block holds the same share of P-cells to within one of the shading's 253 steps. Shares that differ by less than a step look alike: stretched shading spreads the shares present, in order, over the whole scale (or says that they are all equal).`;
+      } else {
+        text = `Every pixel here has one grey, and that is correct: every ${block} block in view holds exactly the same share of P-cells, so there is nothing to stretch. Zoom in to see the cells.`;
+      }
+    }
+  }
+  $('sq-uniform-text').textContent = text;
+  $('sq-stretch').hidden = sq.mode === 'stretch';
+  box.hidden = !text;
+}
+
 let squareQueued = false;
 function scheduleSquare() {
   if (squareQueued) return;
@@ -716,9 +813,11 @@ function renderSquare() {
   drawColourBar();
   showTheorem();
   const level = Math.max(sq.z, 0);
-  const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${sq.mode === 'density' ? ', shaded by the exact share of P-cells' : ', nim-sum of the block\'s first cell (sampled)'}` : `1 cell = ${2 ** -sq.z} pixels`;
+  const shading = { density: ', shaded by the exact share of P-cells', stretch: ', shaded by the exact share of P-cells, stretched: the distinct shares in view in order, evenly from white (lowest) to black (highest)', nimsum: ', nim-sum of the block\'s first cell (sampled)' }[sq.mode];
+  const scaleText = sq.z >= 0 ? `1 pixel = ${2n ** BigInt(sq.z)} x ${2n ** BigInt(sq.z)} cells${shading}` : `1 cell = ${2 ** -sq.z} pixels`;
   $('sq-status').textContent = `R(${sq.m},${sq.m}) · ${scaleText} · tile level ${level}${missing ? ` · loading ${missing} tiles` : ''} · drawn in ${(performance.now() - started).toFixed(1)} ms${tileError ? ` · ${tileError}` : ''}`;
   document.body.dataset.squareReady = missing === 0 ? '1' : '0';
+  explainUniform(missing === 0 && !sq.dragging);
   // Time from navigation to the first complete square view (the "first paint" speed target).
   if (missing === 0 && window.nimscapeFirstPaint === undefined) window.nimscapeFirstPaint = performance.now();
   if (currentView === 'square') setSquareCommand();
@@ -790,7 +889,7 @@ function readout(canvas, panel, ev) {
 function initSquare(state) {
   if (EMBED && EMBED.start) sq.m = BigInt(EMBED.start);
   if (state.m && parseBig(state.m)) sq.m = parseBig(state.m);
-  sq.mode = state.mode === 'nimsum' ? 'nimsum' : 'density';
+  sq.mode = ['nimsum', 'stretch'].includes(state.mode) ? state.mode : 'density';
   sq.depth = Math.min(Math.max(parseInt(state.depth || '0', 10) || 0, 0), 8);
   sq.pair = state.pair === '1';
   sq.pass = state.pass === '1';
@@ -825,6 +924,7 @@ function initSquare(state) {
     setM((1n << k) + s);
   };
   $('sq-mode').onchange = () => { sq.mode = $('sq-mode').value; scheduleSquare(); };
+  $('sq-stretch').onclick = () => { sq.mode = $('sq-mode').value = 'stretch'; scheduleSquare(); };
   $('sq-depth').onchange = () => { sq.depth = Math.min(Math.max(parseInt($('sq-depth').value, 10) || 0, 0), 8); scheduleSquare(); };
   $('sq-pass').onchange = () => { sq.pass = $('sq-pass').checked; scheduleSquare(); };
   $('sq-pair').onchange = () => { sq.pair = $('sq-pair').checked; scheduleSquare(); };
@@ -995,29 +1095,44 @@ function initOctahedron(state) {
   img.addEventListener('pointerup', () => { ocView = null; renderOctahedron(); });
 }
 
-// Grundy: game or cap expression, box, slice, table / points / sieve.
-const gr = { game: 'triangular', k: 3, cap: 'floor((x+z)/3)', box: 10, plot: 'table', slice: 5, pasted: null };
-const THREE_HEAPS = ['triangular', 'min-half', 'cap', 'nim-pass', 'nim'];
-// A pasted game file (gr.pasted: the server's answer {id, name, heaps, params}):
+// Grundy: a built-in game, a cap expression, a game file on the server (a
+// link's game=NAME.toml) or one written in the page; its parameters, box,
+// slice, table / points / 3D points / sieve. Every control shows what the
+// picture draws: the page sends every value it shows (the box and each
+// parameter, defaults included), and takes a game's parameters and default
+// box from the server (/api/game.json) when the game is chosen.
+const gr = { game: 'triangular', cap: 'floor((x+z)/3)', params: {}, box: '10', plot: 'table', sliceName: 'z', slice: 5, pasted: null, info: null, given: {} };
+const BUILT_IN = ['triangular', 'min-half', 'band-7-1', 'band-7-2', 'nim-pass', 'nim', 'cap'];
+// A pasted game file (gr.pasted: the server's answer {id, name, heaps, params, box}):
 // its figures name the file, so the command reads it from a file of that name.
-const pastedHeaps = () => (gr.pasted ? gr.pasted.heaps : []);
+const isFileGame = (game) => game === 'file' || /\.toml$/.test(game);
+const grHeaps = () => (gr.info ? gr.info.heaps : []);
+// The bound of coordinate `name` in the box the page sends ("10" or "20,10,20").
+function boxBound(name) {
+  const parts = gr.box.split(',').map((v) => parseInt(v, 10));
+  if (parts.some((v) => !(v >= 0))) return null;
+  if (parts.length === 1) return parts[0];
+  const i = grHeaps().indexOf(name);
+  return i >= 0 && i < parts.length ? parts[i] : null;
+}
+// What the picture shows: a slice for a table or a 2D point plot of a game of
+// three heaps or more; 3D points and the sieve show the whole box.
+const grSliced = () => grHeaps().length >= 3 && (gr.plot === 'table' || gr.plot === 'points');
 function grundyParams() {
+  if (!gr.info) return null;
   const params = {};
-  if (gr.game === 'file') {
-    if (!gr.pasted) return null;
-    params.game = gr.pasted.name;
-    if ('k' in gr.pasted.params) params.param = `k=${gr.k}`;
-    params.box = gr.box;
-    const heaps = pastedHeaps();
-    params.plot = heaps.length === 2 && gr.plot !== 'table' ? 'points' : gr.plot;
-    if (params.plot === 'table' && heaps.length >= 3) params.slice = `${heaps[heaps.length - 1]}=${gr.slice}`;
-    return params;
+  if (gr.game === 'cap') params.cap = gr.cap;
+  else params.game = gr.game === 'file' ? gr.pasted.name : gr.game;
+  const names = Object.keys(gr.info.params);
+  if (isFileGame(gr.game)) {
+    if (names.length) params.param = names.map((n) => `${n}=${gr.params[n]}`).join(',');
+  } else {
+    for (const n of names) params[n] = gr.params[n];
   }
-  if (gr.game === 'cap') params.cap = gr.cap; else params.game = gr.game;
-  if (gr.game === 'triangular' || gr.game === 'band-7-2') params.k = gr.k;
-  if (!gr.game.startsWith('band')) params.box = gr.box;
-  params.plot = gr.plot;
-  if (gr.plot === 'table' && THREE_HEAPS.includes(gr.game)) params.slice = `z=${gr.slice}`;
+  params.box = gr.box;
+  const heaps = grHeaps().length;
+  params.plot = heaps < 3 && gr.plot !== 'table' ? 'points' : gr.plot;
+  if (grSliced()) params.slice = `${gr.sliceName}=${gr.slice}`;
   return params;
 }
 // Sends the game file in the text area to the server, which compiles it with
@@ -1042,6 +1157,7 @@ async function pasteGame() {
   }
   if (!answer || !answer.ok) {
     gr.pasted = null;
+    gr.info = null;
     $('gr-error').hidden = false;
     $('gr-error').textContent = answer ? (await answer.text()).trim() : 'the server cannot be reached';
     $('gr-img').dataset.state = 'error';
@@ -1049,28 +1165,101 @@ async function pasteGame() {
   }
   gr.pasted = await answer.json();
   try { sessionStorage.setItem(`nimscape-game-${gr.pasted.id}`, JSON.stringify({ name, text })); } catch (e) { /* private mode */ }
+  // Values already set (by hand or by a link) stay when the game is drawn again.
+  gr.given = { ...gr.params, ...gr.given };
+  takeGameInfo({ heaps: gr.pasted.heaps, params: gr.pasted.params, box: gr.pasted.box ? gr.pasted.box.join(',') : null });
   return true;
 }
-async function renderGrundy() {
+// A game's parameters and default box, from the server: the values a link or
+// the user gave (gr.given) stay, the others start at the game's defaults.
+function takeGameInfo(info) {
+  gr.info = info;
+  const params = {};
+  for (const [n, v] of Object.entries(info.params)) params[n] = n in gr.given ? gr.given[n] : String(v);
+  gr.params = params;
+  if (!('box' in gr.given) && info.box) gr.box = info.box;
+  if (info.heaps.length >= 3 && !info.heaps.includes(gr.sliceName)) gr.sliceName = info.heaps[info.heaps.length - 1];
+  gr.given = {};
+  showGrundyControls();
+}
+async function loadGameInfo() {
+  if (gr.game === 'file') return;
+  const game = gr.game;
+  let info = null, error = '';
+  try {
+    const response = await fetch(`/api/game.json?${query({ game: game === 'cap' ? 'cap' : game })}`);
+    if (response.ok) info = await response.json(); else error = (await response.text()).trim();
+  } catch (e) { error = 'the server cannot be reached'; }
+  if (gr.game !== game) return;
+  if (!info) { gr.info = null; $('gr-error').hidden = false; $('gr-error').textContent = error; return; }
+  takeGameInfo(info);
+}
+// The controls of the chosen game: its parameters (one field each), box,
+// the kinds of picture it has, and the slice slider of a three-heap game.
+function showGrundyControls() {
+  const select = $('gr-game');
+  if (!BUILT_IN.includes(gr.game) && gr.game !== 'file' && ![...select.options].some((o) => o.value === gr.game)) {
+    // A game file on the server, named by a link.
+    const option = document.createElement('option');
+    option.value = option.textContent = gr.game;
+    select.insertBefore(option, select.querySelector('option[value=file]'));
+  }
+  select.value = gr.game;
   $('gr-file-box').hidden = gr.game !== 'file';
-  if (gr.game === 'file' && !gr.pasted && gr.repaste) { gr.repaste = false; await pasteGame(); }
-  const params = grundyParams();
   $('gr-cap-label').hidden = gr.game !== 'cap';
-  $('gr-slice').max = String(gr.box);
-  $('gr-slice-v').textContent = String(gr.slice);
-  const sliced = gr.game === 'file' ? pastedHeaps().length >= 3 : THREE_HEAPS.includes(gr.game);
-  $('gr-slice').disabled = !(gr.plot === 'table' && sliced);
-  $('gr-slice-name').textContent = gr.game === 'file' && pastedHeaps().length >= 3 ? pastedHeaps()[pastedHeaps().length - 1] : 'z';
+  const box = $('gr-params');
+  box.textContent = '';
+  for (const [n, v] of Object.entries(gr.params)) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.id = `gr-param-${n}`;
+    input.type = 'number';
+    input.value = v;
+    input.style.width = '4em';
+    input.onchange = () => { gr.params[n] = String(parseInt(input.value, 10) || 0); renderGrundy(); };
+    label.append(`${n} `, input);
+    box.appendChild(label);
+  }
+  $('gr-box').value = gr.box;
+  const heaps = grHeaps();
+  for (const o of $('gr-plot').options) o.hidden = heaps.length < 3 && (o.value === 'points3d' || o.value === 'sieve');
+  if (heaps.length < 3 && (gr.plot === 'points3d' || gr.plot === 'sieve')) gr.plot = 'points';
+  $('gr-plot').value = gr.plot;
+  $('gr-slice-box').hidden = heaps.length < 3;
+  const names = $('gr-slice-name');
+  if (names.dataset.heaps !== heaps.join(',')) {
+    names.textContent = '';
+    for (const h of heaps) { const o = document.createElement('option'); o.value = o.textContent = h; names.appendChild(o); }
+    names.dataset.heaps = heaps.join(',');
+  }
+  if (heaps.length >= 3) {
+    names.value = gr.sliceName;
+    const bound = boxBound(gr.sliceName);
+    if (bound !== null) { $('gr-slice').max = String(bound); gr.slice = Math.min(gr.slice, bound); }
+    $('gr-slice').value = String(gr.slice);
+    $('gr-slice-v').textContent = `${gr.sliceName} = ${gr.slice}${bound !== null ? ` of 0..${bound}` : ''}`;
+    const sliced = grSliced();
+    $('gr-slice').disabled = names.disabled = !sliced;
+    $('gr-slice-note').textContent = sliced ? '' : '(3D points and the sieve show the whole box: pick table or points to step through slices)';
+  }
+}
+async function renderGrundy() {
+  if (gr.game === 'file' && !gr.pasted && gr.repaste) { gr.repaste = false; await pasteGame(); }
+  if (!gr.info && gr.game !== 'file') await loadGameInfo();
+  if (gr.info) showGrundyControls(); else { $('gr-file-box').hidden = gr.game !== 'file'; $('gr-cap-label').hidden = gr.game !== 'cap'; }
+  const params = grundyParams();
   $('gr-img').hidden = !params;
   if (!params) {
     $('downloads').textContent = '';
-    $('command').textContent = 'write or paste a game file, then press "draw this game"';
+    $('command').textContent = gr.game === 'file' ? 'write or paste a game file, then press "draw this game"' : '';
     return;
   }
   const extra = gr.game === 'file' ? { pasted: gr.pasted.id } : {};
-  const stem = gr.game === 'file' ? `grundy-${gr.pasted.name.replace(/\.toml$/, '')}` : `grundy-${gr.game}`;
+  const stem = isFileGame(gr.game) ? `grundy-${params.game.replace(/^.*\//, '').replace(/\.toml$/, '')}` : `grundy-${gr.game}`;
   setDownloads('grundy', params, ['game'], ['png', 'svg', 'pdf', 'csv', 'json'], stem, extra);
   writeHash({ view: 'grundy', ...params, ...extra });
+  // Not 'ready' until this picture is (the command above already names it).
+  $('gr-img').dataset.state = 'loading';
   const ok = await showFigure($('gr-img'), `grundy.png?${query({ ...params, ...extra })}`, $('gr-error'));
   if (ok === true) await loadGrundyHover({ ...params, ...extra });
   if (ok === false) {
@@ -1123,29 +1312,39 @@ function grundyReadout(ev) {
 
 function initGrundy(state) {
   $('gr-img').addEventListener('mousemove', grundyReadout);
+  // What a link gives is kept over the game's defaults (gr.given).
+  const given = {};
   if (state.cap) { gr.game = 'cap'; gr.cap = state.cap; } else if (state.pasted) {
     // A pasted game: its text comes back from this tab's storage, then from the server's memory.
     gr.game = 'file';
     let kept = null;
     try { kept = JSON.parse(sessionStorage.getItem(`nimscape-game-${state.pasted}`) || 'null'); } catch (e) { kept = null; }
     if (kept) { $('gr-file-text').value = kept.text; $('gr-file-name').value = kept.name; gr.repaste = true; }
-    if (state.param) gr.k = parseInt(state.param.replace(/^k=/, ''), 10) || 3;
   } else if (state.game) gr.game = state.game;
-  if (state.k) gr.k = parseInt(state.k, 10) || 3;
-  if (state.box) gr.box = parseInt(state.box, 10) || 10;
+  if (state.param) for (const part of state.param.split(',')) { const [n, v] = part.split('='); if (n && v !== undefined) given[n.trim()] = v.trim(); }
+  for (const n of ['k', 'h']) if (state[n]) given[n] = state[n];
+  if (state.box) { gr.box = state.box; given.box = true; }
   if (state.plot) gr.plot = state.plot;
-  if (state.slice) gr.slice = parseInt(state.slice.replace(/^[^=]*=/, ''), 10) || 0;
-  $('gr-game').value = gr.game; $('gr-k').value = gr.k; $('gr-cap').value = gr.cap; $('gr-box').value = gr.box;
-  $('gr-plot').value = gr.plot; $('gr-slice').value = gr.slice;
-  $('gr-game').onchange = () => { gr.game = $('gr-game').value; renderGrundy(); };
+  if (state.slice) {
+    const [n, v] = state.slice.split('=');
+    gr.sliceName = n; gr.slice = parseInt(v, 10) || 0;
+  }
+  gr.given = given;
+  $('gr-cap').value = gr.cap; $('gr-box').value = gr.box; $('gr-plot').value = gr.plot;
+  const chooseGame = (game) => {
+    gr.game = game; gr.info = null; gr.given = {};
+    if (game === 'file' && gr.pasted) takeGameInfo({ heaps: gr.pasted.heaps, params: gr.pasted.params, box: gr.pasted.box ? gr.pasted.box.join(',') : null });
+    renderGrundy();
+  };
+  $('gr-game').onchange = () => chooseGame($('gr-game').value);
   $('gr-file-use').onclick = async () => { if (await pasteGame()) renderGrundy(); };
   $('gr-file-text').addEventListener('change', updateSaveLink);
   $('gr-file-name').addEventListener('change', updateSaveLink);
   if (!EMBED) updateSaveLink();
-  $('gr-k').onchange = () => { gr.k = parseInt($('gr-k').value, 10) || 1; renderGrundy(); };
   $('gr-cap').onchange = () => { gr.cap = $('gr-cap').value; renderGrundy(); };
-  $('gr-box').onchange = () => { gr.box = Math.max(1, parseInt($('gr-box').value, 10) || 1); gr.slice = Math.min(gr.slice, gr.box); renderGrundy(); };
+  $('gr-box').onchange = () => { gr.box = $('gr-box').value.replace(/\s+/g, ''); renderGrundy(); };
   $('gr-plot').onchange = () => { gr.plot = $('gr-plot').value; renderGrundy(); };
+  $('gr-slice-name').onchange = () => { gr.sliceName = $('gr-slice-name').value; renderGrundy(); };
   $('gr-slice').addEventListener('input', () => { gr.slice = parseInt($('gr-slice').value, 10); renderGrundy(); });
 }
 

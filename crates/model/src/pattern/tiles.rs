@@ -129,6 +129,38 @@ pub fn shade(count: u128, area: u128) -> u8 {
     }
 }
 
+/// Contrast-stretched weights (0..=255) for the shares `count / area` of the
+/// pixels of one view: the distinct shares present, in order, spread evenly
+/// over the scale by rank (the lowest 0, the highest 255, the one of rank r
+/// among n distinct shares `round(255 · r / (n - 1))`). By rank, not by value:
+/// the shares of a zoomed-out view of a 2^62 board can differ by one cell in
+/// 2^106 inside the board and by far more along its last, shorter blocks, so a
+/// linear stretch would still draw the inside flat. Order is kept, distances
+/// are not. Compared exactly (big integers). `None` when every share is the
+/// same (nothing to stretch). The explorer's page computes the same integers
+/// (`stretchWeights` in app.js).
+pub fn stretched_weights(shares: &[(u128, u128)]) -> Option<Vec<u8>> {
+    use num_bigint::BigUint;
+    use std::cmp::Ordering;
+    // c1 / a1 against c2 / a2: c1 · a2 against c2 · a1.
+    let order = |&(c1, a1): &(u128, u128), &(c2, a2): &(u128, u128)| -> Ordering {
+        (BigUint::from(c1) * BigUint::from(a2)).cmp(&(BigUint::from(c2) * BigUint::from(a1)))
+    };
+    let mut distinct = shares.to_vec();
+    distinct.sort_by(order);
+    distinct.dedup_by(|a, b| order(a, b) == Ordering::Equal);
+    let top = distinct.len().checked_sub(1).filter(|&t| t > 0)? as u64;
+    Some(
+        shares
+            .iter()
+            .map(|s| {
+                let rank = distinct.partition_point(|d| order(d, s) == Ordering::Less) as u64;
+                ((510 * rank + top) / (2 * top)) as u8
+            })
+            .collect(),
+    )
+}
+
 /// `floor(256 · count / area)` for `count < area <= 2^126`, exactly and
 /// without overflow (256 · count may not fit in u128): a shift for the
 /// power-of-two areas of whole blocks, else eight steps of long division.
@@ -368,6 +400,25 @@ fn low_intersections(ml: u64, nl: u64, level: u32) -> [[u128; 2]; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stretch by rank: ends 0 and 255, equal shares (3/8 = 6/16) one
+    /// weight, order kept however close the shares are (one cell in 2^106).
+    #[test]
+    fn stretched_weights_rank_the_shares_present() {
+        assert_eq!(stretched_weights(&[]), None);
+        assert_eq!(stretched_weights(&[(3, 8), (6, 16)]), None);
+        let shares = [(1u128, 4u128), (3, 8), (0, 7), (6, 16), (3, 4)];
+        assert_eq!(stretched_weights(&shares), Some(vec![85, 170, 0, 170, 255]));
+        let area = 1u128 << 106;
+        let base = area / 3;
+        let deep = [
+            (base + 1, area),
+            (base, area),
+            (base * 2, area - 7),
+            (base, area),
+        ];
+        assert_eq!(stretched_weights(&deep), Some(vec![128, 0, 255, 0]));
+    }
     use proptest::prelude::*;
 
     fn brute(m: u64, n: u64, rows: std::ops::Range<u64>, cols: std::ops::Range<u64>) -> u128 {
