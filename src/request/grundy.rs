@@ -179,7 +179,7 @@ pub fn plan_with(
 ) -> crate::Result<GrundyPlan> {
     if let Some(varied) = varied(args)? {
         return Err(crate::Error::invalid(format!(
-            "several values of `{}` draw a sheet or an animation, which this asks no picture of; give one value (e.g. {}={})",
+            "several values of {} draw a sheet or an animation, which this does not show; give one value (e.g. {}={})",
             varied.name, varied.name, varied.values[0]
         )));
     }
@@ -315,7 +315,7 @@ fn varied(args: &GrundyArgs) -> crate::Result<Option<Varied>> {
         0 => Ok(None),
         1 => Ok(found.pop()),
         _ => Err(crate::Error::invalid(format!(
-            "a sheet varies one thing, but `{}` and `{}` both have several values; give one of them a single value",
+            "a sheet varies one thing, but {} and {} both have several values; give one of them a single value",
             found[0].name, found[1].name
         ))),
     }
@@ -367,14 +367,14 @@ fn sheet_of(
     ] {
         if given {
             return Err(crate::Error::invalid(format!(
-                "`{flag}` does not apply to a sheet over `{}`: {why}",
+                "`{flag}` does not apply to a sheet over {}: {why}",
                 varied.name
             )));
         }
     }
     if varied.values.len() > MAX_PANELS {
         return Err(crate::Error::invalid(format!(
-            "`{}` has {} values; a sheet or animation takes at most {MAX_PANELS}: give fewer (a step, e.g. {}=1..64:4)",
+            "{} has {} values; a sheet or animation takes at most {MAX_PANELS}: give fewer (a step, e.g. {}=1..64:4)",
             varied.name,
             varied.values.len(),
             varied.name
@@ -704,6 +704,18 @@ fn figure_of(
             ));
         };
         let (parameter, value) = parse_param(param)?;
+        let named = cap
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word.eq_ignore_ascii_case(&parameter));
+        if !named {
+            return Err(crate::Error::invalid(format!(
+                "`param` {}: the cap '{}' has no '{}' in it; name the parameter in the cap, e.g. `cap` 'floor(min(x,z)/{})'",
+                args::excerpt(param),
+                args::excerpt(cap),
+                args::excerpt(&parameter),
+                args::excerpt(&parameter)
+            )));
+        }
         crate::survey::GameFamily::game(&crate::survey::CapFamily::new(cap, &parameter)?, value)?
     };
     let game = game.with_play(crate::games::Play {

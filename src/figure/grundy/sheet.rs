@@ -210,7 +210,7 @@ impl GrundySheet {
         }
         if self.panels.len() > MAX_PANELS {
             return Err(Error::invalid(format!(
-                "{} values of `{}` make {} panels; a sheet or animation takes at most {MAX_PANELS}: give fewer values (a step, e.g. {}=1..64:4)",
+                "{} values of {} make {} panels; a sheet or animation takes at most {MAX_PANELS}: give fewer values (a step, e.g. {}=1..64:4)",
                 self.panels.len(),
                 self.name,
                 self.panels.len(),
@@ -241,7 +241,7 @@ impl GrundySheet {
                 Ok(())
             }
             other => Err(Error::unsupported(format!(
-                "a sheet over `{}` is a picture (.png, .svg, .pdf, .tikz) or an animation (.gif, .apng, frames/{}-%02d.pdf); for .{} data ask for one value, e.g. {}={}",
+                "a sheet over {} is a picture (.png, .svg, .pdf, .tikz) or an animation (.gif, .apng, frames/{}-%02d.pdf); for .{} data ask for one value, e.g. {}={}",
                 self.name,
                 self.name,
                 other.extension(),
