@@ -327,9 +327,28 @@ impl GrundySheet {
     /// The sheet of every panel.
     pub fn sheet_scene(&self, solutions: &[Solution]) -> Result<Scene> {
         let geometry = self.sheet_geometry()?;
-        let panels = self.panel_scenes(solutions, geometry)?;
-        let cell = largest(&panels);
-        Ok(self.compose(panels, geometry, cell))
+        let panels = match self.panel_scenes(solutions, geometry) {
+            // A table's cells decide how narrow it may be, which only its
+            // values tell: without `columns`, fewer and wider panels are tried.
+            Err(err) if self.tables() && self.columns.is_none() => (1..geometry.columns)
+                .rev()
+                .find_map(|columns| {
+                    let fewer = self.geometry_at(geometry.width, columns);
+                    self.panel_scenes(solutions, fewer)
+                        .ok()
+                        .map(|panels| (panels, fewer))
+                })
+                .map(|(panels, fewer)| {
+                    let cell = largest(&panels);
+                    self.compose(panels, fewer, cell)
+                })
+                .ok_or(err),
+            other => other.map(|panels| {
+                let cell = largest(&panels);
+                self.compose(panels, geometry, cell)
+            }),
+        }?;
+        Ok(panels)
     }
 
     /// One frame per panel, every frame the size of the largest.
