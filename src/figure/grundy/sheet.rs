@@ -500,11 +500,18 @@ impl crate::figure::Figure for GrundySheetPlan {
                     self.memory_limit,
                 )
             }
-            Format::Apng => animation::write_apng(
-                out,
-                crate::figure::controlled(self.frames()?, control),
-                metadata,
-            ),
+            Format::Apng => {
+                // Solved under `control`, so a cancelled run stops in the solve too.
+                let (frames, size) = self.frames_of(control)?;
+                let frames = Frames {
+                    size,
+                    count: frames.len(),
+                    animation: self.animation,
+                    memory_limit: self.memory_limit,
+                    scenes: Box::new(frames.into_iter().map(Ok)),
+                };
+                animation::write_apng(out, crate::figure::controlled(frames, control), metadata)
+            }
             _ => {
                 let scene = self.spec().sheet_scene(&self.solutions(control)?)?;
                 encode::write_scene_controlled(
