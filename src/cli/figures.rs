@@ -182,6 +182,16 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
 
 fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     let output_path = args.output.take();
+    if request::grundy::is_sheet(&args)? {
+        // Several values of a parameter or slice: a sheet, or an animation over them.
+        let figure = request::grundy::plan_figure_with(
+            &args,
+            ctx.memory_limit,
+            request::grundy::GameFiles::Disk,
+        )?;
+        output::emit(figure.as_ref(), output_path.as_deref(), ctx)?;
+        return Ok(());
+    }
     // Reports go to stdout; a figure is written when -o is given or nothing else is asked.
     let reports = args.compare_nim_sum || args.find_shift.is_some() || args.time;
     let write_figure = output_path.is_some() || !reports;

@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
 /// Grundy values of the papers' games: data, mod-3 tables, P-position plots, analyses.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct GrundyArgs {
     /// The game: triangular, min-half, cap, six-sided, band-7-1, band-7-2, nim-pass, nim
     /// (with --cap EXPR or --game FILE it may be left out).
@@ -23,12 +23,15 @@ pub struct GrundyArgs {
     /// (docs/games.md; the papers' games are in games/).
     #[arg(long = "game", value_name = "FILE")]
     game_file: Option<PathBuf>,
-    /// A game file's parameters, NAME=INTEGER: repeat or separate by commas (--param k=2,h=1).
+    /// A game file's parameters, or the parameter named in --cap, NAME=INTEGER: repeat or
+    /// separate by commas (--param k=2,h=1). Values of one (k=1..8, k=1..33:4, k=1,3,5)
+    /// draw a sheet with a panel per value, or an animation over it (.gif, .apng, frames/k-%02d.pdf).
     #[arg(long = "param", value_name = "NAME=V,..", value_delimiter = ',')]
     param: Vec<String>,
     /// triangular: the cap is floor((x+z)/K); band-7-2: the slope (default 1).
+    /// Several (1..8, 1,3,5) draw a sheet or an animation over k.
     #[arg(long, value_name = "K")]
-    k: Option<u32>,
+    k: Option<String>,
     /// band-7-2: the band's width (default 3).
     #[arg(long, value_name = "H")]
     h: Option<u32>,
@@ -60,8 +63,20 @@ pub struct GrundyArgs {
     #[arg(long, value_enum)]
     plot: Option<PlotArg>,
     /// Fix coordinates: a table of a three-heap game is one slice (z=5 or y=2).
+    /// Several values of one (y=0..10) draw a sheet or an animation over the slice.
     #[arg(long, value_name = "NAME=V,..")]
     slice: Option<String>,
+    /// Sheets over a parameter or slice: panels per row [default: as many as fit,
+    /// up to a grid about 3:2 wide].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    columns: Option<u16>,
+    /// Sheets and animations over a parameter or slice: every panel fills its own
+    /// axes (fit), or all share one scale and their axes where the plot allows (common:
+    /// sieve and points plots).
+    #[arg(long, value_enum, value_name = "SCALE")]
+    scale: Option<args::FrameScale>,
+    #[command(flatten)]
+    animation: args::AnimationArgs,
     /// Colour table cells by their value's class mod this (1..8; the papers use 3).
     #[arg(long, alias = "modulus", value_name = "M", default_value_t = 3)]
     color_classes: u32,
@@ -186,7 +201,283 @@ pub fn plan_with(
     memory_limit: u64,
     files: GameFiles<'_>,
 ) -> crate::Result<GrundyPlan> {
+    if let Some(varied) = varied(args)? {
+        return Err(crate::Error::invalid(format!(
+            "several values of {} draw a sheet or an animation, which this does not show; give one value (e.g. {}={})",
+            varied.name, varied.name, varied.values[0]
+        )));
+    }
+    for (flag, given) in [
+        ("columns", args.columns.is_some()),
+        ("scale", args.scale.is_some()),
+        ("delay", args.animation.delay.is_some()),
+        ("fps", args.animation.fps.is_some()),
+        ("hold-last", args.animation.hold_last.is_some()),
+        ("poster", args.animation.poster.is_some()),
+    ] {
+        if given {
+            return Err(crate::Error::invalid(format!(
+                "`{flag}` is for sheets and animations over several values; give a parameter or slice a range, e.g. `param` k=1..8 or `slice` y=0..10"
+            )));
+        }
+    }
     figure_of(args, memory_limit, files).and_then(Plan::new)
+}
+
+/// The figure the flags describe: one game's, or a sheet (and animation) over
+/// several values of a parameter or slice.
+pub fn plan_figure_with(
+    args: &GrundyArgs,
+    memory_limit: u64,
+    files: GameFiles<'_>,
+) -> crate::Result<Box<dyn crate::figure::Figure + Send>> {
+    match varied(args)? {
+        None => Ok(Box::new(plan_with(args, memory_limit, files)?)),
+        Some(varied) => Ok(Box::new(sheet_of(args, varied, memory_limit, files)?)),
+    }
+}
+
+/// Whether the flags give several values of a parameter or slice (a sheet).
+pub fn is_sheet(args: &GrundyArgs) -> crate::Result<bool> {
+    Ok(varied(args)?.is_some())
+}
+
+/// What a sheet varies, and where in the flags it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    /// The `param` item at this index (of [`joined`] items).
+    Param(usize),
+    /// The built-in games' `k`.
+    K,
+    /// The `slice` item at this index.
+    Slice(usize),
+}
+
+/// The values a sheet varies over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Varied {
+    name: String,
+    values: Vec<i64>,
+    place: Place,
+}
+
+/// `--param` items as given, rejoined where the comma split a list of values
+/// (`k=1,3,5` comes in as `k=1`, `3`, `5`).
+fn joined(items: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        match out.last_mut() {
+            Some(last) if !item.contains('=') => {
+                last.push(',');
+                last.push_str(item);
+            }
+            _ => out.push(item.clone()),
+        }
+    }
+    out
+}
+
+/// One `k` value: a whole number from 0.
+fn parse_k(text: &str) -> crate::Result<u32> {
+    text.trim().parse::<u32>().map_err(|_| {
+        crate::Error::invalid_parameter(
+            "k",
+            format!(
+                "`k` '{}' is not a whole number; give one (3) or several for a sheet (1..8, 1,3,5)",
+                args::excerpt(text)
+            ),
+        )
+    })
+}
+
+/// `NAME=VALUES` with several values (a range or a list), or `None` for one value.
+fn several(text: &str) -> crate::Result<Option<(String, Vec<i64>)>> {
+    let Some((_, values)) = text.split_once('=') else {
+        return Ok(None);
+    };
+    if !values.contains("..") && !values.contains(',') {
+        return Ok(None);
+    }
+    let (name, values) = super::survey::parse_param(text)?;
+    Ok((values.len() > 1).then_some((name, values)))
+}
+
+/// The one parameter or slice coordinate given several values, if any.
+fn varied(args: &GrundyArgs) -> crate::Result<Option<Varied>> {
+    let mut found = Vec::new();
+    for (k, item) in joined(&args.param).iter().enumerate() {
+        if let Some((name, values)) = several(item)? {
+            found.push(Varied {
+                name,
+                values,
+                place: Place::Param(k),
+            });
+        }
+    }
+    if let Some(k) = &args.k {
+        if let Some((name, values)) = several(&format!("k={k}"))? {
+            found.push(Varied {
+                name,
+                values,
+                place: Place::K,
+            });
+        }
+    }
+    if let Some(slice) = &args.slice {
+        let items: Vec<String> = slice.split(',').map(String::from).collect();
+        for (k, item) in joined(&items).iter().enumerate() {
+            if let Some((name, values)) = several(item)? {
+                found.push(Varied {
+                    name,
+                    values,
+                    place: Place::Slice(k),
+                });
+            }
+        }
+    }
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.pop()),
+        _ => Err(crate::Error::invalid(format!(
+            "a sheet varies one thing, but {} and {} both have several values; give one of them a single value",
+            found[0].name, found[1].name
+        ))),
+    }
+}
+
+/// `values` as a title shows them: `1..8` when they run in steps of one, else a list.
+fn shown_values(values: &[i64]) -> String {
+    let consecutive = values.windows(2).all(|w| w[1] == w[0] + 1);
+    match values {
+        [first, .., last] if consecutive => format!("{first}..{last}"),
+        _ if values.len() > 8 => {
+            let head: Vec<String> = values[..3].iter().map(i64::to_string).collect();
+            format!("{}, …, {}", head.join(", "), values[values.len() - 1])
+        }
+        _ => values
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// The sheet over `varied`'s values: every value's figure planned as one
+/// figure is (the same checks), then laid out by the sheet.
+fn sheet_of(
+    args: &GrundyArgs,
+    varied: Varied,
+    memory_limit: u64,
+    files: GameFiles<'_>,
+) -> crate::Result<crate::figure::grundy::GrundySheetPlan> {
+    use crate::figure::grundy::{GrundySheet, MAX_PANELS};
+    for (flag, given, why) in [
+        (
+            "height",
+            args.height.is_some(),
+            "a sheet's height follows from its panels; leave it out",
+        ),
+        (
+            "compare-nim-sum",
+            args.compare_nim_sum,
+            "it reports on one game; give one value",
+        ),
+        (
+            "find-shift",
+            args.find_shift.is_some(),
+            "it reports on one game; give one value (or use nimscape survey)",
+        ),
+        ("time", args.time, "it times one game; give one value"),
+    ] {
+        if given {
+            return Err(crate::Error::invalid(format!(
+                "`{flag}` does not apply to a sheet over {}: {why}",
+                varied.name
+            )));
+        }
+    }
+    if varied.values.len() > MAX_PANELS {
+        return Err(crate::Error::invalid(format!(
+            "{} has {} values; a sheet or animation takes at most {MAX_PANELS}: give fewer (a step, e.g. {}=1..64:4)",
+            varied.name,
+            varied.values.len(),
+            varied.name
+        )));
+    }
+    let params = joined(&args.param);
+    let slices: Vec<String> = args
+        .slice
+        .as_deref()
+        .map(|s| joined(&s.split(',').map(String::from).collect::<Vec<_>>()))
+        .unwrap_or_default();
+    let mut panels = Vec::with_capacity(varied.values.len());
+    for &value in &varied.values {
+        let mut one = args.clone();
+        one.width = None;
+        one.height = None;
+        one.columns = None;
+        one.scale = None;
+        match varied.place {
+            Place::Param(k) => {
+                let mut params = params.clone();
+                params[k] = format!("{}={value}", varied.name);
+                one.param = params;
+            }
+            Place::K => one.k = Some(value.to_string()),
+            Place::Slice(k) => {
+                let mut slices = slices.clone();
+                slices[k] = format!("{}={value}", varied.name);
+                one.slice = Some(slices.join(","));
+            }
+        }
+        let figure = figure_of(&one, memory_limit, files)?;
+        panels.push((format!("{} = {value}", varied.name), figure));
+    }
+    let first = &panels[0].1;
+    let family = match (&varied.place, &args.cap) {
+        (Place::Param(_), Some(cap)) => format!("y ≤ {}", cap.trim()),
+        (Place::Param(_), None) => match first.game.name().split_whitespace().next() {
+            Some(name) => name.to_string(),
+            None => "the game".to_string(),
+        },
+        (Place::K, _) => args.game.clone().unwrap_or_default(),
+        (Place::Slice(_), _) => first.game.name(),
+    };
+    let what = match first.resolved_plot()? {
+        crate::figure::grundy::GrundyPlot::Table => "Grundy values",
+        _ => "P-positions",
+    };
+    let title = if args.labels.no_caption {
+        None
+    } else {
+        Some(args.labels.caption.clone().unwrap_or_else(|| {
+            format!(
+                "{what} of {family}, {} = {}",
+                varied.name,
+                shown_values(&varied.values)
+            )
+        }))
+    };
+    let print = args.print.style(&[args.cell, args.width], args.width);
+    let width = args
+        .width
+        .map(|w| args::length_units("`width`", w, print.print, 16..=16384))
+        .transpose()?;
+    let sheet = GrundySheet {
+        name: varied.name.clone(),
+        family,
+        panels,
+        title,
+        columns: args.columns.map(usize::from),
+        common_scale: args.scale == Some(args::FrameScale::Common),
+        width,
+        print,
+        animation: args
+            .animation
+            .animation_of(Default::default(), varied.values.len())?,
+        memory_limit,
+    };
+    Plan::new(sheet)
 }
 
 /// Where the game file a `game` parameter names is read from.
@@ -389,13 +680,8 @@ fn figure_of(
                 )));
             }
         }
-        let game = game_from_file(&path, &args.param, files)?;
+        let game = game_from_file(&path, &joined(&args.param), files)?;
         return finish(args, game, "a game file", memory_limit);
-    }
-    if !args.param.is_empty() {
-        return Err(crate::Error::invalid(
-            "`param` sets a game file's parameters (`game` FILE); the built-in games take `k`, `h`, `heaps` or `cap`",
-        ));
     }
     let name = match (&args.game, &args.cap) {
         (Some(name), _) => name.clone(),
@@ -420,16 +706,43 @@ fn figure_of(
             ),
         ));
     }
-    let game = GameSpec::from_name(
-        &name,
-        &GameParams {
-            k: args.k,
-            h: args.h,
-            heaps: args.heaps,
-            cap: args.cap.clone(),
-        },
-    )?
-    .with_play(crate::games::Play {
+    let params = joined(&args.param);
+    let game = if params.is_empty() {
+        GameSpec::from_name(
+            &name,
+            &GameParams {
+                k: args.k.as_deref().map(parse_k).transpose()?,
+                h: args.h,
+                heaps: args.heaps,
+                cap: args.cap.clone(),
+            },
+        )?
+    } else {
+        // A cap with a named parameter: `cap` 'floor(min(x,z)/k)' `param` k=3.
+        let builtin_flags = args.k.is_some() || args.h.is_some() || args.heaps.is_some();
+        let (Some(cap), [param], "cap", false) =
+            (&args.cap, params.as_slice(), name.as_str(), builtin_flags)
+        else {
+            return Err(crate::Error::invalid(
+                "`param` sets a game file's parameters (`game` FILE) or the one parameter a `cap` names (e.g. `cap` 'floor(min(x,z)/k)' `param` k=3); the built-in games take `k`, `h` or `heaps`",
+            ));
+        };
+        let (parameter, value) = parse_param(param)?;
+        let named = cap
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word.eq_ignore_ascii_case(&parameter));
+        if !named {
+            return Err(crate::Error::invalid(format!(
+                "`param` {}: the cap '{}' has no '{}' in it; name the parameter in the cap, e.g. `cap` 'floor(min(x,z)/{})'",
+                args::excerpt(param),
+                args::excerpt(cap),
+                args::excerpt(&parameter),
+                args::excerpt(&parameter)
+            )));
+        }
+        crate::survey::GameFamily::game(&crate::survey::CapFamily::new(cap, &parameter)?, value)?
+    };
+    let game = game.with_play(crate::games::Play {
         pass: args.pass,
         misere: args.misere,
     })?;
@@ -511,6 +824,8 @@ fn finish(
                 ticks: true,
                 key: true,
             }),
+            type_width: None,
+            common_extent: None,
         },
         memory_limit,
     };

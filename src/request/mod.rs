@@ -496,7 +496,7 @@ pub fn plan_command_with(
         FigureCommand::Square(args) => square::plan(args, memory_limit)?,
         FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
-        FigureCommand::Grundy(args) => Box::new(grundy::plan_with(&args, memory_limit, files)?),
+        FigureCommand::Grundy(args) => grundy::plan_figure_with(&args, memory_limit, files)?,
         FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,
     };
     Ok(Planned {

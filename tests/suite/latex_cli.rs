@@ -472,3 +472,53 @@ fn recipe_titles_columns_and_captions() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
 }
+
+/// A sheet over a parameter as a paper sets it: `grundy --param k=1..8` at
+/// 178 mm, four columns, as a `figure*` across a two-column article, compiled
+/// with no overfull box and no warning; in a narrower text block it overflows,
+/// so the check is not blind.
+#[test]
+fn a_parameter_sheet_at_178_mm_sets_as_figure_star_in_a_two_column_article() {
+    if !have_latex() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_ok(
+        d,
+        &[
+            "grundy",
+            "--cap",
+            "floor(min(x,z)/k)",
+            "--param",
+            "k=1..8",
+            "--box",
+            "24",
+            "--plot",
+            "sieve",
+            "--columns",
+            "4",
+            "--scale",
+            "common",
+            "--width",
+            "178mm",
+            "-o",
+            "sheet.pdf",
+            "--quiet",
+        ],
+    );
+    let article = |margin: &str| {
+        format!(
+            "\\documentclass[twocolumn]{{article}}\n\\usepackage[letterpaper,margin={margin}]{{geometry}}\n\\usepackage{{graphicx}}\n\\begin{{document}}\nThe bar $y \\le \\lfloor \\min(x,z)/k \\rfloor$ over $k$.\n\n\\begin{{figure*}}\\centering\\includegraphics{{sheet.pdf}}\\caption{{P-positions for $k = 1, \\dots, 8$.}}\\end{{figure*}}\nText.\n\\end{{document}}\n"
+        )
+    };
+    std::fs::write(d.join("paper.tex"), article("18mm")).unwrap();
+    let problems = log_problems(&compile(d, "paper.tex"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    std::fs::write(d.join("narrow.tex"), article("30mm")).unwrap();
+    let problems = log_problems(&compile(d, "narrow.tex"));
+    assert!(
+        problems.iter().any(|p| p.starts_with("Overfull \\hbox")),
+        "{problems:?}"
+    );
+}

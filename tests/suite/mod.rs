@@ -6,6 +6,7 @@ mod cdp;
 mod count_cli;
 mod crash_corpus;
 mod doc_examples;
+mod family_sheets;
 mod golden;
 mod grammar_cli;
 mod grundy_cli;

@@ -57,6 +57,11 @@ const KINDS: &[(&str, &str)] = &[
         "survey slice",
         "survey triangular --param k=2 --box 16 --find shift --plot slice --slice y=3",
     ),
+    // A sheet over a parameter: one panel per k at one scale, shared axes.
+    (
+        "grundy sheet",
+        "grundy --cap floor(min(x,z)/k) --param k=1..4 --box 16 --plot sieve --scale common",
+    ),
     // The parameter × finding table: one figure for the survey.
     (
         "survey table",
@@ -69,6 +74,11 @@ const ANIMATIONS: &[(&str, &str)] = &[
     ("square frames", "square --m 1..3"),
     ("automaton frames", "automaton --frames 1..3"),
     ("sweep frames", "octahedron sweep --n 3 --frames 3"),
+    // Frames over a parameter: every frame one page size (checked below).
+    (
+        "grundy frames",
+        "grundy --cap floor(min(x,z)/k) --param k=1..4 --box 16 --plot sieve --scale common",
+    ),
 ];
 
 /// The widths: one column and two, either side, and a slide.
@@ -124,10 +134,15 @@ fn check_pdf(path: &Path, width: &str, ratio: f64, on_paper: bool, findings: &mu
     for (k, (word, [x0, y0, x1, y1])) in words.iter().enumerate() {
         // A word with a neighbour on its line runs across the page; a lone word
         // may run up it (axis names), which the box's shape tells.
-        let on_a_line = words
-            .iter()
-            .enumerate()
-            .any(|(j, (_, b))| j != k && (b[1] - y0).abs() < 0.05 && (b[3] - y1).abs() < 0.05);
+        // A neighbour is near, as words of a line are: the panels of a sheet put
+        // their rotated axis names at one height too, far apart.
+        let near = 2.0 * (y1 - y0);
+        let on_a_line = words.iter().enumerate().any(|(j, (_, b))| {
+            j != k
+                && (b[1] - y0).abs() < 0.05
+                && (b[3] - y1).abs() < 0.05
+                && ((b[0] - x1).abs() < near || (x0 - b[2]).abs() < near)
+        });
         let size = if on_a_line {
             (y1 - y0) / ratio
         } else {
@@ -262,6 +277,17 @@ fn check_case(
         findings.extend(found.into_iter().map(|f| format!("{file}: {f}")));
     }
     if animated {
+        // Every frame one page size, or the animation jumps.
+        let sizes: Vec<(f64, f64)> = pdfs
+            .iter()
+            .map(|p| media_box(&std::fs::read(p).unwrap()))
+            .collect();
+        if sizes
+            .windows(2)
+            .any(|w| (w[0].0 - w[1].0).abs() > 0.01 || (w[0].1 - w[1].1).abs() > 0.01)
+        {
+            findings.push(format!("frames of different page sizes: {sizes:?}"));
+        }
         return (findings, None);
     }
 

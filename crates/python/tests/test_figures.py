@@ -16,6 +16,8 @@ CASES = [
     (lambda: nimscape.automaton(frames=6, modulus="exact"), ["csv", "json"]),
     (lambda: nimscape.grundy("triangular", k=3, box=12, slice="z=5"), ["png", "svg", "csv", "json", "npy", "tex"]),
     (lambda: nimscape.grundy("nim-pass", heaps=2, box=9), ["png", "csv"]),
+    (lambda: nimscape.grundy(cap="floor(min(x,z)/k)", param="k=1..4", box=12, plot="sieve", scale="common", columns=2), ["png", "svg", "gif", "apng"]),
+    (lambda: nimscape.grundy("triangular", k=range(1, 4), box=10, plot="sieve"), ["png"]),
     (lambda: nimscape.octahedron.section(n=4, level=11), ["png", "svg", "json"]),
     (lambda: nimscape.octahedron.view(2, width=200), ["png", "svg"]),
     (lambda: nimscape.octahedron.sweep(n=3, frames=4, panel=64), ["gif", "apng"]),

@@ -17,12 +17,14 @@
 mod data;
 mod names;
 mod points;
+mod sheet;
 mod sieve;
 mod spec;
 mod table;
 mod tex;
 mod text;
 
+pub use sheet::{GrundySheet, GrundySheetPlan, MAX_PANELS};
 pub use spec::{
     GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle, MAX_PLOT_POINTS, MAX_SIEVE_CELLS,
     MAX_TABLE_SIDE,

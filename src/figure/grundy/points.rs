@@ -318,7 +318,7 @@ impl GrundyFigure {
     /// The type scale of plots `view.width` units wide.
     pub(super) fn type_scale(&self) -> crate::scene::TypeScale {
         crate::scene::TypeScale::new(
-            f64::from(self.view.width),
+            f64::from(self.view.type_width.unwrap_or(self.view.width)),
             self.view_print().print.dpi.is_some(),
         )
     }

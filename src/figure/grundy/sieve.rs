@@ -57,6 +57,31 @@ impl GrundyFigure {
         )
     }
 
+    /// The span of the axes a `sieve` or `points` plot of `solution` draws,
+    /// `(across, lowest up, highest up)`; `None` for the other kinds. A sheet
+    /// at one scale joins its panels' spans ([`super::spec::PlotView::common_extent`]).
+    pub(super) fn plotted_extent(&self, solution: &Solution) -> Result<Option<(i64, i64, i64)>> {
+        let frame = self.frame()?;
+        Ok(match self.resolved_plot()? {
+            super::GrundyPlot::Sieve => {
+                let projected: Vec<(i64, i64)> = self
+                    .points(solution, &frame)?
+                    .iter()
+                    .map(|&[x, y, z]| (i64::from(y), i64::from(x) - i64::from(z)))
+                    .collect();
+                Some(extent(&projected, -1, None))
+            }
+            super::GrundyPlot::Points => {
+                let points: Vec<(i64, i64)> = solution
+                    .positions_where(|p, v| v == 0 && frame.matches(p))
+                    .map(|(p, _)| (i64::from(p[frame.free[0]]), i64::from(p[frame.free[1]])))
+                    .collect();
+                Some(extent(&points, 0, None))
+            }
+            _ => None,
+        })
+    }
+
     /// Points `(across, up)` as one square cell each, the axes spanning them (and
     /// `0` across, `low` up at least); `title` hears how many distinct cells.
     fn p_cells_scene(
@@ -66,9 +91,7 @@ impl GrundyFigure {
         title: impl FnOnce(usize) -> String,
         (b, a_c): (String, String),
     ) -> Result<Scene> {
-        let y_max = projected.iter().map(|p| p.0).max().unwrap_or(0).max(1);
-        let d_min = projected.iter().map(|p| p.1).min().unwrap_or(0).min(low);
-        let d_max = projected.iter().map(|p| p.1).max().unwrap_or(0).max(1);
+        let (y_max, d_min, d_max) = extent(projected, low, self.view.common_extent);
         let (cols, rows) = ((y_max + 1) as usize, (d_max - d_min + 1) as usize);
         let mut indices = vec![0u8; rows * cols];
         for &(y, d) in projected {
@@ -248,5 +271,17 @@ impl GrundyFigure {
             grid_line: None,
         });
         Ok(self.view_print().apply(scene))
+    }
+}
+
+/// The span of the axes of points `(across, up)`: every point, `0` across and
+/// `low` up at least, and `common` (a sheet's shared axes) when given.
+fn extent(projected: &[(i64, i64)], low: i64, common: Option<(i64, i64, i64)>) -> (i64, i64, i64) {
+    let y_max = projected.iter().map(|p| p.0).max().unwrap_or(0).max(1);
+    let d_min = projected.iter().map(|p| p.1).min().unwrap_or(0).min(low);
+    let d_max = projected.iter().map(|p| p.1).max().unwrap_or(0).max(1);
+    match common {
+        Some((y, lo, hi)) => (y_max.max(y), d_min.min(lo), d_max.max(hi)),
+        None => (y_max, d_min, d_max),
     }
 }

@@ -92,6 +92,12 @@ pub struct PlotView {
     /// Title, axis names, ticks and key. An empty caption or axis name means
     /// the default one.
     pub labels: crate::scene::chart::ChartLabels,
+    /// The width whose type scale sets the text, when the plot is a panel of a
+    /// wider sheet: a panel's ticks are the sheet's size, not a small figure's.
+    pub type_width: Option<u32>,
+    /// The least span of a P-position plot's axes, `(across, lowest up,
+    /// highest up)`: the panels of a sheet at one scale share their axes.
+    pub common_extent: Option<(i64, i64, i64)>,
 }
 
 impl Default for PlotView {
@@ -113,6 +119,8 @@ impl Default for PlotView {
                 ticks: true,
                 key: true,
             },
+            type_width: None,
+            common_extent: None,
         }
     }
 }

@@ -121,7 +121,11 @@ impl GrundyFigure {
         // Numbers fill their cells up to the type scale's label size: a table
         // made wide does not get numbers larger than the words around it.
         let scale = crate::scene::TypeScale::new(
-            f64::from(self.table.width.unwrap_or(table_w.max(200) + 2 * margin)),
+            f64::from(
+                self.view
+                    .type_width
+                    .unwrap_or_else(|| self.table.width.unwrap_or(table_w.max(200) + 2 * margin)),
+            ),
             self.view_print().print.dpi.is_some(),
         );
         let text_size = number_size(c).min(scale.size(Role::TableNumber));
