@@ -386,9 +386,8 @@ fn game_of(args: &[&str], value: i64) -> nimscape_model::games::GameSpec {
 #[test]
 fn shipped_game_files_translate_to_the_solvers_game() {
     use nimscape_model::games::file::FileGame;
-    use nimscape_model::games::{Game, GameFile};
-    use nimscape_model::prove::ir::{Formula, Term};
-    use nimscape_model::prove::{next_name, ProofGame};
+    use nimscape_model::games::GameFile;
+    use nimscape_model::prove::ProofGame;
     use std::sync::Arc;
     let Some(mona) = mona() else { return };
     let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -412,65 +411,18 @@ fn shipped_game_files_translate_to_the_solvers_game() {
                 continue;
             }
         };
-        let heaps = game.heaps().to_vec();
         let solver = FileGame(file.clone());
-        let side: u32 = match heaps.len() {
+        let side: u32 = match game.heaps().len() {
             2 => 6,
             3 => 3,
             _ => 1,
         };
-        let mut parts = Vec::new();
-        let mut p = vec![0u32; heaps.len()];
-        loop {
-            let at = |f: &Formula| {
-                f.substitute(&|v| match heaps.iter().position(|h| h == v) {
-                    Some(i) => Term::Const(i64::from(p[i])),
-                    None => Term::var(v),
-                })
-            };
-            let is_position = solver.is_position(&p);
-            let position = at(game.position());
-            parts.push(if is_position {
-                position
-            } else {
-                position.not()
-            });
-            if is_position {
-                // The move relation from p is exactly the solver's options.
-                let mut options: Vec<Vec<u32>> = Vec::new();
-                solver.for_each_option(&p, &mut |o| options.push(o.to_vec()));
-                let next: Vec<String> = heaps.iter().map(|h| next_name(h)).collect();
-                let listed = Formula::or(options.iter().map(|o| {
-                    Formula::and(
-                        next.iter()
-                            .zip(o)
-                            .map(|(n, &c)| Term::var(n).eq(Term::Const(i64::from(c)))),
-                    )
-                }));
-                parts.push(Formula::forall(&next, at(game.moves()).iff(listed)));
-            }
-            // The next tuple of the box.
-            let mut d = heaps.len();
-            loop {
-                if d == 0 {
-                    break;
-                }
-                d -= 1;
-                if p[d] < side {
-                    p[d] += 1;
-                    break;
-                }
-                p[d] = 0;
-            }
-            if p.iter().all(|&c| c == 0) {
-                break;
-            }
-        }
         assert_eq!(
-            super::prove_logic::decide(&mona, &Formula::and(parts), &[]),
+            super::prove_logic::decide(&mona, &same_in_box(&game, &solver, side), &[]),
             nimscape::prove::engine::Outcome::Valid,
             "{stem}: the translation differs from the solver in the box of side {side}"
         );
+        let heaps = game.heaps().to_vec();
         // Six heaps' well-formedness exhausts MONA's memory (4 GiB): a proof
         // about six-sided then comes back undecided, never wrong.
         if heaps.len() <= 3 {
@@ -499,6 +451,178 @@ fn shipped_game_files_translate_to_the_solvers_game() {
     );
     assert!(refused[0].1.contains("power of a heap"), "{refused:?}");
     assert!(translated.len() >= 7, "{translated:?}");
+}
+
+/// The sentence "in the box 0..=side, the game's positions and its move
+/// relation are the solver's": each tuple a position or not, and from each
+/// position exactly the solver's options, as facts about concrete numbers.
+fn same_in_box(
+    game: &nimscape_model::prove::ProofGame,
+    solver: &dyn nimscape_model::games::Game,
+    side: u32,
+) -> nimscape_model::prove::ir::Formula {
+    use nimscape_model::prove::ir::{Formula, Term};
+    use nimscape_model::prove::next_name;
+    let heaps = game.heaps().to_vec();
+    let mut parts = Vec::new();
+    let mut p = vec![0u32; heaps.len()];
+    loop {
+        let at = |f: &Formula| {
+            f.substitute(&|v| match heaps.iter().position(|h| h == v) {
+                Some(i) => Term::Const(i64::from(p[i])),
+                None => Term::var(v),
+            })
+        };
+        let is_position = solver.is_position(&p);
+        let position = at(game.position());
+        parts.push(if is_position {
+            position
+        } else {
+            position.not()
+        });
+        if is_position {
+            // The move relation from p is exactly the solver's options.
+            let mut options: Vec<Vec<u32>> = Vec::new();
+            solver.for_each_option(&p, &mut |o| options.push(o.to_vec()));
+            let next: Vec<String> = heaps.iter().map(|h| next_name(h)).collect();
+            let listed = Formula::or(options.iter().map(|o| {
+                Formula::and(
+                    next.iter()
+                        .zip(o)
+                        .map(|(n, &c)| Term::var(n).eq(Term::Const(i64::from(c)))),
+                )
+            }));
+            parts.push(Formula::forall(&next, at(game.moves()).iff(listed)));
+        }
+        // The next tuple of the box.
+        let mut d = heaps.len();
+        loop {
+            if d == 0 {
+                break;
+            }
+            d -= 1;
+            if p[d] < side {
+                p[d] += 1;
+                break;
+            }
+            p[d] = 0;
+        }
+        if p.iter().all(|&c| c == 0) {
+            break;
+        }
+    }
+    Formula::and(parts)
+}
+
+/// The built-in band games of Examples 7.1 and 7.2 (Miyadera et al.'s web
+/// book): their positions and moves are the band solver's on a box, they
+/// are well formed exactly when every move stays in the band (7.1, and 7.2
+/// with h >= k - 1), and their rules are proved from the command line and
+/// by a survey: the only P-position is (0, 0), and Example 7.1's Grundy
+/// value is x + ceil(y/2).
+#[test]
+fn band_games_translate_and_their_rules_are_proved() {
+    use nimscape::prove::engine::Outcome;
+    use nimscape_model::games::band::Band;
+    use nimscape_model::prove::ProofGame;
+    let Some(mona) = mona() else { return };
+    for (band, stays) in [
+        (Band::Example71, true),
+        (Band::example72(1, 3).unwrap(), true),
+        (Band::example72(3, 2).unwrap(), true),
+        (Band::example72(2, 4).unwrap(), true),
+        (Band::example72(3, 1).unwrap(), false),
+        (Band::example72(2, 0).unwrap(), false),
+    ] {
+        let game = ProofGame::band(band).unwrap();
+        assert_eq!(
+            super::prove_logic::decide(&mona, &same_in_box(&game, &band, 9), &[]),
+            Outcome::Valid,
+            "{band:?}: the translation differs from the solver in the box of side 9"
+        );
+        let (well_formed, _) = game.well_formed().unwrap();
+        let outcome = super::prove_logic::decide(&mona, well_formed, &["x", "y"]);
+        if stays {
+            assert_eq!(outcome, Outcome::Valid, "{band:?}");
+        } else {
+            // The engine's tuple really has a move out of the band.
+            let Outcome::CounterExample(values) = outcome else {
+                panic!("{band:?}: {outcome:?}")
+            };
+            let p: Vec<u32> = values.iter().map(|(_, v)| *v as u32).collect();
+            let mut leaves = false;
+            nimscape_model::games::Game::for_each_option(&band, &p, &mut |o| {
+                leaves |= !band.in_band(o[0], o[1]);
+            });
+            assert!(band.in_band(p[0], p[1]) && leaves, "{band:?}: {p:?}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out, err) = run(dir.path(), &["prove", "band-7-1", "--claim", "x+y == 0"]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("proved: In band-7-1"), "{out}");
+    let (ok, out, err) = run(
+        dir.path(),
+        &[
+            "prove",
+            "band-7-1",
+            "--grundy",
+            "x + y - floor(y/2)",
+            "-o",
+            "b71",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("proved: In band-7-1, the Grundy value"),
+        "{out}"
+    );
+    assert!(dir.path().join("b71/theorem.tex").exists());
+    // A wrong Grundy formula: refuted at (2, 2), confirmed by the solver.
+    let (ok, out, err) = run(dir.path(), &["prove", "band-7-1", "--grundy", "x + y"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("false: smallest counterexample (2, 2)"),
+        "{out}"
+    );
+    let (ok, out, err) = run(
+        dir.path(),
+        &[
+            "prove", "band-7-2", "--param", "h=2..4", "--k", "2", "--claim", "x+y == 0",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.matches(": proved: In band-7-2 k=2 h=").count(),
+        3,
+        "{out}"
+    );
+    // h < k - 1: a move leaves the band, refused in one line.
+    let (ok, _, err) = run(
+        dir.path(),
+        &[
+            "prove", "band-7-2", "--k", "3", "--h", "1", "--claim", "x+y == 0",
+        ],
+    );
+    assert!(
+        !ok && err.contains("stays in the band") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    // The survey finds the rule in its box and proves it for every position.
+    let (ok, out, err) = run(
+        dir.path(),
+        &[
+            "survey", "band-7-2", "--param", "h=1..4", "--box", "30", "--find", "none", "--rule",
+            "x+y == 0", "--prove",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.matches("proof of P iff x+y == 0 (rule x+y == 0): proved for all positions")
+            .count(),
+        4,
+        "{out}"
+    );
 }
 
 /// A game file proved from the command line: min-k's even-k conjecture at

@@ -119,7 +119,14 @@ fn every_atom_agrees_with_rust_on_random_values() {
             let mut wrong = Vec::new();
             for i in 0..40 {
                 let (va, vb) = (random.int(300), random.int(300));
-                let k = random.int(12);
+                // Constants up to 70 in magnitude: powers of two (floor
+                // division by a shift), odd parts (a carry automaton) and the
+                // non-adjacent forms of multiplication (29 = 32 - 4 + 1).
+                let k = if round == 2 {
+                    random.int(70)
+                } else {
+                    random.int(12)
+                };
                 // Alternate constants and variables for the non-negative operands.
                 let as_term = |v: i64, var: &str| {
                     if v >= 0 && (i + round) % 2 == 0 {
@@ -155,7 +162,20 @@ fn every_atom_agrees_with_rust_on_random_values() {
                 let holds = op.holds(i128::from(want), i128::from(other));
                 let cmp = Formula::exists(
                     &vars,
-                    Formula::and([binding, Formula::Cmp(op, t, c(other))]),
+                    Formula::and([binding, Formula::Cmp(op, t.clone(), c(other))]),
+                );
+                statements.push(if holds { cmp } else { cmp.not() });
+                // And the other way round: a floor division on the right of
+                // a comparison is written without its quotient (k*a <= e).
+                let op = cmps[(i as usize + round as usize) % cmps.len()];
+                let holds = op.holds(i128::from(other), i128::from(want));
+                let cmp = Formula::exists(
+                    &vars,
+                    Formula::and([
+                        Term::var("a").eq(c(va.max(0))),
+                        Term::var("b").eq(c(vb.max(0))),
+                        Formula::Cmp(op, c(other), t),
+                    ]),
                 );
                 statements.push(if holds { cmp } else { cmp.not() });
             }
@@ -190,7 +210,7 @@ fn every_definition_is_a_function_of_its_inputs() {
     let signed_x = x.clone().sub(Term::var("u"));
     let signed_y = y.clone().sub(Term::var("v"));
     for (name, build) in operations(0) {
-        for k in [-3, 3, 5] {
+        for k in [-3, 3, 5, 29, 32, 48] {
             for (a, b_) in [(x.clone(), y.clone()), (signed_x.clone(), signed_y.clone())] {
                 let t = build(a, b_, k);
                 let free = ["x", "y", "u", "v"];
@@ -234,6 +254,25 @@ fn identities_hold_for_all_values_and_a_false_one_is_refuted() {
         Term::Or(b(x()), b(y())).le(c(0)).implies(x().eq(c(0))),
         x().xor(y()).xor(y()).eq(x()),
         Formula::Cmp(CmpOp::Lt, x().sub(y()), c(0)).implies(x().lt(y())),
+        // A comparison with a floor division is written without the
+        // quotient (k*a <= e); the quotient's own definition must agree:
+        // q = floor(e/k) is the one q with k*q <= e < k*q + k.
+        y().le(x().floor_div(29)).iff(y().times(29).le(x())),
+        y().lt(x().sub(c(5)).floor_div(32))
+            .iff(y().add(c(1)).times(32).le(x().sub(c(5)))),
+        Formula::Cmp(CmpOp::Ge, x().sub(y()).floor_div(12), c(-2)).iff(Formula::Cmp(
+            CmpOp::Ge,
+            x().sub(y()),
+            c(-24),
+        )),
+        x().floor_div(24).eq(y()).iff(Formula::and([
+            y().times(24).le(x()),
+            x().lt(y().times(24).add(c(24))),
+        ])),
+        // 29x = 32x - 4x + x, 31x = 32x - x, by their sums of x.
+        x().times(29)
+            .eq(x().times(16).add(x().times(8)).add(x().times(4)).add(x())),
+        x().times(31).add(x()).eq(x().times(32)),
         // -5 * x == -(5 * x), and 5 * x == x+x+x+x+x.
         x().times(-5).eq(c(0).sub(x().times(5))),
         x().times(5).eq(x().add(x()).add(x()).add(x()).add(x())),
@@ -267,14 +306,25 @@ fn move_families_equal_the_move_relation() {
         .xor(Term::var("y"))
         .xor(Term::var("z"))
         .eq(c(0));
-    for k in [1u32, 3, 4] {
+    // k = 29, 8: the cap's quotient by a carry automaton or a shift, with a
+    // linear claim (at k = 32 the relation's sentence exhausts 4 GiB).
+    let linear = Term::var("x")
+        .add(Term::var("y"))
+        .eq(Term::var("z").add(c(1)));
+    for (k, claim) in [
+        (1u32, &claim),
+        (3, &claim),
+        (4, &claim),
+        (29, &linear),
+        (8, &linear),
+    ] {
         let game = ProofGame::capped(
             CappedGame::triangular(k).unwrap(),
             Term::var("x").add(Term::var("z")).floor_div(i64::from(k)),
         );
         let same = game
-            .some_move_to_by_relation(&claim)
-            .iff(game.some_move_to_by_families(&claim));
+            .some_move_to_by_relation(claim)
+            .iff(game.some_move_to_by_families(claim));
         assert_eq!(
             decide(&mona, &same, &["x", "y", "z"]),
             Outcome::Valid,
@@ -286,6 +336,25 @@ fn move_families_equal_the_move_relation() {
         .some_move_to_by_relation(&claim)
         .iff(nim.some_move_to_by_families(&claim));
     assert_eq!(decide(&mona, &same, &["x", "y", "z"]), Outcome::Valid);
+    // The band games: both moves end in a min, split into cases.
+    use nimscape_model::games::band::Band;
+    let two = Term::var("x").xor(Term::var("y")).eq(c(1));
+    for band in [
+        Band::Example71,
+        Band::example72(1, 3).unwrap(),
+        Band::example72(3, 1).unwrap(),
+        Band::example72(2, 5).unwrap(),
+    ] {
+        let game = ProofGame::band(band).unwrap();
+        let same = game
+            .some_move_to_by_relation(&two)
+            .iff(game.some_move_to_by_families(&two));
+        assert_eq!(
+            decide(&mona, &same, &["x", "y"]),
+            Outcome::Valid,
+            "{band:?}"
+        );
+    }
 }
 
 /// End to end through the command line: proofs, refutations with the

@@ -13,7 +13,7 @@ use std::time::Duration;
 #[derive(Debug, Args)]
 pub struct ProveArgs {
     /// The game: triangular (with --k or --param k=..), min-half, nim (with --heaps or
-    /// --param heaps=..), square (with --theorem), or a game file FILE.toml whose
+    /// --param heaps=..), band-7-1, band-7-2 (with --k, --h or --param), square (with --theorem), or a game file FILE.toml whose
     /// moves are linear (its [params] set with --param); with --cap it is left out.
     #[arg(value_name = "GAME")]
     pub game: Option<String>,
@@ -26,6 +26,9 @@ pub struct ProveArgs {
     /// The triangular game's divisor: y <= floor((x+z)/k).
     #[arg(long, value_name = "K")]
     pub k: Option<u32>,
+    /// band-7-2: the band's width (default 3; the slope is --k, default 1).
+    #[arg(long, value_name = "H")]
+    pub h: Option<u32>,
     /// Nim's number of heaps (1 to 8; named x, y, z for three, else h1, h2, ...).
     #[arg(long, value_name = "N")]
     pub heaps: Option<usize>,

@@ -11,6 +11,7 @@
 use crate::prove::ClaimText;
 use crate::{Error, Result};
 use nimscape_model::claim::Expr;
+use nimscape_model::games::band::Band;
 use nimscape_model::games::cap_expr::CapExpr;
 use nimscape_model::games::capped::{Cap, CappedGame};
 use nimscape_model::prove::from_claim;
@@ -89,10 +90,20 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                     })?;
                 ProofGame::nim(heaps)
             }
-            "band-7-1" | "band-7-2" => Err(refused(format!(
-                "prove does not translate the band game {game} yet: its moves leave the band (an option outside it is solved like any other tuple, as the papers' programs do), so a claim about the band's positions is no P-set claim of a game of its own"
-            ))),
-                        _ if super::grundy::is_game_file(game) => {
+            "band-7-1" => ProofGame::band(Band::Example71).map_err(refused),
+            "band-7-2" => {
+                // The book's Figure 7.14 has k = 1, h = 3 (as `grundy band-7-2`).
+                let k = value_of("k", args.k.map(i64::from)).unwrap_or(1);
+                let h = value_of("h", args.h.map(i64::from)).unwrap_or(3);
+                let k = u32::try_from(k).map_err(|_| {
+                    Error::invalid(format!("band-7-2: `k` {k} must be at least 1"))
+                })?;
+                let h = u32::try_from(h).map_err(|_| {
+                    Error::invalid(format!("band-7-2: `h` {h} must be at least 0"))
+                })?;
+                ProofGame::band(Band::example72(k, h)?).map_err(refused)
+            }
+            _ if super::grundy::is_game_file(game) => {
                 let (shown, text) = super::grundy::read_game_file(std::path::Path::new(game))?;
                 let overrides: Vec<(String, i64)> =
                     param.map(|(n, v)| (n.to_string(), v)).into_iter().collect();
@@ -100,12 +111,12 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                 ProofGame::game_file(&std::sync::Arc::new(file)).map_err(refused)
             }
             _ => Err(Error::invalid(format!(
-                "unknown game '{}' for prove; choose triangular, min-half, nim, square (with --theorem), a game file FILE.toml, or give --cap EXPR",
+                "unknown game '{}' for prove; choose triangular, min-half, nim, band-7-1, band-7-2, square (with --theorem), a game file FILE.toml, or give --cap EXPR",
                 crate::error::excerpt(game)
             ))),
         },
         (None, None) => Err(Error::invalid(
-            "give a game (triangular, min-half, nim) or `cap` EXPR",
+            "give a game (triangular, min-half, nim, band-7-1, band-7-2) or `cap` EXPR",
         )),
     }
 }

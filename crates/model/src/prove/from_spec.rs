@@ -8,6 +8,7 @@
 
 use super::ir::{Formula, Term};
 use super::{next_name, MoveFamily, ProofGame, MOVE_VAR};
+use crate::games::band::Band;
 use crate::games::capped::Cap;
 use crate::games::file::FileGame;
 use crate::games::{GameFile, GameSpec};
@@ -38,10 +39,7 @@ impl ProofGame {
                 "the six-sided bar is not translated for the prover; write it as a game file with linear moves"
                     .into(),
             ),
-            GameSpec::Band(_) => Err(
-                "the band games are not translated for the prover yet"
-                    .into(),
-            ),
+            GameSpec::Band(band) => ProofGame::band(*band),
         }
     }
 }
@@ -66,71 +64,155 @@ impl ProofGame {
             ));
         }
         let logic = file.to_logic(MOVE_VAR)?;
-        let sum = |terms: &[Term]| {
-            terms
-                .iter()
-                .cloned()
-                .reduce(|a, b| a.add(b))
-                .unwrap_or(Term::Const(0))
-        };
-        let here: Vec<Term> = heaps.iter().map(|h| Term::var(h)).collect();
-        let at = |f: &Formula, values: &[Term]| {
-            f.substitute(&|v| match heaps.iter().position(|h| h == v) {
-                Some(i) => values[i].clone(),
-                None => Term::var(v),
-            })
-        };
-        let mut relation = Vec::with_capacity(logic.moves.len());
-        let mut lands = Vec::with_capacity(logic.moves.len());
-        let mut families = Vec::with_capacity(logic.moves.len());
-        for m in &logic.moves {
-            let same: Vec<Formula> = heaps
-                .iter()
-                .zip(&m.next)
-                .map(|(h, n)| Term::var(&next_name(h)).eq(n.clone()))
-                .collect();
-            relation.push(Formula::exists(
-                &[MOVE_VAR.to_string()],
-                Formula::and(std::iter::once(m.guard.clone()).chain(same)),
-            ));
-            let mut good: Vec<Formula> = m
-                .next
-                .iter()
-                .map(|n| Term::Const(0).le(n.clone()))
-                .collect();
-            good.push(at(&logic.position, &m.next));
-            good.push(sum(&m.next).lt(sum(&here)));
-            lands.push(Formula::forall(
-                &[MOVE_VAR.to_string()],
-                m.guard.clone().implies(Formula::and(good)),
-            ));
-            families.push(MoveFamily {
-                vars: vec![MOVE_VAR.to_string()],
-                guard: m.guard.clone(),
-                next: m.next.clone(),
-            });
-        }
-        let well_formed = logic.position.clone().implies(Formula::and(lands));
+        let moves: Vec<(Formula, Vec<Term>)> = logic
+            .moves
+            .iter()
+            .map(|m| (m.guard.clone(), m.next.clone()))
+            .collect();
         let name = file.name();
-        Ok(ProofGame {
-            description: format!(
-                "the game {} of the game file {} with positions ${}$",
-                super::latex_text(&name),
-                super::latex_text(file.file()),
-                super::tuple(&heaps)
-            ),
+        let description = format!(
+            "the game {} of the game file {} with positions ${}$",
+            super::latex_text(&name),
+            super::latex_text(file.file()),
+            super::tuple(&heaps)
+        );
+        Ok(linear_game(
             name,
+            description,
             heaps,
-            position: logic.position,
-            moves: Formula::or(relation),
-            well_formed: Some((
-                well_formed,
-                "every move lands on a position (no heap negative) and lowers the sum of the heaps"
-                    .to_string(),
-            )),
-            families,
-            solver: Box::new(FileGame(file.clone())),
-            capped: None,
+            logic.position,
+            &moves,
+            Box::new(FileGame(file.clone())),
+            "every move lands on a position (no heap negative) and lowers the sum of the heaps",
+        ))
+    }
+
+    /// A band game of Examples 7.1 and 7.2 of Miyadera et al.'s web book,
+    /// with the moves of the book's programs (as [`Band`] plays them). The
+    /// band's tuples are the positions; the engine checks first that every
+    /// move lands in the band (it does for Example 7.1 and for Example 7.2
+    /// with `h >= k - 1`; otherwise an option outside the band would be a
+    /// tuple the claim says nothing about, and prove refuses with the move).
+    pub fn band(band: Band) -> Result<ProofGame, String> {
+        let (x, y, t) = (Term::var("x"), Term::var("y"), Term::var(MOVE_VAR));
+        let heaps = vec!["x".to_string(), "y".to_string()];
+        let (position, moves, description) = match band {
+            Band::Example71 => {
+                // res(x) = 2 floor(x/2) + 1, res2(x) = max(2 floor(x/2) - 2, 0),
+                // inverseres2(x) = 2 floor(x/2) + 3.
+                let res = |v: &Term| v.clone().floor_div(2).times(2).add(Term::Const(1));
+                let res2 = |v: &Term| {
+                    v.clone()
+                        .floor_div(2)
+                        .times(2)
+                        .sub(Term::Const(2))
+                        .max(Term::Const(0))
+                };
+                let inverse_res2 = |v: &Term| v.clone().floor_div(2).times(2).add(Term::Const(3));
+                (
+                    Formula::and([res2(&x).le(y.clone()), y.clone().le(res(&x))]),
+                    vec![
+                        (t.clone().lt(x.clone()), vec![t.clone(), res(&t).min(y.clone())]),
+                        (t.clone().lt(y.clone()), vec![inverse_res2(&x).min(t.clone()), t.clone()]),
+                    ],
+                    "the band game of Example 7.1 of Miyadera et al. with positions $(x, y)$, $\\max(2\\lfloor x/2 \\rfloor - 2, 0) \\le y \\le 2\\lfloor x/2 \\rfloor + 1$".to_string(),
+                )
+            }
+            Band::Example72 { k, h } => {
+                let (k, h) = (i64::from(k), i64::from(h));
+                (
+                    // (x - h)/k <= y <= x/k, i.e. k y <= x <= k y + h.
+                    Formula::and([
+                        y.clone().times(k).le(x.clone()),
+                        x.clone().le(y.clone().times(k).add(Term::Const(h))),
+                    ]),
+                    vec![
+                        (t.clone().lt(x.clone()), vec![t.clone(), t.clone().floor_div(k).min(y.clone())]),
+                        (t.clone().lt(y.clone()), vec![t.clone().times(k).add(Term::Const(h)).min(x.clone()), t.clone()]),
+                    ],
+                    format!("the band game of Example 7.2 of Miyadera et al. with $k = {k}$, $h = {h}$ and positions $(x, y)$, $(x - {h})/{k} \\le y \\le x/{k}$"),
+                )
+            }
+        };
+        Ok(linear_game(
+            crate::games::solver::Game::name(&band),
+            description,
+            heaps,
+            position,
+            &moves,
+            Box::new(band),
+            match band {
+                Band::Example71 => "every move stays in the band and lowers the sum of the heaps",
+                Band::Example72 { .. } => "every move stays in the band and lowers the sum of the heaps (true when h >= k - 1; with a smaller h a move of x leaves the band, to a tuple a claim about the band says nothing about)",
+            },
+        ))
+    }
+}
+
+/// A game whose moves are families `(guard, next)` over the variable
+/// [`MOVE_VAR`], with its well-formedness for the prover: every option of
+/// every position is a position (no heap negative) and has a smaller heap
+/// sum (the order in which the smallest counterexample is the smallest
+/// violation; the solver asks only that options go down lexicographically).
+fn linear_game(
+    name: String,
+    description: String,
+    heaps: Vec<String>,
+    position: Formula,
+    moves: &[(Formula, Vec<Term>)],
+    solver: Box<dyn crate::games::solver::Game + Send + Sync>,
+    says: &str,
+) -> ProofGame {
+    let sum = |terms: &[Term]| {
+        terms
+            .iter()
+            .cloned()
+            .reduce(|a, b| a.add(b))
+            .unwrap_or(Term::Const(0))
+    };
+    let here: Vec<Term> = heaps.iter().map(|h| Term::var(h)).collect();
+    let at = |f: &Formula, values: &[Term]| {
+        f.substitute(&|v| match heaps.iter().position(|h| h == v) {
+            Some(i) => values[i].clone(),
+            None => Term::var(v),
         })
+    };
+    let mut relation = Vec::with_capacity(moves.len());
+    let mut lands = Vec::with_capacity(moves.len());
+    let mut families = Vec::with_capacity(moves.len());
+    for (guard, next) in moves {
+        let same: Vec<Formula> = heaps
+            .iter()
+            .zip(next)
+            .map(|(h, n)| Term::var(&next_name(h)).eq(n.clone()))
+            .collect();
+        relation.push(Formula::exists(
+            &[MOVE_VAR.to_string()],
+            Formula::and(std::iter::once(guard.clone()).chain(same)),
+        ));
+        let mut good: Vec<Formula> = next.iter().map(|n| Term::Const(0).le(n.clone())).collect();
+        good.push(at(&position, next));
+        good.push(sum(next).lt(sum(&here)));
+        lands.push(Formula::forall(
+            &[MOVE_VAR.to_string()],
+            guard.clone().implies(Formula::and(good)),
+        ));
+        families.push(MoveFamily {
+            vars: vec![MOVE_VAR.to_string()],
+            guard: guard.clone(),
+            next: next.clone(),
+        });
+    }
+    let well_formed = position.clone().implies(Formula::and(lands));
+    ProofGame {
+        description,
+        name,
+        heaps,
+        position,
+        moves: Formula::or(relation),
+        well_formed: Some((well_formed, says.to_string())),
+        families,
+        solver,
+        capped: None,
     }
 }

@@ -267,7 +267,8 @@ impl ProofGame {
     /// "Some move leads to a position where `f` holds", family by family
     /// (the same as `∃ next: moves ∧ f(next)`, which the tests check).
     fn some_move_to(&self, f: &Formula) -> Formula {
-        Formula::or(self.families.iter().map(|family| {
+        let families: Vec<MoveFamily> = self.families.iter().flat_map(split_min).collect();
+        Formula::or(families.iter().map(|family| {
             let after = f.substitute(&|v| match self.heaps.iter().position(|h| h == v) {
                 Some(i) => family.next[i].clone(),
                 None => Term::var(v),
@@ -288,6 +289,37 @@ impl ProofGame {
     pub fn some_move_to_by_families(&self, f: &Formula) -> Formula {
         self.some_move_to(f)
     }
+}
+
+/// `family` split by cases at every heap whose next value is a `min(a, b)`:
+/// one family with the guard `a <= b` and the value `a`, one with `b < a`
+/// and `b`. The same moves (the cases cover every `t` once), but the engine
+/// no longer carries both candidates of the `min` through the projection of
+/// `t`: in the triangular game's `y' = min(y, floor((t+z)/k))` the case
+/// `y' = y` often fixes `t` bit by bit (`t = y ^ z` for the claim
+/// `x^y^z == 0`), and the guard `y <= floor((t+z)/k)` becomes `k*y <= t+z`.
+fn split_min(family: &MoveFamily) -> Vec<MoveFamily> {
+    let Some(at) = family.next.iter().position(|t| matches!(t, Term::Min(..))) else {
+        return vec![family.clone()];
+    };
+    let Term::Min(a, b) = &family.next[at] else {
+        return vec![family.clone()];
+    };
+    let case = |guard: Formula, value: &Term| {
+        let mut next = family.next.clone();
+        next[at] = value.clone();
+        MoveFamily {
+            vars: family.vars.clone(),
+            guard: Formula::and([family.guard.clone(), guard]),
+            next,
+        }
+    };
+    let first = case(a.as_ref().clone().le(b.as_ref().clone()), a);
+    let second = case(b.as_ref().clone().lt(a.as_ref().clone()), b);
+    split_min(&first)
+        .into_iter()
+        .chain(split_min(&second))
+        .collect()
 }
 
 /// `(x, y, z)` for a list of names.

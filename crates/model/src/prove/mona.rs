@@ -157,6 +157,79 @@ pub fn program(formula: &Formula, free: &[String]) -> Result<String, TranslateEr
     Ok(out)
 }
 
+/// A comparison with a floor division `floor(e / k)` (`k >= 2`) on one side,
+/// written without the quotient: for every integer `a` and `e`,
+/// `a <= floor(e/k)` iff `k*a <= e` and `floor(e/k) < a` iff `e < k*a`
+/// (`floor(e/k)` is the largest `q` with `k*q <= e`). No quotient to
+/// quantify, and `k*a` is a few shifts and additions. `None` when neither
+/// side is such a division.
+pub fn without_floor_division(op: CmpOp, a: &Term, b: &Term) -> Option<Formula> {
+    let division = |t: &Term| match t {
+        Term::FloorDiv(e, k) if *k >= 2 => Some((e.as_ref().clone(), *k)),
+        _ => None,
+    };
+    // `other <= floor(e/k)` and `floor(e/k) < other`, `other` any term.
+    let le = |other: Term, e: Term, k: i64| other.times(k).le(e);
+    let lt_other = |e: Term, k: i64, other: Term| e.lt(other.times(k));
+    // Flip so that the division is on the right: `a op floor(e/k)`.
+    let (op, other, (e, k)) = match (division(a), division(b)) {
+        (_, Some(d)) => (op, a.clone(), d),
+        (Some(d), None) => (flip(op), b.clone(), d),
+        (None, None) => return None,
+    };
+    let one_more = || other.clone().add(Term::Const(1));
+    Some(match op {
+        // a <= q
+        CmpOp::Le => le(other, e, k),
+        // a < q  iff  a + 1 <= q
+        CmpOp::Lt => le(one_more(), e, k),
+        // a > q  iff  q < a
+        CmpOp::Gt => lt_other(e, k, other),
+        // a >= q  iff  q < a + 1
+        CmpOp::Ge => lt_other(e, k, one_more()),
+        CmpOp::Eq => Formula::and([le(other.clone(), e.clone(), k), lt_other(e, k, one_more())]),
+        CmpOp::Ne => {
+            Formula::and([le(other.clone(), e.clone(), k), lt_other(e, k, one_more())]).not()
+        }
+    })
+}
+
+/// `b op' a` saying the same as `a op b`.
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Ge => CmpOp::Le,
+        CmpOp::Eq => CmpOp::Eq,
+        CmpOp::Ne => CmpOp::Ne,
+    }
+}
+
+/// The non-adjacent form of `n >= 1`: digits in `{-1, 0, 1}`, lowest first,
+/// no two adjacent non-zero (`29 = 32 - 4 + 1`). Its partial sums from the
+/// highest digit down are all positive (the digits below position `j` sum to
+/// less than `2^j * 2/3` in magnitude), so for a natural `a` every partial
+/// product is natural too.
+fn non_adjacent_form(mut n: u128) -> Vec<i8> {
+    let mut digits = Vec::new();
+    while n > 0 {
+        if n & 1 == 1 {
+            let digit: i8 = if n & 3 == 3 { -1 } else { 1 };
+            digits.push(digit);
+            if digit == 1 {
+                n -= 1;
+            } else {
+                n += 1;
+            }
+        } else {
+            digits.push(0);
+        }
+        n >>= 1;
+    }
+    digits
+}
+
 /// The sign of a translated term's value.
 #[derive(Clone, Debug)]
 enum Sign {
@@ -197,7 +270,10 @@ impl Translator {
         Ok(match f {
             Formula::True => "true".into(),
             Formula::False => "false".into(),
-            Formula::Cmp(op, a, b) => self.atom(*op, a, b)?,
+            Formula::Cmp(op, a, b) => match without_floor_division(*op, a, b) {
+                Some(rewritten) => self.formula(&rewritten)?,
+                None => self.atom(*op, a, b)?,
+            },
             Formula::Not(a) => format!("~({})", self.formula(a)?),
             Formula::And(all) => self.join(all, "&", "true")?,
             Formula::Or(all) => self.join(all, "|", "false")?,
@@ -362,10 +438,68 @@ impl Translator {
         }
     }
 
+    /// `2^bits * a` for a natural `a`, as one shift.
+    fn shift_left(&mut self, a: &Val, bits: usize) -> Val {
+        if bits == 0 {
+            return a.clone();
+        }
+        let r = self.fresh(true);
+        self.defs.push(format!(
+            "(all1 p: (p + {bits} in {r}) <=> (p in {a})) & (all1 p: p < {bits} => p notin {r})",
+            r = r.set,
+            a = a.set
+        ));
+        r
+    }
+
+    /// `floor(a / 2^bits)` for a natural `a`, as one shift.
+    fn shift_right(&mut self, a: &Val, bits: u32) -> Val {
+        if bits == 0 {
+            return a.clone();
+        }
+        let r = self.fresh(true);
+        self.defs.push(format!(
+            "all1 p: (p in {r}) <=> (p + {bits} in {a})",
+            r = r.set,
+            a = a.set
+        ));
+        r
+    }
+
+    /// `c * a` for a natural `a` and `c >= 1`: the non-adjacent form's
+    /// shifted copies of `a`, added and subtracted from the highest down
+    /// (`29a = 32a - 4a + a`, two operations instead of three additions),
+    /// each partial product natural.
+    fn mul_natural(&mut self, a: &Val, c: u128) -> Val {
+        let digits = non_adjacent_form(c);
+        let mut sum: Option<Val> = None;
+        for (bits, &digit) in digits.iter().enumerate().rev() {
+            if digit == 0 {
+                continue;
+            }
+            let shifted = self.shift_left(a, bits);
+            sum = Some(match sum {
+                None => shifted,
+                Some(s) if digit > 0 => self.add(&s, &shifted),
+                Some(s) => {
+                    // s - shifted, natural: the r with r + shifted = s.
+                    let r = self.fresh(true);
+                    self.defs
+                        .push(format!("nadd({}, {}, {})", r.set, shifted.set, s.set));
+                    r
+                }
+            });
+        }
+        sum.unwrap_or_else(|| a.clone())
+    }
+
     /// `c * a` for a constant `c`: shifts and additions, then a negation.
     fn mul_const(&mut self, a: &Val, c: i128) -> Val {
         if c == 0 {
             return self.constant(0);
+        }
+        if Self::natural(a) && c > 0 {
+            return self.mul_natural(a, c as u128);
         }
         let mut magnitude = c.unsigned_abs();
         let mut shifted = a.clone();
@@ -492,11 +626,22 @@ impl Translator {
                 if *c == 1 {
                     return Ok(a);
                 }
-                if Self::natural(&a) && *c <= MAX_DIVISOR_PREDICATE {
-                    let q = self.fresh(true);
-                    self.divisors.insert(*c);
-                    self.defs.push(format!("div_{c}({}, {})", a.set, q.set));
-                    return Ok(q);
+                if Self::natural(&a) {
+                    // floor(a / (2^j m)) = floor(floor(a / 2^j) / m): the
+                    // power of two a shift, the odd part a carry automaton.
+                    let twos = c.trailing_zeros();
+                    let odd = c >> twos;
+                    if odd <= MAX_DIVISOR_PREDICATE {
+                        let shifted = self.shift_right(&a, twos);
+                        if odd == 1 {
+                            return Ok(shifted);
+                        }
+                        let q = self.fresh(true);
+                        self.divisors.insert(odd);
+                        self.defs
+                            .push(format!("div_{odd}({}, {})", shifted.set, q.set));
+                        return Ok(q);
+                    }
                 }
                 // q = floor(a / c)  iff  a = c*q + r with 0 <= r < c.
                 let q = self.fresh(Self::natural(&a));
