@@ -215,8 +215,8 @@ fn chains_agree_with_the_stack_program_and_the_exact_code() {
         ("min(x + y, z)", "min((x + y) + 0, z + 0)"),
         ("x + z + 1 >= y", "(x + z) + (1 + 0) >= y + 0"),
         ("(x * y - z) // 3 % 5", "((x * y) - (z + 0)) // 3 % 5"),
-        ("max(x ^ y, y) & z | 3", "(max(x ^ y, y) & z) | (3 + 0)"),
-        ("x ** 2 - y", "(x ** 2) - (y + 0)"),
+        ("max(x ^ y, y) & z | y", "(max(x ^ y, y) & z) | (y + 0)"),
+        ("x * 3 - y", "(x * 3) - (y + 0)"),
         ("3 - x", "3 - (x + 0)"),
     ];
     for (text, other) in pairs {
