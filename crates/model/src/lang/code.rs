@@ -357,15 +357,23 @@ where
     }
 }
 
+/// The faster forms of a whole-number program.
+#[derive(Clone, Debug)]
+struct Fast {
+    /// As closures, when it has no jumps.
+    native: Option<Native>,
+    /// As a [`Chain`], when it is one.
+    chain: Option<Chain>,
+}
+
 /// A compiled expression.
 #[derive(Clone, Debug)]
 pub(crate) struct Code {
     ops: Vec<Op>,
     whole: Option<Vec<W>>,
-    /// The whole-number program as closures, when it has no jumps.
-    native: Option<Native>,
-    /// The whole-number program as a [`Chain`], when it is one.
-    chain: Option<Chain>,
+    /// The whole-number program's faster forms, when it has one (boxed: a
+    /// [`Code`] is held in games and caps, which stay small).
+    fast: Option<Box<Fast>>,
     /// The most values the program holds at once.
     depth: usize,
 }
@@ -1029,18 +1037,18 @@ impl Code {
         let whole = whole_program(&e.ops);
         let chain = whole.as_deref().and_then(Chain::of);
         let native = whole.as_deref().and_then(Native::of);
+        let fast = (chain.is_some() || native.is_some()).then(|| Box::new(Fast { native, chain }));
         Ok(Code {
             ops: e.ops,
             whole,
-            native,
-            chain,
+            fast,
             depth,
         })
     }
 
     /// Whether the program reads variable `var` (functions written out).
     pub(crate) fn reads_var(&self, var: usize) -> bool {
-        self.ops.iter().any(|op| *op == Op::Var(var))
+        self.ops.contains(&Op::Var(var))
     }
 
     /// The variable the program is, when it is one and nothing else.
@@ -1055,7 +1063,7 @@ impl Code {
     /// program has them (the same operations, checked alike).
     #[inline]
     pub(crate) fn eval_whole_i64(&self, vars: &[i64]) -> Option<i64> {
-        match &self.native {
+        match self.fast.as_deref().and_then(|f| f.native.as_ref()) {
             Some(f) => (f.0)(vars),
             None => self.eval_whole(vars),
         }
@@ -1064,13 +1072,13 @@ impl Code {
     /// Whether the whole-number program runs as closures (tests).
     #[cfg(test)]
     pub(crate) fn is_native(&self) -> bool {
-        self.native.is_some()
+        self.fast.as_ref().is_some_and(|f| f.native.is_some())
     }
 
     /// Whether the whole-number program runs as a [`Chain`] (tests).
     #[cfg(test)]
     pub(crate) fn is_chain(&self) -> bool {
-        self.chain.is_some()
+        self.fast.as_ref().is_some_and(|f| f.chain.is_some())
     }
 
     /// The most values the program holds at once while it runs.
@@ -1086,7 +1094,7 @@ impl Code {
 
     /// The value on `i64` alone (claims): any overflow is the fault.
     pub(crate) fn eval_i64<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<i64, Fault> {
-        if let Some(chain) = &self.chain {
+        if let Some(chain) = self.fast.as_deref().and_then(|f| f.chain.as_ref()) {
             return chain.run(vars);
         }
         let code = self
@@ -1141,7 +1149,7 @@ impl Code {
     /// nothing overflows; `None` sends the caller to the exact code.
     #[inline]
     pub(crate) fn eval_whole<V: Copy + Into<i128>>(&self, vars: &[V]) -> Option<i64> {
-        if let Some(chain) = &self.chain {
+        if let Some(chain) = self.fast.as_deref().and_then(|f| f.chain.as_ref()) {
             return chain.run_whole(vars);
         }
         let code = self.whole.as_deref()?;

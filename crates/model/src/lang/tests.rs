@@ -231,8 +231,8 @@ fn chains_agree_with_the_stack_program_and_the_exact_code() {
                 for z in [-5i64, 0, 1, 6, i64::MAX] {
                     let v = [x, y, z];
                     let (c, s) = (chain.eval_i64(&v), stack.eval_i64(&v));
-                    assert_eq!(chain.eval_whole_i64(&v), c.clone().ok(), "{text} at {v:?}");
-                    assert_eq!(stack.eval_whole_i64(&v), s.clone().ok(), "{other} at {v:?}");
+                    assert_eq!(chain.eval_whole_i64(&v), c.ok(), "{text} at {v:?}");
+                    assert_eq!(stack.eval_whole_i64(&v), s.ok(), "{other} at {v:?}");
                     assert_eq!(c.is_ok(), s.is_ok(), "{text} at {v:?}: {c:?} {s:?}");
                     if let (Ok(c), Ok(_)) = (c, s) {
                         assert_eq!(c, s.unwrap(), "{text} at {v:?}");
