@@ -76,6 +76,14 @@ pub struct SurveyArgs {
     /// How many of the smallest exceptions each finding lists.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub list: usize,
+    /// With --cap: a pass, once per game and not from a position with no move
+    /// (the values with the pass still available), as `grundy --cap EXPR --pass`.
+    #[arg(long)]
+    pub pass: bool,
+    /// With --cap: misère play (the player who cannot move wins; a position with
+    /// no move is worth 1), as `grundy --cap EXPR --misere`.
+    #[arg(long)]
+    pub misere: bool,
     /// A fixed parameter of the built-in game (triangular's divisor, band-7-2's slope).
     #[arg(long, value_name = "K")]
     pub k: Option<u32>,
@@ -247,7 +255,17 @@ fn family_of(args: &SurveyArgs, parameter: &str) -> Result<Box<dyn GameFamily + 
         (Some(_), Some(_)) => Err(Error::invalid(
             "give a game or `cap`, not both (a cap is its own game)",
         )),
-        (None, Some(cap)) => Ok(Box::new(CapFamily::new(cap, parameter)?)),
+        (None, Some(cap)) => Ok(Box::new(CapFamily::new(cap, parameter)?.with_play(
+            crate::games::Play {
+                pass: args.pass,
+                misere: args.misere,
+            },
+        ))),
+        (Some(game), None) if args.pass || args.misere => Err(Error::invalid(format!(
+            "`{}` goes with `cap` only; a game file says pass = true or misere = true, and {} is played as it says",
+            if args.pass { "pass" } else { "misere" },
+            crate::error::excerpt(game)
+        ))),
         (Some(game), None) if super::grundy::is_game_file(game) => {
             let (shown, text) = super::grundy::read_game_file(std::path::Path::new(game))?;
             Ok(Box::new(GameFileFamily::new(&shown, &text, parameter)?))

@@ -216,7 +216,15 @@ impl GameSpec {
             }
             GameSpec::Nim(_) => built_in("nim-sum", "the built-in Nim"),
             GameSpec::NimPass(_) => built_in("nim with a pass", "the built-in Nim with a pass"),
-            GameSpec::Band(_) | GameSpec::SixSided => built_in(
+            GameSpec::Band(b) if b.is_closed() => built_in(
+                "band",
+                "the built-in band game: every option of a band position is in the band, so the band alone is solved",
+            ),
+            GameSpec::Band(_) => built_in(
+                "dense",
+                "the built-in band game with h < k - 1: moves leave the band, so every tuple they reach is solved",
+            ),
+            GameSpec::SixSided => built_in(
                 "dense",
                 "the built-in game's moves, every tuple of the box in order",
             ),
@@ -448,9 +456,7 @@ impl GameSpec {
             GameSpec::SixSided => {
                 Solution::Dense(solve_dense_controlled(&SixSided, &bounds, limit, control)?)
             }
-            GameSpec::Band(band) => {
-                Solution::Dense(solve_dense_controlled(band, &bounds, limit, control)?)
-            }
+            GameSpec::Band(band) => Solution::Dense(band.solve(&bounds, limit, control)?),
             GameSpec::NimPass(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
             GameSpec::Nim(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
             GameSpec::File(g) => Solution::Dense(g.solve(&bounds, limit, control)?),

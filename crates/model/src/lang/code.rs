@@ -14,6 +14,7 @@
 use super::{Ast, Bin, Builtin, CmpOp, Fault};
 use crate::exact::{isqrt, Rational};
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// The most instructions an expression may have once its functions are
 /// written out: functions that call each other twice over would otherwise grow
@@ -96,11 +97,283 @@ enum W {
     JumpIfTrue(usize),
 }
 
+/// An operand of a [`Chain`]: a constant or a variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Operand {
+    K(i64),
+    V(usize),
+}
+
+impl Operand {
+    #[inline(always)]
+    fn value<V: Copy + Into<i128>>(self, vars: &[V]) -> Result<i64, Fault> {
+        match self {
+            Operand::K(c) => Ok(c),
+            Operand::V(i) => var64(vars[i]),
+        }
+    }
+}
+
+/// A whole-number program that is one value and then binary operators with a
+/// constant or a variable each (`min(x6 + x2, x1)`, `x1 + x3 + 1 >= x2`): most
+/// caps, moves and conditions of game files. It runs in one register, with no
+/// stack and no jumps: the same operations, checked alike, as the program.
+#[derive(Clone, Debug, PartialEq)]
+struct Chain {
+    first: Operand,
+    steps: Vec<(B, Operand)>,
+}
+
+impl Chain {
+    fn of(code: &[W]) -> Option<Chain> {
+        let (first, rest) = code.split_first()?;
+        let first = match *first {
+            W::Const(c) => Operand::K(c),
+            W::Var(i) => Operand::V(i),
+            _ => return None,
+        };
+        let steps = rest
+            .iter()
+            .map(|w| match *w {
+                W::BinK(op, c) => Some((op, Operand::K(c))),
+                W::BinV(op, i) => Some((op, Operand::V(i))),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Chain { first, steps })
+    }
+
+    #[inline]
+    fn run<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<i64, Fault> {
+        let mut acc = self.first.value(vars)?;
+        for &(op, b) in &self.steps {
+            acc = apply(op, acc, b.value(vars)?)?;
+        }
+        Ok(acc)
+    }
+
+    /// [`Chain::run`] without the fault: `None` where it faults. Small enough to
+    /// be inlined where it is called, with the value in a register throughout
+    /// (a [`Fault`] would be returned through memory at every step).
+    #[inline(always)]
+    fn run_whole<V: Copy + Into<i128>>(&self, vars: &[V]) -> Option<i64> {
+        let value = |o: Operand| match o {
+            Operand::K(c) => Some(c),
+            Operand::V(i) => i64::try_from(vars[i].into()).ok(),
+        };
+        let mut acc = value(self.first)?;
+        for &(op, b) in &self.steps {
+            let b = value(b)?;
+            acc = match op {
+                B::Add => acc.checked_add(b)?,
+                B::Sub => acc.checked_sub(b)?,
+                B::Min => acc.min(b),
+                B::Max => acc.max(b),
+                B::Mul => acc.checked_mul(b)?,
+                B::Cmp(c) => i64::from(c.holds(acc, b)),
+                B::Xor => acc ^ b,
+                B::BitAnd => acc & b,
+                B::BitOr => acc | b,
+                _ => apply(op, acc, b).ok()?,
+            };
+        }
+        Some(acc)
+    }
+}
+
+/// A whole-number program as nested closures on `i64` variables: each
+/// operation is its own small function calling its operands' (so every call
+/// site has one target, which the processor predicts, where an interpreter's
+/// one dispatch guesses among all instructions). `None` where it faults.
+type Closure = dyn Fn(&[i64]) -> Option<i64> + Send + Sync;
+
+/// The longest whole-number program run as closures (instructions).
+const NATIVE_MAX: usize = 64;
+
+/// [`Closure`], cloneable and printable with the [`Code`] that holds it.
+#[derive(Clone)]
+struct Native(Arc<Closure>);
+
+impl std::fmt::Debug for Native {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Native(..)")
+    }
+}
+
+/// A value on the closures' stack while they are built: a constant or a
+/// variable stays a leaf, read inside the operation that takes it (no call).
+#[derive(Clone)]
+enum Node {
+    K(i64),
+    V(usize),
+    /// `x op y` of two variables, inlined into the operation that takes it
+    /// (`min(x6 + x2, x1)` is one closure).
+    Pair(B, usize, usize),
+    F(Arc<Closure>),
+}
+
+impl Node {
+    fn closure(self) -> Arc<Closure> {
+        match self {
+            Node::K(c) => Arc::new(move |_: &[i64]| Some(c)),
+            Node::V(i) => Arc::new(move |v: &[i64]| v.get(i).copied()),
+            Node::Pair(op, i, j) => Arc::new(pair(op, i, j)),
+            Node::F(f) => f,
+        }
+    }
+}
+
+/// The closure of `vars[i] op vars[j]`.
+fn pair(op: B, i: usize, j: usize) -> impl Fn(&[i64]) -> Option<i64> + Send + Sync + 'static {
+    move |v: &[i64]| {
+        let (x, y) = (*v.get(i)?, *v.get(j)?);
+        match op {
+            B::Add => x.checked_add(y),
+            B::Sub => x.checked_sub(y),
+            B::Min => Some(x.min(y)),
+            B::Max => Some(x.max(y)),
+            _ => apply(op, x, y).ok(),
+        }
+    }
+}
+
+impl Native {
+    /// The closures of a whole-number program without jumps (`and`, `or` and
+    /// chained comparisons jump, and stay interpreted): the program's stack of
+    /// values becomes a stack of closures, each operation taking its operands'.
+    fn of(code: &[W]) -> Option<Native> {
+        // Closures nest as deep as the program is long, and run (and drop) by
+        // recursion: a long program stays interpreted, off the thread's stack.
+        if code.len() > NATIVE_MAX {
+            return None;
+        }
+        let mut stack: Vec<Node> = Vec::new();
+        for w in code {
+            let node = match *w {
+                W::Const(c) => Node::K(c),
+                W::Var(i) => Node::V(i),
+                W::Neg | W::Abs | W::Not | W::Isqrt => {
+                    let a = stack.pop()?.closure();
+                    Node::F(match *w {
+                        W::Neg => Arc::new(move |v: &[i64]| a(v)?.checked_neg()),
+                        W::Abs => Arc::new(move |v: &[i64]| a(v)?.checked_abs()),
+                        W::Not => Arc::new(move |v: &[i64]| Some(i64::from(a(v)? == 0))),
+                        _ => Arc::new(move |v: &[i64]| {
+                            let x = a(v)?;
+                            (x >= 0).then(|| isqrt(x as u128) as i64)
+                        }),
+                    })
+                }
+                W::Min(n) | W::Max(n) => {
+                    let args: Vec<Arc<Closure>> = stack
+                        .split_off(stack.len().checked_sub(n)?)
+                        .into_iter()
+                        .map(Node::closure)
+                        .collect();
+                    let min = matches!(w, W::Min(_));
+                    Node::F(Arc::new(move |v: &[i64]| {
+                        let mut best = args.first()?(v)?;
+                        for a in &args[1..] {
+                            let x = a(v)?;
+                            best = if min { best.min(x) } else { best.max(x) };
+                        }
+                        Some(best)
+                    }))
+                }
+                W::Bin(op) => {
+                    let b = stack.pop()?;
+                    let a = stack.pop()?;
+                    Node::F(combine(op, a, b))
+                }
+                W::BinK(op, c) => Node::F(combine(op, stack.pop()?, Node::K(c))),
+                W::BinV(op, j) => match stack.pop()? {
+                    Node::V(i) => Node::Pair(op, i, j),
+                    a => Node::F(combine(op, a, Node::V(j))),
+                },
+                W::JumpIfFalse(_) | W::JumpIfTrue(_) => return None,
+            };
+            stack.push(node);
+        }
+        match stack.pop() {
+            Some(node) if stack.is_empty() => Some(Native(node.closure())),
+            _ => None,
+        }
+    }
+}
+
+/// `a op b` as one closure, a leaf operand read in place.
+fn combine(op: B, a: Node, b: Node) -> Arc<Closure> {
+    let var = |i: usize| move |v: &[i64]| v.get(i).copied();
+    let konst = |c: i64| move |_: &[i64]| Some(c);
+    let call = |f: Arc<Closure>| move |v: &[i64]| f(v);
+    match (a, b) {
+        (Node::Pair(o, i, j), Node::V(k)) => binary(op, pair(o, i, j), var(k)),
+        (Node::Pair(o, i, j), Node::K(c)) => binary(op, pair(o, i, j), konst(c)),
+        (Node::V(k), Node::Pair(o, i, j)) => binary(op, var(k), pair(o, i, j)),
+        (a @ Node::Pair(..), b) => combine(op, Node::F(a.closure()), b),
+        (a, b @ Node::Pair(..)) => combine(op, a, Node::F(b.closure())),
+        (Node::V(i), Node::V(j)) => binary(op, var(i), var(j)),
+        (Node::V(i), Node::K(c)) => binary(op, var(i), konst(c)),
+        (Node::V(i), Node::F(g)) => binary(op, var(i), call(g)),
+        (Node::K(c), Node::V(j)) => binary(op, konst(c), var(j)),
+        (Node::K(c), Node::K(d)) => binary(op, konst(c), konst(d)),
+        (Node::K(c), Node::F(g)) => binary(op, konst(c), call(g)),
+        (Node::F(f), Node::V(j)) => binary(op, call(f), var(j)),
+        (Node::F(f), Node::K(c)) => binary(op, call(f), konst(c)),
+        (Node::F(f), Node::F(g)) => binary(op, call(f), call(g)),
+    }
+}
+
+/// The closure of `a op b`, both operands inlined into it, the usual operators
+/// written out so each is its own code; the rest through [`apply`].
+fn binary<L, R>(op: B, a: L, b: R) -> Arc<Closure>
+where
+    L: Fn(&[i64]) -> Option<i64> + Send + Sync + 'static,
+    R: Fn(&[i64]) -> Option<i64> + Send + Sync + 'static,
+{
+    macro_rules! with {
+        (|$x:ident, $y:ident| $e:expr) => {
+            Arc::new(move |v: &[i64]| {
+                let $x = a(v)?;
+                let $y = b(v)?;
+                $e
+            })
+        };
+    }
+    match op {
+        B::Add => with!(|x, y| x.checked_add(y)),
+        B::Sub => with!(|x, y| x.checked_sub(y)),
+        B::Mul => with!(|x, y| x.checked_mul(y)),
+        B::Min => with!(|x, y| Some(x.min(y))),
+        B::Max => with!(|x, y| Some(x.max(y))),
+        B::Xor => with!(|x, y| Some(x ^ y)),
+        B::Cmp(CmpOp::Le) => with!(|x, y| Some(i64::from(x <= y))),
+        B::Cmp(CmpOp::Lt) => with!(|x, y| Some(i64::from(x < y))),
+        B::Cmp(CmpOp::Ge) => with!(|x, y| Some(i64::from(x >= y))),
+        B::Cmp(CmpOp::Gt) => with!(|x, y| Some(i64::from(x > y))),
+        B::Cmp(CmpOp::Eq) => with!(|x, y| Some(i64::from(x == y))),
+        B::Cmp(CmpOp::Ne) => with!(|x, y| Some(i64::from(x != y))),
+        _ => with!(|x, y| apply(op, x, y).ok()),
+    }
+}
+
+/// The faster forms of a whole-number program.
+#[derive(Clone, Debug)]
+struct Fast {
+    /// As closures, when it has no jumps.
+    native: Option<Native>,
+    /// As a [`Chain`], when it is one.
+    chain: Option<Chain>,
+}
+
 /// A compiled expression.
 #[derive(Clone, Debug)]
 pub(crate) struct Code {
     ops: Vec<Op>,
     whole: Option<Vec<W>>,
+    /// The whole-number program's faster forms, when it has one (boxed: a
+    /// [`Code`] is held in games and caps, which stay small).
+    fast: Option<Box<Fast>>,
     /// The most values the program holds at once.
     depth: usize,
 }
@@ -762,11 +1035,50 @@ impl Code {
         e.emit(ast, None)?;
         let depth = stack_depth(&e.ops);
         let whole = whole_program(&e.ops);
+        let chain = whole.as_deref().and_then(Chain::of);
+        let native = whole.as_deref().and_then(Native::of);
+        let fast = (chain.is_some() || native.is_some()).then(|| Box::new(Fast { native, chain }));
         Ok(Code {
             ops: e.ops,
             whole,
+            fast,
             depth,
         })
+    }
+
+    /// Whether the program reads variable `var` (functions written out).
+    pub(crate) fn reads_var(&self, var: usize) -> bool {
+        self.ops.contains(&Op::Var(var))
+    }
+
+    /// The variable the program is, when it is one and nothing else.
+    pub(crate) fn only_var(&self) -> Option<usize> {
+        match self.ops.as_slice() {
+            [Op::Var(i)] => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// [`Code::eval_whole`] on `i64` variables, by the closures where the
+    /// program has them (the same operations, checked alike).
+    #[inline]
+    pub(crate) fn eval_whole_i64(&self, vars: &[i64]) -> Option<i64> {
+        match self.fast.as_deref().and_then(|f| f.native.as_ref()) {
+            Some(f) => (f.0)(vars),
+            None => self.eval_whole(vars),
+        }
+    }
+
+    /// Whether the whole-number program runs as closures (tests).
+    #[cfg(test)]
+    pub(crate) fn is_native(&self) -> bool {
+        self.fast.as_ref().is_some_and(|f| f.native.is_some())
+    }
+
+    /// Whether the whole-number program runs as a [`Chain`] (tests).
+    #[cfg(test)]
+    pub(crate) fn is_chain(&self) -> bool {
+        self.fast.as_ref().is_some_and(|f| f.chain.is_some())
     }
 
     /// The most values the program holds at once while it runs.
@@ -782,6 +1094,9 @@ impl Code {
 
     /// The value on `i64` alone (claims): any overflow is the fault.
     pub(crate) fn eval_i64<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<i64, Fault> {
+        if let Some(chain) = self.fast.as_deref().and_then(|f| f.chain.as_ref()) {
+            return chain.run(vars);
+        }
         let code = self
             .whole
             .as_deref()
@@ -834,6 +1149,9 @@ impl Code {
     /// nothing overflows; `None` sends the caller to the exact code.
     #[inline]
     pub(crate) fn eval_whole<V: Copy + Into<i128>>(&self, vars: &[V]) -> Option<i64> {
+        if let Some(chain) = self.fast.as_deref().and_then(|f| f.chain.as_ref()) {
+            return chain.run_whole(vars);
+        }
         let code = self.whole.as_deref()?;
         // A plain variable (`t`, `y`) needs no program; a shallow one a small stack.
         if let [W::Var(i)] = code {

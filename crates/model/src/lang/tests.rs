@@ -203,3 +203,79 @@ fn claims_report_overflow_where_exact_code_falls_back_to_fractions() {
     let exact = compile("x + x - x", Dialect::Exact);
     assert_eq!(exact.floor(&[big, 0, 0]), Ok(i128::from(big)));
 }
+
+/// Programs that are one value and binary operators with a constant or a
+/// variable run in one register ([`Code`]'s chain): the same values and the
+/// same faults as the stack program of the same text that is not a chain
+/// (the same operations written with brackets around a leading pair), and as
+/// the exact code.
+#[test]
+fn chains_agree_with_the_stack_program_and_the_exact_code() {
+    let pairs = [
+        ("min(x + y, z)", "min((x + y) + 0, z + 0)"),
+        ("x + z + 1 >= y", "(x + z) + (1 + 0) >= y + 0"),
+        ("(x * y - z) // 3 % 5", "((x * y) - (z + 0)) // 3 % 5"),
+        ("max(x ^ y, y) & z | y", "(max(x ^ y, y) & z) | (y + 0)"),
+        ("x * 3 - y", "(x * 3) - (y + 0)"),
+        ("3 - x", "3 - (x + 0)"),
+    ];
+    for (text, other) in pairs {
+        let chain = compile(text, Dialect::Claim);
+        let stack = compile(other, Dialect::Claim);
+        let exact = compile(text, Dialect::Exact);
+        assert!(chain.is_chain(), "{text}");
+        assert!(!stack.is_chain(), "{other}");
+        let big = i64::MAX / 2 + 1;
+        for x in [-7i64, -1, 0, 1, 2, 9, big, -big - 1] {
+            for y in [-3i64, 0, 4, big] {
+                for z in [-5i64, 0, 1, 6, i64::MAX] {
+                    let v = [x, y, z];
+                    let (c, s) = (chain.eval_i64(&v), stack.eval_i64(&v));
+                    assert_eq!(chain.eval_whole_i64(&v), c.ok(), "{text} at {v:?}");
+                    assert_eq!(stack.eval_whole_i64(&v), s.ok(), "{other} at {v:?}");
+                    assert_eq!(c.is_ok(), s.is_ok(), "{text} at {v:?}: {c:?} {s:?}");
+                    if let (Ok(c), Ok(_)) = (c, s) {
+                        assert_eq!(c, s.unwrap(), "{text} at {v:?}");
+                        assert_eq!(exact.floor(&v), Ok(i128::from(c)), "{text} at {v:?}");
+                        assert_eq!(exact.eval_whole(&v), Some(c), "{text} at {v:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The closures agree with the interpreted program on every program without
+/// jumps, and programs with jumps keep the interpreter.
+#[test]
+fn closures_agree_with_the_interpreted_program() {
+    let texts = [
+        "min(2*floor(x/2) + 1, y)",
+        "floor(min(x, z) / 3) - abs(y - 4) + isqrt(x*x + 1)",
+        "max(x, y, z, 2) * -x ** 2 % 7",
+        "x // y + x % y + ceil(z / 3)",
+        "(x ^ y) & (z | 5) != 0",
+        "not x < y",
+        "mod(x, 3) - min(x, y, z)",
+    ];
+    let big = i64::MAX / 2 + 1;
+    for text in texts {
+        let code = compile(text, Dialect::Exact);
+        assert!(code.is_native(), "{text}");
+        for x in [-7i64, -1, 0, 1, 2, 9, big] {
+            for y in [-3i64, 0, 4, 7, big] {
+                for z in [-5i64, 0, 1, 6, i64::MAX] {
+                    let v = [x, y, z];
+                    assert_eq!(
+                        code.eval_whole_i64(&v),
+                        code.eval_whole(&v),
+                        "{text} at {v:?}"
+                    );
+                }
+            }
+        }
+    }
+    for text in ["x < y and y < z", "x < y < z", "x == 0 or y == 0"] {
+        assert!(!compile(text, Dialect::Exact).is_native(), "{text}");
+    }
+}

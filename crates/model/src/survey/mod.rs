@@ -97,6 +97,7 @@ impl GameFamily for GameFileFamily {
 pub struct CapFamily {
     source: String,
     parameter: String,
+    play: crate::games::Play,
 }
 
 impl CapFamily {
@@ -107,13 +108,20 @@ impl CapFamily {
         Ok(CapFamily {
             source: source.trim().to_string(),
             parameter: parameter.to_ascii_lowercase(),
+            play: crate::games::Play::default(),
         })
+    }
+
+    /// The same family played with `play` (a pass, misère), as `grundy --cap
+    /// EXPR --pass` and `--misere` play it, on the capped solver.
+    pub fn with_play(self, play: crate::games::Play) -> CapFamily {
+        CapFamily { play, ..self }
     }
 }
 
 impl GameFamily for CapFamily {
     fn label(&self) -> String {
-        format!("cap {}", self.source)
+        format!("cap {}{}", self.source, self.play.suffix())
     }
 
     fn parameter(&self) -> &str {
@@ -122,7 +130,9 @@ impl GameFamily for CapFamily {
 
     fn game(&self, value: i64) -> Result<GameSpec> {
         let expr = CapExpr::parse_with(&self.source, &[(&self.parameter, value)])?;
-        Ok(GameSpec::Capped(CappedGame::new(Cap::Expr(expr))))
+        Ok(GameSpec::Capped(
+            CappedGame::new(Cap::Expr(expr)).with_play(self.play),
+        ))
     }
 }
 
@@ -716,6 +726,7 @@ fn survey_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Play;
 
     fn options(finders: Finders, game_box: GameBox) -> SurveyOptions {
         SurveyOptions {
@@ -754,6 +765,72 @@ mod tests {
         }
         // k = 3: Miyadera, Nakamura, Fukui's counts.
         assert_eq!(reports[2].nim_sum.as_ref().unwrap().exceptions, 2257);
+    }
+
+    /// `survey --cap EXPR --pass` / `--misere`: the capped solver's values are the
+    /// generic solver's on a game file of the same game, and the survey finds the
+    /// same as over that file.
+    #[test]
+    fn cap_families_with_a_pass_or_misere_match_their_game_files() {
+        let file_text = |play: Play| {
+            format!(
+                "heaps = [\"x\", \"y\", \"z\"]\nfunctions = [\"cap(x, z) = floor(min(x, z)/k)\"]\npositions = [\"y <= cap(x, z)\"]\npass = {}\nmisere = {}\n[params]\nk = 1\n[[move]]\nlower = \"y\"\n[[move]]\nlower = \"x\"\nto = \"(t, min(y, cap(t, z)), z)\"\n[[move]]\nlower = \"z\"\nto = \"(x, min(y, cap(x, t)), t)\"\n",
+                play.pass, play.misere
+            )
+        };
+        let bounds = vec![11, 11, 11];
+        let game_box = GameBox::Each(bounds.clone());
+        let finders = Finders {
+            shifts: Some(ShiftSpec::Every(-1..=1)),
+            constants: Some(0..=3),
+            nim_sum: true,
+            periods: true,
+        };
+        for (pass, misere) in [(true, false), (false, true), (true, true)] {
+            let play = Play { pass, misere };
+            let family = CapFamily::new("floor(min(x, z)/k)", "k")
+                .unwrap()
+                .with_play(play);
+            let text = file_text(play);
+            for k in 1..=3 {
+                let capped = family.game(k).unwrap().solve(&game_box, 1 << 30).unwrap();
+                let file = crate::games::GameFile::parse("min-k.toml", &text, &[("k".into(), k)])
+                    .unwrap()
+                    .solve_generic(&bounds, 1 << 30, &Control::new())
+                    .unwrap();
+                let file = crate::games::Solution::Dense(file);
+                assert!(capped.len() > 100);
+                assert_eq!(
+                    capped.positions().collect::<Vec<_>>(),
+                    file.positions().collect::<Vec<_>>(),
+                    "k={k} {play:?}"
+                );
+            }
+            let by_cap = survey(
+                &family,
+                &[1, 2, 3],
+                &options(finders.clone(), game_box.clone()),
+                &Control::default(),
+            )
+            .unwrap();
+            let by_file = survey(
+                &GameFileFamily::new("min-k.toml", &text, "k").unwrap(),
+                &[1, 2, 3],
+                &options(finders.clone(), game_box.clone()),
+                &Control::default(),
+            )
+            .unwrap();
+            assert!(family.label().ends_with(play.suffix()));
+            for (c, f) in by_cap.iter().zip(&by_file) {
+                let findings = |r: &ValueReport| {
+                    format!(
+                        "{:?} {:?} {:?} {:?} {:?}",
+                        r.shifts, r.constants, r.nim_sum, r.periods, r.skipped
+                    )
+                };
+                assert_eq!(findings(c), findings(f), "k={} {play:?}", c.value);
+            }
+        }
     }
 
     #[test]

@@ -36,6 +36,25 @@ impl Expr {
     pub(crate) fn eval_int(&self, vars: &[i128]) -> Result<i128, Fault> {
         self.code.floor(vars)
     }
+
+    /// The value on 64-bit integers, when the whole-number program decides it
+    /// (`None`: a fraction, a square root or an overflow, which the exact code
+    /// decides; the solver's fast loop then solves the position the slow way).
+    #[inline]
+    pub(crate) fn eval_whole(&self, vars: &[i64]) -> Option<i64> {
+        self.code.eval_whole_i64(vars)
+    }
+
+    /// The variable this expression is as compiled (functions written out),
+    /// when it is one and nothing else.
+    pub(crate) fn compiled_var(&self) -> Option<usize> {
+        self.code.only_var()
+    }
+
+    /// Whether the compiled expression reads variable `var`.
+    pub(crate) fn reads_compiled(&self, var: usize) -> bool {
+        self.code.reads_var(var)
+    }
 }
 
 /// A compiled condition of `positions`, with its tree.
@@ -50,8 +69,17 @@ impl Condition {
     /// Whether the condition holds (a chain `a >= b >= c` stops at its first
     /// false link, and `and`/`or` at the side that decides).
     #[inline]
-    pub(crate) fn holds(&self, vars: &[i128]) -> Result<bool, Fault> {
+    pub(crate) fn holds<V: Copy + Into<i128>>(&self, vars: &[V]) -> Result<bool, Fault> {
         self.code.holds(vars)
+    }
+
+    /// [`Condition::holds`] on `i64` variables: the closures first, where they decide.
+    #[inline]
+    pub(crate) fn holds_i64(&self, vars: &[i64]) -> Result<bool, Fault> {
+        match self.code.eval_whole_i64(vars) {
+            Some(v) => Ok(v != 0),
+            None => self.code.holds(vars),
+        }
     }
 }
 

@@ -538,8 +538,24 @@ impl GameFile {
         self.broken_inequality(&vars).is_ok_and(|b| b.is_none())
     }
 
+    /// [`GameFile::broken_inequality`] on `i64` variables (the solver's positions).
+    fn broken_inequality_i64(
+        &self,
+        vars: &[i64],
+    ) -> std::result::Result<Option<&str>, expr::Fault> {
+        for (src, c) in &self.positions {
+            if !c.holds_i64(vars)? {
+                return Ok(Some(src));
+            }
+        }
+        Ok(None)
+    }
+
     /// The first inequality that `vars` breaks, if any.
-    fn broken_inequality(&self, vars: &[i128]) -> std::result::Result<Option<&str>, expr::Fault> {
+    fn broken_inequality<V: Copy + Into<i128>>(
+        &self,
+        vars: &[V],
+    ) -> std::result::Result<Option<&str>, expr::Fault> {
         for (src, c) in &self.positions {
             if !c.holds(vars)? {
                 return Ok(Some(src));

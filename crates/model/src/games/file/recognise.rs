@@ -36,7 +36,7 @@
 use super::expr::Expr;
 use super::{Family, GameFile, Move};
 use crate::games::capped::{solve_capped_fn, CappedGrundy, Play};
-use crate::games::solver::{box_tuples, solve_dense_controlled, DenseGrundy, Game};
+use crate::games::solver::{box_tuples, DenseGrundy, Game};
 use crate::games::Band;
 use crate::games::NimPass;
 use crate::{Control, Error, Result};
@@ -600,7 +600,7 @@ impl GameFile {
                 .with_names(self.heaps.clone()),
             // Every option of a band position is a band position in the box (see the
             // module notes), so the built-in solver meets only the file's positions.
-            Plan::Band(band) => match solve_dense_controlled(&band, bounds, limit, control) {
+            Plan::Band(band) => match band.solve(bounds, limit, control) {
                 Ok(solved) => solved.with_names(self.heaps.clone()),
                 // A value over 65535, or memory near the limit: the generic solver
                 // reports it in its own words.

@@ -11,6 +11,7 @@
 //! values follow, in order, on one thread, so the output is the same whatever the
 //! thread count.
 
+use super::expr::Expr;
 use super::{Family, GameFile};
 use crate::control::Ticker;
 use crate::games::solver::{box_tuples, describe_box, mex_of_bits, DenseGrundy, WORK_PER_CHECK};
@@ -112,7 +113,7 @@ impl GameFile {
         control: &Control,
     ) -> Result<(Vec<u64>, usize)> {
         const WORDS: usize = 256;
-        const PARALLEL_FROM: usize = 1 << 20;
+        const PARALLEL_FROM: usize = 1 << 17;
         let strides = strides(bounds);
         let mut bits = vec![0u64; total.div_ceil(64)];
         let block = |(block, words): (usize, &mut [u64])| -> Result<usize> {
@@ -127,13 +128,13 @@ impl GameFile {
                     Some(c)
                 })
                 .collect();
-            let mut vars = vec![0i128; p.len()];
+            let mut vars = vec![0i64; p.len()];
             let mut count = 0;
             for i in start..end {
                 for (v, &c) in vars.iter_mut().zip(&p) {
-                    *v = i128::from(c);
+                    *v = i64::from(c);
                 }
-                let broken = self.broken_inequality(&vars).map_err(|e| {
+                let broken = self.broken_inequality_i64(&vars).map_err(|e| {
                         Error::invalid(format!(
                             "{}: at {}: {e} in 'positions'; the game file's arithmetic must stay within 128-bit fractions",
                             self.name(),
@@ -155,7 +156,8 @@ impl GameFile {
             }
             Ok(count)
         };
-        // Threads pay off from about a million tuples; below, starting them costs more.
+        // Threads pay off from about a hundred thousand tuples; below, starting
+        // them costs more.
         let results: Vec<Result<usize>> = if total >= PARALLEL_FROM {
             bits.par_chunks_mut(WORDS).enumerate().map(block).collect()
         } else {
@@ -255,11 +257,14 @@ impl GameFile {
         } else {
             Vec::new()
         };
-        let mut seen: Vec<u64> = vec![0; 4];
-        let mut seen_pass: Vec<u64> = vec![0; 4];
+        // Every value fits in 65536 bits; only the words a position used are cleared.
+        let mut seen: Vec<u64> = vec![0; SEEN_WORDS];
+        let mut seen_pass: Vec<u64> = vec![0; SEEN_WORDS];
+        let mut used = SEEN_WORDS;
         let mut ticker = Ticker::new(control, WORK_PER_CHECK);
         let mut p = vec![0u32; n];
         let name = self.name();
+        let fast = FastMoves::new(self, bounds, &strides);
         for idx in 0..total {
             if idx > 0 {
                 for d in (0..n).rev() {
@@ -274,11 +279,48 @@ impl GameFile {
                 ticker.tick(1)?;
                 continue;
             }
-            seen.iter_mut().for_each(|w| *w = 0);
-            seen_pass.iter_mut().for_each(|w| *w = 0);
+            seen[..used].fill(0);
+            seen_pass[..used].fill(0);
+            used = 0;
             let mut options = 0u64;
+            // The fast loop first; where it cannot decide an option (a fraction, an
+            // overflow, a move it would refuse), the position is solved again below,
+            // option by option, which decides or refuses in its own words.
+            let done = {
+                let (values_ref, passless_ref) = (&values, &passless);
+                let (seen, seen_pass, used, options) =
+                    (&mut seen, &mut seen_pass, &mut used, &mut options);
+                let pass = self.pass;
+                fast.options(&p, idx, &valid, &mut |oi| {
+                    let v = passless_or(values_ref, passless_ref, pass, oi);
+                    let w = usize::from(v) / 64;
+                    seen[w] |= 1 << (v % 64);
+                    let mut top = w;
+                    if pass {
+                        let v = values_ref[oi];
+                        let w = usize::from(v) / 64;
+                        seen_pass[w] |= 1 << (v % 64);
+                        top = top.max(w);
+                    }
+                    *used = (*used).max(top + 1);
+                    *options += 1;
+                })
+            };
+            if !done {
+                seen.fill(0);
+                seen_pass.fill(0);
+                used = SEEN_WORDS;
+                options = 0;
+            }
             let (values_ref, passless_ref) = (&values, &passless);
-            self.for_each_option(&p, &mut |o, label, t| {
+            let slow = |f: &mut OptionSink<'_>| {
+                if done {
+                    Ok(())
+                } else {
+                    self.for_each_option(&p, f)
+                }
+            };
+            slow(&mut |o, label, t| {
                 let refuse = |why: String| {
                     Error::invalid(format!(
                         "{name}: {label} from {} with t = {t} goes to {}, {why}",
@@ -325,7 +367,10 @@ impl GameFile {
                         "which is not a position of the game (it breaks {broken}); a move must land on a position"
                     )));
                 }
-                set_bit(&mut seen, passless_or(values_ref, passless_ref, self.pass, oi));
+                set_bit(
+                    &mut seen,
+                    passless_or(values_ref, passless_ref, self.pass, oi),
+                );
                 if self.pass {
                     set_bit(&mut seen_pass, values_ref[oi]);
                 }
@@ -342,7 +387,7 @@ impl GameFile {
             let g = if options == 0 {
                 terminal
             } else {
-                mex_of_bits(&seen)
+                mex_of_bits(&seen[..used])
             };
             let g16 = u16::try_from(g).map_err(|_| too_large(g))?;
             if self.pass {
@@ -351,7 +396,8 @@ impl GameFile {
                     terminal
                 } else {
                     set_bit(&mut seen_pass, g16);
-                    mex_of_bits(&seen_pass)
+                    used = used.max(usize::from(g16) / 64 + 1);
+                    mex_of_bits(&seen_pass[..used])
                 };
                 values[idx] = u16::try_from(with_pass).map_err(|_| too_large(with_pass))?;
             } else {
@@ -366,6 +412,287 @@ impl GameFile {
             valid,
             positions,
         ))
+    }
+}
+
+/// Words of the bitsets of seen values: every `u16` value and one more word, so
+/// the mex of a full set is 65536 (refused as too large), never out of bounds.
+const SEEN_WORDS: usize = 1025;
+
+/// An entry of a move's `to` or `then` tuple, prepared for the fast loop.
+#[derive(Clone, Copy)]
+enum Entry<'a> {
+    /// The input variable, copied (`x`, `t`).
+    Copy(usize),
+    /// An expression that reads nothing that changes with `t`: evaluated at the
+    /// first `t` of a position only.
+    Fixed(&'a Expr),
+    /// An expression evaluated at every `t`.
+    Varying(&'a Expr),
+}
+
+impl Entry<'_> {
+    /// `varies[i]`: whether input variable `i` changes with `t`.
+    fn of<'a>(e: &'a Expr, varies: &[bool]) -> Entry<'a> {
+        match e.compiled_var() {
+            Some(i) => Entry::Copy(i),
+            None if varies
+                .iter()
+                .enumerate()
+                .any(|(i, &v)| v && e.reads_compiled(i)) =>
+            {
+                Entry::Varying(e)
+            }
+            None => Entry::Fixed(e),
+        }
+    }
+
+    /// Whether the entry's value changes with `t` (given what its inputs do).
+    fn varies(&self, varies: &[bool]) -> bool {
+        match *self {
+            Entry::Copy(i) => varies[i],
+            Entry::Fixed(_) => false,
+            Entry::Varying(_) => true,
+        }
+    }
+
+    /// The entry's value on `vars`, into `slot`; `false` when the whole-number
+    /// program cannot decide it.
+    #[inline(always)]
+    fn eval(&self, vars: &[i64], slot: &mut i64, first: bool) -> bool {
+        match *self {
+            Entry::Copy(i) => *slot = vars[i],
+            Entry::Fixed(e) if first => match e.eval_whole(vars) {
+                Some(v) => *slot = v,
+                None => return false,
+            },
+            Entry::Fixed(_) => {}
+            Entry::Varying(e) => match e.eval_whole(vars) {
+                Some(v) => *slot = v,
+                None => return false,
+            },
+        }
+        true
+    }
+}
+
+/// A move family prepared for the fast loop.
+struct FastMove<'a> {
+    family: &'a Family,
+    /// The entries of `to` (empty: the family's own option).
+    to: Vec<Entry<'a>>,
+    /// The entries of `then` (empty: none).
+    then: Vec<Entry<'a>>,
+    /// The entries of `to` that change with `t`, by place: all that is
+    /// evaluated after a position's first `t`.
+    to_varying: Vec<(usize, Entry<'a>)>,
+    /// The same for `then`.
+    then_varying: Vec<(usize, Entry<'a>)>,
+}
+
+/// Evaluates `entries` on `vars` into `slots`: all of them at a position's
+/// first `t`, then only the `varying` ones; `false` when one is undecided.
+#[inline(always)]
+fn fill(
+    entries: &[Entry],
+    varying: &[(usize, Entry)],
+    vars: &[i64],
+    slots: &mut [i64],
+    first: bool,
+) -> bool {
+    if first {
+        for (slot, e) in slots.iter_mut().zip(entries) {
+            if !e.eval(vars, slot, true) {
+                return false;
+            }
+        }
+    } else {
+        for (i, e) in varying {
+            if !e.eval(vars, &mut slots[*i], false) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The moves of a game file, prepared once per solve for the generic solver's
+/// fast loop: options enumerated on `i64` with no allocation, an entry that does
+/// not change with `t` computed once per position and move, a plain `lower` or
+/// `take` (no `to`, no `then`) as index arithmetic alone. It never refuses and
+/// never guesses: where it cannot decide an option (an expression the
+/// whole-number program cannot decide, a move off the game, not lower, out of
+/// the box) it gives up on the position, and the solver enumerates that
+/// position again the slow way ([`GameFile::for_each_option`]), which decides
+/// or refuses in its own words.
+struct FastMoves<'a> {
+    moves: Vec<FastMove<'a>>,
+    heaps: usize,
+    bounds: &'a [u32],
+    strides: &'a [usize],
+}
+
+impl<'a> FastMoves<'a> {
+    fn new(file: &'a GameFile, bounds: &'a [u32], strides: &'a [usize]) -> FastMoves<'a> {
+        let n = file.heaps.len();
+        let moves = file
+            .moves
+            .iter()
+            .map(|m| {
+                // Which of the family's outputs (the heaps and `t`) change with `t`.
+                let mut varies = vec![false; n + 1];
+                varies[n] = true;
+                let mut to = Vec::new();
+                let mut to_varying = Vec::new();
+                match &m.family {
+                    Family::Lower { heap, to: None } => varies[*heap] = true,
+                    Family::Lower {
+                        to: Some(exprs), ..
+                    } => {
+                        let mut inputs = vec![false; n + 1];
+                        inputs[n] = true;
+                        to = exprs.iter().map(|e| Entry::of(e, &inputs)).collect();
+                        for (i, (v, e)) in varies.iter_mut().zip(&to).enumerate() {
+                            *v = e.varies(&inputs);
+                            if *v {
+                                to_varying.push((i, *e));
+                            }
+                        }
+                    }
+                    Family::Take { heaps } => {
+                        for &h in heaps {
+                            varies[h] = true;
+                        }
+                    }
+                }
+                let then: Vec<Entry> = m
+                    .then
+                    .iter()
+                    .flatten()
+                    .map(|e| Entry::of(e, &varies))
+                    .collect();
+                let then_varying = then
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.varies(&varies))
+                    .map(|(i, e)| (i, *e))
+                    .collect();
+                FastMove {
+                    family: &m.family,
+                    to,
+                    then,
+                    to_varying,
+                    then_varying,
+                }
+            })
+            .collect();
+        FastMoves {
+            moves,
+            heaps: n,
+            bounds,
+            strides,
+        }
+    }
+
+    /// Calls `mark` with the tuple index of every option of the position `p`
+    /// (tuple `idx`), in the file's order of moves; `false` when it gave up (some
+    /// options may have been marked: the caller starts the position again).
+    #[inline]
+    fn options(&self, p: &[u32], idx: usize, valid: &[u64], mark: &mut impl FnMut(usize)) -> bool {
+        let n = self.heaps;
+        let is_valid = |oi: usize| valid[oi / 64] >> (oi % 64) & 1 == 1;
+        let mut vars = [0i64; super::HEAPS_MAX + 1];
+        for (v, &c) in vars.iter_mut().zip(p) {
+            *v = i64::from(c);
+        }
+        let mut u = [0i64; super::HEAPS_MAX + 1];
+        let mut out = [0i64; super::HEAPS_MAX];
+        for m in &self.moves {
+            match (m.family, m.to.is_empty(), m.then.is_empty()) {
+                // Lower a heap: the option is the position with that heap set to t,
+                // always in the box and lower; only whether it is a position is asked.
+                (&Family::Lower { heap, .. }, true, true) => {
+                    let stride = self.strides[heap];
+                    let base = idx - p[heap] as usize * stride;
+                    for t in 0..p[heap] as usize {
+                        let oi = base + t * stride;
+                        if !is_valid(oi) {
+                            return false;
+                        }
+                        mark(oi);
+                    }
+                    continue;
+                }
+                (Family::Take { heaps }, _, true) => {
+                    let step: usize = heaps.iter().map(|&h| self.strides[h]).sum();
+                    let most = heaps.iter().map(|&h| p[h]).min().unwrap_or(0) as usize;
+                    for t in 1..=most {
+                        let oi = idx - t * step;
+                        if !is_valid(oi) {
+                            return false;
+                        }
+                        mark(oi);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let (from, to) = match m.family {
+                Family::Lower { heap, .. } => (0, i64::from(p[*heap])),
+                Family::Take { heaps } => (
+                    1,
+                    heaps.iter().map(|&h| i64::from(p[h])).min().unwrap_or(0) + 1,
+                ),
+            };
+            u[..n].copy_from_slice(&vars[..n]);
+            let mut first = true;
+            for t in from..to {
+                vars[n] = t;
+                match m.family {
+                    Family::Lower { heap, .. } if m.to.is_empty() => u[*heap] = t,
+                    Family::Lower { .. } => {
+                        if !fill(&m.to, &m.to_varying, &vars, &mut u, first) {
+                            return false;
+                        }
+                    }
+                    Family::Take { heaps } => {
+                        for &h in heaps {
+                            u[h] = vars[h] - t;
+                        }
+                    }
+                }
+                u[n] = t;
+                let o: &[i64] = if m.then.is_empty() {
+                    &u[..n]
+                } else {
+                    if !fill(&m.then, &m.then_varying, &u, &mut out, first) {
+                        return false;
+                    }
+                    &out[..n]
+                };
+                first = false;
+                // On the game's positions, lower, in the box: else the slow way.
+                let mut oi = 0usize;
+                let mut lower = false;
+                let mut equal = true;
+                for d in 0..n {
+                    let c = o[d];
+                    if c < 0 || c > i64::from(self.bounds[d]) {
+                        return false;
+                    }
+                    if equal && c != vars[d] {
+                        equal = false;
+                        lower = c < vars[d];
+                    }
+                    oi += c as usize * self.strides[d];
+                }
+                if !lower || !is_valid(oi) {
+                    return false;
+                }
+                mark(oi);
+            }
+        }
+        true
     }
 }
 
