@@ -30,7 +30,7 @@ pub struct GrundyArgs {
     param: Vec<String>,
     /// triangular: the cap is floor((x+z)/K); band-7-2: the slope (default 1).
     /// Several (1..8, 1,3,5) draw a sheet or an animation over k.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = parse_k_values)]
     k: Option<String>,
     /// band-7-2: the band's width (default 3).
     #[arg(long, value_name = "H")]
@@ -277,6 +277,16 @@ fn joined(items: &[String]) -> Vec<String> {
     out
 }
 
+/// `--k` as typed: one whole number, or several (a range or list) for a sheet.
+fn parse_k_values(text: &str) -> Result<String, String> {
+    if text.contains("..") || text.contains(',') {
+        args::parse_list(text, 0, 4096)?;
+    } else if text.trim().parse::<u32>().is_err() {
+        return Err("not a whole number; write digits, e.g. 3".into());
+    }
+    Ok(text.to_string())
+}
+
 /// One `k` value: a whole number from 0.
 fn parse_k(text: &str) -> crate::Result<u32> {
     text.trim().parse::<u32>().map_err(|_| {
@@ -298,8 +308,11 @@ fn several(text: &str) -> crate::Result<Option<(String, Vec<i64>)>> {
     if !values.contains("..") && !values.contains(',') {
         return Ok(None);
     }
-    let (name, values) = super::survey::parse_param(text)?;
-    Ok((values.len() > 1).then_some((name, values)))
+    let (name, values) = text.split_once('=').unwrap_or((text, ""));
+    let values = args::parse_list(values, 0, 4096)
+        .map_err(|why| crate::Error::invalid(format!("`{}`: {why}", args::excerpt(name.trim()))))?;
+    let values: Vec<i64> = values.0.iter().map(|&v| v as i64).collect();
+    Ok((values.len() > 1).then_some((name.trim().to_string(), values)))
 }
 
 /// The one parameter or slice coordinate given several values, if any.

@@ -8,7 +8,7 @@
 //! panels. With one scale (`--scale common`) the P-position plots (sieve,
 //! points) share their axes, so k = 2 and k = 3 read at the same scale.
 
-use super::{GrundyFigure, GrundyPlot};
+use super::spec::{GrundyFigure, GrundyPlot};
 use crate::encode::animation::{self, Animation, FramePalette, Frames};
 use crate::encode::{self, Format, Metadata};
 use crate::figure::plan::{Computed, Plan, Spec};
