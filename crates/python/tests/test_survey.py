@@ -143,7 +143,7 @@ def test_the_signature_and_stub_list_every_parameter():
 
     names = set(inspect.signature(nimscape.survey).parameters)
     assert names == {
-        "game", "cap", "param", "box", "find", "shift", "constant", "plot", "slice", "width",
+        "game", "cap", "pass_", "misere", "param", "box", "find", "shift", "constant", "plot", "slice", "width",
         "dpi", "font", "text", "list", "k", "h", "heaps", "rule", "where", "per", "coords", "prove",
         "prove_timeout", "save", "max_memory",
     }
@@ -189,3 +189,10 @@ def test_rules_of_ones_own_are_the_command_lines_and_agree_with_a_brute_force(cl
     assert tuple(rules[0]["smallest_exceptions"][0]["position"]) == bad[0] == (12, 4, 15)
     slices = report["values"][0]["claims"]["per"]["slices"]
     assert [s["rules"][0]["holds"] for s in slices[:5]] == [True, True, True, True, False]
+
+
+def test_pass_underscore_is_the_command_lines_pass():
+    # `pass` is a Python keyword, so the survey takes it as pass_ as figures do.
+    by_cap = nimscape.survey(cap="floor(min(x,z)/k)", param="k=1..3", box=16, pass_=True)
+    assert len(by_cap["values"]) == 3
+    assert "--pass" in by_cap.command

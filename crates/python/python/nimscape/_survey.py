@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import inspect
 import json
+import keyword
 import os
 import textwrap
 from typing import Any, Dict, List, Union
@@ -65,11 +66,18 @@ def survey(game: Any = None, *, save: Any = None, max_memory: Any = None, **para
     return report
 
 
+def _keyword(name: str) -> str:
+    # As for figures: underscores for dashes, and a trailing underscore for a
+    # Python keyword (``pass_`` for ``--pass``), which ``_pairs`` takes off.
+    name = name.replace("-", "_")
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def _signature() -> inspect.Signature:
     kinds = [inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
     for name, _help in _nimscape.survey_parameter_help():
         if name != "game":
-            kinds.append(inspect.Parameter(name.replace("-", "_"), inspect.Parameter.KEYWORD_ONLY, default=None))
+            kinds.append(inspect.Parameter(_keyword(name), inspect.Parameter.KEYWORD_ONLY, default=None))
     kinds.append(inspect.Parameter("save", inspect.Parameter.KEYWORD_ONLY, default=None))
     kinds.append(inspect.Parameter("max_memory", inspect.Parameter.KEYWORD_ONLY, default=None))
     return inspect.Signature(kinds, return_annotation=SurveyReport)
@@ -78,7 +86,7 @@ def _signature() -> inspect.Signature:
 def _document() -> str:
     lines = [survey.__doc__ or "", "Parameters", "----------"]
     for name, help in _nimscape.survey_parameter_help():
-        lines.append(name.replace("-", "_"))
+        lines.append(_keyword(name))
         lines.extend("    " + part for part in textwrap.wrap(help or "(see nimscape survey --help)", 72))
     lines.append("save")
     lines.append("    Reports to write: a path or a list of paths (.md, .json, .csv).")
