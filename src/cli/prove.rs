@@ -3,14 +3,14 @@
 //! engine), print one line per case and write the certificates `-o` names.
 
 use super::out::{self, report};
-use super::output::{announce, Context};
+use super::output::Context;
 use super::progress::Watch;
 use anyhow::{bail, Result};
 use nimscape::prove::engine::{Limits, Mona};
 use nimscape::prove::{certificate, ProofReport};
 use nimscape::request::prove::{self, ProveArgs};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Runs `nimscape prove`.
 pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
@@ -71,16 +71,7 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
 
 /// The certificate's files, each written atomically and announced.
 fn write_certificate(dir: &Path, found: &ProofReport, ctx: &Context) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| nimscape::Error::write_failed(e).at(dir))?;
-    let mut written: Vec<PathBuf> = Vec::new();
-    certificate::write(dir, found, &ctx.command_line, &mut |path, text| {
-        nimscape::prove::engine::write_text(path, text, ctx.output_limit)?;
-        written.push(path.to_path_buf());
-        Ok(())
-    })?;
-    for path in &written {
-        announce(path, ctx);
-    }
-    let _ = std::io::stderr().flush();
-    Ok(())
+    super::prove_square::write_files(dir, ctx, &mut |write| {
+        certificate::write(dir, found, &ctx.command_line, write)
+    })
 }

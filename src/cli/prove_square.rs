@@ -86,11 +86,11 @@ pub fn run(plan: TheoremPlan, output: Option<&Path>, ctx: &Context) -> Result<()
 }
 
 /// Writes one file of a certificate.
-type WriteFile<'a> = dyn FnMut(&Path, &str) -> nimscape::Result<()> + 'a;
+pub(super) type WriteFile<'a> = dyn FnMut(&Path, &str) -> nimscape::Result<()> + 'a;
 
 /// A certificate's files (`files` calls its writer once per file), each
-/// written atomically and announced.
-fn write_files(
+/// written atomically and announced; `prove`'s certificates too.
+pub(super) fn write_files(
     dir: &Path,
     ctx: &Context,
     files: &mut dyn FnMut(&mut WriteFile<'_>) -> nimscape::Result<()>,
