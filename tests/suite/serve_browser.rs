@@ -255,11 +255,13 @@ fn command_is_the_loaded_picture(
     let parts: Vec<&str> = command.split(" && ").collect();
     assert_eq!(parts.len(), api.len(), "{command}");
     for (part, query) in parts.into_iter().zip(api) {
-        let loaded = eval(tab, &format!("performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/{query}'))"));
-        assert_eq!(
-            loaded,
-            serde_json::Value::Bool(true),
-            "the page did not load /api/{query}"
+        // Polled, not read once: the controls' state can read "ready" for the
+        // previous picture while the new one is still on its way (seen at
+        // load 15 from a fresh clone).
+        wait_for(
+            tab,
+            &format!("the page to load /api/{query}"),
+            &format!("performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/{query}'))"),
         );
         let dir = tempfile::tempdir().unwrap();
         // A game file the server read from its folder, where the command reads it.
