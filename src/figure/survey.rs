@@ -654,6 +654,12 @@ pub fn markdown(report: &SurveyReport, figures: &[Option<String>], command: &str
                 list.join(", ")
             ));
         }
+        if figure.is_none() && report.view.plot != SurveyPlot::Table {
+            out.push_str(&format!(
+                "* no figure: {}\n",
+                no_figure_reason(v, &report.view)
+            ));
+        }
         if let Some(file) = figure {
             out.push_str(&format!(
                 "\n![P-positions of {} = {}; a square ring marks a P-position that breaks the rule, a diamond an N-position that fits it{}]({file})\n",
@@ -1050,6 +1056,10 @@ pub struct FigureView {
     /// Whether the width was asked for (`--width`): the figure is then exactly
     /// that wide; otherwise it narrows to a narrow pattern.
     pub exact: bool,
+    /// A cell's height over its width (`--aspect`), or `None`: square cells
+    /// unless a width asked for flattens them to keep the plot within 1.25 of
+    /// its width.
+    pub aspect: Option<f64>,
 }
 
 impl Default for FigureView {
@@ -1059,6 +1069,7 @@ impl Default for FigureView {
             width: DEFAULT_FIGURE_WIDTH,
             on_paper: false,
             exact: false,
+            aspect: None,
         }
     }
 }
@@ -1245,6 +1256,32 @@ fn slice_cells(
     })
 }
 
+/// Why value `v` has no figure drawn as `view` asks: its slice holds no
+/// position, it has not two or three coordinates, or it is too wide.
+pub fn no_figure_reason(v: &ValueReport, view: &FigureView) -> String {
+    let dims = v.names.len();
+    if !(2..=3).contains(&dims) {
+        return format!(
+            "a figure needs two or three coordinates; {} has {dims}",
+            v.game
+        );
+    }
+    if let SurveyPlot::Slice(c, at) = &view.plot {
+        if let Some(d) = v.names.iter().position(|n| n == c) {
+            let (lo, hi) = v.reach[d];
+            if v.lines.positions == 0 {
+                return format!("the slice {c} = {at} holds no position: the box holds none");
+            }
+            if *at < lo || *at > hi {
+                return format!(
+                    "the slice {c} = {at} holds no position of the game in this box ({c} spans {lo}..{hi})"
+                );
+            }
+        }
+    }
+    format!("its drawing would be more than {MAX_FIGURE_CELLS} cells a side")
+}
+
 /// The figure of one value: P-positions, the marked exceptions (a square ring
 /// where P breaks the rule, a diamond where N fits it), and a key. `None` for
 /// games of more than three coordinates, or when the figure would be wider than
@@ -1356,15 +1393,28 @@ pub fn value_scene_with(
     // square unless that makes the plot taller than 1.25 of its width (a
     // column's figure), where they are flattened instead of the plot narrowed.
     // On a screen the cells stay square, whole pixels, the plot narrowed.
-    let (cell_w, cell_h) = if view.exact {
-        let cell_w = room / cols as f64;
-        (cell_w, cell_w.min(room * 1.25 / rows as f64))
-    } else {
-        let cell = (room / cols as f64)
-            .min(room * 1.25 / rows as f64)
-            .clamp(1.0, 24.0);
-        let cell = if view.on_paper { cell } else { cell.floor() };
-        (cell, cell)
+    // `--aspect` fixes the cells' shape instead: as wide as the room allows
+    // while the plot stays within 1.25 of its width, the plot centred.
+    let (cell_w, cell_h) = match (view.aspect, view.exact) {
+        (None, true) => {
+            let cell_w = room / cols as f64;
+            (cell_w, cell_w.min(room * 1.25 / rows as f64))
+        }
+        (aspect, exact) => {
+            let aspect = aspect.unwrap_or(1.0);
+            let cell_w = (room / cols as f64).min(room * 1.25 / rows as f64 / aspect);
+            let cell_w = if exact {
+                cell_w
+            } else {
+                cell_w.clamp(1.0, 24.0)
+            };
+            let cell_h = cell_w * aspect;
+            if exact || view.on_paper {
+                (cell_w, cell_h)
+            } else {
+                (cell_w.floor(), cell_h.floor().max(1.0))
+            }
+        }
     };
     let cell = cell_w.min(cell_h);
     let plot_w = ((cols as f64 * cell_w).round() as u32).max(1);
@@ -1479,9 +1529,16 @@ pub fn value_scene_with(
         palette: vec![Color::TRANSPARENT, GAME_GREY, p_colour],
         grid_line: None,
     };
-    // Each mark centred on its cell: inside a large cell, around a small one
-    // (so that it shows at all); the same size for both shapes.
+    // Each mark centred on its cell: inside large cells, around small ones
+    // (so that it shows at all); one size for every mark of the figure, from
+    // the cells' size before their edges are rounded (edges of 7 and 8 units
+    // side by side must not give rings of two sizes), the same for both shapes.
     let line = (cell * 0.12).clamp(0.8, 1.6);
+    let radius = if cell >= 8.0 {
+        cell * 0.32
+    } else {
+        cell / 2.0 + 2.5
+    };
     let marks: Vec<(ExceptionMark, f64, f64, f64)> = drawn
         .marks
         .iter()
@@ -1492,11 +1549,6 @@ pub fn value_scene_with(
             let h = f64::from(layer.row_edge(r + 1) - layer.row_edge(r));
             let cx = f64::from(area.x + layer.col_edge(q)) + w / 2.0;
             let cy = f64::from(area.y + layer.row_edge(r)) + h / 2.0;
-            let radius = if w.min(h) >= 8.0 {
-                w.min(h) * 0.32
-            } else {
-                w.min(h) / 2.0 + 2.5
-            };
             (mark, cx, cy, radius)
         })
         .collect();
@@ -2209,6 +2261,7 @@ mod tests {
             width: 241,
             on_paper: true,
             exact: true,
+            aspect: None,
         };
         let scene = value_scene(&v, "k", &view).unwrap().unwrap();
         assert_eq!(scene.width, 241);

@@ -144,7 +144,7 @@ enum PlotArg {
 }
 
 /// Parses `--aspect`: a positive ratio, `1`, `0.5` or `3/4`.
-fn parse_aspect(text: &str) -> std::result::Result<f64, String> {
+pub(super) fn parse_aspect(text: &str) -> std::result::Result<f64, String> {
     let value = match text.split_once('/') {
         Some((a, b)) => a
             .trim()

@@ -70,6 +70,11 @@ pub struct SurveyArgs {
     /// Width of each value's figure: px, or 85mm, 3.35in, 240pt [default: 560 px].
     #[arg(long, value_name = "LEN", value_parser = super::args::parse_size)]
     pub width: Option<crate::scene::units::Length>,
+    /// Sieve and slice figures: a cell's height over its width (1: square cells, one
+    /// scale up and across) [default: the plot takes the whole width, square cells
+    /// while its height stays within 1.25 of its width].
+    #[arg(long, value_name = "RATIO", value_parser = super::grundy::parse_aspect)]
+    pub aspect: Option<f64>,
     /// The figures' resolution, typeface and text handling, as every figure's.
     #[command(flatten)]
     pub print: super::args::PrintArgs,
@@ -430,24 +435,36 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
             let (name, value) = text.split_once('=').ok_or_else(bad)?;
             let value: u32 = value.trim().parse().map_err(|_| bad())?;
             let name = name.trim().to_string();
-            let names = first.coordinate_names();
+            // The figure draws the coordinates the finders read: the new ones
+            // under `coords` (a slice u=4), the game's own otherwise.
+            let names = parsed.names();
             if names.len() != 3 || !names.contains(&name) {
+                let whose = if claims.coords.is_some() {
+                    "the survey's coordinates (after `coords`) are".to_string()
+                } else {
+                    format!("{} has", first.name())
+                };
                 return Err(Error::invalid(format!(
-                    "`slice`: '{}' is not a coordinate of a three-heap game; {} has {}",
+                    "`slice`: '{}' is not a coordinate of a three-heap game; {whose} {}",
                     crate::error::excerpt(&name),
-                    first.name(),
                     names.join(", ")
                 )));
             }
             SurveyPlot::Slice(name, value)
         }
     };
+    if args.aspect.is_some() && plot == SurveyPlot::Table {
+        return Err(Error::invalid(
+            "`aspect` shapes the cells of a sieve or slice figure; the table has none: leave it out, or use --plot sieve or slice",
+        ));
+    }
     let plan = SurveyPlan {
         view: FigureView {
             plot,
             width,
             on_paper: style.print.dpi.is_some(),
             exact: args.width.is_some(),
+            aspect: args.aspect,
         },
         style,
         family,
@@ -718,9 +735,13 @@ pub fn report_files(
                 &mut emit,
             )?;
             if names.iter().all(Option::is_none) {
-                return Err(Error::unsupported(
-                    "no value has a figure (a figure needs two or three coordinates and at most 1024 cells a side); write .md, .json, .csv or .tex",
-                ));
+                let first = &found.values[0];
+                return Err(Error::unsupported(format!(
+                    "no value has a figure ({} = {}: {}); write .md, .json, .csv or .tex",
+                    found.parameter,
+                    first.value,
+                    pages::no_figure_reason(first, &found.view)
+                )));
             }
             Ok(())
         }

@@ -144,7 +144,7 @@ def test_the_signature_and_stub_list_every_parameter():
     names = set(inspect.signature(nimscape.survey).parameters)
     assert names == {
         "game", "cap", "pass_", "misere", "param", "box", "find", "shift", "constant", "plot", "slice", "width",
-        "dpi", "font", "text", "list", "k", "h", "heaps", "rule", "where", "per", "coords", "prove",
+        "aspect", "dpi", "font", "text", "list", "k", "h", "heaps", "rule", "where", "per", "coords", "prove",
         "prove_timeout", "save", "max_memory",
     }
     tree = ast.parse(pathlib.Path(nimscape.__file__).with_name("__init__.pyi").read_text())

@@ -38,7 +38,7 @@ class SurveyReport(Dict[str, Any]):
 
     command: str
 
-def survey(game: _Value = None, *, cap: _Value = None, pass_: _Value = None, misere: _Value = None, param: _Value = None, box: _Value = None, find: _Value = None, shift: _Value = None, constant: _Value = None, plot: _Value = None, slice: _Value = None, width: _Value = None, dpi: _Value = None, font: _Value = None, text: _Value = None, list: _Value = None, k: _Value = None, h: _Value = None, heaps: _Value = None, rule: _Value = None, where: _Value = None, per: _Value = None, coords: _Value = None, prove: _Value = None, prove_timeout: _Value = None, save: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None] = None, max_memory: _Memory = None) -> SurveyReport: ...
+def survey(game: _Value = None, *, cap: _Value = None, pass_: _Value = None, misere: _Value = None, param: _Value = None, box: _Value = None, find: _Value = None, shift: _Value = None, constant: _Value = None, plot: _Value = None, slice: _Value = None, width: _Value = None, aspect: _Value = None, dpi: _Value = None, font: _Value = None, text: _Value = None, list: _Value = None, k: _Value = None, h: _Value = None, heaps: _Value = None, rule: _Value = None, where: _Value = None, per: _Value = None, coords: _Value = None, prove: _Value = None, prove_timeout: _Value = None, save: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None] = None, max_memory: _Memory = None) -> SurveyReport: ...
 class Proofs(List[Dict[str, Any]]):
     """A prove run's decided cases (label, verdict, summary, counterexample,
     explanation, folder, files) with its command line."""
