@@ -37,6 +37,10 @@ pub struct HeapSumSearch {
     pub seconds: f64,
 }
 
+/// A position with its heap sum first, so that the order of the pairs is
+/// the order of the smallest counterexample.
+type Ranked = (u64, [u64; 3]);
+
 /// The clamped cap of the simplex `x + y + z <= max_sum` at `(x, z)`.
 fn clamped(cap: u64, x: u32, z: u32, max_sum: u64) -> u64 {
     let level = u64::from(x) + u64::from(z);
@@ -132,12 +136,12 @@ pub fn smallest_by_heap_sum(
     let names = game.heaps().to_vec();
     // Row by row of x (in parallel), the smallest disagreement of the row by
     // (heap sum, then x, y, z); then the smallest of the rows.
-    let rows: Vec<Result<(u64, Option<(u64, [u64; 3])>)>> = (0..=side)
+    let rows: Vec<Result<(u64, Option<Ranked>)>> = (0..=side)
         .into_par_iter()
         .map(|x| {
             control.check()?;
             let mut count = 0u64;
-            let mut best: Option<(u64, [u64; 3])> = None;
+            let mut best: Option<Ranked> = None;
             let mut env: super::ir::Env = names.iter().map(|n| (n.clone(), 0)).collect();
             for z in 0..=side - x {
                 let height = solved.column_height(x, z).unwrap_or(0);
@@ -172,7 +176,7 @@ pub fn smallest_by_heap_sum(
         .collect();
     control.check()?;
     let mut positions = 0u64;
-    let mut best: Option<(u64, [u64; 3])> = None;
+    let mut best: Option<Ranked> = None;
     for row in rows {
         let (count, found) = row?;
         positions += count;

@@ -558,6 +558,9 @@ fn internal(message: String) -> Error {
     ))
 }
 
+/// The Grundy value at a tuple of a solved box (`None` off the game).
+type ValueAt = Box<dyn Fn(&[u32]) -> Option<u16>>;
+
 /// Tuples of the box below a counterexample up to which the dense solver
 /// confirms it (a few seconds at most).
 const DENSE_CONFIRM_TUPLES: u64 = 2_000_000;
@@ -597,7 +600,7 @@ pub fn confirm(
         .map(|&b| u64::from(b) + 1)
         .try_fold(1u64, |a, b| a.checked_mul(b))
         .unwrap_or(u64::MAX);
-    let value_at: Box<dyn Fn(&[u32]) -> Option<u16>> = match &game.capped {
+    let value_at: ValueAt = match &game.capped {
         Some(capped) if tuples > DENSE_CONFIRM_TUPLES && bounds.len() == 3 => {
             let solved = capped.solve_controlled(
                 [bounds[0], bounds[1], bounds[2]],
