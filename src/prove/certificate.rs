@@ -132,10 +132,22 @@ pub fn latex(r: &ProofReport) -> String {
                 r.game_description,
                 why.replace('^', "\\oplus ")
             );
-            let _ = writeln!(
-                out,
-                "\\noindent\\emph{{Method.}} Found by {engine} deciding the claim in B\\\"uchi arithmetic, and confirmed by computing Grundy values exactly."
-            );
+            match &r.heap_sum_search {
+                Some(search) => {
+                    let _ = writeln!(
+                        out,
+                        "\\noindent\\emph{{Method.}} The sentence of B\\\"uchi arithmetic stating the claim was left undecided by {engine}; the Grundy values of all {} positions of heap sum at most {} were computed exactly, which gives the smallest counterexample, checked by {engine} as a closed sentence and confirmed by a second exact computation.",
+                        search.positions,
+                        search.max_heap_sum
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "\\noindent\\emph{{Method.}} Found by {engine} deciding the claim in B\\\"uchi arithmetic, and confirmed by computing Grundy values exactly."
+                    );
+                }
+            }
         }
         Verdict::Undecided => {
             let _ = writeln!(
@@ -175,6 +187,19 @@ pub fn markdown(r: &ProofReport, command_line: &str) -> String {
                 "; no smaller counterexample in the box of that heap sum, checked by the solver too"
             } else {
                 ""
+            }
+        );
+    }
+    if let Some(search) = &r.heap_sum_search {
+        let _ = writeln!(
+            out,
+            "- the exact solver's search (the engine left the claim undecided): every position of heap sum up to {} ({} positions, {:.2} s): {}",
+            search.max_heap_sum,
+            search.positions,
+            search.seconds,
+            match &search.counterexample {
+                Some(p) => format!("the smallest counterexample is {}", show(p)),
+                None => "no counterexample".into(),
             }
         );
     }

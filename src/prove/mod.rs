@@ -12,6 +12,7 @@ pub mod survey;
 
 use crate::{Control, Error, Result};
 use engine::{Engine, Limits, Outcome, Run};
+use nimscape_model::prove::heap_sum::{smallest_by_heap_sum, HeapSumSearch};
 use nimscape_model::prove::ir::{Formula, Term};
 use nimscape_model::prove::mona::Sizes;
 use nimscape_model::prove::{
@@ -86,6 +87,9 @@ pub struct ProofReport {
     /// lexicographically): false only when the engine could not finish the
     /// search for the smallest.
     pub counterexample_is_smallest: bool,
+    /// The exact solver's search over every position of bounded heap sum,
+    /// when the engine left the claim undecided.
+    pub heap_sum_search: Option<HeapSumSearch>,
     /// The engine, e.g. `MONA`.
     pub engine: String,
     /// Its version.
@@ -171,6 +175,7 @@ pub fn prove(
         undecided_because: None,
         counterexample: None,
         counterexample_is_smallest: false,
+        heap_sum_search: None,
         engine: engine.name().to_string(),
         engine_version: engine.version()?,
         sentences: Vec::new(),
@@ -284,7 +289,37 @@ pub fn prove(
             report.verdict = Verdict::Proved;
             return Ok(finish(report, None));
         }
-        Outcome::Undecided(why) => return Ok(finish(report, Some(why))),
+        Outcome::Undecided(why) => {
+            // The engine gave up: a capped game's own solver searches every
+            // position of heap sum up to far past the first box. A
+            // disagreement there is the smallest counterexample (every
+            // position before it in the order lies in the search).
+            let Some(search) = search_by_heap_sum(game, claim, first_side, memory_limit, control)?
+            else {
+                return Ok(finish(report, Some(why)));
+            };
+            report.heap_sum_search = Some(search.clone());
+            return match search.counterexample {
+                Some(p) => refuted(
+                    report,
+                    game,
+                    claim,
+                    p,
+                    (true, true),
+                    &mut ask,
+                    memory_limit,
+                    control,
+                    finish,
+                ),
+                None => {
+                    let why = format!(
+                        "{why}; the exact solver finds no counterexample of heap sum up to {} either",
+                        search.max_heap_sum
+                    );
+                    Ok(finish(report, Some(why)))
+                }
+            };
+        }
         Outcome::CounterExample(values) => position_of(&values, &heaps)?,
     };
     // The smallest counterexample: by the solver when the box of side
@@ -344,6 +379,35 @@ pub fn prove(
             control,
             finish,
         ),
+    }
+}
+
+/// Positions of a capped game's search by heap sum after the engine gave up:
+/// about three seconds of its general solver, 60 MB of values.
+const HEAP_SUM_POSITIONS: u64 = 30_000_000;
+
+/// The search by heap sum of a capped game (see
+/// [`nimscape_model::prove::heap_sum`]), from past the heap sum `searched`
+/// up to [`HEAP_SUM_POSITIONS`] positions, with a smaller reach while the
+/// memory limit refuses it; `None` for other games, or when nothing past
+/// `searched` fits.
+fn search_by_heap_sum(
+    game: &ProofGame,
+    claim: &ClaimText,
+    searched: u64,
+    memory_limit: u64,
+    control: &Control,
+) -> Result<Option<HeapSumSearch>> {
+    let Some(mut reach) = game.heap_sum_reach(searched + 1, HEAP_SUM_POSITIONS) else {
+        return Ok(None);
+    };
+    loop {
+        match smallest_by_heap_sum(game, &claim.question, reach, memory_limit, control) {
+            Ok(search) => return Ok(Some(search)),
+            Err(Error::TooLarge { .. }) if reach * 3 / 4 > searched => reach = reach * 3 / 4,
+            Err(Error::TooLarge { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        }
     }
 }
 

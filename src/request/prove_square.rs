@@ -72,6 +72,11 @@ pub fn plan(args: &ProveArgs) -> Result<Option<TheoremPlan>> {
         .as_deref()
         .is_some_and(|g| g.eq_ignore_ascii_case("square"));
     let Some(name) = &args.theorem else {
+        if args.variant.is_some() {
+            return Err(Error::invalid(
+                "`variant` states your own version of Theorem 3.4 of the square game: nimscape prove square --theorem decomposition --variant 'centre=t+1'",
+            ));
+        }
         if is_square {
             return Err(Error::invalid(
                 "the square game is proved by theorem: give `theorem` NAME (`theorem` list shows them, e.g. decomposition)",
@@ -105,6 +110,24 @@ pub fn plan(args: &ProveArgs) -> Result<Option<TheoremPlan>> {
         )));
     }
     let timeout = Duration::from_secs_f64(args.timeout);
+    if let Some(variant) = &args.variant {
+        let is_decomposition = matches!(
+            square::theorem(&name.to_ascii_lowercase()),
+            Ok(Theorem::Cells(t)) if t.name == "decomposition"
+        );
+        if !is_decomposition {
+            return Err(Error::invalid(format!(
+                "`variant` applies to Theorem 3.4 only (`theorem` decomposition), not to '{}'",
+                nimscape_model::error::excerpt(name)
+            )));
+        }
+        let blocks = square::Blocks::parse(variant)?;
+        let theorem = square::decomposition_of(&blocks);
+        return Ok(Some(TheoremPlan::Prove {
+            cases: vec![TheoremCase::Cells(Box::new(theorem))],
+            timeout,
+        }));
+    }
     let cases = match name.to_ascii_lowercase().as_str() {
         "list" => return Ok(Some(TheoremPlan::List)),
         "all" => square::names()

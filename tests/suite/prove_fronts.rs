@@ -225,15 +225,19 @@ fn survey_prove_is_sound_against_the_solver() {
             "x^y^z == 0; x^y^z",
         ],
         &["nim", "--param", "heaps=2..4", "--find", "constant,nim-sum"],
-        // Exact in the box only because y spans a few values there.
+        // Exact in the box only because y spans a few values there; at
+        // k = 32 MONA runs out of memory (little of it here, to be quick) and
+        // the solver's search by heap sum refutes it at (481, 31, 512).
         &[
             "triangular",
             "--param",
-            "k=16,24,28",
+            "k=16,24,28,32",
             "--find",
             "constant",
             "--constant",
             "0..0",
+            "--max-memory",
+            "400M",
         ],
     ];
     let mut proved = 0;
@@ -748,8 +752,14 @@ fn ctrl_c_stops_the_engine_child() {
 
 /// The engine's memory is bounded by --max-memory: a hard sentence comes back
 /// "undecided" with the reason, the command succeeds, nothing crashes.
+/// The triangular game with k = 32: "P iff x^y^z = 0" runs MONA out of
+/// memory; the exact solver's search over every position of heap sum up to
+/// past 1024 finds the smallest counterexample (481, 31, 512), which MONA
+/// checks as a closed sentence and a second solver confirms. (A survey of
+/// box 520 finds it too; the box searched before MONA is asked, side 512,
+/// cannot.)
 #[test]
-fn a_memory_bound_makes_a_hard_case_undecided() {
+fn the_solvers_search_by_heap_sum_refutes_what_mona_cannot_decide() {
     if mona().is_none() {
         return;
     }
@@ -767,11 +777,65 @@ fn a_memory_bound_makes_a_hard_case_undecided() {
             "x^y^z == 0",
             "--timeout",
             "600",
+            "-o",
+            "proof",
         ],
     );
     assert!(ok, "{err}");
     assert!(
-        out.starts_with("undecided: mona ran out of its memory limit of 200"),
+        out.starts_with("false: smallest counterexample (481, 31, 512) — (481, 31, 512) is a P-position (Grundy value 0)"),
+        "{out}"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("proof/report.json")).unwrap(),
+    )
+    .unwrap();
+    let search = &json["heap_sum_search"];
+    assert!(search["max_heap_sum"].as_u64().unwrap() >= 1024, "{search}");
+    assert_eq!(search["counterexample"], serde_json::json!([481, 31, 512]));
+    let sentences = json["sentences"].as_array().unwrap();
+    assert!(sentences.iter().any(|s| s["outcome"]
+        .as_str()
+        .unwrap()
+        .starts_with("undecided: mona ran out of its memory limit")));
+    // MONA agrees that the position breaks the claim.
+    assert!(sentences
+        .iter()
+        .any(|s| s["file"] == "counterexample.mona" && s["outcome"] == "valid"));
+    let tex = std::fs::read_to_string(dir.path().join("proof/theorem.tex")).unwrap();
+    assert!(tex.contains("heap sum at most"), "{tex}");
+}
+
+/// A memory bound too small for MONA and for the solver's search past heap
+/// sum 1024 leaves the claim undecided, and says how far the search got.
+#[test]
+fn a_memory_bound_makes_a_hard_case_undecided() {
+    if mona().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out, err) = run(
+        dir.path(),
+        &[
+            "--max-memory",
+            "25M",
+            "prove",
+            "triangular",
+            "--k",
+            "32",
+            "--claim",
+            "x^y^z == 0",
+            "--timeout",
+            "600",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("undecided: mona ran out of its memory limit of 25"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the exact solver finds no counterexample of heap sum up to"),
         "{out}"
     );
 }

@@ -147,38 +147,9 @@ fn wrong_decompositions_are_refuted_with_the_smallest_confirmed_counterexample()
         let found = report.counterexample.expect("a counterexample");
         let value = |name: &str| found.values.iter().find(|(n, _)| n == name).unwrap().1;
         let (m, i, j) = (value("m"), value("i"), value("j"));
-        // The brute-force reading of the wrong claim at one cell: what it
-        // says the cell is, against the pattern.
-        let claim_holds = |m: u64, i: u64, j: u64| -> bool {
-            let top = 1u64 << (63 - m.leading_zeros());
-            let (s, t) = (m - top, 2 * top - m);
-            let band = |x: u64| {
-                if x <= s {
-                    0
-                } else if x <= top {
-                    1
-                } else {
-                    2
-                }
-            };
-            let here = is_p(m, m, i, j);
-            let cell = |n: u64, x: u64, y: u64| {
-                (1..=n).contains(&x) && (1..=n).contains(&y) && is_p(n, n, x, y)
-            };
-            let back = |x: u64| if band(x) == 2 { x - top } else { x };
-            match (band(i), band(j)) {
-                (1, 1) => {
-                    let side = if variant == Decomposition::CentreOffByOne {
-                        t + 1
-                    } else {
-                        t
-                    };
-                    here == cell(side, i - s, j - s)
-                }
-                (1, _) | (_, 1) => here == (variant == Decomposition::EdgesFull),
-                _ => here == cell(s, back(i), back(j)),
-            }
-        };
+        let centre_extra = u64::from(variant == Decomposition::CentreOffByOne);
+        let edges_full = variant == Decomposition::EdgesFull;
+        let claim_holds = |m, i, j| decomposition_holds(centre_extra, edges_full, m, i, j);
         assert!(
             !claim_holds(m, i, j),
             "{variant:?}: ({m}, {i}, {j}) is no counterexample"
@@ -205,11 +176,133 @@ fn wrong_decompositions_are_refuted_with_the_smallest_confirmed_counterexample()
     }
 }
 
+/// The brute-force reading of a version of Theorem 3.4 at one cell (the
+/// centre a copy of R(t + centre_extra), the edges empty or full): what it
+/// says the cell is, against the pattern.
+fn decomposition_holds(centre_extra: u64, edges_full: bool, m: u64, i: u64, j: u64) -> bool {
+    let top = 1u64 << (63 - m.leading_zeros());
+    let (s, t) = (m - top, 2 * top - m);
+    let band = |x: u64| {
+        if x <= s {
+            0
+        } else if x <= top {
+            1
+        } else {
+            2
+        }
+    };
+    let here = is_p(m, m, i, j);
+    let cell =
+        |n: u64, x: u64, y: u64| (1..=n).contains(&x) && (1..=n).contains(&y) && is_p(n, n, x, y);
+    let back = |x: u64| if band(x) == 2 { x - top } else { x };
+    match (band(i), band(j)) {
+        (1, 1) => here == cell(t + centre_extra, i - s, j - s),
+        (1, _) | (_, 1) => here == edges_full,
+        _ => here == cell(s, back(i), back(j)),
+    }
+}
+
+/// A researcher's own version of Theorem 3.4 from the command line: a wrong
+/// one (`--variant 'centre=t+1'`, `--variant 'edges=full'`) is refuted with
+/// the smallest counterexample (m, cell), confirmed by game search and
+/// re-derived here by brute force over every cell of every smaller m; a
+/// right one written differently (`corners=m-p`, which is s) is proved.
+#[test]
+fn a_variant_of_theorem_3_4_from_the_command_line_is_proved_or_refuted() {
+    if mona().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (variant, centre_extra, edges_full) in [("centre=t+1", 1, false), ("edges=full", 0, true)] {
+        let (ok, out, err) = run(
+            dir.path(),
+            &[
+                "square",
+                "--theorem",
+                "3.4",
+                "--variant",
+                variant,
+                "-o",
+                variant,
+                "-q",
+            ],
+        );
+        assert!(ok, "{variant}: {err}");
+        assert!(
+            out.starts_with("false: decomposition-variant: smallest counterexample at m = "),
+            "{variant}: {out}"
+        );
+        let json: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(variant).join("report.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(json["verdict"], "false", "{json}");
+        assert!(
+            json["statement"].as_str().unwrap().contains(variant),
+            "{json}"
+        );
+        let value = |name: &str| -> u64 {
+            json["counterexample"]["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|pair| pair[0] == name)
+                .unwrap()[1]
+                .as_u64()
+                .unwrap()
+        };
+        let (m, i, j) = (value("m"), value("i"), value("j"));
+        let holds = |m, i, j| decomposition_holds(centre_extra, edges_full, m, i, j);
+        assert!(
+            !holds(m, i, j),
+            "{variant}: ({m}, {i}, {j}) is no counterexample"
+        );
+        for m2 in 2..=m {
+            for i2 in 1..=m2 {
+                for j2 in 1..=m2 {
+                    if (m2, i2, j2) < (m, i, j) {
+                        assert!(
+                            holds(m2, i2, j2),
+                            "{variant}: ({m2}, {i2}, {j2}) is smaller"
+                        );
+                    }
+                }
+            }
+        }
+        // The cells the failing clause speaks of, by game search.
+        for cell in json["counterexample"]["cells"].as_array().unwrap() {
+            let board = cell["board"].as_u64().unwrap();
+            let (x, y) = (
+                cell["cell"][0].as_u64().unwrap(),
+                cell["cell"][1].as_u64().unwrap(),
+            );
+            assert_eq!(cell["grundy"] == 0, is_p(board, board, x, y), "{cell}");
+        }
+    }
+    let (ok, out, err) = run(
+        dir.path(),
+        &[
+            "square",
+            "--theorem",
+            "decomposition",
+            "--variant",
+            "corners=m-p",
+            "-q",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("proved for every m: Theorem 3.4 of Okubo–Kashiwagi–Niida"),
+        "{out}"
+    );
+    assert!(out.contains("corners=m-p"), "{out}");
+}
+
 /// Misuse is refused in one line naming what is wrong.
 #[test]
 fn theorem_misuse_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["square"], "--theorem"),
         (&["square", "--theorem", "nope"], "decomposition"),
         (
@@ -219,6 +312,26 @@ fn theorem_misuse_is_refused_in_one_line() {
         (
             &["square", "--theorem", "doubling", "--claim", "x == 0"],
             "--claim",
+        ),
+        (
+            &["square", "--variant", "centre=t+1"],
+            "--theorem decomposition",
+        ),
+        (
+            &["square", "--theorem", "doubling", "--variant", "centre=t+1"],
+            "Theorem 3.4 only",
+        ),
+        (
+            &["square", "--theorem", "3.4", "--variant", "middle=t"],
+            "unknown block 'middle'",
+        ),
+        (
+            &["square", "--theorem", "3.4", "--variant", "centre=t+q"],
+            "centre=t+q",
+        ),
+        (
+            &["square", "--theorem", "3.4", "--variant", "edges=half"],
+            "empty or full",
         ),
     ];
     for (args, needle) in cases {

@@ -43,10 +43,15 @@ pub struct ProveArgs {
     #[arg(long = "where", value_name = "EXPR", allow_hyphen_values = true)]
     pub region: Option<String>,
     /// A theorem of the square game by name, proved for every m: criterion,
-    /// symmetry, diagonals, doubling, decomposition, count-doubling, count-odd;
-    /// `all` proves each, `list` lists them with what they say.
+    /// symmetry, diagonals, doubling, decomposition, count-doubling, count-odd
+    /// (or by the paper's number, 2.3 to 3.4); `all` proves each, `list` lists them.
     #[arg(long, value_name = "NAME")]
     pub theorem: Option<String>,
+    /// With --theorem decomposition: your own version of Theorem 3.4, the blocks
+    /// changed, e.g. 'centre=t+1' or 'corners=s, edges=full' (centre=EXPR and
+    /// corners=EXPR in m, p = 2^(k+1), s, t; edges=empty|full).
+    #[arg(long, value_name = "BLOCKS", allow_hyphen_values = true)]
+    pub variant: Option<String>,
     /// Seconds the engine may take on one question before the verdict is "undecided".
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,

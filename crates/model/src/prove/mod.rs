@@ -23,6 +23,7 @@
 
 pub mod from_claim;
 mod from_spec;
+pub mod heap_sum;
 pub mod ir;
 pub mod linear;
 pub mod mona;
@@ -531,15 +532,23 @@ fn disagrees(
     p: &[u64],
     g: u16,
 ) -> std::result::Result<bool, ir::EvalError> {
-    let env = env_of(names, p);
+    disagrees_at(question, &env_of(names, p), g)
+}
+
+/// Whether the claim and the solver's value `g` disagree at the position `env`.
+fn disagrees_at(
+    question: &Question,
+    env: &Env,
+    g: u16,
+) -> std::result::Result<bool, ir::EvalError> {
     if let Some(r) = &question.region {
-        if !r.eval(&env)? {
+        if !r.eval(env)? {
             return Ok(false);
         }
     }
     Ok(match &question.claim {
-        Claim::PSet(c) => c.eval(&env)? != (g == 0),
-        Claim::Grundy(f) => f.eval(&env)? != i128::from(g),
+        Claim::PSet(c) => c.eval(env)? != (g == 0),
+        Claim::Grundy(f) => f.eval(env)? != i128::from(g),
     })
 }
 
@@ -548,6 +557,13 @@ fn internal(message: String) -> Error {
         "internal error of the prover (please report it): {message}"
     ))
 }
+
+/// The Grundy value at a tuple of a solved box (`None` off the game).
+type ValueAt = Box<dyn Fn(&[u32]) -> Option<u16>>;
+
+/// Tuples of the box below a counterexample up to which the dense solver
+/// confirms it (a few seconds at most).
+const DENSE_CONFIRM_TUPLES: u64 = 2_000_000;
 
 /// Confirms with the exact solver that `p` (the engine's smallest violation)
 /// is a counterexample, and explains it. A disagreement between the engine
@@ -574,9 +590,32 @@ pub fn confirm(
                 show(p)
             ))
         })?;
-    let solved = solve_dense_controlled(game.solver(), &bounds, memory_limit, control)?;
+    // The dense solver reads the game's moves one by one: independent of
+    // every search, but slow past a few million tuples. A capped game's box
+    // beyond that goes to its own solver (tested against the dense one, and
+    // not the general capped solver the search by heap sum runs on the
+    // monotone caps of the papers' games).
+    let tuples = bounds
+        .iter()
+        .map(|&b| u64::from(b) + 1)
+        .try_fold(1u64, |a, b| a.checked_mul(b))
+        .unwrap_or(u64::MAX);
+    let value_at: ValueAt = match &game.capped {
+        Some(capped) if tuples > DENSE_CONFIRM_TUPLES && bounds.len() == 3 => {
+            let solved = capped.solve_controlled(
+                [bounds[0], bounds[1], bounds[2]],
+                memory_limit,
+                control,
+            )?;
+            Box::new(move |q: &[u32]| solved.get(q[0], q[1], q[2]))
+        }
+        _ => {
+            let solved = solve_dense_controlled(game.solver(), &bounds, memory_limit, control)?;
+            Box::new(move |q: &[u32]| solved.get(q))
+        }
+    };
     let p32: Vec<u32> = bounds.clone();
-    let g = solved.get(&p32).ok_or_else(|| {
+    let g = value_at(&p32).ok_or_else(|| {
         internal(format!(
             "the engine's counterexample {} is not a position of {}",
             show(p),
@@ -594,7 +633,7 @@ pub fn confirm(
     let env = env_of(&names, p);
     let mut options: Vec<(Vec<u64>, u32)> = Vec::new();
     game.solver().for_each_option(&p32, &mut |q| {
-        if let Some(v) = solved.get(q) {
+        if let Some(v) = value_at(q) {
             options.push((q.iter().map(|&c| u64::from(c)).collect(), u32::from(v)));
         }
     });

@@ -326,16 +326,18 @@ pub fn names() -> Vec<&'static str> {
 /// The theorem `name` proves; an error listing the names otherwise.
 pub fn theorem(name: &str) -> Result<Theorem> {
     Ok(match name {
-        "criterion" => Theorem::Criterion,
-        "symmetry" => Theorem::Cells(Box::new(symmetry())),
-        "diagonals" => Theorem::Cells(Box::new(diagonals())),
-        "doubling" => Theorem::Cells(Box::new(doubling())),
-        "decomposition" => Theorem::Cells(Box::new(decomposition(Decomposition::AsStated))),
+        "criterion" | "2.3" => Theorem::Criterion,
+        "symmetry" | "3.1" => Theorem::Cells(Box::new(symmetry())),
+        "diagonals" | "3.2" => Theorem::Cells(Box::new(diagonals())),
+        "doubling" | "3.3" => Theorem::Cells(Box::new(doubling())),
+        "decomposition" | "3.4" => {
+            Theorem::Cells(Box::new(decomposition(Decomposition::AsStated)))
+        }
         "count-doubling" => Theorem::Cells(Box::new(count_doubling())),
         "count-odd" => Theorem::Cells(Box::new(count_odd())),
         _ => {
             return Err(Error::invalid(format!(
-                "unknown theorem '{}' of the square game; choose one of {}, all, or list",
+                "unknown theorem '{}' of the square game; choose one of {} (or the paper's number, 2.3 to 3.4), all, or list",
                 crate::error::excerpt(name),
                 names().join(", ")
             )))
@@ -426,56 +428,262 @@ pub enum Decomposition {
     CentreOffByOne,
 }
 
+/// What a statement in the form of Theorem 3.4 says of each block of
+/// R(m,m), cut into widths s, t, s: the corner blocks are copies of
+/// R(c,c), the centre block a copy of R(d,d), the edge blocks empty (or
+/// full), with `c` and `d` terms in `m`, `p` (the top bit 2^(k+1) of m),
+/// `s` and `t`. The paper: `c = s`, `d = t`, edges empty.
+#[derive(Clone, Debug)]
+pub struct Blocks {
+    /// The side of the boards the corner blocks copy, and its text.
+    pub corners: (Term, String),
+    /// The side of the board the centre block copies, and its text.
+    pub centre: (Term, String),
+    /// Whether the edge blocks are claimed full of P-positions (else empty).
+    pub edges_full: bool,
+}
+
+/// The names a `--variant` side may use: m, the top bit p = 2^(k+1), s, t.
+pub const VARIANT_VARIABLES: [&str; 4] = ["m", "p", "s", "t"];
+
+impl Blocks {
+    /// The paper's statement.
+    pub fn as_stated() -> Blocks {
+        Blocks {
+            corners: (v("s"), "s".into()),
+            centre: (v("t"), "t".into()),
+            edges_full: false,
+        }
+    }
+
+    /// One of the named variants.
+    pub fn of(variant: Decomposition) -> Blocks {
+        let mut blocks = Blocks::as_stated();
+        match variant {
+            Decomposition::AsStated => {}
+            Decomposition::EdgesFull => blocks.edges_full = true,
+            Decomposition::CentreOffByOne => {
+                blocks.centre = (v("t").add(c(1)), "t+1".into());
+            }
+        }
+        blocks
+    }
+
+    /// The paper's statement with the blocks `spec` names changed:
+    /// `centre=EXPR`, `corners=EXPR` (integer expressions in m, p, s, t of
+    /// the claim language) and `edges=empty|full`, separated by commas, e.g.
+    /// `centre=t+1` or `corners=s+1, edges=full`.
+    pub fn parse(spec: &str) -> Result<Blocks> {
+        let mut blocks = Blocks::as_stated();
+        let usage = "give KEY=VALUE pairs separated by commas: centre=EXPR and corners=EXPR (expressions in m, p = 2^(k+1), s, t; the paper has centre=t, corners=s) and edges=empty|full";
+        let mut seen: Vec<String> = Vec::new();
+        let mut any = false;
+        for part in split_top_level(spec) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            any = true;
+            let Some((key, value)) = part.split_once('=') else {
+                return Err(Error::invalid(format!(
+                    "`variant` '{}': '{}' has no '='; {usage}",
+                    crate::error::excerpt(spec),
+                    crate::error::excerpt(part)
+                )));
+            };
+            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+            if seen.contains(&key) {
+                return Err(Error::invalid(format!(
+                    "`variant` '{}': {key} is given twice; {usage}",
+                    crate::error::excerpt(spec)
+                )));
+            }
+            seen.push(key.clone());
+            let side = |value: &str| -> Result<(Term, String)> {
+                let expr =
+                    crate::claim::Expr::parse(value, &VARIANT_VARIABLES, &[]).map_err(|e| {
+                        Error::invalid(format!(
+                            "`variant` {key}={}: {e}",
+                            crate::error::excerpt(value)
+                        ))
+                    })?;
+                if expr.is_predicate() {
+                    return Err(Error::invalid(format!(
+                        "`variant` {key}={}: a side is a number, not a condition; e.g. {key}=t+1",
+                        crate::error::excerpt(value)
+                    )));
+                }
+                let term = super::from_claim::integer(&expr).map_err(|e| {
+                    Error::invalid(format!(
+                        "`variant` {key}={}: {e}",
+                        crate::error::excerpt(value)
+                    ))
+                })?;
+                Ok((term, value.split_whitespace().collect::<Vec<_>>().join("")))
+            };
+            match key.as_str() {
+                "centre" | "center" => blocks.centre = side(value)?,
+                "corners" | "corner" => blocks.corners = side(value)?,
+                "edges" | "edge" => {
+                    blocks.edges_full = match value.to_ascii_lowercase().as_str() {
+                        "empty" => false,
+                        "full" => true,
+                        _ => {
+                            return Err(Error::invalid(format!(
+                                "`variant` edges={}: the edge blocks are claimed empty or full",
+                                crate::error::excerpt(value)
+                            )))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(Error::invalid(format!(
+                        "`variant` '{}': unknown block '{}'; {usage}",
+                        crate::error::excerpt(spec),
+                        crate::error::excerpt(&key)
+                    )))
+                }
+            }
+        }
+        if !any {
+            return Err(Error::invalid(format!("`variant` is empty; {usage}")));
+        }
+        Ok(blocks)
+    }
+
+    /// Whether these are the paper's blocks, as written.
+    pub fn is_as_stated(&self) -> bool {
+        self.corners.1 == "s" && self.centre.1 == "t" && !self.edges_full
+    }
+
+    /// The variant in words, e.g. `corners=s, centre=t+1, edges=empty`.
+    pub fn describe(&self) -> String {
+        format!(
+            "corners={}, centre={}, edges={}",
+            self.corners.1,
+            self.centre.1,
+            if self.edges_full { "full" } else { "empty" }
+        )
+    }
+}
+
+/// `text` split at the commas outside parentheses (`min(s, t)` stays whole).
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (at, ch) in text.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                parts.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
 /// Theorem 3.4 (or a wrong variant).
+pub fn decomposition(variant: Decomposition) -> CellTheorem {
+    let mut theorem = decomposition_of(&Blocks::of(variant));
+    theorem.name = match variant {
+        Decomposition::AsStated => "decomposition",
+        Decomposition::EdgesFull => "decomposition-wrong-edges",
+        Decomposition::CentreOffByOne => "decomposition-wrong-centre",
+    }
+    .into();
+    match variant {
+        Decomposition::AsStated => {}
+        Decomposition::EdgesFull => {
+            theorem.statement =
+                "(a deliberately wrong Theorem 3.4: the edge blocks claimed full of P-positions)"
+                    .into()
+        }
+        Decomposition::CentreOffByOne => {
+            theorem.statement =
+                "(a deliberately wrong Theorem 3.4: the centre claimed a copy of R(t+1,t+1))".into()
+        }
+    }
+    theorem
+}
+
+/// A statement in the form of Theorem 3.4 with the blocks `blocks` says
+/// (the paper's own with [`Blocks::as_stated`]).
 ///
 /// The paper's `2^(k+1)`, `s` and `t` are the variables `p`, `s`, `t`, fixed
 /// by the hypothesis (`p` a power of two with `p <= m < 2p`, `s + p = m`,
 /// `s + t = p`), and a cell's place in its block is `(a, b)`, fixed by the
 /// clause it is used in (`a + p = i` in a lower corner, `a + s = i` in the
 /// centre): every number is a natural variable, which keeps the automata small.
-pub fn decomposition(variant: Decomposition) -> CellTheorem {
+pub fn decomposition_of(blocks: &Blocks) -> CellTheorem {
     let [m, i, j, top, s, t, a, b] = ["m", "i", "j", "p", "s", "t", "a", "b"].map(v);
     let low = |x: &Term| x.clone().le(s.clone());
     // The middle band is rows s+1 .. s+t = p, the far band p+1 .. m.
     let middle = |x: &Term| Formula::and([s.clone().lt(x.clone()), x.clone().le(top.clone())]);
     let high = |x: &Term| top.clone().lt(x.clone());
     let here = || p(m.clone(), i.clone(), j.clone());
+    let (corner_side, corner_text) = blocks.corners.clone();
+    let (centre_side, centre_text) = blocks.centre.clone();
     let corner = |place: Vec<Formula>, x: Term, y: Term| {
-        Cells::when(Formula::and(place), here().iff(p(s.clone(), x, y)))
+        Cells::when(
+            Formula::and(place),
+            here().iff(p(corner_side.clone(), x, y)),
+        )
     };
     let row_far = a.clone().add(top.clone()).eq(i.clone());
     let col_far = b.clone().add(top.clone()).eq(j.clone());
-    let centre_side = match variant {
-        Decomposition::CentreOffByOne => t.clone().add(c(1)),
-        _ => t.clone(),
-    };
     let edges = Formula::or([
         Formula::and([middle(&i), middle(&j).not()]),
         Formula::and([middle(&i).not(), middle(&j)]),
     ]);
-    let edge_claim = match variant {
-        Decomposition::EdgesFull => here(),
-        _ => here().not(),
+    let edge_claim = if blocks.edges_full {
+        here()
+    } else {
+        here().not()
     };
     let power_of_two = Formula::and([
         c(1).le(top.clone()),
         Term::And(Box::new(top.clone()), Box::new(top.clone().sub(c(1)))).eq(c(0)),
     ]);
+    let as_stated = blocks.is_as_stated();
+    let board = |side: &str| format!("C({side},{side})");
+    let copy = |side: &str| format!("R({side},{side})");
+    let latex_copy = |side: &str| {
+        let side = super::latex_text(side);
+        format!("R_{{{side},{side}}}")
+    };
     CellTheorem {
-        name: match variant {
-            Decomposition::AsStated => "decomposition",
-            Decomposition::EdgesFull => "decomposition-wrong-edges",
-            Decomposition::CentreOffByOne => "decomposition-wrong-centre",
+        name: if as_stated {
+            "decomposition"
+        } else {
+            "decomposition-variant"
         }
         .into(),
         source: "Theorem 3.4".into(),
-        statement: match variant {
-            Decomposition::AsStated => "For every m >= 2, written m = 2^(k+1) + s with 0 <= s < 2^(k+1), and t = 2^(k+1) - s: cut C(m,m) into blocks of widths s, t, s; the four s x s corner blocks are copies of R(s,s), the t x t centre block is a copy of R(t,t), and the four edge blocks hold no P-position.",
-            Decomposition::EdgesFull => "(a deliberately wrong Theorem 3.4: the edge blocks claimed full of P-positions)",
-            Decomposition::CentreOffByOne => "(a deliberately wrong Theorem 3.4: the centre claimed a copy of R(t+1,t+1))",
-        }
-        .into(),
-        latex: "Let $m \\ge 2$ be an integer with binary expansion $m = a_0 + a_1 2 + \\dots + a_k 2^k + 2^{k+1}$, and let $s = a_0 + a_1 2 + \\dots + a_k 2^k$ and $t = 2^{k+1} - s$. Then the pattern $R_{m,m}$ consists of four copies of $R_{s,s}$ placed at the corners and one copy of $R_{t,t}$ placed at the center: cut into blocks of widths $s$, $t$, $s$, the corner blocks are copies of $R_{s,s}$, the centre block is a copy of $R_{t,t}$, and the four edge blocks contain no P-position.".into(),
+        statement: if as_stated {
+            "For every m >= 2, written m = 2^(k+1) + s with 0 <= s < 2^(k+1), and t = 2^(k+1) - s: cut C(m,m) into blocks of widths s, t, s; the four s x s corner blocks are copies of R(s,s), the t x t centre block is a copy of R(t,t), and the four edge blocks hold no P-position.".into()
+        } else {
+            format!(
+                "(a variant of Theorem 3.4, {}) For every m >= 2, written m = 2^(k+1) + s with 0 <= s < 2^(k+1), p = 2^(k+1) and t = p - s: cut C(m,m) into blocks of widths s, t, s; the four corner blocks are copies of {}, the centre block is a copy of {}, and the four edge blocks {}.",
+                blocks.describe(),
+                copy(&corner_text),
+                copy(&centre_text),
+                if blocks.edges_full { "are full of P-positions" } else { "hold no P-position" }
+            )
+        },
+        latex: if as_stated {
+            "Let $m \\ge 2$ be an integer with binary expansion $m = a_0 + a_1 2 + \\dots + a_k 2^k + 2^{k+1}$, and let $s = a_0 + a_1 2 + \\dots + a_k 2^k$ and $t = 2^{k+1} - s$. Then the pattern $R_{m,m}$ consists of four copies of $R_{s,s}$ placed at the corners and one copy of $R_{t,t}$ placed at the center: cut into blocks of widths $s$, $t$, $s$, the corner blocks are copies of $R_{s,s}$, the centre block is a copy of $R_{t,t}$, and the four edge blocks contain no P-position.".into()
+        } else {
+            format!(
+                "Let $m \\ge 2$ be an integer, $p = 2^{{k+1}}$ its highest power of two, $s = m - p$ and $t = p - s$. Cut $R_{{m,m}}$ into blocks of widths $s$, $t$, $s$: the corner blocks are copies of ${}$, the centre block is a copy of ${}$, and the four edge blocks {}.",
+                latex_copy(&corner_text),
+                latex_copy(&centre_text),
+                if blocks.edges_full { "consist of P-positions only" } else { "contain no P-position" }
+            )
+        },
         gives: None,
         vars: names_of(&["m", "i", "j", "p", "s", "t", "a", "b"]),
         searched: 3,
@@ -489,25 +697,45 @@ pub fn decomposition(variant: Decomposition) -> CellTheorem {
             on_board(&m, &i, &j),
         ]),
         clauses: vec![
-            ("top-left corner: cell (i, j) of C(s,s)".into(), corner(vec![low(&i), low(&j)], i.clone(), j.clone())),
             (
-                "top-right corner: cell (i, j-s-t) of C(s,s)".into(),
-                corner(vec![low(&i), high(&j), col_far.clone()], i.clone(), b.clone()),
+                format!("top-left corner: cell (i, j) of {}", board(&corner_text)),
+                corner(vec![low(&i), low(&j)], i.clone(), j.clone()),
             ),
             (
-                "bottom-left corner: cell (i-s-t, j) of C(s,s)".into(),
-                corner(vec![high(&i), low(&j), row_far.clone()], a.clone(), j.clone()),
+                format!(
+                    "top-right corner: cell (i, j-s-t) of {}",
+                    board(&corner_text)
+                ),
+                corner(
+                    vec![low(&i), high(&j), col_far.clone()],
+                    i.clone(),
+                    b.clone(),
+                ),
             ),
             (
-                "bottom-right corner: cell (i-s-t, j-s-t) of C(s,s)".into(),
-                corner(vec![high(&i), high(&j), row_far, col_far], a.clone(), b.clone()),
+                format!(
+                    "bottom-left corner: cell (i-s-t, j) of {}",
+                    board(&corner_text)
+                ),
+                corner(
+                    vec![high(&i), low(&j), row_far.clone()],
+                    a.clone(),
+                    j.clone(),
+                ),
             ),
             (
-                match variant {
-                    Decomposition::CentreOffByOne => "centre: cell (i-s, j-s) of C(t+1,t+1)",
-                    _ => "centre: cell (i-s, j-s) of C(t,t)",
-                }
-                .into(),
+                format!(
+                    "bottom-right corner: cell (i-s-t, j-s-t) of {}",
+                    board(&corner_text)
+                ),
+                corner(
+                    vec![high(&i), high(&j), row_far, col_far],
+                    a.clone(),
+                    b.clone(),
+                ),
+            ),
+            (
+                format!("centre: cell (i-s, j-s) of {}", board(&centre_text)),
                 Cells::when(
                     Formula::and([
                         middle(&i),
@@ -519,9 +747,10 @@ pub fn decomposition(variant: Decomposition) -> CellTheorem {
                 ),
             ),
             (
-                match variant {
-                    Decomposition::EdgesFull => "edge blocks: every cell a P-position",
-                    _ => "edge blocks: no P-position",
+                if blocks.edges_full {
+                    "edge blocks: every cell a P-position"
+                } else {
+                    "edge blocks: no P-position"
                 }
                 .into(),
                 Cells::when(edges, edge_claim),
