@@ -33,7 +33,7 @@ mod tests;
 
 use crate::games::capped::{Cap, CappedGame};
 use crate::games::nim::Nim;
-use crate::games::solver::{solve_dense_controlled, Game};
+use crate::games::solver::{solve_dense, Game};
 use crate::{Control, Error, Result};
 use ir::{Env, Formula, Term};
 
@@ -574,7 +574,7 @@ pub fn confirm(
                 show(p)
             ))
         })?;
-    let solved = solve_dense_controlled(game.solver(), &bounds, memory_limit, control)?;
+    let solved = solve_dense(game.solver(), &bounds, memory_limit, control)?;
     let p32: Vec<u32> = bounds.clone();
     let g = solved.get(&p32).ok_or_else(|| {
         internal(format!(
@@ -657,7 +657,7 @@ pub fn confirm(
     let mut smallest_checked_by_solver = false;
     if tuples <= minimal_box_limit {
         let side32 = u32::try_from(side).unwrap_or(u32::MAX);
-        let big = solve_dense_controlled(
+        let big = solve_dense(
             game.solver(),
             &vec![side32; names.len()],
             memory_limit,
@@ -726,13 +726,13 @@ pub fn smallest_disagreement(
         // The capped solver: the same values (its tests check it against
         // the dense one), far faster.
         Some(capped) => {
-            let solved = capped.solve_controlled([side32; 3], memory_limit, control)?;
+            let solved = capped.solve([side32; 3], memory_limit, control)?;
             for (q, g) in solved.positions() {
                 visit(&q, g)?;
             }
         }
         None => {
-            let solved = solve_dense_controlled(
+            let solved = solve_dense(
                 game.solver(),
                 &vec![side32; names.len()],
                 memory_limit,
