@@ -10,12 +10,14 @@ use nimscape::encode::gif::{GifWriter, Repeat};
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::figure::square::{SquareFigure, SquareMode};
 use nimscape::scene::board::BoardStyle;
+use nimscape::Control;
 
 /// Frames 1..=last mod 2, each checked against P(n,n); panics on a mismatch.
 fn parity_and_check(last: usize) {
     let mut stepper = ParityStepper::new(last, DEFAULT_MEMORY_LIMIT).unwrap();
-    while stepper.advance().is_some() {
-        assert_eq!(stepper.first_mismatch(), None);
+    let control = Control::new();
+    while stepper.step(&control).unwrap().is_some() {
+        assert_eq!(stepper.first_mismatch(&control).unwrap(), None);
     }
 }
 
@@ -27,7 +29,8 @@ fn gif_64_frames() -> Vec<u8> {
     let mut gif = GifWriter::new(Vec::new(), SIDE, SIDE, &palette, Repeat::Forever).unwrap();
     let mut stepper = ParityStepper::new(64, DEFAULT_MEMORY_LIMIT).unwrap();
     let mut pixels = vec![0u8; SIDE * SIDE];
-    while let Some(n) = stepper.advance() {
+    let control = Control::new();
+    while let Some(n) = stepper.step(&control).unwrap() {
         for (y, row) in pixels.chunks_mut(SIDE).enumerate() {
             let i = y * n / SIDE + 1;
             for (x, px) in row.iter_mut().enumerate() {
@@ -51,7 +54,7 @@ fn square_gif(path: &std::path::Path) -> u64 {
         &plan,
         path,
         &nimscape::encode::Metadata::default(),
-        &nimscape::Control::default(),
+        &Control::new(),
         nimscape::encode::DEFAULT_OUTPUT_LIMIT,
     )
     .unwrap();
@@ -70,7 +73,8 @@ fn benches(c: &mut Criterion) {
     group.bench_function("mod 7, frames 1..1024", |b| {
         b.iter(|| {
             let mut stepper = ResidueStepper::new(7, 1024, DEFAULT_MEMORY_LIMIT).unwrap();
-            while stepper.advance().is_some() {}
+            let control = Control::new();
+            while stepper.step(&control).unwrap().is_some() {}
             stepper.get(512, 512)
         })
     });

@@ -28,7 +28,7 @@ fn band_7_1_box_300(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let s = game
-                    .solve(&game_box, DEFAULT_MEMORY_LIMIT)
+                    .solve(&game_box, DEFAULT_MEMORY_LIMIT, &Control::new())
                     .expect("fits the memory limit");
                 assert_eq!(s.len(), 1200);
                 s

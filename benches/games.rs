@@ -4,6 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::games::CappedGame;
+use nimscape::Control;
 
 fn triangular_k3_box_256(c: &mut Criterion) {
     let game = CappedGame::triangular(3).expect("k = 3 is valid");
@@ -12,7 +13,7 @@ fn triangular_k3_box_256(c: &mut Criterion) {
     group.bench_function("triangular k=3 box 256", |b| {
         b.iter(|| {
             let g = game
-                .solve([256, 256, 256], DEFAULT_MEMORY_LIMIT)
+                .solve([256, 256, 256], DEFAULT_MEMORY_LIMIT, &Control::new())
                 .expect("fits the memory limit");
             assert_eq!(g.get(0, 0, 0), Some(0));
             g

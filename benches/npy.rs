@@ -6,10 +6,14 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nimscape::encode::npy;
 use nimscape::games::{CappedGame, Solution};
+use nimscape::Control;
 
 fn npy_write_box_400(c: &mut Criterion) {
     let game = CappedGame::triangular(3).expect("k = 3 is valid");
-    let solution = Solution::Capped(game.solve([400, 400, 400], 4 << 30).expect("fits"));
+    let solution = Solution::Capped(
+        game.solve([400, 400, 400], 4 << 30, &Control::new())
+            .expect("fits"),
+    );
     let shape = solution.data_shape();
     let bytes = shape.iter().product::<u64>() * 2;
     let mut group = c.benchmark_group("npy");

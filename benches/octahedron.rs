@@ -9,6 +9,7 @@ use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::octahedron::{
     count_diamonds, detail_order, sierpinski_view, Level, PlaneOptions, Section, ViewOptions,
 };
+use nimscape::Control;
 
 fn sections(c: &mut Criterion) {
     let mut group = c.benchmark_group("octahedron_section");
@@ -20,7 +21,7 @@ fn sections(c: &mut Criterion) {
             count_diamonds(30, level).unwrap()
         );
         group.bench_function(format!("S_30 r={text}"), |b| {
-            b.iter(|| Section::compute(30, level, DEFAULT_MEMORY_LIMIT).unwrap())
+            b.iter(|| Section::compute(30, level, DEFAULT_MEMORY_LIMIT, &Control::new()).unwrap())
         });
     }
     // Level of detail for a 1024-pixel drawing of S_30 at r = 0.37.
@@ -31,7 +32,7 @@ fn sections(c: &mut Criterion) {
         count_diamonds(k, level).unwrap()
     );
     group.bench_function("S_30 r=0.37 at 1024 px (level of detail)", |b| {
-        b.iter(|| Section::compute(k, level, DEFAULT_MEMORY_LIMIT).unwrap())
+        b.iter(|| Section::compute(k, level, DEFAULT_MEMORY_LIMIT, &Control::new()).unwrap())
     });
     group.finish();
 }
@@ -41,14 +42,14 @@ fn views(c: &mut Criterion) {
     group.sample_size(10);
     let plain = ViewOptions::default();
     group.bench_function("S_5 view geometry", |b| {
-        b.iter(|| sierpinski_view(5, &plain).unwrap())
+        b.iter(|| sierpinski_view(5, &plain, &Control::new()).unwrap())
     });
     let with_plane = ViewOptions {
         plane: Some(PlaneOptions::at(Level::integer(5, 22).unwrap())),
         ..ViewOptions::default()
     };
     group.bench_function("S_5 view geometry with section plane", |b| {
-        b.iter(|| sierpinski_view(5, &with_plane).unwrap())
+        b.iter(|| sierpinski_view(5, &with_plane, &Control::new()).unwrap())
     });
     group.finish();
 }

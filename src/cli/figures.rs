@@ -8,8 +8,8 @@ use super::progress::Watch;
 use anyhow::{bail, Result};
 use nimscape::encode::Format;
 use nimscape::figure::grundy::GrundyPlan;
-use nimscape::games::{check_shifts_controlled, GameSpec};
-use nimscape::pattern::count::check_controlled;
+use nimscape::games::{check_shifts, GameSpec};
+use nimscape::pattern::count::check;
 use nimscape::request::automaton::AutomatonArgs;
 use nimscape::request::count::CountArgs;
 use nimscape::request::grundy::GrundyArgs;
@@ -141,7 +141,7 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         }
     }
     if let Some(check_up_to) = check_report {
-        let lines = check_controlled(check_up_to, &ctx.control)?;
+        let lines = check(check_up_to, &ctx.control)?;
         let failed = lines.iter().any(|line| !line.holds);
         let mut out = out::stdout();
         if json {
@@ -242,7 +242,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             }
         }
         if args.compare_nim_sum {
-            let c = solution.compare_nim_sum();
+            let c = solution.compare_nim_sum(&ctx.control)?;
             let xor = figure.game.coordinate_names().join("^");
             document["compare_nim_sum"] = serde_json::json!({
                 "nim_sum": xor,
@@ -257,7 +257,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             }
         }
         if let (Some(range), Some(capped)) = (shifts, solution.as_capped()) {
-            let checks = check_shifts_controlled(capped, range.clone(), &ctx.control)?;
+            let checks = check_shifts(capped, range.clone(), &ctx.control)?;
             let exact: Vec<i64> = checks.iter().filter(|c| c.exact()).map(|c| c.h).collect();
             if json {
                 let rows: Vec<serde_json::Value> = checks

@@ -285,7 +285,7 @@ fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
         Command::Prove(args) => prove::run(*args, ctx),
         Command::Verify(args) => {
             signals::exit_at_once();
-            verify::run(args, ctx.memory_limit, ctx.format)
+            verify::run(args, ctx.memory_limit, ctx.format, &ctx.control)
         }
         Command::Render(args) => render::run(args, ctx),
         Command::Completions { shell } => {

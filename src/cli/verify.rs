@@ -21,13 +21,18 @@ pub struct VerifyArgs {
 /// The widest line of the text report: it fits a 100-column terminal.
 const COLUMNS: usize = 100;
 
-pub fn run(args: VerifyArgs, memory_limit: u64, format: Option<Format>) -> Result<()> {
+pub fn run(
+    args: VerifyArgs,
+    memory_limit: u64,
+    format: Option<Format>,
+    control: &nimscape::Control,
+) -> Result<()> {
     let json = super::figures::report_format(format, "verify")?;
     let mut claims = verify::claims();
     if args.inject_false_claim {
         claims.push(verify::deliberately_false_claim());
     }
-    let outcomes = verify::run(&claims, args.up_to, memory_limit)?;
+    let outcomes = verify::run(&claims, args.up_to, memory_limit, control)?;
     let holding = outcomes.iter().filter(|o| o.holds).count();
     let failing: Vec<&str> = outcomes
         .iter()

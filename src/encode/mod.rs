@@ -518,40 +518,10 @@ fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
         .sum()
 }
 
-/// Writes a scene in the format its path names (PNG, SVG, PDF or TikZ), atomically.
-pub fn write_scene(
-    path: &Path,
-    scene: &crate::scene::Scene,
-    metadata: &Metadata,
-    memory_limit: u64,
-) -> Result<()> {
-    let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
-    write_atomic(path, DEFAULT_OUTPUT_LIMIT, |out| {
-        write_scene_to(out, format, scene, metadata, memory_limit).map_err(|e| e.at(path))
-    })
-}
-
-/// Writes a scene as PNG, SVG, PDF or TikZ to any writer.
+/// Writes a scene as PNG, SVG, PDF or TikZ to any writer, stopping with
+/// [`Error::Cancelled`] once `control` is cancelled: rasterising a print-size 3D
+/// view is long enough to need it.
 pub fn write_scene_to(
-    out: &mut dyn Write,
-    format: Format,
-    scene: &crate::scene::Scene,
-    metadata: &Metadata,
-    memory_limit: u64,
-) -> Result<()> {
-    write_scene_controlled(
-        out,
-        format,
-        scene,
-        metadata,
-        memory_limit,
-        &crate::Control::default(),
-    )
-}
-
-/// [`write_scene_to`] that stops with [`Error::Cancelled`] once `control` is
-/// cancelled: rasterising a print-size 3D view is long enough to need it.
-pub fn write_scene_controlled(
     out: &mut dyn Write,
     format: Format,
     scene: &crate::scene::Scene,
@@ -578,7 +548,7 @@ pub fn write_scene_controlled(
             out.write_all(&pdf).map_err(Error::write_failed)
         }
         Format::Png => {
-            let pixels = raster::rasterize_controlled(scene, control)?;
+            let pixels = raster::rasterize(scene, control)?;
             let dpi = scene.paper.map(|paper| paper.dpi);
             png::write_rgb_at(
                 out,

@@ -9,12 +9,9 @@ use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke,
 /// Draws a scene into a pixmap of [`Scene::pixel_size`]: one pixel per scene unit,
 /// or the paper's dpi when the scene is on paper (cells then still end on whole
 /// pixels: their rectangle is scaled and its edges shared out as always).
-pub fn rasterize(scene: &Scene) -> Result<Pixmap> {
-    rasterize_controlled(scene, &crate::Control::default())
-}
-
-/// [`rasterize`], checking `control` every few dozen items.
-pub fn rasterize_controlled(scene: &Scene, control: &crate::Control) -> Result<Pixmap> {
+///
+/// `control` is checked every few dozen items.
+pub fn rasterize(scene: &Scene, control: &crate::Control) -> Result<Pixmap> {
     let (width, height) = scene.pixel_size();
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
         Error::invalid(format!(
@@ -271,7 +268,7 @@ mod tests {
         let mut scene = Scene::new(72, 36, Color::WHITE);
         scene.push(PathItem::rect(0.0, 0.0, 36.0, 36.0).filled(Color::BLACK));
         let scene = scene.on_paper(crate::scene::units::Print { dpi: Some(300.0) }, None);
-        let pixmap = rasterize(&scene).unwrap();
+        let pixmap = rasterize(&scene, &crate::Control::default()).unwrap();
         assert_eq!((pixmap.width(), pixmap.height()), (300, 150));
         let rgba = straight_rgba(&pixmap);
         assert_eq!(rgba[(75 * 300 + 140) * 4], 0);
@@ -294,7 +291,7 @@ mod tests {
             palette: vec![Color::WHITE, Color::BLACK],
             grid_line: None,
         });
-        let rgba = straight_rgba(&rasterize(&scene).unwrap());
+        let rgba = straight_rgba(&rasterize(&scene, &crate::Control::default()).unwrap());
         let black = |x: usize, y: usize| rgba[(y * 10 + x) * 4] == 0;
         // Column edges 0,3,6,10 and row edges 0,2,4,7: no grey pixels anywhere.
         assert!(rgba.chunks(4).all(|p| p[0] == 0 || p[0] == 255));

@@ -9,8 +9,8 @@
 
 use super::animation::BoardAnimation;
 use crate::automaton::{
-    check_frames, check_modulus, rule60_controlled, ExactGrid, ExactStepper, Mismatch,
-    ParityStepper, ResidueGrid, ResidueStepper,
+    check_frames, check_modulus, rule60, ExactGrid, ExactStepper, Mismatch, ParityStepper,
+    ResidueGrid, ResidueStepper,
 };
 use crate::encode::animation::Animation;
 use crate::encode::{self, npy, png as png_enc, Format, Metadata};
@@ -323,7 +323,7 @@ impl AutomatonPlan {
             // P-criterion, a frame costs one board, not n steps of the automaton.
             return Ok(Box::new(self.frames.clone().into_iter().map_while(
                 move |n| {
-                    let grid = crate::pattern::p_grid_controlled(n, n, &control);
+                    let grid = crate::pattern::p_grid(n, n, &control);
                     grid.ok().map(|grid| Frame::Parity(n, grid))
                 },
             )));
@@ -389,7 +389,7 @@ impl AutomatonPlan {
         while let Some(n) = stepper.advance(control) {
             control.advance((n as u64 * n as u64).saturating_sub(1));
             let mismatch = match &stepper {
-                Stepper::Parity(s) => s.first_mismatch_controlled(control)?,
+                Stepper::Parity(s) => s.first_mismatch(control)?,
                 Stepper::Residue(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
                 Stepper::Exact(s) => crate::automaton::check_grid(&s.to_grid().odd_cells())?,
             };
@@ -561,7 +561,7 @@ impl AutomatonPlan {
         // Building the scene; a PNG's raster on top was checked with the format.
         self.check_sheet_memory(false)?;
         if self.rule60 {
-            let grid = rule60_controlled(self.last(), self.memory_limit, control)?;
+            let grid = rule60(self.last(), self.memory_limit, control)?;
             let panel = BoardPanel::from_bits(&grid, style)
                 .with_caption(format!("Rule 60, generations 1..{}", self.last()));
             return Ok(board::sheet(&[panel], size, Some(1), style));
@@ -597,11 +597,7 @@ impl AutomatonPlan {
             "write `raw` with `modulus` 2 as .png, which is streamed 1 bit per cell",
         )?;
         if self.rule60 {
-            return Ok(Scene::raw_bits(&rule60_controlled(
-                n,
-                self.memory_limit,
-                control,
-            )?));
+            return Ok(Scene::raw_bits(&rule60(n, self.memory_limit, control)?));
         }
         let first = self.computed_frames(control)?.next();
         control.check()?;
@@ -683,7 +679,7 @@ impl AutomatonPlan {
                     .map_err(Error::write_failed)?;
                 control.check()
             }
-            _ => encode::write_scene_controlled(
+            _ => encode::write_scene_to(
                 out,
                 format,
                 &*self.scene(control)?,
@@ -715,7 +711,7 @@ impl AutomatonPlan {
             "ask for fewer `frames`",
         )?;
         let grid = if self.rule60 {
-            rule60_controlled(n, self.memory_limit, control)?
+            rule60(n, self.memory_limit, control)?
         } else {
             let first = self.computed_frames(control)?.next();
             control.check()?;
@@ -1161,6 +1157,9 @@ mod tests {
         assert_eq!(parity.len(), 2);
         assert_eq!(parity, odd(Values::Modulus(4)));
         assert_eq!(parity, odd(Values::Exact));
-        assert_eq!(parity[1], crate::pattern::p_grid(30, 30));
+        assert_eq!(
+            parity[1],
+            crate::pattern::p_grid(30, 30, &Control::new()).unwrap()
+        );
     }
 }

@@ -142,7 +142,7 @@ impl Figure for CountPlan {
         format: Format,
         out: &mut dyn Write,
         metadata: &Metadata,
-        _control: &Control,
+        control: &Control,
     ) -> Result<()> {
         match format {
             Format::Csv => encode::write_csv(
@@ -195,7 +195,7 @@ impl Figure for CountPlan {
                 )?);
                 let drawing = encode::scene_peak_bytes(&scene, format);
                 self.refuse_over_limit(format, self.list_bytes().saturating_add(drawing))?;
-                encode::write_scene_to(out, format, &scene, metadata, u64::MAX)
+                encode::write_scene_to(out, format, &scene, metadata, u64::MAX, control)
             }
         }
     }

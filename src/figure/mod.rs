@@ -181,7 +181,7 @@ pub fn write_last_frame(
     pick.number(count)?;
     let scene = poster.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
     encode::write_atomic(path, output_limit, |out| {
-        encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit)
+        encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit, control)
             .map_err(|e| e.at(path))
     })
 }
@@ -209,7 +209,7 @@ impl Write for Checked<'_> {
 
 /// Writes `figure` as `format` to `out` under `control`: a cancelled run ends in
 /// [`crate::Error::Cancelled`], whatever step noticed it.
-fn write_controlled(
+fn write_checked(
     figure: &dyn Figure,
     format: Format,
     out: &mut dyn Write,
@@ -257,7 +257,7 @@ pub fn write_file(
         )?;
     }
     encode::write_atomic(path, output_limit, |out| {
-        write_controlled(figure, format, out, metadata, control).map_err(|e| e.at(path))
+        write_checked(figure, format, out, metadata, control).map_err(|e| e.at(path))
     })
 }
 
@@ -303,7 +303,7 @@ pub fn write_stream_to(
         budget: encode::OutputBudget::of_limit(output_limit),
     };
     // Errors name the stream as errors of a file name the file.
-    write_controlled(figure, format, &mut bounded, metadata, control).map_err(|e| e.at(stream))?;
+    write_checked(figure, format, &mut bounded, metadata, control).map_err(|e| e.at(stream))?;
     bounded
         .flush()
         .map_err(|e| crate::Error::write_failed(e).at(stream))
@@ -366,7 +366,7 @@ pub fn to_writer(
     control: &Control,
 ) -> Result<()> {
     figure.check(format)?;
-    write_controlled(figure, format, out, metadata, control)
+    write_checked(figure, format, out, metadata, control)
 }
 
 /// [`write_file`] in the format `path`'s extension names.

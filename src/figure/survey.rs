@@ -2168,11 +2168,15 @@ mod tests {
             },
         )
         .unwrap();
-        game.solve(&GameBox::Each(bounds.to_vec()), 1 << 30)
-            .unwrap()
-            .positions()
-            .map(|(p, g)| (p, g == 0))
-            .collect()
+        game.solve(
+            &GameBox::Each(bounds.to_vec()),
+            1 << 30,
+            &crate::Control::default(),
+        )
+        .unwrap()
+        .positions()
+        .map(|(p, g)| (p, g == 0))
+        .collect()
     }
 
     #[test]

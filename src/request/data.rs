@@ -15,7 +15,7 @@ use crate::error::check_memory;
 use crate::figure::grundy::GrundyPlan;
 use crate::figure::Figure;
 use crate::pattern::tiles::TilePlan;
-use crate::pattern::{p_grid_bytes, p_grid_controlled};
+use crate::pattern::{p_grid, p_grid_bytes};
 use crate::{Control, Error, Result};
 use clap::FromArgMatches;
 use rayon::prelude::*;
@@ -333,7 +333,7 @@ pub fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, us
 }
 
 /// Fills `out` (`rows * cols` flags, all `false`) with the P-set of
-/// R(rows, cols): the bit grid of [`p_grid_controlled`] unpacked to one value per
+/// R(rows, cols): the bit grid of [`p_grid`] unpacked to one value per
 /// cell, rows in parallel; a word of all P-cells is one fill, an empty one is
 /// skipped.
 pub fn p_set_into(rows: usize, cols: usize, out: &mut [bool], control: &Control) -> Result<()> {
@@ -347,7 +347,7 @@ pub fn p_set_into(rows: usize, cols: usize, out: &mut [bool], control: &Control)
     if out.is_empty() {
         return Ok(());
     }
-    let grid = p_grid_controlled(rows, cols, control)?;
+    let grid = p_grid(rows, cols, control)?;
     out.par_chunks_mut(cols).enumerate().for_each(|(row, out)| {
         if control.is_cancelled() {
             return;

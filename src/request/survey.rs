@@ -677,7 +677,7 @@ fn figures(
             path.with_file_name(format!("{stem}-table.{ext}"))
         };
         let mut bytes = Vec::new();
-        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
+        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit, control)?;
         emit(&figure, &bytes)?;
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
         return Ok(names);
@@ -699,7 +699,7 @@ fn figures(
             path.to_path_buf()
         };
         let mut bytes = Vec::new();
-        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
+        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit, control)?;
         emit(&figure, &bytes)?;
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
     }

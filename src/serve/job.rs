@@ -57,8 +57,7 @@ impl Job {
                 .map_err(ApiError::from)
             }
             Job::PassBoard { m, memory_limit } => {
-                let (_, pass) =
-                    crate::games::nim_pass::square_board_controlled(*m, *memory_limit, control)?;
+                let (_, pass) = crate::games::nim_pass::square_board(*m, *memory_limit, control)?;
                 let side = *m as usize;
                 let mut cells = vec![0u8; side * side];
                 for (r, c) in pass.ones() {

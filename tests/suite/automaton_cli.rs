@@ -93,7 +93,7 @@ fn gif_frames_are_the_parity_pattern_in_exact_palette_colours() {
     for (k, frame) in gif.rgb.iter().enumerate() {
         let n = k + 1;
         assert!(frame.iter().all(|p| allowed.contains(p)), "frame {n}");
-        let p = p_grid(n, n);
+        let p = p_grid(n, n, &nimscape::Control::default()).unwrap();
         for r in 0..n {
             for c in 0..n {
                 let (x, y) = cell_centre(16, 16, 128, n, r, c);
@@ -291,7 +291,7 @@ fn square_gif_animates_over_m() {
     for (k, frame) in gif.rgb.iter().enumerate() {
         let m = k + 1;
         assert!(frame.iter().all(|p| allowed.contains(p)), "board {m}");
-        let p = p_grid(m, m);
+        let p = p_grid(m, m, &nimscape::Control::default()).unwrap();
         for r in 0..m {
             for c in 0..m {
                 let (x, y) = cell_centre(16, 16, 96, m, r, c);
@@ -330,7 +330,7 @@ fn raw_png_is_one_bit_per_cell_and_matches_the_xor_criterion() {
             (w as usize, h as usize, color, depth),
             (n, n, png::ColorType::Grayscale, png::BitDepth::One)
         );
-        let p = p_grid(n, n);
+        let p = p_grid(n, n, &nimscape::Control::default()).unwrap();
         let row_bytes = n.div_ceil(8);
         for r in 0..n {
             for c in 0..n {

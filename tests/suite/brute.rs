@@ -43,7 +43,7 @@ fn pattern_equals_brute_force_game_search_for_every_board_up_to_12() {
     let index = |h: [usize; 4]| ((h[0] * SIDE + h[1]) * SIDE + h[2]) * SIDE + h[3];
     for m in 1..=SIDE {
         for n in 1..=SIDE {
-            let grid = p_grid(m, n);
+            let grid = p_grid(m, n, &nimscape::Control::default()).unwrap();
             for i in 1..=m {
                 for j in 1..=n {
                     let searched = is_p[index([i - 1, j - 1, m - i, n - j])];

@@ -99,7 +99,13 @@ fn json_of_a_band_game_matches_the_library() {
     assert_eq!(json["game"], "band-7-1");
     assert_eq!(json["box"], serde_json::json!([22, 23]));
     let game = GameSpec::from_name("band-7-1", &GameParams::default()).unwrap();
-    let solution = game.solve(&GameBox::Uniform(22), 1 << 30).unwrap();
+    let solution = game
+        .solve(
+            &GameBox::Uniform(22),
+            1 << 30,
+            &nimscape::Control::default(),
+        )
+        .unwrap();
     let expected: Vec<Vec<u32>> = solution
         .positions()
         .map(|(mut p, v)| {

@@ -291,7 +291,13 @@ fn survey_prove_is_sound_against_the_solver() {
                     "proved" => {
                         proved += 1;
                         let side = if names.len() > 3 { 12 } else { 60 };
-                        let solved = spec.solve(&GameBox::Uniform(side), 1 << 30).unwrap();
+                        let solved = spec
+                            .solve(
+                                &GameBox::Uniform(side),
+                                1 << 30,
+                                &nimscape::Control::default(),
+                            )
+                            .unwrap();
                         for (q, g) in solved.positions() {
                             assert!(
                                 !wrong_at(&q, g),
@@ -312,7 +318,13 @@ fn survey_prove_is_sound_against_the_solver() {
                             at.iter().zip(&bounds).any(|(&a, &b)| u64::from(a) > b),
                             "{what}: the counterexample lies inside the box {bounds:?}"
                         );
-                        let solved = spec.solve(&GameBox::Each(at.clone()), 1 << 30).unwrap();
+                        let solved = spec
+                            .solve(
+                                &GameBox::Each(at.clone()),
+                                1 << 30,
+                                &nimscape::Control::default(),
+                            )
+                            .unwrap();
                         let g = solved.get(&at).expect("a position");
                         assert!(
                             wrong_at(&at, g),

@@ -407,7 +407,13 @@ fn prove_end_to_end() {
         "{out}"
     );
     let game = nimscape_model::games::capped::CappedGame::triangular(4).unwrap();
-    let solved = nimscape_model::games::solver::solve_dense(&game, &[16, 16, 16], 1 << 30).unwrap();
+    let solved = nimscape_model::games::solver::solve_dense(
+        &game,
+        &[16, 16, 16],
+        1 << 30,
+        &nimscape::Control::default(),
+    )
+    .unwrap();
     let mut wrong: Vec<(u32, Vec<u32>)> = solved
         .positions()
         .filter(|(p, g)| (p[0] ^ p[1] ^ p[2] == 0) != (*g == 0))

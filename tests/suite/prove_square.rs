@@ -25,7 +25,13 @@ use nimscape_model::prove::square::{
 fn the_engines_p_cell_is_game_search_for_every_cell_up_to_40() {
     let Some(mona) = mona() else { return };
     let top = 40u32;
-    let solved = solve_dense(&ChocolateBar, &[top, top, top, top], 1 << 30).unwrap();
+    let solved = solve_dense(
+        &ChocolateBar,
+        &[top, top, top, top],
+        1 << 30,
+        &nimscape::Control::default(),
+    )
+    .unwrap();
     let (i, j) = (Term::var("i"), Term::var("j"));
     let mut cells = 0;
     for m in 1..=top {

@@ -563,7 +563,9 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     wait_square(&tab);
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
     wait_square(&tab);
-    let (_, pass) = nimscape::games::nim_pass::square_board(27, 1 << 30).unwrap();
+    let (_, pass) =
+        nimscape::games::nim_pass::square_board(27, 1 << 30, &nimscape::Control::default())
+            .unwrap();
     assert_eq!(pass.ones().count(), 40);
     let drawn = eval(&tab, "(() => { const c = document.getElementById('sq-a'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] === 213 && d[i + 1] === 94 && d[i + 2] === 0) n++; return n; })()");
     assert!(

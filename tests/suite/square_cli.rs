@@ -29,7 +29,7 @@ fn raw_png_is_one_black_pixel_per_p_cell() {
             (w as usize, h as usize, color, depth),
             (n, m, png::ColorType::Grayscale, png::BitDepth::One)
         );
-        let grid = p_grid(m, n);
+        let grid = p_grid(m, n, &nimscape::Control::default()).unwrap();
         let row_bytes = n.div_ceil(8);
         for i in 0..m {
             for j in 0..n {
@@ -56,7 +56,7 @@ fn raw_png_spans_several_bands() {
         .success();
     let (w, h, _, _, rows) = decode_png(&std::fs::read(dir.path().join("big.png")).unwrap());
     assert_eq!((w, h), (2500, 2500));
-    let grid = p_grid(2500, 2500);
+    let grid = p_grid(2500, 2500, &nimscape::Control::default()).unwrap();
     let row_bytes = 2500usize.div_ceil(8);
     let black = rows
         .chunks(row_bytes)
@@ -152,8 +152,11 @@ fn csv_lists_every_p_cell_sorted_and_json_agrees() {
             (i.parse().unwrap(), j.parse().unwrap())
         })
         .collect();
-    let expected: Vec<(usize, usize)> =
-        p_grid(11, 11).ones().map(|(r, c)| (r + 1, c + 1)).collect();
+    let expected: Vec<(usize, usize)> = p_grid(11, 11, &nimscape::Control::default())
+        .unwrap()
+        .ones()
+        .map(|(r, c)| (r + 1, c + 1))
+        .collect();
     assert_eq!(cells, expected);
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("p.json")).unwrap()).unwrap();

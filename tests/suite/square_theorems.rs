@@ -7,7 +7,7 @@ use nimscape::pattern::p_grid;
 #[test]
 fn square_patterns_have_both_mirrors_the_diagonal_flip_and_both_diagonals() {
     for m in 1..=130 {
-        let grid = p_grid(m, m);
+        let grid = p_grid(m, m, &nimscape::Control::default()).unwrap();
         assert_eq!(grid.flip_rows(), grid, "m = {m}");
         assert_eq!(grid.flip_cols(), grid, "m = {m}");
         assert_eq!(grid.transpose(), grid, "m = {m}");
@@ -23,19 +23,25 @@ fn square_patterns_have_both_mirrors_the_diagonal_flip_and_both_diagonals() {
 #[test]
 fn doubling_the_board_doubles_the_pattern() {
     for m in 1..=256 {
-        assert_eq!(p_grid(2 * m, 2 * m), p_grid(m, m).upscale(2), "m = {m}");
+        assert_eq!(
+            p_grid(2 * m, 2 * m, &nimscape::Control::default()).unwrap(),
+            p_grid(m, m, &nimscape::Control::default())
+                .unwrap()
+                .upscale(2),
+            "m = {m}"
+        );
     }
 }
 
 #[test]
 fn theorem_3_4_corners_centre_and_empty_edges_up_to_512() {
     for m in 2..=512usize {
-        let grid = p_grid(m, m);
+        let grid = p_grid(m, m, &nimscape::Control::default()).unwrap();
         let d = Decomposition::of(m as u64);
         let (s, t) = (d.s as usize, d.t as usize);
         assert_eq!(2 * s + t, m);
         if s > 0 {
-            let corner = p_grid(s, s);
+            let corner = p_grid(s, s, &nimscape::Control::default()).unwrap();
             for (r, c, side) in d.corners() {
                 assert_eq!(
                     grid.crop(r as usize, c as usize, side as usize, side as usize),
@@ -53,7 +59,11 @@ fn theorem_3_4_corners_centre_and_empty_edges_up_to_512() {
                 assert!(grid.crop(r, c, h, w).is_empty(), "edge block of m = {m}");
             }
         }
-        assert_eq!(grid.crop(s, s, t, t), p_grid(t, t), "centre of m = {m}");
+        assert_eq!(
+            grid.crop(s, s, t, t),
+            p_grid(t, t, &nimscape::Control::default()).unwrap(),
+            "centre of m = {m}"
+        );
     }
 }
 
@@ -62,7 +72,11 @@ fn g_counts_the_cells_of_the_pattern() {
     for m in 1..=300u64 {
         assert_eq!(
             g(m),
-            u128::from(p_grid(m as usize, m as usize).count_ones()),
+            u128::from(
+                p_grid(m as usize, m as usize, &nimscape::Control::default())
+                    .unwrap()
+                    .count_ones()
+            ),
             "m = {m}"
         );
         assert_eq!(g(m), count_direct(m));
@@ -71,7 +85,7 @@ fn g_counts_the_cells_of_the_pattern() {
 
 #[test]
 fn recurrences_and_sum_identities_hold_up_to_1024() {
-    for line in check(1024) {
+    for line in check(1024, &nimscape::Control::default()).unwrap() {
         assert!(line.holds, "{line:?}");
     }
 }

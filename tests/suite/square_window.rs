@@ -273,7 +273,9 @@ fn square_decompose_depth_outlines_the_blocks_of_the_blocks_in_a_figure() {
 
 #[test]
 fn square_window_paints_nim_with_a_pass_over_the_cells() {
-    let (_, pass) = nimscape::games::nim_pass::square_board(14, 1 << 30).unwrap();
+    let (_, pass) =
+        nimscape::games::nim_pass::square_board(14, 1 << 30, &nimscape::Control::default())
+            .unwrap();
     let (w, h, pixels) = window(&[
         ("m", "14"),
         ("window", "3..14,2..9"),

@@ -1,26 +1,21 @@
 //! Every long-running entry point under a [`Control`]: a cancelled one returns
-//! `Err(Cancelled)`, a finished one reports all the work it announced, and its
-//! result is the one computed without a control.
+//! `Err(Cancelled)`, and a finished one reports all the work it announced.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::automaton::{
-    check_parity, check_parity_controlled, exact_frame, exact_frames, parity_frame, residue_frame,
-    rule60, rule60_controlled, ExactStepper, ParityStepper, ResidueStepper,
+    check_parity, exact_frame, exact_frames, parity_frame, residue_frame, rule60, ExactStepper,
+    ParityStepper, ResidueStepper,
 };
 use crate::error::DEFAULT_MEMORY_LIMIT as LIMIT;
 use crate::games::{
-    check_shifts, check_shifts_controlled, compare_nim_sum, compare_nim_sum_controlled,
-    solve_capped_fn, solve_dense, solve_dense_controlled, square_board, square_board_controlled,
-    Band, CappedGame, GameBox, GameParams, GameSpec, Nim, NimPass, SixSided, Solution,
+    check_shifts, compare_nim_sum, solve_capped_fn, solve_dense, square_board, Band, CappedGame,
+    GameBox, GameParams, GameSpec, Nim, NimPass, SixSided, Solution,
 };
-use crate::octahedron::{
-    aligned_cells, aligned_cells_controlled, sierpinski_view, sierpinski_view_controlled, Cut,
-    Level, Section, ViewOptions,
-};
-use crate::pattern::count::{check, check_controlled};
-use crate::pattern::{count_cells, count_cells_controlled, p_grid, p_grid_controlled};
+use crate::octahedron::{aligned_cells, sierpinski_view, Cut, Level, Section, ViewOptions};
+use crate::pattern::count::check;
+use crate::pattern::{count_cells, p_grid};
 use crate::{Control, Error, Result};
 
 /// Runs `work` under a fresh control; asserts it finished with every announced unit
@@ -113,14 +108,12 @@ fn values(s: &Solution) -> Vec<(Vec<u32>, u16)> {
 }
 
 #[test]
-fn games_finish_with_full_progress_and_the_uncontrolled_values() {
+fn games_finish_with_full_progress_and_streamed_values_equal_solved_ones() {
     for (spec, b) in specs() {
-        let plain = spec.solve(&b, LIMIT).unwrap();
-        let controlled = finished(|c| spec.solve_controlled(&b, LIMIT, c));
-        assert_eq!(values(&plain), values(&controlled), "{}", spec.name());
+        let solved = finished(|c| spec.solve(&b, LIMIT, c));
         let mut bytes = Vec::new();
         let streamed = finished(|c| {
-            spec.solve_streamed_controlled(
+            spec.solve_streamed(
                 &b,
                 LIMIT,
                 |_| Ok(()),
@@ -131,22 +124,16 @@ fn games_finish_with_full_progress_and_the_uncontrolled_values() {
                 c,
             )
         });
-        assert_eq!(values(&plain), values(&streamed), "{}", spec.name());
-        precancelled(|c| spec.solve_controlled(&b, LIMIT, c));
-        precancelled(|c| spec.solve_streamed_controlled(&b, LIMIT, |_| Ok(()), &mut |_| Ok(()), c));
+        assert_eq!(values(&solved), values(&streamed), "{}", spec.name());
+        precancelled(|c| spec.solve(&b, LIMIT, c));
+        precancelled(|c| spec.solve_streamed(&b, LIMIT, |_| Ok(()), &mut |_| Ok(()), c));
     }
     let game = CappedGame::triangular(2).unwrap();
-    let g = game.solve([40, 40, 40], LIMIT).unwrap();
-    assert_eq!(
-        compare_nim_sum(&g),
-        finished(|c| compare_nim_sum_controlled(&g, c))
-    );
-    assert_eq!(
-        check_shifts(&g, -3..=3).unwrap(),
-        finished(|c| check_shifts_controlled(&g, -3..=3, c))
-    );
-    precancelled(|c| compare_nim_sum_controlled(&g, c));
-    precancelled(|c| check_shifts_controlled(&g, -3..=3, c));
+    let g = finished(|c| game.solve([40, 40, 40], LIMIT, c));
+    finished(|c| compare_nim_sum(&g, c));
+    finished(|c| check_shifts(&g, -3..=3, c));
+    precancelled(|c| compare_nim_sum(&g, c));
+    precancelled(|c| check_shifts(&g, -3..=3, c));
     let cap = |x: u32, z: u32| Ok(u64::from(x ^ z) % 7);
     let by_fn =
         finished(|c| solve_capped_fn("xor", cap, [30, 6, 30], Default::default(), LIMIT, c));
@@ -161,25 +148,12 @@ fn games_finish_with_full_progress_and_the_uncontrolled_values() {
     });
     precancelled(|c| solve_capped_fn("xor", cap, [30, 6, 30], Default::default(), LIMIT, c));
     let nim = Nim::new(3).unwrap();
-    assert_eq!(
-        values(&Solution::Dense(
-            solve_dense(&nim, &[9, 9, 9], LIMIT).unwrap()
-        )),
-        values(&Solution::Dense(finished(|c| solve_dense_controlled(
-            &nim,
-            &[9, 9, 9],
-            LIMIT,
-            c
-        ))))
-    );
-    precancelled(|c| solve_dense_controlled(&Band::Example71, &[22, 23], LIMIT, c));
-    precancelled(|c| solve_dense_controlled(&SixSided, &SixSided::seed_box(1), LIMIT, c));
+    finished(|c| solve_dense(&nim, &[9, 9, 9], LIMIT, c));
+    precancelled(|c| solve_dense(&Band::Example71, &[22, 23], LIMIT, c));
+    precancelled(|c| solve_dense(&SixSided, &SixSided::seed_box(1), LIMIT, c));
     precancelled(|c| NimPass::new(3).unwrap().p_positions(&[5, 5, 5], LIMIT, c));
-    assert_eq!(
-        square_board(9, LIMIT).unwrap(),
-        finished(|c| square_board_controlled(9, LIMIT, c))
-    );
-    precancelled(|c| square_board_controlled(9, LIMIT, c));
+    finished(|c| square_board(9, LIMIT, c));
+    precancelled(|c| square_board(9, LIMIT, c));
 }
 
 #[test]
@@ -187,12 +161,12 @@ fn games_stop_midway_when_cancelled() {
     // The tiled solver (progress per anti-diagonal of tiles), the general one (per
     // level), the dense solver and nim-pass (per batch of tuples).
     let triangular = CappedGame::triangular(1).unwrap();
-    let late = cancelled_midway(|c| triangular.solve_controlled([300, 300, 300], LIMIT, c));
+    let late = cancelled_midway(|c| triangular.solve([300, 300, 300], LIMIT, c));
     let wavy = CappedGame::with_expr("max(x - z, z - x) + 20").unwrap();
-    cancelled_midway(|c| wavy.solve_controlled([200, 400, 200], LIMIT, c));
-    cancelled_midway(|c| solve_dense_controlled(&Band::Example71, &[3000, 3001], LIMIT, c));
+    cancelled_midway(|c| wavy.solve([200, 400, 200], LIMIT, c));
+    cancelled_midway(|c| solve_dense(&Band::Example71, &[3000, 3001], LIMIT, c));
     cancelled_midway(|c| NimPass::new(2).unwrap().solve(&[3000, 3000], LIMIT, c));
-    cancelled_midway(|c| square_board_controlled(120, LIMIT, c));
+    cancelled_midway(|c| square_board(120, LIMIT, c));
     assert!(
         late < Duration::from_secs(2),
         "{late:?} from cancel to stop"
@@ -219,40 +193,31 @@ fn games_stop_midway_when_cancelled() {
 #[test]
 fn automaton_frames_finish_with_full_progress_and_stop_when_cancelled() {
     let mut stepper = ParityStepper::new(200, LIMIT).unwrap();
-    while stepper.advance().is_some() {}
+    while stepper.step(&Control::new()).unwrap().is_some() {}
     assert_eq!(stepper.to_grid(), finished(|c| parity_frame(200, LIMIT, c)));
     let mut residues = ResidueStepper::new(7, 90, LIMIT).unwrap();
-    while residues.advance().is_some() {}
+    while residues.step(&Control::new()).unwrap().is_some() {}
     assert_eq!(
         residues.to_grid(),
         finished(|c| residue_frame(90, 7, LIMIT, c))
     );
     let mut exact = ExactStepper::new(30, LIMIT).unwrap();
-    while exact.advance().is_some() {}
+    while exact.step(&Control::new()).unwrap().is_some() {}
     assert_eq!(exact.to_grid(), finished(|c| exact_frame(30, LIMIT, c)));
     assert_eq!(finished(|c| exact_frames(5, 30, LIMIT, c)).len(), 26);
-    assert_eq!(
-        rule60(300, LIMIT).unwrap(),
-        finished(|c| rule60_controlled(300, LIMIT, c))
-    );
-    assert_eq!(
-        rule60(64, LIMIT).unwrap(),
-        finished(|c| rule60_controlled(64, LIMIT, c))
-    );
-    assert_eq!(
-        check_parity(150, LIMIT).unwrap(),
-        finished(|c| check_parity_controlled(150, LIMIT, c))
-    );
+    finished(|c| rule60(300, LIMIT, c));
+    finished(|c| rule60(64, LIMIT, c));
+    finished(|c| check_parity(150, LIMIT, c));
     precancelled(|c| parity_frame(50, LIMIT, c));
     precancelled(|c| residue_frame(50, 3, LIMIT, c));
     precancelled(|c| exact_frames(1, 20, LIMIT, c));
-    precancelled(|c| rule60_controlled(50, LIMIT, c));
-    precancelled(|c| check_parity_controlled(50, LIMIT, c));
+    precancelled(|c| rule60(50, LIMIT, c));
+    precancelled(|c| check_parity(50, LIMIT, c));
 
     cancelled_midway(|c| parity_frame(6000, LIMIT, c));
     cancelled_midway(|c| residue_frame(1500, 5, LIMIT, c));
     cancelled_midway(|c| exact_frame(500, LIMIT, c));
-    cancelled_midway(|c| check_parity_controlled(6000, LIMIT, c));
+    cancelled_midway(|c| check_parity(6000, LIMIT, c));
 
     // A cancelled step leaves the stepper on its frame: stepping on gives the same frames.
     let mut stepper = ParityStepper::new(100, LIMIT).unwrap();
@@ -263,7 +228,7 @@ fn automaton_frames_finish_with_full_progress_and_stop_when_cancelled() {
     control.cancel();
     assert!(matches!(stepper.step(&control), Err(Error::Cancelled)));
     assert_eq!(stepper.frame(), 40);
-    while stepper.advance().is_some() {}
+    while stepper.step(&Control::new()).unwrap().is_some() {}
     assert_eq!(
         stepper.to_grid(),
         parity_frame(100, LIMIT, &Control::new()).unwrap()
@@ -273,46 +238,31 @@ fn automaton_frames_finish_with_full_progress_and_stop_when_cancelled() {
 #[test]
 fn octahedron_sections_walks_and_views_finish_and_stop() {
     let level = Level::parse_r("0.37").unwrap();
-    let plain = Section::compute(12, level, LIMIT).unwrap();
-    assert_eq!(
-        plain,
-        finished(|c| Section::compute_controlled(12, level, LIMIT, c))
-    );
-    precancelled(|c| Section::compute_controlled(12, level, LIMIT, c));
-    assert_eq!(
-        aligned_cells(5, 13, LIMIT).unwrap(),
-        finished(|c| aligned_cells_controlled(5, 13, LIMIT, c))
-    );
-    precancelled(|c| aligned_cells_controlled(5, 13, LIMIT, c));
+    finished(|c| Section::compute(12, level, LIMIT, c));
+    precancelled(|c| Section::compute(12, level, LIMIT, c));
+    finished(|c| aligned_cells(5, 13, LIMIT, c));
+    precancelled(|c| aligned_cells(5, 13, LIMIT, c));
     let options = ViewOptions::default();
-    assert_eq!(
-        sierpinski_view(3, &options).unwrap(),
-        finished(|c| sierpinski_view_controlled(3, &options, c))
-    );
-    precancelled(|c| sierpinski_view_controlled(3, &options, c));
+    finished(|c| sierpinski_view(3, &options, c));
+    precancelled(|c| sierpinski_view(3, &options, c));
 
-    // The walk: the same nodes with or without a control, progress reaching the whole
-    // area however early the visitor stops, and a visitor that cancels stops it.
+    // The walk: progress reaching the whole area however early the visitor stops,
+    // and a visitor that cancels stops it.
     let cut = Cut::new(14, level).unwrap();
-    let mut plain = Vec::new();
-    cut.walk(|node| {
-        plain.push(*node);
-        node.depth < 9
-    });
-    let mut controlled = Vec::new();
+    let mut visited = 0u64;
     finished(|c| {
-        cut.walk_controlled(
+        cut.walk(
             |node| {
-                controlled.push(*node);
+                visited += 1;
                 node.depth < 9
             },
             c,
         )
     });
-    assert_eq!(plain, controlled);
+    assert!(visited > 1, "{visited} nodes");
     let control = Control::new();
     let mut seen = 0u64;
-    let err = cut.walk_controlled(
+    let err = cut.walk(
         |_| {
             seen += 1;
             if seen == 10 {
@@ -329,7 +279,7 @@ fn octahedron_sections_walks_and_views_finish_and_stop() {
     // Diamonds streamed to a callback that cancels: stopped within a batch.
     let control = Control::new();
     let mut diamonds = 0u64;
-    let err = Cut::new(20, level).unwrap().for_each_controlled(
+    let err = Cut::new(20, level).unwrap().for_each(
         |_| {
             diamonds += 1;
             control.cancel();
@@ -342,20 +292,14 @@ fn octahedron_sections_walks_and_views_finish_and_stop() {
 
 #[test]
 fn patterns_finish_with_full_progress_and_stop_when_cancelled() {
-    assert_eq!(
-        p_grid(300, 257),
-        finished(|c| p_grid_controlled(300, 257, c))
-    );
-    assert_eq!(p_grid(64, 64), finished(|c| p_grid_controlled(64, 64, c)));
-    assert_eq!(
-        count_cells(1000, 999),
-        finished(|c| count_cells_controlled(1000, 999, c))
-    );
-    assert_eq!(check(300), finished(|c| check_controlled(300, c)));
-    assert_eq!(check(301), finished(|c| check_controlled(301, c)));
-    precancelled(|c| p_grid_controlled(300, 257, c));
-    precancelled(|c| count_cells_controlled(1000, 999, c));
-    precancelled(|c| check_controlled(300, c));
-    cancelled_midway(|c| count_cells_controlled(1 << 31, 1 << 31, c));
-    cancelled_midway(|c| check_controlled(40_000, c));
+    finished(|c| p_grid(300, 257, c));
+    finished(|c| p_grid(64, 64, c));
+    finished(|c| count_cells(1000, 999, c));
+    finished(|c| check(300, c));
+    finished(|c| check(301, c));
+    precancelled(|c| p_grid(300, 257, c));
+    precancelled(|c| count_cells(1000, 999, c));
+    precancelled(|c| check(300, c));
+    cancelled_midway(|c| count_cells(1 << 31, 1 << 31, c));
+    cancelled_midway(|c| check(40_000, c));
 }

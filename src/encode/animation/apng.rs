@@ -36,7 +36,9 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
     let mut header = Some(encoder);
     frames.for_each_encoded(
         |_, scene| {
-            let pixels = raster::rasterize(scene)?;
+            // One frame's raster is short; the frames come through the figure's
+            // controlled iterator, which stops a cancelled run between frames.
+            let pixels = raster::rasterize(scene, &crate::Control::default())?;
             Ok((raster::straight_rgba(&pixels), scene.paper.map(|p| p.dpi)))
         },
         |number, (rgba, dpi)| {

@@ -194,7 +194,16 @@ pub fn write_frame_files(
         .for_each_encoded(
             |_, scene| {
                 let mut bytes = Vec::new();
-                write_scene_to(&mut bytes, format, scene, metadata, memory_limit)?;
+                // One frame is short; the frames come through the figure's controlled
+                // iterator, which stops a cancelled run between frames.
+                write_scene_to(
+                    &mut bytes,
+                    format,
+                    scene,
+                    metadata,
+                    memory_limit,
+                    &crate::Control::default(),
+                )?;
                 Ok((bytes, super::frames::frame_detail(scene)))
             },
             |number, (bytes, detail)| {

@@ -46,7 +46,9 @@ pub fn write_gif(
                 )));
             }
             palette.check_scene(scene)?;
-            let pixels = raster::rasterize(scene)?;
+            // One frame's raster is short; the frames come through the figure's
+            // controlled iterator, which stops a cancelled run between frames.
+            let pixels = raster::rasterize(scene, &crate::Control::default())?;
             Ok(palette.index_pixels(&pixels))
         },
     )

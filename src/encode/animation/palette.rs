@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(palette.colours().len(), 3 + TEXT_SHADES);
         let scene = text_scene(ink);
         palette.check_scene(&scene).unwrap();
-        let pixmap = raster::rasterize(&scene).unwrap();
+        let pixmap = raster::rasterize(&scene, &crate::Control::default()).unwrap();
         let indices = palette.index_pixels(&pixmap);
         let rgba = raster::straight_rgba(&pixmap);
         let mut shades_used = HashSet::new();

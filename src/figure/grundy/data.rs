@@ -28,7 +28,7 @@ impl GrundyFigure {
     /// are still being solved.
     pub(super) fn solve_to_npy(&self, out: &mut dyn Write, control: &Control) -> Result<Solution> {
         let out = std::cell::RefCell::new(out);
-        self.game.solve_streamed_controlled(
+        self.game.solve_streamed(
             &self.game_box,
             self.memory_limit,
             |shape| {

@@ -55,7 +55,7 @@ impl GrundyFigure {
             Format::Json => self.write_json(solution, out).map_err(Error::write_failed),
             Format::Npy => self.write_npy(solution, out),
             Format::Tex => self.write_tex(solution, &self.frame()?, metadata, out),
-            _ => encode::write_scene_controlled(
+            _ => encode::write_scene_to(
                 out,
                 format,
                 &self.scene(solution)?,

@@ -514,14 +514,7 @@ impl crate::figure::Figure for GrundySheetPlan {
             }
             _ => {
                 let scene = self.spec().sheet_scene(&self.solutions(control)?)?;
-                encode::write_scene_controlled(
-                    out,
-                    format,
-                    &scene,
-                    metadata,
-                    self.memory_limit,
-                    control,
-                )
+                encode::write_scene_to(out, format, &scene, metadata, self.memory_limit, control)
             }
         }
     }

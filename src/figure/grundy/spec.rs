@@ -440,8 +440,7 @@ impl GrundyFigure {
 
     /// Solves the game on the box (refused with an estimate over the memory limit).
     pub(super) fn solve(&self, control: &Control) -> Result<Solution> {
-        self.game
-            .solve_controlled(&self.game_box, self.memory_limit, control)
+        self.game.solve(&self.game_box, self.memory_limit, control)
     }
 
     /// The positions (and values) inside the slice, lexicographic.

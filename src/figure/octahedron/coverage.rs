@@ -217,69 +217,75 @@ pub fn coverage(cut: &Cut, frame: &PixelFrame) -> Coverage {
         .collect();
     let (cols, rows) = (frame.cols as f64, frame.rows as f64);
     let (mut nodes, mut leaves, mut approximated) = (0u64, 0u64, 0u64);
-    cut.walk(|node: &CutNode| {
-        nodes += 1;
-        let (dx, dy) = to_pixels(node.cx, node.cy);
-        let (x, y) = (frame.origin.0 + dx, frame.origin.1 + dy);
-        let (rx, ry) = (node.h as f64 * kx, node.h as f64 * ky);
-        if x + rx <= 0.0 || x - rx >= cols || y + ry <= 0.0 || y - ry >= rows {
-            return false;
-        }
-        let shape = Shape {
-            x,
-            y,
-            rx,
-            ry,
-            inverse: (1.0 / rx, 1.0 / ry),
-            square: frame.align,
-        };
-        if node.is_full() {
-            buffer.full_shape(&shape, node.area as f64 * per_area);
-            return false;
-        }
-        let (col, row) = (floor(x - rx), floor(y - ry));
-        if x + rx <= col + 1.0 && y + ry <= row + 1.0 {
-            buffer.deposit(col, row, node.area as f64 * per_area);
-            return false;
-        }
-        if rx >= 1.0 && ry >= 1.0 {
-            let full = node.bound().area_units();
-            let (area, gap) = (node.area as f64, (full - node.area) as f64);
-            if area * gap / full as f64 * per_area <= DELTA {
-                buffer.shape(&shape, area / full as f64);
-                approximated += 1;
+    cut.walk(
+        |node: &CutNode| {
+            nodes += 1;
+            let (dx, dy) = to_pixels(node.cx, node.cy);
+            let (x, y) = (frame.origin.0 + dx, frame.origin.1 + dy);
+            let (rx, ry) = (node.h as f64 * kx, node.h as f64 * ky);
+            if x + rx <= 0.0 || x - rx >= cols || y + ry <= 0.0 || y - ry >= rows {
                 return false;
             }
-        }
-        if node.depth == stamp_depth {
-            let (_, stamp) = stamps
-                .iter()
-                .find(|(o, _)| *o == node.offset)
-                .expect("every cut octahedron's offset has a stamp");
-            leaves += stamp.leaves.len() as u64;
-            if stamp.small {
-                if frame.align {
-                    buffer.small_leaves::<true>(x, y, &stamp.leaves);
-                } else {
-                    buffer.small_leaves::<false>(x, y, &stamp.leaves);
+            let shape = Shape {
+                x,
+                y,
+                rx,
+                ry,
+                inverse: (1.0 / rx, 1.0 / ry),
+                square: frame.align,
+            };
+            if node.is_full() {
+                buffer.full_shape(&shape, node.area as f64 * per_area);
+                return false;
+            }
+            let (col, row) = (floor(x - rx), floor(y - ry));
+            if x + rx <= col + 1.0 && y + ry <= row + 1.0 {
+                buffer.deposit(col, row, node.area as f64 * per_area);
+                return false;
+            }
+            if rx >= 1.0 && ry >= 1.0 {
+                let full = node.bound().area_units();
+                let (area, gap) = (node.area as f64, (full - node.area) as f64);
+                if area * gap / full as f64 * per_area <= DELTA {
+                    buffer.shape(&shape, area / full as f64);
+                    approximated += 1;
+                    return false;
+                }
+            }
+            if node.depth == stamp_depth {
+                let (_, stamp) = stamps
+                    .iter()
+                    .find(|(o, _)| *o == node.offset)
+                    .expect("every cut octahedron's offset has a stamp");
+                leaves += stamp.leaves.len() as u64;
+                if stamp.small {
+                    if frame.align {
+                        buffer.small_leaves::<true>(x, y, &stamp.leaves);
+                    } else {
+                        buffer.small_leaves::<false>(x, y, &stamp.leaves);
+                    }
+                    return false;
+                }
+                for leaf in &stamp.leaves {
+                    let shape = Shape {
+                        x: x + leaf.dx,
+                        y: y + leaf.dy,
+                        rx: leaf.rx,
+                        ry: leaf.ry,
+                        inverse: leaf.inverse,
+                        square: frame.align,
+                    };
+                    buffer.full_shape(&shape, leaf.coverage);
                 }
                 return false;
             }
-            for leaf in &stamp.leaves {
-                let shape = Shape {
-                    x: x + leaf.dx,
-                    y: y + leaf.dy,
-                    rx: leaf.rx,
-                    ry: leaf.ry,
-                    inverse: leaf.inverse,
-                    square: frame.align,
-                };
-                buffer.full_shape(&shape, leaf.coverage);
-            }
-            return false;
-        }
-        true
-    });
+            true
+        },
+        // Bands are short and many, and their own progress would swamp the
+        // figure's: the walk runs under a control of its own.
+        &crate::Control::default(),
+    )
+    .expect("a Control nobody holds is never cancelled");
     Coverage {
         cols: frame.cols,
         rows: frame.rows,

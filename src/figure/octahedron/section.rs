@@ -43,7 +43,7 @@ use crate::figure::plan::{Computed, Plan, Spec};
 use crate::font::fitted_size;
 use crate::octahedron::level::{GridLevel, Level};
 use crate::octahedron::section::{
-    aligned_cells_controlled, count_diamonds, detail_order, exact_area, Cut, Diamond,
+    aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond,
 };
 use crate::pattern::p_grid;
 use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
@@ -274,7 +274,7 @@ impl SectionPanel {
         if let (true, GridLevel::Integer(m)) = (self.align, self.level.at_order(self.n)) {
             let span = self.side * r / self.window;
             if (m as f64) <= span && span >= 1.0 {
-                let grid = aligned_cells_controlled(self.n, m, memory_limit, control)?;
+                let grid = aligned_cells(self.n, m, memory_limit, control)?;
                 let side = span.round() as u32;
                 let offset = ((self.side - f64::from(side)) / 2.0).round();
                 let mut indices = vec![0u8; grid.rows() * grid.cols()];
@@ -326,7 +326,7 @@ impl SectionPanel {
             "write .png (drawn with level of detail), or choose a smaller `n` or a level nearer the apex",
         )?;
         let mut squares: Vec<(i64, i64, i64)> = Vec::with_capacity(count as usize);
-        cut.for_each_controlled(
+        cut.for_each(
             |d: Diamond| {
                 let s = d.square();
                 squares.push((s.h, s.cv, s.cu));
@@ -676,7 +676,7 @@ impl SectionPlan {
                 captions: false,
                 ..BoardStyle::default()
             };
-            let grid = p_grid(m as usize, m as usize);
+            let grid = p_grid(m as usize, m as usize, control)?;
             let board = board::sheet(
                 &[BoardPanel::from_bits(&grid, &board_style)],
                 PanelSize::Panel(side),
@@ -733,7 +733,7 @@ impl SectionPlan {
         if m > u64::from(u32::MAX) {
             return Err(Error::invalid("`raw` images must have sides under 2^32"));
         }
-        aligned_cells_controlled(self.n, m, self.memory_limit, control)
+        aligned_cells(self.n, m, self.memory_limit, control)
     }
 
     /// Writes the figure to `path` in the format its extension names:
@@ -766,9 +766,9 @@ impl SectionPlan {
                     )?;
                 }
                 let result = if format == Format::Json {
-                    self.write_json(out)
+                    self.write_json(out, control)
                 } else {
-                    self.write_csv(out)
+                    self.write_csv(out, control)
                 };
                 result.map_err(Error::write_failed)
             }
@@ -782,7 +782,7 @@ impl SectionPlan {
                     control,
                 )
             }
-            Format::Png => encode::write_scene_controlled(
+            Format::Png => encode::write_scene_to(
                 out,
                 format,
                 &*self.scene(Detail::Pixels, control)?,
@@ -790,7 +790,7 @@ impl SectionPlan {
                 self.memory_limit,
                 control,
             ),
-            _ => encode::write_scene_controlled(
+            _ => encode::write_scene_to(
                 out,
                 format,
                 &*self.scene(Detail::Exact, control)?,
@@ -803,7 +803,7 @@ impl SectionPlan {
 
     /// One object per level: order, level, plane height, denominator, count,
     /// exact area, and every diamond's centre and half-diagonal as fractions.
-    fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_json(&self, out: &mut dyn Write, control: &Control) -> std::io::Result<()> {
         let several = self.levels.len() > 1;
         if several {
             write!(out, "{{\"sections\":[")?;
@@ -828,23 +828,27 @@ impl SectionPlan {
             )?;
             let mut first = true;
             let mut result = Ok(());
-            cut.for_each(|dm| {
-                if result.is_err() {
-                    return;
-                }
-                let sep = if std::mem::take(&mut first) {
-                    "\n"
-                } else {
-                    ",\n"
-                };
-                result = write!(
-                    out,
-                    "{sep}{{\"cx\":\"{}\",\"cy\":\"{}\",\"h\":\"{}\"}}",
-                    cut.fraction(dm.cx),
-                    cut.fraction(dm.cy),
-                    cut.fraction(dm.h)
-                );
-            });
+            cut.for_each(
+                |dm| {
+                    if result.is_err() {
+                        return;
+                    }
+                    let sep = if std::mem::take(&mut first) {
+                        "\n"
+                    } else {
+                        ",\n"
+                    };
+                    result = write!(
+                        out,
+                        "{sep}{{\"cx\":\"{}\",\"cy\":\"{}\",\"h\":\"{}\"}}",
+                        cut.fraction(dm.cx),
+                        cut.fraction(dm.cy),
+                        cut.fraction(dm.h)
+                    );
+                },
+                control,
+            )
+            .map_err(std::io::Error::other)?;
             result?;
             write!(out, "]}}")?;
         }
@@ -855,23 +859,27 @@ impl SectionPlan {
     }
 
     /// `r,cx,cy,h`: one diamond per line, exact fractions, in the walk's order.
-    fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_csv(&self, out: &mut dyn Write, control: &Control) -> std::io::Result<()> {
         writeln!(out, "r,cx,cy,h")?;
         for named in &self.levels {
             let cut = Cut::new(self.n, named.level).map_err(std::io::Error::other)?;
             let mut result = Ok(());
-            cut.for_each(|dm| {
-                if result.is_ok() {
-                    result = writeln!(
-                        out,
-                        "{},{},{},{}",
-                        named.level,
-                        cut.fraction(dm.cx),
-                        cut.fraction(dm.cy),
-                        cut.fraction(dm.h)
-                    );
-                }
-            });
+            cut.for_each(
+                |dm| {
+                    if result.is_ok() {
+                        result = writeln!(
+                            out,
+                            "{},{},{},{}",
+                            named.level,
+                            cut.fraction(dm.cx),
+                            cut.fraction(dm.cy),
+                            cut.fraction(dm.h)
+                        );
+                    }
+                },
+                control,
+            )
+            .map_err(std::io::Error::other)?;
             result?;
         }
         Ok(())
@@ -1024,7 +1032,7 @@ mod tests {
                 .unwrap()
                 .scene(Detail::Exact, &Control::default())
                 .unwrap();
-            let pixmap = raster::rasterize(&scene).unwrap();
+            let pixmap = raster::rasterize(&scene, &crate::Control::default()).unwrap();
             let ink: f64 = raster::straight_rgba(&pixmap)
                 .chunks(4)
                 .map(|p| f64::from(255 - p[0]) / 255.0)
@@ -1039,7 +1047,7 @@ mod tests {
             if let (true, GridLevel::Integer(m)) = (align, level.at_order(4)) {
                 // Crisp cells: each P cell covers its whole-pixel box exactly.
                 let edge = |i: u64| (i * 160 / m) as f64;
-                let grid = aligned_cells_controlled(4, m, u64::MAX, &Control::default()).unwrap();
+                let grid = aligned_cells(4, m, u64::MAX, &Control::default()).unwrap();
                 expected = grid
                     .ones()
                     .map(|(r, c)| {
@@ -1089,7 +1097,9 @@ mod tests {
                 panic!("{text}: the panel is not a cell layer");
             };
             assert_eq!((layer.cols, layer.rows), (160, 160), "one cell per pixel");
-            let rgba = raster::straight_rgba(&raster::rasterize(&scene).unwrap());
+            let rgba = raster::straight_rgba(
+                &raster::rasterize(&scene, &crate::Control::default()).unwrap(),
+            );
             let level = f.levels[0].level;
             let k = 80.0 / level.r();
             let cut = Cut::new(detail_order(4, 0.5 / k), level).unwrap();

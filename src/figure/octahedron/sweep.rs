@@ -215,7 +215,11 @@ impl SweepFigure {
         )?);
         if let (Some(view), Some(fit)) = (&self.view, fit) {
             let (vx, vy) = layout.panel_origin(1);
-            let polygons = sierpinski_view(view.n, &self.view_options(view, level))?;
+            let polygons = sierpinski_view(
+                view.n,
+                &self.view_options(view, level),
+                &crate::Control::default(),
+            )?;
             scene.items.extend(polygon_items(
                 &polygons,
                 f64::from(vx),
@@ -292,10 +296,12 @@ impl SweepFigure {
         let a = bounds(&sierpinski_view(
             view.n,
             &self.view_options(view, self.from.level),
+            &crate::Control::default(),
         )?);
         let b = bounds(&sierpinski_view(
             view.n,
             &self.view_options(view, self.to.level),
+            &crate::Control::default(),
         )?);
         Ok([
             a[0].min(b[0]),
@@ -381,12 +387,17 @@ impl SweepFigure {
     }
 
     /// The frame at `level` as palette indices, row-major.
-    pub fn frame_indices(&self, level: Level, palette: &[[u8; 3]]) -> Result<Vec<u8>> {
+    pub fn frame_indices(
+        &self,
+        level: Level,
+        palette: &[[u8; 3]],
+        control: &Control,
+    ) -> Result<Vec<u8>> {
         let fit = match &self.view {
             Some(view) => Some(self.view_bounds(view)?),
             None => None,
         };
-        self.frame_indices_in(level, fit, palette)
+        self.frame_indices_in(level, fit, palette, control)
     }
 
     fn frame_indices_in(
@@ -394,9 +405,10 @@ impl SweepFigure {
         level: Level,
         fit: Option<[f64; 4]>,
         palette: &[[u8; 3]],
+        control: &Control,
     ) -> Result<Vec<u8>> {
         let scene = self.frame_scene_in(level, fit)?;
-        let pixmap = raster::rasterize(&scene)?;
+        let pixmap = raster::rasterize(&scene, control)?;
         Ok(nearest_indices(pixmap.data(), palette))
     }
 
@@ -437,7 +449,7 @@ impl SweepFigure {
             // is seconds of drawing, which a signal must not wait for.
             |_, &level| {
                 control.check()?;
-                self.frame_indices_in(level, fit, &palette)
+                self.frame_indices_in(level, fit, &palette, control)
             },
         )
     }
@@ -555,9 +567,11 @@ mod tests {
         let figure = sweep("0.5", "0.5", 1);
         let palette = figure.palette();
         let level = Level::ratio(1, 2).unwrap();
-        let indices = figure.frame_indices(level, &palette).unwrap();
+        let indices = figure
+            .frame_indices(level, &palette, &Control::default())
+            .unwrap();
         let scene = figure.frame_scene(level).unwrap();
-        let rgba = raster::rasterize(&scene).unwrap();
+        let rgba = raster::rasterize(&scene, &Control::default()).unwrap();
         // Every pixel whose colour is in the palette maps to exactly that colour.
         let mut exact = 0;
         for (p, &i) in rgba.data().chunks(4).zip(&indices) {

@@ -9,8 +9,7 @@ use crate::encode::{self, Format, Metadata};
 use crate::error::check_memory;
 use crate::figure::plan::{Computed, Plan, Spec};
 use crate::octahedron::view::{
-    operation_t_view, sierpinski_view_controlled, OperationOptions, PolygonKind, ViewOptions,
-    ViewPolygon,
+    operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
 };
 use crate::scene::color::INK;
 use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
@@ -100,7 +99,7 @@ impl ViewFigure {
                     memory_limit: self.memory_limit,
                     ..*options
                 };
-                sierpinski_view_controlled(*n, &options, control)
+                sierpinski_view(*n, &options, control)
             }
             ViewSubject::Operation(options) => Ok(operation_t_view(options)),
         }
@@ -228,7 +227,7 @@ impl crate::figure::Figure for ViewPlan {
         metadata: &Metadata,
         control: &Control,
     ) -> Result<()> {
-        encode::write_scene_controlled(
+        encode::write_scene_to(
             out,
             format,
             &*self.scene(control)?,
@@ -373,7 +372,8 @@ mod tests {
             .unwrap()
             .scene(&Control::default())
             .unwrap();
-        let rgba = raster::straight_rgba(&raster::rasterize(&scene).unwrap());
+        let rgba =
+            raster::straight_rgba(&raster::rasterize(&scene, &crate::Control::default()).unwrap());
         let px = |x: usize, y: usize| &rgba[(y * 200 + x) * 4..][..3];
         // The solid (orange: red well above blue) touches no outermost pixel; only
         // the bluish plane and its outline, fitted out of the frame, may.

@@ -11,9 +11,7 @@ use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
 use crate::figure::plan::{Computed, Plan, Spec};
 use crate::pattern::decompose::Decomposition;
-use crate::pattern::{
-    check_board, count_cells, p_grid, p_grid_controlled, write_bilevel_row, SignatureIndex,
-};
+use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
 use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
 use crate::scene::color::okabe_ito;
 use crate::scene::legend::Swatch;
@@ -245,7 +243,7 @@ impl SquareFigure {
                 .iter()
                 .map(|&m| {
                     let (rows, cols) = self.size_of(m);
-                    p_grid_controlled(rows as usize, cols as usize, control)
+                    p_grid(rows as usize, cols as usize, control)
                 })
                 .collect()
         })
@@ -307,9 +305,7 @@ impl SquareFigure {
             self.memory_limit,
             "write the raw board as .png, which is streamed",
         )?;
-        Ok(Scene::raw_bits(&p_grid_controlled(
-            m as usize, n as usize, control,
-        )?))
+        Ok(Scene::raw_bits(&p_grid(m as usize, n as usize, control)?))
     }
 
     /// Refuses the formats this figure cannot show, before any work.
@@ -398,7 +394,7 @@ impl SquareFigure {
             (Format::Json, _) => self
                 .write_json(out, cache.grids.get().as_deref().map(Vec::as_slice))
                 .map_err(Error::write_failed),
-            _ => encode::write_scene_controlled(
+            _ => encode::write_scene_to(
                 out,
                 format,
                 &*self.scene_for(format, cache, control)?,
@@ -480,8 +476,9 @@ impl SquareFigure {
         };
         self.boards.iter().map(move |&m| {
             let m_usize = m as usize;
-            let mut panel = BoardPanel::from_bits(&p_grid(m_usize, m_usize), &style)
-                .with_caption(self.caption(m));
+            // The caller's controlled iterator stops a cancelled run between boards.
+            let grid = p_grid(m_usize, m_usize, &Control::default())?;
+            let mut panel = BoardPanel::from_bits(&grid, &style).with_caption(self.caption(m));
             if decompose {
                 mark_decomposition(&mut panel, m);
                 mark_nested(&mut panel, m, self.decompose_depth);
@@ -551,7 +548,9 @@ impl SquareFigure {
                 write!(out, ",")?;
             }
             let (rows, cols) = self.size_of(m);
-            write!(out, "{{\"count\":{}", count_cells(rows, cols))?;
+            let count =
+                count_cells(rows, cols, &Control::default()).map_err(std::io::Error::other)?;
+            write!(out, "{{\"count\":{count}")?;
             if rows == cols {
                 let d = Decomposition::of(rows);
                 write!(out, ",\"decomposition\":{{\"s\":{},\"t\":{}}}", d.s, d.t)?;
@@ -605,7 +604,8 @@ impl SquareFigure {
         let several = self.boards.len() > 1;
         self.boards.iter().fold(0u64, |total, &m| {
             let (rows, cols) = self.size_of(m);
-            let cells = count_cells(rows, cols);
+            // An estimate, O(m): a control nobody holds is never cancelled.
+            let cells = count_cells(rows, cols, &Control::default()).unwrap_or(u64::MAX);
             // "i,j\n" or "[i,j]," at most, with the widest coordinates.
             let mut line = digits(rows) + digits(cols) + 3;
             if several && format == Format::Csv {
@@ -892,8 +892,8 @@ mod tests {
 
     fn decomposed(m: u64) -> BoardPanel {
         let style = BoardStyle::default();
-        let mut panel = BoardPanel::from_bits(&p_grid(m as usize, m as usize), &style)
-            .with_caption(format!("m = {m}"));
+        let grid = p_grid(m as usize, m as usize, &Control::new()).unwrap();
+        let mut panel = BoardPanel::from_bits(&grid, &style).with_caption(format!("m = {m}"));
         mark_decomposition(&mut panel, m);
         panel
     }

@@ -3,7 +3,7 @@
 //! square family does not borrow it from the Grundy family.
 
 use crate::error::check_memory;
-use crate::games::nim_pass::square_board_controlled;
+use crate::games::nim_pass::square_board;
 use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
 use crate::scene::color::okabe_ito;
 use crate::scene::Color;
@@ -53,7 +53,7 @@ pub fn nim_pass_panel(
     control: &crate::Control,
 ) -> Result<BoardPanel> {
     let side = u32::try_from(m).map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
-    let (nim, pass) = square_board_controlled(side, limit, control)?;
+    let (nim, pass) = square_board(side, limit, control)?;
     let mut panel = BoardPanel::from_bits(&nim, style);
     for (r, c) in pass.ones() {
         // Only the terminal position is P in both games, and it is no cell of a board with m > 1.

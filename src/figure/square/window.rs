@@ -259,8 +259,7 @@ impl WindowFigure {
         if self.pass_overlay {
             let side = u32::try_from(self.m)
                 .map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
-            let (_, pass) =
-                crate::games::nim_pass::square_board_controlled(side, self.memory_limit, control)?;
+            let (_, pass) = crate::games::nim_pass::square_board(side, self.memory_limit, control)?;
             let c = super::overlay::PASS_COLOR;
             for (y, line) in rgba.chunks_exact_mut(w * 4).enumerate() {
                 let r = self.rows.start as usize + y / px;

@@ -142,7 +142,7 @@ impl ExactStepper {
         })
     }
 
-    /// The current frame number n (0 before the first [`advance`](Self::advance)).
+    /// The current frame number n (0 before the first [`step`](Self::step)).
     pub fn frame(&self) -> usize {
         self.dense.frame()
     }
@@ -153,13 +153,8 @@ impl ExactStepper {
     }
 
     /// Moves to the next frame and returns its number, or `None` past the last frame.
-    // TODO(request layer): callers pass their Control
-    pub fn advance(&mut self) -> Option<usize> {
-        self.step(&Control::default())
-            .expect("a Control nobody holds is never cancelled")
-    }
-
-    /// [`ExactStepper::advance`] under `control`: checked per row, advanced by one
+    ///
+    /// Under `control`: checked per row, advanced by one
     /// per frame (announcing the frames to come is the caller's). A cancelled step
     /// leaves the stepper on the frame it was on.
     pub fn step(&mut self, control: &Control) -> Result<Option<usize>> {
@@ -192,14 +187,6 @@ impl ExactStepper {
             values.extend_from_slice(self.dense.row(i));
         }
         ExactGrid { size: n, values }
-    }
-
-    /// The remaining frames as grids, one per step.
-    pub fn frames(mut self) -> impl Iterator<Item = ExactGrid> {
-        std::iter::from_fn(move || {
-            self.advance()?;
-            Some(self.to_grid())
-        })
     }
 }
 

@@ -41,9 +41,9 @@ mod tests;
 
 pub use check::{check_grid, Mismatch};
 pub use exact::{exact_frame, exact_frames, exact_memory_estimate, ExactGrid, ExactStepper};
-pub use mod2::{check_parity, check_parity_controlled, parity_frame, ParityStepper};
+pub use mod2::{check_parity, parity_frame, ParityStepper};
 pub use modp::{residue_frame, ResidueGrid, ResidueStepper};
-pub use rule60::{rule60, rule60_bytes, rule60_controlled};
+pub use rule60::{rule60, rule60_bytes};
 
 use crate::{Error, Result};
 

@@ -25,7 +25,7 @@ const WORDS_PER_TASK: usize = 4096;
 
 /// Frames 1, 2, ... of the automaton mod 2, each computed from the two before.
 ///
-/// Starts before frame 1; [`advance`](Self::advance) moves to the next frame.
+/// Starts before frame 1; [`step`](Self::step) moves to the next frame.
 #[derive(Clone, Debug)]
 pub struct ParityStepper {
     frame: usize,
@@ -66,7 +66,7 @@ impl ParityStepper {
         })
     }
 
-    /// The current frame number n (0 before the first [`advance`](Self::advance)).
+    /// The current frame number n (0 before the first [`step`](Self::step)).
     pub fn frame(&self) -> usize {
         self.frame
     }
@@ -77,13 +77,8 @@ impl ParityStepper {
     }
 
     /// Moves to the next frame and returns its number, or `None` past the last frame.
-    // TODO(request layer): callers pass their Control
-    pub fn advance(&mut self) -> Option<usize> {
-        self.step(&Control::default())
-            .expect("a Control nobody holds is never cancelled")
-    }
-
-    /// [`ParityStepper::advance`] under `control`: checked per row, advanced by one
+    ///
+    /// Under `control`: checked per row, advanced by one
     /// per frame (announcing the frames to come is the caller's). A cancelled step
     /// leaves the stepper on the frame it was on.
     pub fn step(&mut self, control: &Control) -> Result<Option<usize>> {
@@ -168,25 +163,12 @@ impl ParityStepper {
     }
 
     /// The first cell of the current frame whose parity differs from P(n,n), if any.
-    // TODO(request layer): callers pass their Control
-    pub fn first_mismatch(&self) -> Option<Mismatch> {
-        self.first_mismatch_controlled(&Control::default())
-            .expect("a Control nobody holds is never cancelled")
-    }
-
-    /// [`ParityStepper::first_mismatch`] under `control`, checked per row.
-    pub fn first_mismatch_controlled(&self, control: &Control) -> Result<Option<Mismatch>> {
+    ///
+    /// Under `control`, checked per row.
+    pub fn first_mismatch(&self, control: &Control) -> Result<Option<Mismatch>> {
         let found = first_mismatch_rows(self.frame, |row| self.row_words(row), control);
         control.check()?;
         Ok(found)
-    }
-
-    /// The remaining frames as grids, one per step.
-    pub fn frames(mut self) -> impl Iterator<Item = BitGrid> {
-        std::iter::from_fn(move || {
-            self.advance()?;
-            Some(self.to_grid())
-        })
     }
 }
 
@@ -222,22 +204,14 @@ pub fn parity_frame(n: usize, memory_limit: u64, control: &Control) -> Result<Bi
 }
 
 /// Computes frames 1..=`last` mod 2 and returns the first mismatch with P(n,n), if any.
-// TODO(request layer): callers pass their Control
-pub fn check_parity(last: usize, memory_limit: u64) -> Result<Option<Mismatch>> {
-    check_parity_controlled(last, memory_limit, &Control::default())
-}
-
-/// [`check_parity`] under `control`: progress in frames, checked per row of each
+///
+/// Under `control`: progress in frames, checked per row of each
 /// step and of each comparison.
-pub fn check_parity_controlled(
-    last: usize,
-    memory_limit: u64,
-    control: &Control,
-) -> Result<Option<Mismatch>> {
+pub fn check_parity(last: usize, memory_limit: u64, control: &Control) -> Result<Option<Mismatch>> {
     let mut stepper = ParityStepper::new(last, memory_limit)?;
     control.add_total(last as u64);
     while stepper.step(control)?.is_some() {
-        if let Some(mismatch) = stepper.first_mismatch_controlled(control)? {
+        if let Some(mismatch) = stepper.first_mismatch(control)? {
             // The frames not stepped count as done: the answer is known.
             control.advance((last - stepper.frame()) as u64);
             return Ok(Some(mismatch));

@@ -130,7 +130,7 @@ impl ResidueStepper {
         self.dense.arith().0 as u16
     }
 
-    /// The current frame number n (0 before the first [`advance`](Self::advance)).
+    /// The current frame number n (0 before the first [`step`](Self::step)).
     pub fn frame(&self) -> usize {
         self.dense.frame()
     }
@@ -141,13 +141,8 @@ impl ResidueStepper {
     }
 
     /// Moves to the next frame and returns its number, or `None` past the last frame.
-    // TODO(request layer): callers pass their Control
-    pub fn advance(&mut self) -> Option<usize> {
-        self.step(&Control::default())
-            .expect("a Control nobody holds is never cancelled")
-    }
-
-    /// [`ResidueStepper::advance`] under `control`: checked per row, advanced by one
+    ///
+    /// Under `control`: checked per row, advanced by one
     /// per frame (announcing the frames to come is the caller's). A cancelled step
     /// leaves the stepper on the frame it was on.
     pub fn step(&mut self, control: &Control) -> Result<Option<usize>> {
@@ -171,14 +166,6 @@ impl ResidueStepper {
             modulus: self.modulus(),
             values,
         }
-    }
-
-    /// The remaining frames as grids, one per step.
-    pub fn frames(mut self) -> impl Iterator<Item = ResidueGrid> {
-        std::iter::from_fn(move || {
-            self.advance()?;
-            Some(self.to_grid())
-        })
     }
 }
 

@@ -9,17 +9,6 @@ use super::check_frames;
 use crate::error::check_memory;
 use crate::{BitGrid, Control, Result};
 
-/// The space-time diagram of Rule 60 for `generations` generations from one live cell.
-///
-/// A `generations x generations` grid: row r (0-based) is generation r + 1,
-/// generation 1 being the single live cell at column 0 (the same 1-based count
-/// as the automaton's frames, so `--frames 1..N` means N rows). Cell k of row
-/// r is C(r, k) mod 2; the triangle fills columns 0..=r.
-// TODO(request layer): callers pass their Control
-pub fn rule60(generations: usize, memory_limit: u64) -> Result<BitGrid> {
-    rule60_controlled(generations, memory_limit, &Control::default())
-}
-
 /// The bytes of the diagram for `generations` generations (saturating: a count
 /// near 2^62 is refused, not wrapped to a small estimate).
 pub fn rule60_bytes(generations: usize) -> u64 {
@@ -31,12 +20,15 @@ pub fn rule60_bytes(generations: usize) -> u64 {
 /// of them stay far under a millisecond, and the counter is not touched per row.
 const ROWS_PER_CHECK: usize = 64;
 
-/// [`rule60`] under `control`: progress in generations, checked every 64 of them.
-pub fn rule60_controlled(
-    generations: usize,
-    memory_limit: u64,
-    control: &Control,
-) -> Result<BitGrid> {
+/// The space-time diagram of Rule 60 for `generations` generations from one live cell.
+///
+/// A `generations x generations` grid: row r (0-based) is generation r + 1,
+/// generation 1 being the single live cell at column 0 (the same 1-based count
+/// as the automaton's frames, so `--frames 1..N` means N rows). Cell k of row
+/// r is C(r, k) mod 2; the triangle fills columns 0..=r.
+///
+/// Under `control`: progress in generations, checked every 64 of them.
+pub fn rule60(generations: usize, memory_limit: u64, control: &Control) -> Result<BitGrid> {
     check_frames(1, generations)?;
     check_memory(
         || format!("Rule 60 for {generations} generations"),

@@ -15,7 +15,12 @@ fn is_p(n: usize, row: usize, col: usize) -> bool {
 }
 
 fn parity_frames(last: usize) -> Vec<crate::BitGrid> {
-    ParityStepper::new(last, LIMIT).unwrap().frames().collect()
+    let mut stepper = ParityStepper::new(last, LIMIT).unwrap();
+    std::iter::from_fn(|| {
+        stepper.step(&Control::new()).unwrap()?;
+        Some(stepper.to_grid())
+    })
+    .collect()
 }
 
 #[test]
@@ -111,10 +116,12 @@ fn frame_totals_are_half_of_every_third_fibonacci_number() {
 fn residues_equal_exact_values_reduced() {
     let exact = exact_frames(1, 40, LIMIT, &Control::new()).unwrap();
     for p in [2u64, 3, 4, 5, 6, 7, 10, 12, 255, 256, 65521, 65535] {
-        let residues: Vec<_> = ResidueStepper::new(p, 40, LIMIT)
-            .unwrap()
-            .frames()
-            .collect();
+        let mut stepper = ResidueStepper::new(p, 40, LIMIT).unwrap();
+        let residues: Vec<_> = std::iter::from_fn(|| {
+            stepper.step(&Control::new()).unwrap()?;
+            Some(stepper.to_grid())
+        })
+        .collect();
         assert_eq!(residues.len(), 40);
         for (got, want) in residues.iter().zip(&exact) {
             assert_eq!(got.modulus() as u64, p);
@@ -199,7 +206,10 @@ fn p_row_words_match_the_per_cell_criterion() {
 
 #[test]
 fn check_parity_finds_no_mismatch_up_to_300() {
-    assert_eq!(check_parity(300, LIMIT).unwrap(), None);
+    assert_eq!(
+        check_parity(300, LIMIT, &crate::Control::default()).unwrap(),
+        None
+    );
 }
 
 #[test]
@@ -221,8 +231,8 @@ fn stepper_accessors_agree_and_stop_at_the_last_frame() {
     let mut stepper = ParityStepper::new(70, LIMIT).unwrap();
     let mut residues = ResidueStepper::new(2, 70, LIMIT).unwrap();
     assert_eq!(stepper.frame(), 0);
-    while let Some(n) = stepper.advance() {
-        assert_eq!(residues.advance(), Some(n));
+    while let Some(n) = stepper.step(&Control::new()).unwrap() {
+        assert_eq!(residues.step(&Control::new()).unwrap(), Some(n));
         let grid = stepper.to_grid();
         for i in 0..=n + 1 {
             for j in 0..=n + 1 {
@@ -234,8 +244,8 @@ fn stepper_accessors_agree_and_stop_at_the_last_frame() {
         }
     }
     assert_eq!(stepper.frame(), 70);
-    assert_eq!(stepper.advance(), None);
-    assert_eq!(residues.advance(), None);
+    assert_eq!(stepper.step(&Control::new()).unwrap(), None);
+    assert_eq!(residues.step(&Control::new()).unwrap(), None);
 }
 
 #[test]
@@ -258,7 +268,7 @@ fn results_do_not_depend_on_the_thread_count() {
 #[test]
 fn rule60_is_pascals_triangle_mod_2() {
     for n in [1, 2, 63, 64, 65, 200] {
-        let grid = rule60(n, LIMIT).unwrap();
+        let grid = rule60(n, LIMIT, &crate::Control::default()).unwrap();
         assert_eq!((grid.rows(), grid.cols()), (n, n));
         assert_eq!(grid, crate::BitGrid::from_fn(n, n, |r, k| r & k == k));
     }
@@ -284,7 +294,10 @@ fn bad_parameters_are_one_line_errors_naming_the_flag() {
         exact_frames(0, 3, LIMIT, &Control::new()).unwrap_err(),
         "`frames`",
     );
-    one_line_naming(rule60(0, LIMIT).unwrap_err(), "`frames`");
+    one_line_naming(
+        rule60(0, LIMIT, &crate::Control::default()).unwrap_err(),
+        "`frames`",
+    );
     let residues = ResidueGrid::from_values(1, 3, vec![3]);
     assert!(matches!(residues, Err(Error::InvalidParameter { .. })));
 }
@@ -327,7 +340,10 @@ fn estimates_saturate_so_huge_frames_are_refused_not_wrapped() {
             ResidueStepper::new(3, last, LIMIT),
             Err(Error::TooLarge { .. })
         ));
-        assert!(matches!(rule60(last, LIMIT), Err(Error::TooLarge { .. })));
+        assert!(matches!(
+            rule60(last, LIMIT, &crate::Control::default()),
+            Err(Error::TooLarge { .. })
+        ));
     }
     assert!(ExactStepper::memory_estimate(1 << 62) > LIMIT);
     assert!(crate::pattern::p_grid_bytes(1 << 62, 1 << 62) > LIMIT);

@@ -22,14 +22,9 @@ pub struct NimSumComparison {
 }
 
 /// Compares every Grundy value in the box with the nim-sum (seed 000 §8.2).
-// TODO(request layer): callers pass their Control
-pub fn compare_nim_sum(g: &CappedGrundy) -> NimSumComparison {
-    compare_nim_sum_controlled(g, &Control::default())
-        .expect("a Control nobody holds is never cancelled")
-}
-
-/// [`compare_nim_sum`] under `control`: progress in rows of `x`, checked per row.
-pub fn compare_nim_sum_controlled(g: &CappedGrundy, control: &Control) -> Result<NimSumComparison> {
+///
+/// Under `control`: progress in rows of `x`, checked per row.
+pub fn compare_nim_sum(g: &CappedGrundy, control: &Control) -> Result<NimSumComparison> {
     let [bx, _, bz] = g.bounds();
     control.add_total(u64::from(bx) + 1);
     let equal: u64 = (0..=bx)
@@ -92,17 +87,10 @@ impl ShiftCheck {
 }
 
 /// Checks the shifted nim-sum rule for every `h` in `range` on a solved box.
-// TODO(request layer): callers pass their Control
-pub fn check_shifts(
-    g: &CappedGrundy,
-    range: std::ops::RangeInclusive<i64>,
-) -> Result<Vec<ShiftCheck>> {
-    check_shifts_controlled(g, range, &Control::default())
-}
-
-/// [`check_shifts`] under `control`: progress in shifts, checked per row of `x` of
+///
+/// Under `control`: progress in shifts, checked per row of `x` of
 /// each shift's scan of the box.
-pub fn check_shifts_controlled(
+pub fn check_shifts(
     g: &CappedGrundy,
     range: std::ops::RangeInclusive<i64>,
     control: &Control,
@@ -160,18 +148,14 @@ pub fn check_shifts_controlled(
 
 /// Every `h` in `range` for which the P-positions of the box are exactly
 /// `{(x, y, z) : (x + h) ^ y ^ (z + h) == 0}`; empty when none is.
-// TODO(request layer): callers pass their Control
-pub fn find_shift(g: &CappedGrundy, range: std::ops::RangeInclusive<i64>) -> Result<Vec<i64>> {
-    find_shift_controlled(g, range, &Control::default())
-}
-
-/// [`find_shift`] under `control`, as [`check_shifts_controlled`].
-pub fn find_shift_controlled(
+///
+/// Under `control`, as [`check_shifts`].
+pub fn find_shift(
     g: &CappedGrundy,
     range: std::ops::RangeInclusive<i64>,
     control: &Control,
 ) -> Result<Vec<i64>> {
-    Ok(check_shifts_controlled(g, range, control)?
+    Ok(check_shifts(g, range, control)?
         .into_iter()
         .filter(ShiftCheck::exact)
         .map(|c| c.h)
@@ -212,15 +196,18 @@ mod tests {
         // Cap large: plain three-heap Nim in a box; P iff x ^ y ^ z = 0.
         let g = CappedGame::with_expr("x + z + 100")
             .unwrap()
-            .solve([15, 15, 15], LIMIT)
+            .solve([15, 15, 15], LIMIT, &crate::Control::default())
             .unwrap();
-        assert_eq!(find_shift(&g, -3..=3).unwrap(), vec![0]);
+        assert_eq!(
+            find_shift(&g, -3..=3, &crate::Control::default()).unwrap(),
+            vec![0]
+        );
         let pts = sierpinski_projection(&g);
         for &(y, d) in &pts {
             assert!(y <= 15 && d.abs() <= 15);
         }
         assert!(pts.contains(&(0, 0)));
         let (lo, hi) = (3, -3);
-        assert!(find_shift(&g, lo..=hi).is_err());
+        assert!(find_shift(&g, lo..=hi, &crate::Control::default()).is_err());
     }
 }

@@ -6,7 +6,7 @@
 //! The moves are exactly those of the seed's Mathematica programs (SPEC §7).
 //! An option may leave the band; like the programs, the solver solves it too.
 
-use super::solver::{box_tuples, mex_of_bits, solve_dense_controlled, DenseGrundy, Game};
+use super::solver::{box_tuples, mex_of_bits, solve_dense, DenseGrundy, Game};
 use crate::{Control, Error, Result};
 
 /// A band game of seed 002.
@@ -101,7 +101,7 @@ impl Band {
     }
 
     /// Grundy values of every position of the box `bounds` (`[x_max, y_max]`),
-    /// laid out as [`solve_dense_controlled`] lays them out (every tuple in C
+    /// laid out as [`solve_dense`] lays them out (every tuple in C
     /// order, the band's positions marked), with the same values. A closed band
     /// ([`Band::is_closed`]) is solved row by row over its own positions only,
     /// each option's value read from a flat table and the mex taken in one
@@ -111,7 +111,7 @@ impl Band {
     /// too.
     pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
         if !self.is_closed() || bounds.len() != 2 {
-            return solve_dense_controlled(self, bounds, limit, control);
+            return solve_dense(self, bounds, limit, control);
         }
         let what = format!("Grundy values of {}", self.name());
         let total = box_tuples(&what, bounds, 3, limit)?;
@@ -300,7 +300,7 @@ mod tests {
 
     fn check_table(band: Band, literal: &mut Literal, x_max: u32) {
         let y_max = band.y_max(x_max);
-        let g = solve_dense(&band, &[x_max, y_max], 1 << 24).unwrap();
+        let g = solve_dense(&band, &[x_max, y_max], 1 << 24, &crate::Control::default()).unwrap();
         for x in 0..=x_max {
             for y in 0..=y_max {
                 assert_eq!(
@@ -317,7 +317,13 @@ mod tests {
     }
 
     fn row(band: Band, x: u32) -> Vec<u16> {
-        let g = solve_dense(&band, &[x, band.y_max(x)], 1 << 20).unwrap();
+        let g = solve_dense(
+            &band,
+            &[x, band.y_max(x)],
+            1 << 20,
+            &crate::Control::default(),
+        )
+        .unwrap();
         (0..=band.y_max(x)).filter_map(|y| g.get(&[x, y])).collect()
     }
 
@@ -401,7 +407,8 @@ mod tests {
                 (33, 50),
             ] {
                 let fast = band.solve(&[bx, by], 1 << 24, &Control::new()).unwrap();
-                let dense = solve_dense(&band, &[bx, by], 1 << 24).unwrap();
+                let dense =
+                    solve_dense(&band, &[bx, by], 1 << 24, &crate::Control::default()).unwrap();
                 assert_eq!(fast.len(), dense.len(), "{} box {bx},{by}", band.name());
                 for x in 0..=bx {
                     for y in 0..=by {

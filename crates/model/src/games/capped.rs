@@ -182,20 +182,11 @@ impl CappedGame {
 
     /// Grundy values of every position in the box `0..=bounds[i]` (x, y, z),
     /// by the fast parallel solver; refused with an estimate over `limit` bytes.
-    // TODO(request layer): callers pass their Control
-    pub fn solve(&self, bounds: [u32; 3], limit: u64) -> Result<CappedGrundy> {
-        self.solve_controlled(bounds, limit, &Control::default())
-    }
-
-    /// [`CappedGame::solve`] under `control`: progress in positions, cancellation
+    ///
+    /// Under `control`: progress in positions, cancellation
     /// checked per row of the cap table and per block of 32 rows of a tile (or per
     /// column of the general solver).
-    pub fn solve_controlled(
-        &self,
-        bounds: [u32; 3],
-        limit: u64,
-        control: &Control,
-    ) -> Result<CappedGrundy> {
+    pub fn solve(&self, bounds: [u32; 3], limit: u64, control: &Control) -> Result<CappedGrundy> {
         precheck(&self.name(), bounds, limit)?;
         let table = self.cap.table(bounds[0], bounds[1], bounds[2], control)?;
         solve_table(&self.name(), bounds, table, self.play, limit, control)
@@ -222,7 +213,7 @@ impl CappedGame {
     /// [`CappedGrundy::y_reach`]) once the cap table is known, then `write` gets the
     /// little-endian slabs, `outside` above each column. Monotone caps are written
     /// while the tiled solver still works on larger `x`; other caps after solving.
-    /// `control` as in [`CappedGame::solve_controlled`], and checked per slab written.
+    /// `control` as in [`CappedGame::solve`], and checked per slab written.
     pub fn solve_streamed(
         &self,
         bounds: [u32; 3],
@@ -659,7 +650,7 @@ fn solve_column(
 
 /// Solves the capped game with an arbitrary cap function (clamped to the box);
 /// the first failing `(x, z)` in row order is reported. `control` as in
-/// [`CappedGame::solve_controlled`].
+/// [`CappedGame::solve`].
 pub fn solve_capped_fn(
     name: &str,
     cap: impl Fn(u32, u32) -> Result<u64> + Sync,
@@ -898,7 +889,9 @@ mod tests {
     const LIMIT: u64 = 1 << 30;
 
     fn check_against_memo(game: &CappedGame, bounds: [u32; 3]) {
-        let fast = game.solve(bounds, LIMIT).unwrap();
+        let fast = game
+            .solve(bounds, LIMIT, &crate::Control::default())
+            .unwrap();
         let mut memo = MemoSolver::new(game);
         let mut count = 0;
         for x in 0..=bounds[0] {
@@ -927,7 +920,7 @@ mod tests {
     fn triangular_k3_box_20_has_3234_positions() {
         let g = CappedGame::triangular(3)
             .unwrap()
-            .solve([20, 20, 20], LIMIT)
+            .solve([20, 20, 20], LIMIT, &crate::Control::default())
             .unwrap();
         assert_eq!(g.len(), 3234);
     }
@@ -954,7 +947,7 @@ mod tests {
     fn positions_come_in_lexicographic_order() {
         let g = CappedGame::triangular(2)
             .unwrap()
-            .solve([4, 3, 5], LIMIT)
+            .solve([4, 3, 5], LIMIT, &crate::Control::default())
             .unwrap();
         let ps: Vec<[u32; 3]> = g.positions().map(|(p, _)| p).collect();
         let mut sorted = ps.clone();
@@ -971,7 +964,10 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| game.solve([40, 30, 35], LIMIT).unwrap())
+                .install(|| {
+                    game.solve([40, 30, 35], LIMIT, &crate::Control::default())
+                        .unwrap()
+                })
         };
         assert_eq!(solve_with(1).values, solve_with(3).values);
     }
@@ -984,7 +980,7 @@ mod tests {
             .contains("`k` must be at least 1"));
         let err = CappedGame::with_expr("x - z")
             .unwrap()
-            .solve([5, 5, 5], LIMIT)
+            .solve([5, 5, 5], LIMIT, &crate::Control::default())
             .unwrap_err();
         assert!(
             err.to_string().contains("negative (-1) at (x, z) = (0, 1)"),
@@ -992,7 +988,7 @@ mod tests {
         );
         let err = CappedGame::triangular(3)
             .unwrap()
-            .solve([3000, 3000, 3000], 2 << 30)
+            .solve([3000, 3000, 3000], 2 << 30, &crate::Control::default())
             .unwrap_err();
         let text = err.to_string();
         assert!(
@@ -1091,7 +1087,7 @@ mod tests {
                 _ => format!("round(sqrt({a}*x + {b}*z + {c}))"),
             };
             let game = CappedGame::with_expr(&src).unwrap();
-            let fast = game.solve([bx, by, bz], LIMIT).unwrap();
+            let fast = game.solve([bx, by, bz], LIMIT, &crate::Control::default()).unwrap();
             let mut memo = MemoSolver::new(&game);
             for x in 0..=bx { for y in 0..=by { for z in 0..=bz {
                 let p = [x, y, z];
@@ -1199,7 +1195,10 @@ mod tests {
         #[test]
         fn byte_slabs_equal_value_slabs_whatever_the_thread_count() {
             let game = CappedGame::triangular(3).unwrap();
-            let solution = crate::games::Solution::Capped(game.solve([70, 50, 65], LIMIT).unwrap());
+            let solution = crate::games::Solution::Capped(
+                game.solve([70, 50, 65], LIMIT, &crate::Control::default())
+                    .unwrap(),
+            );
             let mut expect = Vec::new();
             solution
                 .for_each_slab(|s| {
@@ -1247,7 +1246,7 @@ mod tests {
                 [0, 5, 33],
                 [33, 200, 40],
             ] {
-                let solved = game.solve(b, LIMIT).unwrap();
+                let solved = game.solve(b, LIMIT, &crate::Control::default()).unwrap();
                 let mut expect = Vec::new();
                 solved
                     .for_each_le_slab(u16::MAX, |s| {

@@ -59,7 +59,13 @@ mod tests {
     #[test]
     fn the_bar_is_four_heap_nim_by_game_search() {
         // Theorem 2.3 of Okubo–Kashiwagi–Niida on a box, by search alone.
-        let solved = solve_dense(&ChocolateBar, &[7, 7, 7, 7], 1 << 28).unwrap();
+        let solved = solve_dense(
+            &ChocolateBar,
+            &[7, 7, 7, 7],
+            1 << 28,
+            &crate::Control::default(),
+        )
+        .unwrap();
         let mut checked = 0;
         for (p, g) in solved.positions() {
             let [i, j, m, n] = [p[0], p[1], p[2], p[3]];

@@ -33,8 +33,7 @@ pub mod six_sided;
 pub mod solver;
 
 pub use analysis::{
-    check_shifts, check_shifts_controlled, compare_nim_sum, compare_nim_sum_controlled, find_shift,
-    find_shift_controlled, sierpinski_projection, NimSumComparison, ShiftCheck,
+    check_shifts, compare_nim_sum, find_shift, sierpinski_projection, NimSumComparison, ShiftCheck,
 };
 pub use band::Band;
 pub use bounds::GameBox;
@@ -42,11 +41,9 @@ pub use cap_expr::CapExpr;
 pub use capped::{solve_capped_fn, Cap, CappedGame, CappedGrundy, Play};
 pub use file::{GameFile, SolverChoice};
 pub use nim::Nim;
-pub use nim_pass::{
-    nim_p_points, nim_pass_p_points, square_board, square_board_controlled, NimPass, NimPassTree,
-};
+pub use nim_pass::{nim_p_points, nim_pass_p_points, square_board, NimPass, NimPassTree};
 pub use six_sided::SixSided;
-pub use solver::{solve_dense, solve_dense_controlled, DenseGrundy, Game, MemoSolver};
+pub use solver::{solve_dense, DenseGrundy, Game, MemoSolver};
 
 use crate::{Control, Error, Result};
 
@@ -304,20 +301,10 @@ impl GameSpec {
     /// `shape` hears [`Solution::data_shape`] before any value, `write` the bytes of
     /// [`Solution::for_each_le_slab`]. The tiled solver of capped games writes the
     /// first slabs while it still solves the last ones; other games are solved first.
-    // TODO(request layer): callers pass their Control
-    pub fn solve_streamed(
-        &self,
-        b: &GameBox,
-        limit: u64,
-        shape: impl FnOnce(&[u64]) -> Result<()>,
-        write: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<Solution> {
-        self.solve_streamed_controlled(b, limit, shape, write, &Control::default())
-    }
-
-    /// [`GameSpec::solve_streamed`] under `control`, as [`GameSpec::solve_controlled`];
+    ///
+    /// Under `control`, as [`GameSpec::solve`];
     /// also checked per slab written.
-    pub fn solve_streamed_controlled(
+    pub fn solve_streamed(
         &self,
         b: &GameBox,
         limit: u64,
@@ -343,7 +330,7 @@ impl GameSpec {
                 Ok(Solution::Capped(solution))
             }
             _ => {
-                let solution = self.solve_controlled(b, limit, control)?;
+                let solution = self.solve(b, limit, control)?;
                 shape(&solution.data_shape())?;
                 solution.for_each_le_slab(|slab| {
                     control.check()?;
@@ -432,15 +419,11 @@ impl GameSpec {
     }
 
     /// Solves the game on a box; refused with an estimate over `limit` bytes.
-    // TODO(request layer): callers pass their Control
-    pub fn solve(&self, b: &GameBox, limit: u64) -> Result<Solution> {
-        self.solve_controlled(b, limit, &Control::default())
-    }
-
-    /// [`GameSpec::solve`] under `control`. Progress is in the solver's units
+    ///
+    /// Under `control`. Progress is in the solver's units
     /// (positions for capped games, tuples for the others); `control` is checked
     /// after at most about a millisecond of work on one thread.
-    pub fn solve_controlled(&self, b: &GameBox, limit: u64, control: &Control) -> Result<Solution> {
+    pub fn solve(&self, b: &GameBox, limit: u64, control: &Control) -> Result<Solution> {
         self.solve_unhinted(b, limit, control)
             .map_err(|err| self.with_box_that_fits(err, b, control))
     }
@@ -448,14 +431,10 @@ impl GameSpec {
     fn solve_unhinted(&self, b: &GameBox, limit: u64, control: &Control) -> Result<Solution> {
         let bounds = self.resolve_box(b)?;
         Ok(match self {
-            GameSpec::Capped(g) => Solution::Capped(g.solve_controlled(
-                [bounds[0], bounds[1], bounds[2]],
-                limit,
-                control,
-            )?),
-            GameSpec::SixSided => {
-                Solution::Dense(solve_dense_controlled(&SixSided, &bounds, limit, control)?)
+            GameSpec::Capped(g) => {
+                Solution::Capped(g.solve([bounds[0], bounds[1], bounds[2]], limit, control)?)
             }
+            GameSpec::SixSided => Solution::Dense(solve_dense(&SixSided, &bounds, limit, control)?),
             GameSpec::Band(band) => Solution::Dense(band.solve(&bounds, limit, control)?),
             GameSpec::NimPass(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
             GameSpec::Nim(n) => Solution::Dense(n.solve(&bounds, limit, control)?),
@@ -638,21 +617,23 @@ impl Solution {
     }
 
     /// How many positions have a Grundy value equal to the nim-sum of their
-    /// coordinates (seed 000 §8.2), for any game.
-    pub fn compare_nim_sum(&self) -> NimSumComparison {
+    /// coordinates (seed 000 §8.2), for any game; a capped box under `control` as
+    /// [`compare_nim_sum`], a dense one (already in memory, one pass) checked once.
+    pub fn compare_nim_sum(&self, control: &Control) -> Result<NimSumComparison> {
         match self {
-            Solution::Capped(g) => compare_nim_sum(g),
+            Solution::Capped(g) => compare_nim_sum(g, control),
             Solution::Dense(g) => {
+                control.check()?;
                 let (mut positions, mut equal) = (0u64, 0u64);
                 for (p, v) in g.positions() {
                     positions += 1;
                     equal += u64::from(p.iter().fold(0, |a, &c| a ^ c) == u32::from(v));
                 }
-                NimSumComparison {
+                Ok(NimSumComparison {
                     positions,
                     equal,
                     different: positions - equal,
-                }
+                })
             }
         }
     }

@@ -135,7 +135,7 @@ mod tests {
             let nim = Nim::new(heaps).unwrap();
             let bounds = vec![b; heaps];
             let fast = nim.solve(&bounds, 1 << 28, &Control::new()).unwrap();
-            let slow = solve_dense(&nim, &bounds, 1 << 28).unwrap();
+            let slow = solve_dense(&nim, &bounds, 1 << 28, &crate::Control::default()).unwrap();
             let a: Vec<_> = fast.positions().collect();
             let b: Vec<_> = slow.positions().collect();
             assert_eq!(a, b, "{heaps} heaps");

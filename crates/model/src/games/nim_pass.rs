@@ -242,18 +242,10 @@ impl Game for NimPassTree {
 /// The square board of seed 003 Figures 8–11: cell `(i, j)` of the `m x m`
 /// board (row `i - 1`, column `j - 1` of the grids) is the four-heap position
 /// `(i-1, j-1, m-i, m-j)`. Returns (Nim P-cells, Nim-with-a-pass P-cells).
-// TODO(request layer): callers pass their Control
-pub fn square_board(m: u32, limit: u64) -> Result<(BitGrid, BitGrid)> {
-    square_board_controlled(m, limit, &Control::default())
-}
-
-/// [`square_board`] under `control`: progress in tuples of the `m^4` box solved,
+///
+/// Under `control`: progress in tuples of the `m^4` box solved,
 /// checked every 16384 tuples.
-pub fn square_board_controlled(
-    m: u32,
-    limit: u64,
-    control: &Control,
-) -> Result<(BitGrid, BitGrid)> {
+pub fn square_board(m: u32, limit: u64, control: &Control) -> Result<(BitGrid, BitGrid)> {
     if m == 0 {
         return Err(Error::invalid(
             "nim-pass square board: `m` must be at least 1",
@@ -393,7 +385,7 @@ mod tests {
     #[test]
     fn square_boards_are_symmetric_and_match_the_heaps() {
         for m in [1u32, 2, 5, 14] {
-            let (nim, pass) = square_board(m, LIMIT).unwrap();
+            let (nim, pass) = square_board(m, LIMIT, &crate::Control::default()).unwrap();
             assert_eq!(nim, nim.transpose());
             assert_eq!(pass, pass.transpose());
             assert_eq!(pass, pass.flip_rows());
@@ -417,7 +409,7 @@ mod tests {
                 }
             }
         }
-        assert!(square_board(0, LIMIT).is_err());
+        assert!(square_board(0, LIMIT, &crate::Control::default()).is_err());
     }
 
     #[test]

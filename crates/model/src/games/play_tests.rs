@@ -75,7 +75,7 @@ impl Search<'_> {
 fn same_as_search(source: &str, cap: &dyn Fn(u32, u32) -> u32, b: [u32; 3]) {
     for play in PLAYS {
         let game = CappedGame::with_expr(source).unwrap().with_play(play);
-        let fast = game.solve(b, LIMIT).unwrap();
+        let fast = game.solve(b, LIMIT, &crate::Control::default()).unwrap();
         let mut search = Search {
             cap,
             terminal: u32::from(play.misere),
@@ -135,7 +135,7 @@ fn same_as_game_file(cap: &str, b: [u32; 3]) {
         let fast = CappedGame::with_expr(cap)
             .unwrap()
             .with_play(play)
-            .solve(b, LIMIT)
+            .solve(b, LIMIT, &crate::Control::default())
             .unwrap();
         let file = GameFile::parse("cap.toml", &game_file(cap, play), &[]).unwrap();
         let slow = file.solve_generic(&b, LIMIT, &Control::new()).unwrap();

@@ -118,7 +118,13 @@ mod tests {
 
     #[test]
     fn seed_001_small_box_has_76_positions_and_20_p_positions() {
-        let g = solve_dense(&SixSided, &SixSided::seed_box(1), 1 << 24).unwrap();
+        let g = solve_dense(
+            &SixSided,
+            &SixSided::seed_box(1),
+            1 << 24,
+            &crate::Control::default(),
+        )
+        .unwrap();
         assert_eq!(g.len(), 76);
         assert_eq!(g.p_positions().len(), 20);
         // The start position is an N-position (seed 001, Graph 2.1).
@@ -132,7 +138,13 @@ mod tests {
 
     #[test]
     fn seed_001_larger_box_has_118_p_positions() {
-        let g = solve_dense(&SixSided, &SixSided::seed_box(2), 1 << 24).unwrap();
+        let g = solve_dense(
+            &SixSided,
+            &SixSided::seed_box(2),
+            1 << 24,
+            &crate::Control::default(),
+        )
+        .unwrap();
         assert_eq!(g.p_positions().len(), 118);
         assert!(g.get(&SixSided::START).unwrap() > 0);
     }

@@ -366,14 +366,10 @@ pub(crate) fn box_tuples(
 ///
 /// Memory: two bytes and two bits per tuple; refused over `limit`. Errors if
 /// a value does not fit `u16` or the game breaks the contract.
-// TODO(request layer): callers pass their Control
-pub fn solve_dense<G: Game + ?Sized>(game: &G, bounds: &[u32], limit: u64) -> Result<DenseGrundy> {
-    solve_dense_controlled(game, bounds, limit, &Control::default())
-}
-
-/// [`solve_dense`] under `control`: progress in tuples over its three passes (mark,
+///
+/// Under `control`: progress in tuples over its three passes (mark,
 /// solve, build), checked every [`WORK_PER_CHECK`] tuples and options.
-pub fn solve_dense_controlled<G: Game + ?Sized>(
+pub fn solve_dense<G: Game + ?Sized>(
     game: &G,
     bounds: &[u32],
     limit: u64,
@@ -514,7 +510,7 @@ mod tests {
     #[test]
     fn nim_values_are_the_nim_sum_in_both_solvers() {
         let game = nim(3);
-        let dense = solve_dense(&game, &[7, 5, 9], 1 << 20).unwrap();
+        let dense = solve_dense(&game, &[7, 5, 9], 1 << 20, &crate::Control::default()).unwrap();
         let mut memo = MemoSolver::new(&game);
         assert_eq!(dense.len(), 8 * 6 * 10);
         for (p, g) in dense.positions() {
@@ -578,11 +574,18 @@ mod tests {
 
     #[test]
     fn dense_solver_refuses_moves_that_do_not_lower_and_huge_boxes() {
-        let err = solve_dense(&Broken, &[3], 1 << 20).unwrap_err().to_string();
-        assert!(err.contains("does not lower"), "{err}");
-        let err = solve_dense(&nim(3), &[5000, 5000, 5000], 1 << 30)
+        let err = solve_dense(&Broken, &[3], 1 << 20, &crate::Control::default())
             .unwrap_err()
             .to_string();
+        assert!(err.contains("does not lower"), "{err}");
+        let err = solve_dense(
+            &nim(3),
+            &[5000, 5000, 5000],
+            1 << 30,
+            &crate::Control::default(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("GiB") && err.contains("`box`"), "{err}");
     }
 }

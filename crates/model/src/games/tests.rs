@@ -29,7 +29,7 @@ fn parse_triples(text: &str) -> Vec<[u32; 3]> {
 fn capped(name: &str, params: GameParams, b: &str) -> CappedGrundy {
     match GameSpec::from_name(name, &params)
         .unwrap()
-        .solve(&b.parse().unwrap(), LIMIT)
+        .solve(&b.parse().unwrap(), LIMIT, &crate::Control::default())
         .unwrap()
     {
         Solution::Capped(g) => g,
@@ -62,7 +62,7 @@ fn cap(expr: &str, b: &str) -> CappedGrundy {
 #[test]
 fn triangular_k3_box_20_grundy_against_nim_sum_is_977_to_2257() {
     let g = triangular(3, "20");
-    let c = compare_nim_sum(&g);
+    let c = compare_nim_sum(&g, &crate::Control::default()).unwrap();
     assert_eq!(
         c,
         NimSumComparison {
@@ -92,10 +92,17 @@ fn triangular_k2_box_10_has_the_53_p_positions_of_seed_000() {
 fn nim_sum_rule_holds_for_k_3_7_11_and_min_half() {
     for k in [3, 7, 11] {
         let g = triangular(k, "24");
-        assert_eq!(find_shift(&g, -4..=4).unwrap(), vec![0], "k = {k}");
+        assert_eq!(
+            find_shift(&g, -4..=4, &crate::Control::default()).unwrap(),
+            vec![0],
+            "k = {k}"
+        );
     }
     let g = capped("min-half", GameParams::default(), "24");
-    assert_eq!(find_shift(&g, -4..=4).unwrap(), vec![0]);
+    assert_eq!(
+        find_shift(&g, -4..=4, &crate::Control::default()).unwrap(),
+        vec![0]
+    );
 }
 
 #[test]
@@ -103,12 +110,17 @@ fn shifted_rule_minus_one_holds_for_k_5_and_9() {
     for k in [5, 9] {
         // Seed 000 Example 8.5's box (x, z to 20, y to 10), and a larger cube.
         assert_eq!(
-            find_shift(&triangular(k, "20,10,20"), -4..=4).unwrap(),
+            find_shift(
+                &triangular(k, "20,10,20"),
+                -4..=4,
+                &crate::Control::default()
+            )
+            .unwrap(),
             vec![-1],
             "k = {k}"
         );
         assert_eq!(
-            find_shift(&triangular(k, "40"), -4..=4).unwrap(),
+            find_shift(&triangular(k, "40"), -4..=4, &crate::Control::default()).unwrap(),
             vec![-1],
             "k = {k}"
         );
@@ -117,7 +129,11 @@ fn shifted_rule_minus_one_holds_for_k_5_and_9() {
 
 #[test]
 fn even_k_has_no_shifted_rule() {
-    assert!(find_shift(&triangular(2, "10"), -6..=6).unwrap().is_empty());
+    assert!(
+        find_shift(&triangular(2, "10"), -6..=6, &crate::Control::default())
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -183,7 +199,9 @@ fn game_spec_names_parameters_and_errors() {
             _ => GameParams::default(),
         };
         let spec = GameSpec::from_name(name, &params).unwrap();
-        let sol = spec.solve(&GameBox::Uniform(4), LIMIT).unwrap();
+        let sol = spec
+            .solve(&GameBox::Uniform(4), LIMIT, &crate::Control::default())
+            .unwrap();
         assert!(!sol.is_empty(), "{name}");
         assert_eq!(sol.bounds().len(), spec.coordinate_names().len());
         for (pos, v) in sol.positions() {
@@ -200,14 +218,16 @@ fn game_spec_names_parameters_and_errors() {
         },
     )
     .unwrap();
-    assert!(tri.solve(&"3,3".parse().unwrap(), LIMIT).is_err());
+    assert!(tri
+        .solve(&"3,3".parse().unwrap(), LIMIT, &crate::Control::default())
+        .is_err());
     let band = GameSpec::from_name("band-7-1", &p).unwrap();
     assert_eq!(
         band.resolve_box(&GameBox::Uniform(22)).unwrap(),
         vec![22, 23]
     );
     let err = tri
-        .solve(&GameBox::Uniform(4000), LIMIT)
+        .solve(&GameBox::Uniform(4000), LIMIT, &crate::Control::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -228,7 +248,7 @@ fn seed_004_predictions_hold_in_these_boxes() {
         // The program's box (x, z to 10, y to 50) and a larger one.
         for b in ["10,50,10", "40,400,40"] {
             assert_eq!(
-                find_shift(&cap(&e, b), -6..=6).unwrap(),
+                find_shift(&cap(&e, b), -6..=6, &crate::Control::default()).unwrap(),
                 expect,
                 "{e} in {b}"
             );
@@ -236,9 +256,18 @@ fn seed_004_predictions_hold_in_these_boxes() {
     }
     let e = "round(sqrt(x+z))";
     // The program's box (x, z to 200, y to 20).
-    assert_eq!(find_shift(&cap(e, "200,20,200"), -6..=6).unwrap(), vec![3]);
-    assert_eq!(find_shift(&cap(e, "60,20,60"), -6..=6).unwrap(), vec![3]);
-    assert_eq!(find_shift(&cap(e, "20"), -6..=6).unwrap(), vec![-5, 3]);
+    assert_eq!(
+        find_shift(&cap(e, "200,20,200"), -6..=6, &crate::Control::default()).unwrap(),
+        vec![3]
+    );
+    assert_eq!(
+        find_shift(&cap(e, "60,20,60"), -6..=6, &crate::Control::default()).unwrap(),
+        vec![3]
+    );
+    assert_eq!(
+        find_shift(&cap(e, "20"), -6..=6, &crate::Control::default()).unwrap(),
+        vec![-5, 3]
+    );
 }
 
 /// `d = x - z` over all `x ^ z = y`: the sums of the bits of `y` with any signs.

@@ -22,12 +22,12 @@ pub mod view;
 
 pub use level::{GridLevel, Level};
 pub use section::{
-    aligned_cells, aligned_cells_controlled, count_diamonds, detail_order, exact_area, Cut,
-    CutNode, Diamond, Diamonds, Fraction, Section, Square, SubtreeAreas,
+    aligned_cells, count_diamonds, detail_order, exact_area, Cut, CutNode, Diamond, Diamonds,
+    Fraction, Section, Square, SubtreeAreas,
 };
 pub use view::{
-    face_shades, operation_t_view, sierpinski_view, sierpinski_view_controlled, Camera,
-    OperationOptions, PlaneOptions, PolygonKind, ViewOptions, ViewPolygon,
+    face_shades, operation_t_view, sierpinski_view, Camera, OperationOptions, PlaneOptions,
+    PolygonKind, ViewOptions, ViewPolygon,
 };
 
 #[cfg(test)]

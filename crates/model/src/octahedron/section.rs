@@ -207,15 +207,10 @@ impl Cut {
     /// each one's section: below a given depth a subtree's section depends only
     /// on the plane's offset from its centre (at most two values per depth),
     /// so it is built once per offset, bottom up, and translated into place.
-    // TODO(request layer): callers pass their Control
-    pub fn for_each(&self, f: impl FnMut(Diamond)) {
-        self.for_each_controlled(f, &Control::default())
-            .expect("a Control nobody holds is never cancelled")
-    }
-
-    /// [`Cut::for_each`] under `control`: progress in diamonds, checked every 65536
+    ///
+    /// Under `control`: progress in diamonds, checked every 65536
     /// diamonds (and per depth of the breadth-first descent).
-    pub fn for_each_controlled(&self, mut f: impl FnMut(Diamond), control: &Control) -> Result<()> {
+    pub fn for_each(&self, mut f: impl FnMut(Diamond), control: &Control) -> Result<()> {
         let states = self.depth_states_all();
         let count: u128 = states[self.order as usize].iter().map(|&(_, c)| c).sum();
         control.add_total(u64::try_from(count).unwrap_or(u64::MAX));
@@ -383,20 +378,11 @@ impl Cut {
     /// area of that section, so a caller can stop wherever the answer no
     /// longer depends on the detail below (a full diamond, a node inside one
     /// pixel) and the work follows what it needs, not the section's size.
-    // TODO(request layer): callers pass their Control
-    pub fn walk(&self, visit: impl FnMut(&CutNode) -> bool) {
-        self.walk_controlled(visit, &Control::default())
-            .expect("a Control nobody holds is never cancelled")
-    }
-
-    /// [`Cut::walk`] under `control`, checked every 65536 nodes. Progress is the share
+    ///
+    /// Under `control`, checked every 65536 nodes. Progress is the share
     /// of the section's area whose walk is finished (a node not descended into, or a
     /// leaf), in millionths: it reaches 1000000 of 1000000 however early `visit` stops.
-    pub fn walk_controlled(
-        &self,
-        mut visit: impl FnMut(&CutNode) -> bool,
-        control: &Control,
-    ) -> Result<()> {
+    pub fn walk(&self, mut visit: impl FnMut(&CutNode) -> bool, control: &Control) -> Result<()> {
         let areas = self.subtree_areas();
         let roots = self.diamonds().stack;
         let mut walk = Walk {
@@ -490,7 +476,7 @@ impl Cut {
     }
 }
 
-/// The progress units of [`Cut::walk_controlled`]: millionths of the section's area.
+/// The progress units of [`Cut::walk`]: millionths of the section's area.
 const WALK_UNITS: u64 = 1_000_000;
 
 /// The state of a controlled walk: its checks, and the area finished so far.
@@ -679,18 +665,9 @@ impl Section {
     /// The diamonds come in the walk's fixed depth-first order (the order of
     /// [`Cut::diamonds`]); the work is sequential and about linear in the
     /// number of diamonds (a few ns each).
-    // TODO(request layer): callers pass their Control
-    pub fn compute(n: u32, level: Level, memory_limit: u64) -> Result<Section> {
-        Section::compute_controlled(n, level, memory_limit, &Control::default())
-    }
-
-    /// [`Section::compute`] under `control`, as [`Cut::for_each_controlled`].
-    pub fn compute_controlled(
-        n: u32,
-        level: Level,
-        memory_limit: u64,
-        control: &Control,
-    ) -> Result<Section> {
+    ///
+    /// Under `control`, as [`Cut::for_each`].
+    pub fn compute(n: u32, level: Level, memory_limit: u64, control: &Control) -> Result<Section> {
         let cut = Cut::new(n, level)?;
         let count = count_diamonds(n, level)?;
         let needed =
@@ -702,7 +679,7 @@ impl Section {
             "choose a level nearer the apex (small r), a smaller `n`, or draw with level of detail",
         )?;
         let mut diamonds = Vec::with_capacity(count as usize);
-        cut.for_each_controlled(|d| diamonds.push(d), control)?;
+        cut.for_each(|d| diamonds.push(d), control)?;
         debug_assert_eq!(diamonds.len() as u128, count);
         Ok(Section { cut, diamonds })
     }
@@ -772,19 +749,10 @@ pub fn board_cell(square: Square, extent: i64, h: i64) -> Option<(usize, usize)>
 /// `memory_limit`). The result equals P(m, m); orientation as in
 /// [`board_cell`] (P(m, m) has all the square's symmetries, so any
 /// orientation would match).
-// TODO(request layer): callers pass their Control
-pub fn aligned_cells(n: u32, m: u64, memory_limit: u64) -> Result<BitGrid> {
-    aligned_cells_controlled(n, m, memory_limit, &Control::default())
-}
-
-/// [`aligned_cells`] under `control`: progress in diamonds (the P-cells), checked
+///
+/// Under `control`: progress in diamonds (the P-cells), checked
 /// every 65536 of them.
-pub fn aligned_cells_controlled(
-    n: u32,
-    m: u64,
-    memory_limit: u64,
-    control: &Control,
-) -> Result<BitGrid> {
+pub fn aligned_cells(n: u32, m: u64, memory_limit: u64, control: &Control) -> Result<BitGrid> {
     let level = Level::integer(n, m)?;
     let cut = Cut::new(n, level)?;
     let side = m as u128;

@@ -36,10 +36,17 @@ fn some_levels(n: u32) -> Vec<Level> {
 fn aligned_integer_sections_are_the_p_positions() {
     for n in 0..=6u32 {
         for m in 1..=(1u64 << n) {
-            let cells = aligned_cells(n, m, DEFAULT_MEMORY_LIMIT).unwrap();
+            let cells =
+                aligned_cells(n, m, DEFAULT_MEMORY_LIMIT, &crate::Control::default()).unwrap();
             assert_eq!(cells, p_cells(m as usize), "H({n},{m})");
             // The in-memory section gives the same board, one diamond per cell.
-            let section = Section::compute(n, Level::integer(n, m).unwrap(), u64::MAX).unwrap();
+            let section = Section::compute(
+                n,
+                Level::integer(n, m).unwrap(),
+                u64::MAX,
+                &crate::Control::default(),
+            )
+            .unwrap();
             assert_eq!(section.aligned().as_ref(), Some(&cells));
             assert_eq!(section.diamonds().len() as u64, cells.count_ones());
         }
@@ -47,7 +54,7 @@ fn aligned_integer_sections_are_the_p_positions() {
     // Large boards go through the stamped walk with big stamps.
     for m in [2731u64, 3000, 4095] {
         assert_eq!(
-            aligned_cells(12, m, DEFAULT_MEMORY_LIMIT).unwrap(),
+            aligned_cells(12, m, DEFAULT_MEMORY_LIMIT, &crate::Control::default()).unwrap(),
             p_cells(m as usize)
         );
     }
@@ -101,13 +108,24 @@ fn half_levels_are_half_size_copies_of_odd_levels() {
     };
     for n in 1..=6u32 {
         for m in 0..(1u64 << n) {
-            let half = Section::compute(n, Level::half(n, m).unwrap(), u64::MAX).unwrap();
+            let half = Section::compute(
+                n,
+                Level::half(n, m).unwrap(),
+                u64::MAX,
+                &crate::Control::default(),
+            )
+            .unwrap();
             let big = 1i64 << (n + 2);
             if 2 * m < 1u64 << n {
                 // (1/2)·H(n, 2m+1): halve every coordinate, i.e. read its units
                 // as 1/(2D).
-                let odd =
-                    Section::compute(n, Level::integer(n, 2 * m + 1).unwrap(), u64::MAX).unwrap();
+                let odd = Section::compute(
+                    n,
+                    Level::integer(n, 2 * m + 1).unwrap(),
+                    u64::MAX,
+                    &crate::Control::default(),
+                )
+                .unwrap();
                 // Both in units of 1/big (odd halved on the way).
                 let halved = normalised(&odd, big / (2 * odd.cut().scale()));
                 assert_eq!(
@@ -118,8 +136,13 @@ fn half_levels_are_half_size_copies_of_odd_levels() {
             }
             // Same plane, one order finer: the half level is H(n+1, 2m+1) itself,
             // and turned onto the board it is P(2m+1, 2m+1).
-            let fine = Section::compute(n + 1, Level::integer(n + 1, 2 * m + 1).unwrap(), u64::MAX)
-                .unwrap();
+            let fine = Section::compute(
+                n + 1,
+                Level::integer(n + 1, 2 * m + 1).unwrap(),
+                u64::MAX,
+                &crate::Control::default(),
+            )
+            .unwrap();
             assert_eq!(sorted(&half), sorted(&fine));
             assert_eq!(half.aligned(), Some(p_cells(2 * m as usize + 1)));
         }
@@ -130,7 +153,7 @@ fn half_levels_are_half_size_copies_of_odd_levels() {
 fn pruned_walk_equals_brute_force() {
     for n in 0..=5u32 {
         for level in some_levels(n) {
-            let section = Section::compute(n, level, u64::MAX).unwrap();
+            let section = Section::compute(n, level, u64::MAX, &crate::Control::default()).unwrap();
             assert_eq!(
                 sorted(&section),
                 brute::section(n, level).unwrap(),
@@ -155,7 +178,7 @@ fn stamped_and_streamed_walks_agree_in_order() {
         (3, "0.9"),
     ] {
         let level = Level::parse_r(text).unwrap();
-        let section = Section::compute(n, level, u64::MAX).unwrap();
+        let section = Section::compute(n, level, u64::MAX, &crate::Control::default()).unwrap();
         assert!(!section.diamonds().is_empty());
         let streamed: Vec<Diamond> = Cut::new(n, level).unwrap().diamonds().collect();
         assert_eq!(section.diamonds(), &streamed[..]);
@@ -166,7 +189,7 @@ fn stamped_and_streamed_walks_agree_in_order() {
 fn area_is_the_sum_of_diamond_areas_and_the_raster_of_s_n() {
     for n in 0..=4u32 {
         for level in some_levels(n) {
-            let section = Section::compute(n, level, u64::MAX).unwrap();
+            let section = Section::compute(n, level, u64::MAX, &crate::Control::default()).unwrap();
             let cut = *section.cut();
             let (area, scale) = section.area();
             assert_eq!(exact_area(n, level).unwrap(), (area, scale));
@@ -221,12 +244,13 @@ fn integer_level_area_matches_g_of_m() {
 fn sections_have_the_four_mirror_symmetries() {
     for n in 0..=6u32 {
         for level in some_levels(n) {
-            let set: BTreeSet<Diamond> = Section::compute(n, level, u64::MAX)
-                .unwrap()
-                .diamonds()
-                .iter()
-                .copied()
-                .collect();
+            let set: BTreeSet<Diamond> =
+                Section::compute(n, level, u64::MAX, &crate::Control::default())
+                    .unwrap()
+                    .diamonds()
+                    .iter()
+                    .copied()
+                    .collect();
             let maps: [fn(&Diamond) -> Diamond; 4] = [
                 |d| Diamond { cx: -d.cx, ..*d },
                 |d| Diamond { cy: -d.cy, ..*d },
@@ -253,12 +277,30 @@ fn sections_have_the_four_mirror_symmetries() {
 fn huge_sections_are_refused_before_work_and_apex_sections_are_cheap() {
     let equator = Level::integer(30, 1 << 30).unwrap();
     assert_eq!(count_diamonds(30, equator).unwrap(), 4u128.pow(30));
-    let err = Section::compute(30, equator, DEFAULT_MEMORY_LIMIT).unwrap_err();
+    let err = Section::compute(
+        30,
+        equator,
+        DEFAULT_MEMORY_LIMIT,
+        &crate::Control::default(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("S_30"), "{err}");
-    let err = aligned_cells(30, 1 << 30, DEFAULT_MEMORY_LIMIT).unwrap_err();
+    let err = aligned_cells(
+        30,
+        1 << 30,
+        DEFAULT_MEMORY_LIMIT,
+        &crate::Control::default(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("aligned"), "{err}");
     let near_apex = Level::parse_r("3e-7").unwrap();
-    let section = Section::compute(30, near_apex, DEFAULT_MEMORY_LIMIT).unwrap();
+    let section = Section::compute(
+        30,
+        near_apex,
+        DEFAULT_MEMORY_LIMIT,
+        &crate::Control::default(),
+    )
+    .unwrap();
     assert_eq!(
         section.diamonds().len() as u128,
         count_diamonds(30, near_apex).unwrap()
@@ -282,8 +324,8 @@ fn level_of_detail_contains_the_fine_section() {
     let level = Level::parse_r("0.37").unwrap();
     let k = super::section::detail_order(8, 0.05);
     assert_eq!(k, 5);
-    let fine = Section::compute(8, level, u64::MAX).unwrap();
-    let coarse = Section::compute(k, level, u64::MAX).unwrap();
+    let fine = Section::compute(8, level, u64::MAX, &crate::Control::default()).unwrap();
+    let coarse = Section::compute(k, level, u64::MAX, &crate::Control::default()).unwrap();
     let (sf, sc) = (fine.cut().scale(), coarse.cut().scale());
     let f = sf / sc;
     for d in fine.diamonds() {
@@ -305,28 +347,32 @@ fn subtree_areas_are_the_areas_of_the_diamonds_below() {
             };
             let mut root = None;
             let mut leaves = Vec::new();
-            cut.walk(|node| {
-                let bound = node.bound();
-                // Sections of other subtrees never enter this octahedron.
-                let below: u128 = diamonds
-                    .iter()
-                    .filter(|d| inside(&bound, d))
-                    .map(Diamond::area_units)
-                    .sum();
-                assert_eq!(node.area, below, "n={n} r={level} {node:?}");
-                assert!(node.area <= bound.area_units() && node.area > 0);
-                if node.offset == 0 {
-                    assert!(node.is_full(), "cut through its centre: {node:?}");
-                }
-                if node.depth == 0 {
-                    root = Some(node.area);
-                }
-                if node.depth == n {
-                    assert!(node.is_full());
-                    leaves.push(bound);
-                }
-                true
-            });
+            cut.walk(
+                |node| {
+                    let bound = node.bound();
+                    // Sections of other subtrees never enter this octahedron.
+                    let below: u128 = diamonds
+                        .iter()
+                        .filter(|d| inside(&bound, d))
+                        .map(Diamond::area_units)
+                        .sum();
+                    assert_eq!(node.area, below, "n={n} r={level} {node:?}");
+                    assert!(node.area <= bound.area_units() && node.area > 0);
+                    if node.offset == 0 {
+                        assert!(node.is_full(), "cut through its centre: {node:?}");
+                    }
+                    if node.depth == 0 {
+                        root = Some(node.area);
+                    }
+                    if node.depth == n {
+                        assert!(node.is_full());
+                        leaves.push(bound);
+                    }
+                    true
+                },
+                &crate::Control::default(),
+            )
+            .unwrap();
             // A full walk meets every diamond, in the walk's order.
             assert_eq!(leaves, diamonds, "n={n} r={level}");
             let (area, _) = exact_area(n, level).unwrap();
@@ -338,10 +384,14 @@ fn subtree_areas_are_the_areas_of_the_diamonds_below() {
         let level = Level::parse_level(30, text).unwrap();
         let cut = Cut::new(30, level).unwrap();
         let mut root = 0;
-        cut.walk(|node| {
-            root = node.area;
-            false
-        });
+        cut.walk(
+            |node| {
+                root = node.area;
+                false
+            },
+            &crate::Control::default(),
+        )
+        .unwrap();
         assert_eq!(root, exact_area(30, level).unwrap().0);
     }
 }

@@ -75,14 +75,10 @@ pub struct CheckLine {
 
 /// Checks the recurrence against direct counting for m <= `up_to`, and both sum
 /// identities of seed 003 (Theorems 4.2 and 4.3) for every power of two they reach.
-// TODO(request layer): callers pass their Control
-pub fn check(up_to: u64) -> Vec<CheckLine> {
-    check_controlled(up_to, &Control::default()).expect("a Control nobody holds is never cancelled")
-}
-
-/// [`check`] under `control`: progress in board rows counted (`m` of them for each
+///
+/// Under `control`: progress in board rows counted (`m` of them for each
 /// m, the direct counts being all the work), checked every 65536 rows.
-pub fn check_controlled(up_to: u64, control: &Control) -> Result<Vec<CheckLine>> {
+pub fn check(up_to: u64, control: &Control) -> Result<Vec<CheckLine>> {
     let up_to = up_to.max(2);
     control.add_total(up_to / 2 * (up_to + 1) + up_to % 2 * (up_to + 1) / 2);
     let mut ticker = Ticker::new(control, ROWS_PER_CHECK);
@@ -151,7 +147,7 @@ mod tests {
 
     #[test]
     fn every_check_holds_up_to_300() {
-        for line in check(300) {
+        for line in check(300, &crate::Control::default()).unwrap() {
             assert!(line.holds, "{line:?}");
         }
     }

@@ -122,19 +122,15 @@ pub fn p_grid_bytes(m: u64, n: u64) -> u64 {
         .saturating_add(signature_index_bytes(n).saturating_mul(2))
 }
 
-/// The P-cells of C(m,n) as an m x n grid (row i-1, column j-1 for cell (i,j)).
-// TODO(request layer): callers pass their Control
-pub fn p_grid(m: usize, n: usize) -> BitGrid {
-    p_grid_controlled(m, n, &Control::default()).expect("a Control nobody holds is never cancelled")
-}
-
 /// Rows between two reports of progress in the parallel row loops: the shared counter
 /// is touched once per 64 rows, not per row.
 const ROWS_PER_REPORT: usize = 64;
 
-/// [`p_grid`] under `control`: progress in rows, checked per row (a row is a few
+/// The P-cells of C(m,n) as an m x n grid (row i-1, column j-1 for cell (i,j)).
+///
+/// Under `control`: progress in rows, checked per row (a row is a few
 /// words to a few thousand, never more than microseconds).
-pub fn p_grid_controlled(m: usize, n: usize, control: &Control) -> Result<BitGrid> {
+pub fn p_grid(m: usize, n: usize, control: &Control) -> Result<BitGrid> {
     let index = SignatureIndex::new(n as u64);
     let mut grid = BitGrid::new(m, n);
     // A signature shared by many columns (by all of them when n is a power of
@@ -183,15 +179,10 @@ pub fn row_count(m: u64, n: u64, row: u64) -> u64 {
 }
 
 /// The number of P-cells of C(m,n), in O(m).
-// TODO(request layer): callers pass their Control
-pub fn count_cells(m: u64, n: u64) -> u64 {
-    count_cells_controlled(m, n, &Control::default())
-        .expect("a Control nobody holds is never cancelled")
-}
-
-/// [`count_cells`] under `control`: progress in rows, checked every 2^20 rows (a row
+///
+/// Under `control`: progress in rows, checked every 2^20 rows (a row
 /// is a few ns: m may be 2^31).
-pub fn count_cells_controlled(m: u64, n: u64, control: &Control) -> Result<u64> {
+pub fn count_cells(m: u64, n: u64, control: &Control) -> Result<u64> {
     const ROWS: u64 = 1 << 20;
     control.add_total(m);
     let mut sum = 0u64;
@@ -325,7 +316,7 @@ mod tests {
             (100, 37),
             (255, 255),
         ] {
-            let grid = p_grid(m, n);
+            let grid = p_grid(m, n, &crate::Control::default()).unwrap();
             let mut runs = 0u64;
             for r in 0..m {
                 runs += 1
@@ -348,7 +339,7 @@ mod tests {
             (64, 64),
             (33, 100),
         ] {
-            let grid = p_grid(m, n);
+            let grid = p_grid(m, n, &crate::Control::default()).unwrap();
             for row in 0..m {
                 let direct = grid.ones().filter(|&(r, _)| r == row).count() as u64;
                 assert_eq!(
@@ -357,7 +348,10 @@ mod tests {
                     "{m}x{n} row {row}"
                 );
             }
-            assert_eq!(count_cells(m as u64, n as u64), grid.ones().count() as u64);
+            assert_eq!(
+                count_cells(m as u64, n as u64, &crate::Control::default()).unwrap(),
+                grid.ones().count() as u64
+            );
         }
     }
 
@@ -375,7 +369,7 @@ mod tests {
             (300, 255),
             (520, 513),
         ] {
-            let grid = p_grid(m, n);
+            let grid = p_grid(m, n, &crate::Control::default()).unwrap();
             for i in 1..=m {
                 for j in 1..=n {
                     let heaps = (i - 1) ^ (j - 1) ^ (m - i) ^ (n - j);
@@ -399,7 +393,7 @@ mod tests {
             (129, 129),
             (256, 255),
         ] {
-            let grid = p_grid(m, n);
+            let grid = p_grid(m, n, &crate::Control::default()).unwrap();
             let mut row = vec![0u8; n.div_ceil(8)];
             for r in 0..m {
                 write_bilevel_row(m as u64, n as u64, r, &mut row);

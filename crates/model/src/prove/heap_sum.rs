@@ -225,7 +225,7 @@ mod tests {
             for max_sum in [0u32, 1, 7, 20] {
                 let simplex =
                     solve_simplex(game.cap(), "test", max_sum, LIMIT, &Control::new()).unwrap();
-                let dense = solve_dense(&game, &[max_sum; 3], LIMIT).unwrap();
+                let dense = solve_dense(&game, &[max_sum; 3], LIMIT, &Control::new()).unwrap();
                 let mut seen = 0;
                 for (p, g) in dense.positions() {
                     if p.iter().map(|&c| u64::from(c)).sum::<u64>() > u64::from(max_sum) {

@@ -34,7 +34,7 @@ mod tests;
 
 use crate::games::capped::{Cap, CappedGame};
 use crate::games::nim::Nim;
-use crate::games::solver::{solve_dense_controlled, Game};
+use crate::games::solver::{solve_dense, Game};
 use crate::{Control, Error, Result};
 use ir::{Env, Formula, Term};
 
@@ -602,15 +602,11 @@ pub fn confirm(
         .unwrap_or(u64::MAX);
     let value_at: ValueAt = match &game.capped {
         Some(capped) if tuples > DENSE_CONFIRM_TUPLES && bounds.len() == 3 => {
-            let solved = capped.solve_controlled(
-                [bounds[0], bounds[1], bounds[2]],
-                memory_limit,
-                control,
-            )?;
+            let solved = capped.solve([bounds[0], bounds[1], bounds[2]], memory_limit, control)?;
             Box::new(move |q: &[u32]| solved.get(q[0], q[1], q[2]))
         }
         _ => {
-            let solved = solve_dense_controlled(game.solver(), &bounds, memory_limit, control)?;
+            let solved = solve_dense(game.solver(), &bounds, memory_limit, control)?;
             Box::new(move |q: &[u32]| solved.get(q))
         }
     };
@@ -696,7 +692,7 @@ pub fn confirm(
     let mut smallest_checked_by_solver = false;
     if tuples <= minimal_box_limit {
         let side32 = u32::try_from(side).unwrap_or(u32::MAX);
-        let big = solve_dense_controlled(
+        let big = solve_dense(
             game.solver(),
             &vec![side32; names.len()],
             memory_limit,
@@ -765,13 +761,13 @@ pub fn smallest_disagreement(
         // The capped solver: the same values (its tests check it against
         // the dense one), far faster.
         Some(capped) => {
-            let solved = capped.solve_controlled([side32; 3], memory_limit, control)?;
+            let solved = capped.solve([side32; 3], memory_limit, control)?;
             for (q, g) in solved.positions() {
                 visit(&q, g)?;
             }
         }
         None => {
-            let solved = solve_dense_controlled(
+            let solved = solve_dense(
                 game.solver(),
                 &vec![side32; names.len()],
                 memory_limit,

@@ -33,7 +33,7 @@ use super::ir::{CmpOp, Env, Formula, Term};
 use super::ProofGame;
 use crate::games::chocolate::ChocolateBar;
 use crate::games::nim::Nim;
-use crate::games::solver::solve_dense_controlled;
+use crate::games::solver::solve_dense;
 use crate::{Control, Error, Result};
 use std::collections::BTreeMap;
 
@@ -1017,7 +1017,7 @@ pub fn grundy_of_cell(n: u64, x: u64, y: u64, memory_limit: u64, control: &Contr
             ))
         })?;
     let nim = Nim::new(4)?;
-    let solved = solve_dense_controlled(&nim, &bounds, memory_limit, control)?;
+    let solved = solve_dense(&nim, &bounds, memory_limit, control)?;
     solved
         .get(&bounds)
         .map(u32::from)

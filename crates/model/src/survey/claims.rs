@@ -729,7 +729,13 @@ mod tests {
         let family = CapFamily::new("floor(min(x,z)/k)", "k").unwrap();
         let game = family.game(k).unwrap();
         let bounds = survey_bounds(&game, &GameBox::Uniform(n)).unwrap();
-        let solved: Solution = game.solve(&GameBox::Each(bounds.clone()), LIMIT).unwrap();
+        let solved: Solution = game
+            .solve(
+                &GameBox::Each(bounds.clone()),
+                LIMIT,
+                &crate::Control::default(),
+            )
+            .unwrap();
         let mut out = Vec::new();
         for x in 0..=bounds[0] {
             for y in 0..=bounds[1] {

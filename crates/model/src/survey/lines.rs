@@ -385,7 +385,11 @@ mod tests {
                 let game = CappedGame::with_expr(cap).unwrap();
                 let fast = capped_p_lines(&game, bounds, &Control::default()).unwrap();
                 let solved = GameSpec::Capped(game)
-                    .solve(&GameBox::Each(bounds.to_vec()), LIMIT)
+                    .solve(
+                        &GameBox::Each(bounds.to_vec()),
+                        LIMIT,
+                        &crate::Control::default(),
+                    )
                     .unwrap();
                 let slow = PLines::from_solution(&solved, &Control::default()).unwrap();
                 assert_eq!(fast, slow, "{cap} {bounds:?}");
@@ -398,7 +402,9 @@ mod tests {
     #[test]
     fn dense_lines_are_the_runs_of_positions_along_the_last_axis() {
         let game = GameSpec::from_name("band-7-2", &Default::default()).unwrap();
-        let solved = game.solve(&GameBox::Uniform(12), LIMIT).unwrap();
+        let solved = game
+            .solve(&GameBox::Uniform(12), LIMIT, &crate::Control::default())
+            .unwrap();
         let lines = PLines::from_solution(&solved, &Control::default()).unwrap();
         assert_eq!(lines.positions, solved.len() as u64);
         let mut from_lines: Vec<Vec<u32>> = Vec::new();

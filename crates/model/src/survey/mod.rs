@@ -649,8 +649,7 @@ fn survey_one(
             )
         }
         _ => {
-            let solution =
-                game.solve_controlled(&GameBox::Each(bounds.to_vec()), limit, control)?;
+            let solution = game.solve(&GameBox::Each(bounds.to_vec()), limit, control)?;
             let grid = Grid::of(&solution, control)?;
             let axis = PLines::axis_of(&solution);
             drop(solution);
@@ -793,7 +792,11 @@ mod tests {
                 .with_play(play);
             let text = file_text(play);
             for k in 1..=3 {
-                let capped = family.game(k).unwrap().solve(&game_box, 1 << 30).unwrap();
+                let capped = family
+                    .game(k)
+                    .unwrap()
+                    .solve(&game_box, 1 << 30, &crate::Control::default())
+                    .unwrap();
                 let file = crate::games::GameFile::parse("min-k.toml", &text, &[("k".into(), k)])
                     .unwrap()
                     .solve_generic(&bounds, 1 << 30, &Control::new())

@@ -159,7 +159,7 @@ mod tests {
             },
         )
         .unwrap()
-        .solve(&GameBox::Uniform(20), 1 << 30)
+        .solve(&GameBox::Uniform(20), 1 << 30, &crate::Control::default())
         .unwrap();
         let grid = Grid::of(&s, &Control::default()).unwrap();
         let fit = grundy_vs_nim_sum(&grid, 25, &Control::default()).unwrap();
@@ -180,7 +180,7 @@ mod tests {
         );
         let nim = GameSpec::from_name("nim", &GameParams::default())
             .unwrap()
-            .solve(&GameBox::Uniform(6), 1 << 30)
+            .solve(&GameBox::Uniform(6), 1 << 30, &crate::Control::default())
             .unwrap();
         let grid = Grid::of(&nim, &Control::default()).unwrap();
         let fit = grundy_vs_nim_sum(&grid, 5, &Control::default()).unwrap();

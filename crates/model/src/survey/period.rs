@@ -280,7 +280,7 @@ mod tests {
             },
         )
         .unwrap()
-        .solve(&GameBox::Uniform(31), 1 << 30)
+        .solve(&GameBox::Uniform(31), 1 << 30, &crate::Control::default())
         .unwrap();
         let grid = Grid::of(&s, &Control::default()).unwrap();
         let axes = line_periods(&grid, &Control::default()).unwrap();
@@ -340,7 +340,11 @@ mod tests {
         let text = include_str!("../../../../games/wythoff.toml");
         let solved = GameSpec::from_game_file("wythoff.toml", text, &[])
             .unwrap()
-            .solve(&GameBox::Uniform(N as u32), 1 << 30)
+            .solve(
+                &GameBox::Uniform(N as u32),
+                1 << 30,
+                &crate::Control::default(),
+            )
             .unwrap();
         let by_mex = wythoff_by_mex(N);
         let grid = Grid::of(&solved, &Control::default()).unwrap();
@@ -397,7 +401,7 @@ mod tests {
             },
         )
         .unwrap()
-        .solve(&GameBox::Uniform(60), 1 << 30)
+        .solve(&GameBox::Uniform(60), 1 << 30, &crate::Control::default())
         .unwrap();
         let grid = Grid::of(&s, &Control::default()).unwrap();
         let run = |threads: usize| {

@@ -490,7 +490,7 @@ mod tests {
     fn solve(name: &str, params: GameParams, b: GameBox) -> Solution {
         GameSpec::from_name(name, &params)
             .unwrap()
-            .solve(&b, LIMIT)
+            .solve(&b, LIMIT, &crate::Control::default())
             .unwrap()
     }
 

@@ -44,7 +44,12 @@ fn whole(s: &Solution) -> (Vec<u32>, Vec<(Vec<u32>, u16)>) {
 }
 
 fn solve_builtin(spec: GameSpec, bounds: &[u32]) -> Solution {
-    spec.solve(&GameBox::Each(bounds.to_vec()), LIMIT).unwrap()
+    spec.solve(
+        &GameBox::Each(bounds.to_vec()),
+        LIMIT,
+        &crate::Control::default(),
+    )
+    .unwrap()
 }
 
 #[test]

@@ -28,7 +28,7 @@ mod painter;
 mod solids;
 
 pub use camera::Camera;
-pub use painter::{operation_t_view, sierpinski_view, sierpinski_view_controlled};
+pub use painter::{operation_t_view, sierpinski_view};
 pub use solids::face_shades;
 
 use super::level::Level;

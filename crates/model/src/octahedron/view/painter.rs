@@ -132,14 +132,10 @@ const BYTES_PER_OCTAHEDRON: u64 = 1024;
 /// their lower part), the plane, the cut's diamonds (which cap the clipped
 /// octahedra exactly), then the solid above at `above_opacity`. From below,
 /// the two halves swap.
-// TODO(request layer): callers pass their Control
-pub fn sierpinski_view(n: u32, options: &ViewOptions) -> Result<Vec<ViewPolygon>> {
-    sierpinski_view_controlled(n, options, &Control::default())
-}
-
-/// [`sierpinski_view`] under `control`: progress in octahedra, twice (built, then
+///
+/// Under `control`: progress in octahedra, twice (built, then
 /// painted), checked every 4096 of them and as the section computes.
-pub fn sierpinski_view_controlled(
+pub fn sierpinski_view(
     n: u32,
     options: &ViewOptions,
     control: &Control,
@@ -158,7 +154,7 @@ fn sierpinski_painter(n: u32, options: &ViewOptions, control: &Control) -> Resul
         "choose a smaller `n` for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
     let section = match &options.plane {
-        Some(plane) => Some(Section::compute_controlled(
+        Some(plane) => Some(Section::compute(
             n,
             plane.level,
             options.memory_limit,
@@ -536,14 +532,16 @@ mod tests {
 
     #[test]
     fn view_of_s5_is_in_frame_and_culls_back_faces() {
-        let polys = sierpinski_view(5, &ViewOptions::default()).unwrap();
+        let polys =
+            sierpinski_view(5, &ViewOptions::default(), &crate::Control::default()).unwrap();
         // Generic camera: exactly four of eight faces of each octahedron face it.
         assert_eq!(polys.len(), 4 * 7776);
         assert!(polys
             .iter()
             .flat_map(|p| p.points.iter())
             .all(|q| q[0].abs() <= 1.0 && q[1].abs() <= 1.0));
-        let again = sierpinski_view(5, &ViewOptions::default()).unwrap();
+        let again =
+            sierpinski_view(5, &ViewOptions::default(), &crate::Control::default()).unwrap();
         assert_eq!(polys, again);
     }
 
@@ -583,7 +581,8 @@ mod tests {
 
     #[test]
     fn too_large_a_view_is_refused() {
-        let err = sierpinski_view(12, &ViewOptions::default()).unwrap_err();
+        let err =
+            sierpinski_view(12, &ViewOptions::default(), &crate::Control::default()).unwrap_err();
         assert!(err.to_string().contains("S_12"));
     }
 }
