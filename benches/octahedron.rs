@@ -5,8 +5,8 @@
 //! up front, so real levels far from the apex are drawn with level of detail.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
-use nimscape::octahedron::{
+use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
+use nimscape_model::octahedron::{
     count_diamonds, detail_order, sierpinski_view, Level, PlaneOptions, Section, ViewOptions,
 };
 

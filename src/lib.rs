@@ -8,21 +8,37 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The figure library's insides: front ends (the binary, the Python module, the
+// server's routes) reach them only through `request`, so a front end that names
+// `figure`, `scene` or `encode` does not compile. The `internals` feature opens
+// them for this package's own tests and benchmarks, never for a front end.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod encode;
+#[cfg(not(feature = "internals"))]
+mod encode;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod figure;
-/// The embedded fonts (moved under `scene`; this path stays for callers).
-pub use scene::font;
+#[cfg(not(feature = "internals"))]
+mod figure;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod scene;
+#[cfg(not(feature = "internals"))]
+mod scene;
+
 pub mod prove;
 pub mod recipe;
 pub mod request;
-pub mod scene;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod verify;
 
-// The model is its own crate (`crates/model`), so it cannot import anything
-// above it; its modules are re-exported here under their familiar paths.
-pub use nimscape_model::{
-    automaton, control, error, exact, games, grid, octahedron, pattern, survey,
-};
-pub use nimscape_model::{BitGrid, Control, Error, Result};
+// The model is its own crate (`crates/model`): front ends that need its types
+// name `nimscape_model` themselves. Inside the library its modules keep their
+// familiar paths (`crate::games`, ...).
+use nimscape_model::BitGrid;
+use nimscape_model::{automaton, error, exact, games, octahedron, pattern, survey};
+pub use nimscape_model::{Control, Error, Result};
+use scene::font;

@@ -40,13 +40,10 @@ proptest! {
         ] {
             let _ = parses(args);
         }
-        let _ = text.parse::<nimscape::games::GameBox>();
-        let _ = text.parse::<nimscape::figure::grundy::Slice>();
+        let _ = text.parse::<nimscape_model::games::GameBox>();
         let _ = nimscape::request::grundy::parse_shift_range(&text);
-        let _ = nimscape::octahedron::level::Level::parse_level(8, &text);
-        let _ = nimscape::octahedron::level::Level::parse_r(&text);
-        let _ = nimscape::figure::automaton::Values::parse(&text);
-        let _ = nimscape::scene::Color::parse(&text, "--color");
+        let _ = nimscape_model::octahedron::level::Level::parse_level(8, &text);
+        let _ = nimscape_model::octahedron::level::Level::parse_r(&text);
     }
 
     #[test]
@@ -75,11 +72,11 @@ proptest! {
     #[test]
     fn boxes_parse_to_exactly_their_bounds(bounds in proptest::collection::vec(any::<u32>(), 1..8)) {
         let text = bounds.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-        let parsed: nimscape::games::GameBox = text.parse().unwrap();
+        let parsed: nimscape_model::games::GameBox = text.parse().unwrap();
         let want = if bounds.len() == 1 {
-            nimscape::games::GameBox::Uniform(bounds[0])
+            nimscape_model::games::GameBox::Uniform(bounds[0])
         } else {
-            nimscape::games::GameBox::Each(bounds)
+            nimscape_model::games::GameBox::Each(bounds)
         };
         prop_assert_eq!(parsed, want);
     }
@@ -144,7 +141,7 @@ fn huge_lists_are_refused_quickly() {
         nimscape::request::from_clap(&parses(&["square", "--m", &many]).unwrap_err()).to_string();
     assert!(err.len() < 500, "a long line: {} bytes", err.len());
     assert!(err.contains("more than"), "{err}");
-    assert!(many.parse::<nimscape::games::GameBox>().is_err());
+    assert!(many.parse::<nimscape_model::games::GameBox>().is_err());
     let digits = "9".repeat(100_000);
     let err =
         nimscape::request::from_clap(&parses(&["count", "--m", &digits]).unwrap_err()).to_string();

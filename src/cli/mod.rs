@@ -52,7 +52,7 @@ pub(crate) struct Cli {
 
     /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, tikz, gif, csv, json; json for reports (verify, --check, grundy's).
     #[arg(long, global = true, help_heading = GLOBAL, value_name = "EXT", value_parser = args::parse_format)]
-    format: Option<nimscape::encode::Format>,
+    format: Option<nimscape::request::Format>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -385,7 +385,7 @@ impl std::error::Error for UsageError {}
 /// An error of the command line as one line, parameters shown as flags.
 pub fn message(err: &anyhow::Error) -> String {
     // One line whatever it quotes (`--m $'1\n2'`).
-    nimscape::error::one_line(&message_text(err))
+    nimscape_model::error::one_line(&message_text(err))
 }
 
 fn message_text(err: &anyhow::Error) -> String {

@@ -110,7 +110,7 @@ pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()
     let folders = super::output::make_parent(&args.output)?;
     // As every figure: a temporary file beside the target, renamed when whole (never
     // half a page, none left when stopped), readable by others, under --max-output.
-    nimscape::encode::write_atomic(&args.output, ctx.output_limit, |out| {
+    nimscape::request::write_atomic(&args.output, ctx.output_limit, |out| {
         out.write_all(page.as_bytes())
             .map_err(|source| nimscape::Error::Io {
                 path: args.output.clone(),

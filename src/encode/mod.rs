@@ -90,19 +90,25 @@ impl Format {
         matches!(self, Format::Png | Format::Svg | Format::Pdf | Format::Tikz)
     }
 
-    /// The format of `path` by its extension, if it is one of `allowed`. Every figure
-    /// that can be SVG can also be PDF and TikZ; `.pgf` is another name for `.tikz`.
-    pub fn of_path(path: &Path, allowed: &[Format]) -> Result<Format> {
-        let mut allowed = allowed.to_vec();
+    /// `formats` with PDF and TikZ after SVG where they are missing: every figure
+    /// that can be SVG can also be PDF and TikZ (written from the same scene).
+    pub fn with_vectors(formats: &[Format]) -> Vec<Format> {
+        let mut all = formats.to_vec();
         for vector in [Format::Tikz, Format::Pdf] {
-            if allowed.contains(&Format::Svg) && !allowed.contains(&vector) {
-                allowed.insert(
-                    allowed.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
+            if all.contains(&Format::Svg) && !all.contains(&vector) {
+                all.insert(
+                    all.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
                     vector,
                 );
             }
         }
-        let allowed = &allowed[..];
+        all
+    }
+
+    /// The format of `path` by its extension, if it is one of `allowed` (with
+    /// [`Format::with_vectors`]); `.pgf` is another name for `.tikz`.
+    pub fn of_path(path: &Path, allowed: &[Format]) -> Result<Format> {
+        let allowed = &Format::with_vectors(allowed)[..];
         let list = allowed
             .iter()
             .map(|f| match f {
@@ -417,7 +423,8 @@ pub fn check_output_size(
 }
 
 /// Maps an I/O error while writing `path` to a library error.
-pub fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+#[cfg(test)]
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Io {
         path: path.to_path_buf(),
         source,
@@ -516,19 +523,6 @@ fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
         .chunks(layer.cols)
         .map(|row| 1 + row.windows(2).filter(|pair| pair[0] != pair[1]).count() as u64)
         .sum()
-}
-
-/// Writes a scene in the format its path names (PNG, SVG, PDF or TikZ), atomically.
-pub fn write_scene(
-    path: &Path,
-    scene: &crate::scene::Scene,
-    metadata: &Metadata,
-    memory_limit: u64,
-) -> Result<()> {
-    let format = Format::of_path(path, &[Format::Png, Format::Svg])?;
-    write_atomic(path, DEFAULT_OUTPUT_LIMIT, |out| {
-        write_scene_to(out, format, scene, metadata, memory_limit).map_err(|e| e.at(path))
-    })
 }
 
 /// Writes a scene as PNG, SVG, PDF or TikZ to any writer.

@@ -47,6 +47,7 @@ const PT_PER_BP: f64 = 72.27 / 72.0;
 
 /// The rectangles a scene's cell layers become in TikZ (grid lines included),
 /// counted without drawing anything.
+#[cfg(test)]
 pub fn rectangle_count(scene: &Scene) -> u64 {
     scene
         .items

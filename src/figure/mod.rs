@@ -261,31 +261,11 @@ pub fn write_file(
     })
 }
 
-/// Writes `figure` as `format` to a stream (`-o -`): as it is made, never whole in
-/// memory, and refused past `output_limit` (`--max-output`) as a file would be:
-/// before any work when the output's size is known, else once it grows past it.
-/// A stream cannot be taken back: a failure leaves what was already written.
-pub fn write_stream(
-    figure: &dyn Figure,
-    format: Format,
-    out: &mut dyn Write,
-    metadata: &Metadata,
-    control: &Control,
-    output_limit: u64,
-) -> Result<()> {
-    write_stream_to(
-        figure,
-        format,
-        out,
-        Path::new("standard output"),
-        metadata,
-        control,
-        output_limit,
-    )
-}
-
-/// [`write_stream`] to a stream that errors call `stream` (standard output, an
-/// HTTP response).
+/// Writes `figure` as `format` to a stream (`-o -`, an HTTP response; errors call
+/// it `stream`): as it is made, never whole in memory, and refused past
+/// `output_limit` (`--max-output`) as a file would be: before any work when the
+/// output's size is known, else once it grows past it. A stream cannot be taken
+/// back: a failure leaves what was already written.
 pub fn write_stream_to(
     figure: &dyn Figure,
     format: Format,
@@ -369,7 +349,8 @@ pub fn to_writer(
     write_controlled(figure, format, out, metadata, control)
 }
 
-/// [`write_file`] in the format `path`'s extension names.
+/// [`write_file`] in the format `path`'s extension names (for the benchmarks).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn save(
     figure: &dyn Figure,
     path: &Path,

@@ -1250,6 +1250,7 @@ fn slice_cells(
 /// games of more than three coordinates, or when the figure would be wider than
 /// [`MAX_FIGURE_CELLS`] cells a side. The scene is laid out at `view.width`
 /// with the type scale of every figure at that width.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Result<Option<Scene>> {
     value_scene_with(v, parameter, view, &[])
 }

@@ -2,7 +2,8 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
-use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
+pub use crate::figure::grundy::GrundyPlan;
+use crate::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle};
 use crate::figure::plan::Plan;
 use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
 use crate::scene::chart::ChartLabels;
@@ -188,6 +189,30 @@ pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
         )));
     }
     Ok(a..=b)
+}
+
+impl GrundyPlan {
+    /// Checks, before the (possibly long) solve, that the figure can be written
+    /// to `output` (a file, `-` for a stream in `format`, or the default file in
+    /// `format`).
+    pub fn check_output(
+        &self,
+        output: Option<&std::path::Path>,
+        format: Option<crate::encode::Format>,
+    ) -> Result<()> {
+        use crate::figure::Figure;
+        let format = match output.filter(|p| p.as_os_str() != "-") {
+            Some(path) => crate::figure::format_of(self, path)?,
+            None => format.unwrap_or(self.formats()[0]),
+        };
+        self.check(format)
+    }
+
+    /// The figure to write, once the reports have read its solution (solved
+    /// once); `command_line` is what its files record.
+    pub fn into_planned(self, command_line: String) -> super::Planned {
+        super::Planned::new(Box::new(self), command_line)
+    }
 }
 
 /// The figure the flags describe (the game is solved when first written).

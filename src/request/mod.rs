@@ -28,7 +28,8 @@ pub mod provenance;
 pub mod square;
 pub mod survey;
 
-use crate::encode::{Format, Metadata};
+pub use crate::encode::animation::FramePattern;
+pub use crate::encode::{write_atomic, Format, Metadata, DEFAULT_OUTPUT_LIMIT};
 use crate::figure::Figure;
 use crate::{Control, Error, Result};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
@@ -89,9 +90,139 @@ pub struct Planned {
 }
 
 impl Planned {
+    /// A validated figure that `command_line` draws (no words to re-run it with).
+    pub(crate) fn new(figure: Box<dyn Figure + Send>, command_line: String) -> Planned {
+        Planned {
+            figure,
+            command_line,
+            arguments: Vec::new(),
+        }
+    }
+
     /// The validated figure.
+    #[cfg(not(feature = "internals"))]
+    pub(crate) fn figure(&self) -> &dyn Figure {
+        self.figure.as_ref()
+    }
+
+    /// The validated figure (the `internals` door: this package's tests check
+    /// its scene).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
     pub fn figure(&self) -> &dyn Figure {
         self.figure.as_ref()
+    }
+
+    /// The formats the figure can be written as, the usual one first (PDF and
+    /// TikZ wherever SVG is).
+    pub fn formats(&self) -> Vec<Format> {
+        Format::with_vectors(&self.figure.formats())
+    }
+
+    /// The size of the output in `format` where it is known before any work (data,
+    /// long animations); `None` where outputs are small.
+    pub fn output_bytes(&self, format: Format) -> Option<u64> {
+        self.figure.output_bytes(format)
+    }
+
+    /// The file name it gets without `-o`, e.g. `square-11` (no extension).
+    pub fn default_stem(&self) -> String {
+        self.figure.default_stem()
+    }
+
+    /// Checks everything that can be checked before any work: parameters, and
+    /// whether `format` can show this figure at all.
+    pub fn check(&self, format: Format) -> Result<()> {
+        self.figure.check(format)
+    }
+
+    /// The format of `path` among the figure's formats (PDF and TikZ wherever SVG
+    /// is), with the figure's own choices named when it is not one.
+    pub fn format_of(&self, path: &std::path::Path) -> Result<Format> {
+        crate::figure::format_of(self.figure(), path)
+    }
+
+    /// The number of frames of an animated figure; still figures refuse.
+    pub fn frame_count(&self) -> Result<usize> {
+        Ok(self.figure.frames()?.count)
+    }
+
+    /// A line to print after writing the figure, where the picture could read as
+    /// wrong without it (a deep window that is one flat colour, correctly).
+    pub fn note(&self, control: &Control) -> Option<String> {
+        self.figure.note(control)
+    }
+
+    /// Checks the figure for `format`, then writes it to `path` atomically: nothing
+    /// is left behind when any step fails; refused before any work when its known
+    /// size is over `output_limit` or the free space.
+    pub fn save(
+        &self,
+        format: Format,
+        path: &std::path::Path,
+        control: &Control,
+        output_limit: u64,
+    ) -> Result<()> {
+        crate::figure::write_file(
+            self.figure(),
+            format,
+            path,
+            &self.metadata(),
+            control,
+            output_limit,
+        )
+    }
+
+    /// Writes an animated figure as the numbered frame files of `pattern` plus its
+    /// LaTeX `\animategraphics` snippet; `wrote` hears of every file written.
+    pub fn save_frames(
+        &self,
+        pattern: &FramePattern,
+        wrote: impl FnMut(&std::path::Path),
+        control: &Control,
+        output_limit: u64,
+    ) -> Result<()> {
+        crate::figure::write_frame_sequence(
+            self.figure(),
+            pattern,
+            &self.metadata(),
+            wrote,
+            control,
+            output_limit,
+        )
+    }
+
+    /// The still of an animated figure as a PNG at `path` (the frame a LaTeX
+    /// document shows): its `poster` frame, else the most detailed one.
+    pub fn save_poster(
+        &self,
+        path: &std::path::Path,
+        control: &Control,
+        output_limit: u64,
+    ) -> Result<()> {
+        crate::figure::write_last_frame(
+            self.figure(),
+            path,
+            &self.metadata(),
+            control,
+            output_limit,
+        )
+    }
+
+    /// Writes the figure in `format` to `out` under `control`, after checking it
+    /// (the Python module catches `.npy` data this way, straight into an array).
+    pub fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn std::io::Write,
+        control: &Control,
+    ) -> Result<()> {
+        crate::figure::to_writer(self.figure(), format, out, &self.metadata(), control)
+    }
+
+    /// Refuses, before any work, a stream whose known size is over `output_limit`.
+    pub fn check_stream_size(&self, format: Format, output_limit: u64) -> Result<()> {
+        crate::figure::check_stream_size(self.figure(), format, output_limit)
     }
 
     /// `nimscape <subcommand> <flags>`: rebuilt from the parsed parameters, so the
@@ -490,19 +621,37 @@ pub fn plan_command_with(
     files: grundy::GameFiles<'_>,
 ) -> Result<Planned> {
     refuse_control_characters(matches)?;
-    let command_line = command_line(matches);
-    let memory_limit = budget.memory_limit;
-    let figure: Box<dyn Figure + Send> = match command {
+    Ok(Planned {
+        figure: plan_figure(command, budget.memory_limit, files)?,
+        command_line: command_line(matches),
+        arguments: provenance::arguments(definition(), matches),
+    })
+}
+
+/// Plans a figure command a front end parsed (and checked with
+/// [`refuse_control_characters`]) itself; `command_line` is its canonical
+/// [`command_line`], recorded in the figure's files.
+pub fn plan_parsed(
+    command: FigureCommand,
+    command_line: String,
+    budget: &Budget,
+) -> Result<Planned> {
+    let figure = plan_figure(command, budget.memory_limit, grundy::GameFiles::Disk)?;
+    Ok(Planned::new(figure, command_line))
+}
+
+/// The figure of one parsed command, validated.
+fn plan_figure(
+    command: FigureCommand,
+    memory_limit: u64,
+    files: grundy::GameFiles<'_>,
+) -> Result<Box<dyn Figure + Send>> {
+    Ok(match command {
         FigureCommand::Square(args) => square::plan(args, memory_limit)?,
         FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         FigureCommand::Grundy(args) => grundy::plan_figure_with(&args, memory_limit, files)?,
         FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,
-    };
-    Ok(Planned {
-        figure,
-        command_line,
-        arguments: provenance::arguments(definition(), matches),
     })
 }
 
@@ -774,6 +923,26 @@ pub fn grundy_layout_with(
 mod tests {
     use super::*;
     use crate::figure::plan::counts;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// The parsers the figure layer calls on a parameter's text (the command
+        /// line's own fuzzing reaches them only through whole commands): hostile
+        /// text never panics.
+        #[test]
+        fn the_figure_layers_value_parsers_never_panic(text in prop_oneof![
+            "[0-9,.=x -]{0,40}",
+            "([0-9]{1,30}|\\.\\.|\\.\\.=|,|=|-|e|E|[xyzXYZ]|#|[0-9a-fA-F]{1,8}|NaN|inf| ){0,16}",
+            any::<String>(),
+            "[\\x00-\\x1f\\u{80}-\\u{10ffff}0-9.,]{0,30}",
+        ]) {
+            let _ = text.parse::<crate::figure::grundy::Slice>();
+            let _ = crate::figure::automaton::Values::parse(&text);
+            let _ = crate::scene::Color::parse(&text, "--color");
+        }
+    }
 
     fn text(pairs: &[(&str, &str)]) -> Vec<(String, Value)> {
         pairs

@@ -6,7 +6,8 @@
 //! FILE.toml) over one of its `[params]`.
 
 use crate::encode::{Format, Metadata};
-use crate::figure::survey::{self as pages, FigureView, SurveyPlot, SurveyReport};
+pub use crate::figure::survey::SurveyReport;
+use crate::figure::survey::{self as pages, FigureView, SurveyPlot};
 use crate::games::GameParams;
 use crate::scene::units::PrintStyle;
 use crate::survey::claims::{split_list, ClaimOptions};
@@ -19,6 +20,16 @@ use clap::{Args, FromArgMatches};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
+
+/// A survey's findings as the JSON document `-o survey.json` writes.
+pub fn json(report: &SurveyReport) -> serde_json::Value {
+    pages::json(report)
+}
+
+/// A survey's findings as the text `nimscape survey` prints without `-o`.
+pub fn summary(report: &SurveyReport) -> String {
+    pages::text(report)
+}
 
 /// Test hypotheses (shifted nim-sums, nim-sum constants, Grundy = nim-sum,
 /// periods) on each value of a game family's parameter.

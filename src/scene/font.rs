@@ -198,6 +198,7 @@ pub fn baseline_offset(family: Family, item: &TextItem) -> (f64, f64) {
 const MIN_SCRIPT: f64 = 6.0;
 
 /// The outline of a text item in DejaVu Sans, in scene units.
+#[cfg(test)]
 pub fn text_path(item: &TextItem) -> Vec<PathCmd> {
     text_path_in(Family::Sans, item)
 }

@@ -74,7 +74,7 @@ impl ServeOptions {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             memory_limit,
-            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
+            output_limit: crate::request::DEFAULT_OUTPUT_LIMIT,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             header_timeout: Duration::from_secs(10),

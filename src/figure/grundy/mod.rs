@@ -25,11 +25,7 @@ mod tex;
 mod text;
 
 pub use sheet::{GrundySheet, GrundySheetPlan, MAX_PANELS};
-pub use spec::{
-    GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle, MAX_PLOT_POINTS, MAX_SIEVE_CELLS,
-    MAX_TABLE_SIDE,
-};
-pub use text::text_box;
+pub use spec::{GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle, MAX_PLOT_POINTS};
 
 use std::io::Write;
 
