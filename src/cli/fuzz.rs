@@ -51,7 +51,7 @@ proptest! {
         let b = a + len;
         let want: Vec<u64> = (a..=b).chain([extra]).collect();
         for text in [format!("{a}..{b},{extra}"), format!(" {a}..={b} , {extra}")] {
-            let m = nimscape::request::args::parse_m_list(&text).unwrap();
+            let m = nimscape::request::parse_m_list(&text).unwrap();
             prop_assert_eq!(&m.0, &want);
         }
     }
@@ -60,12 +60,12 @@ proptest! {
     fn sizes_parse_to_exactly_their_bytes(n in 1u64..100_000, unit in 0usize..5) {
         let suffix = ["", "K", "M", "G", "T"][unit];
         let want = n << (10 * unit);
-        if want <= nimscape::request::args::MAX_BYTES {
-            prop_assert_eq!(nimscape::request::args::parse_bytes(&format!("{n}{suffix}")).unwrap(), want);
-            prop_assert_eq!(nimscape::request::args::parse_bytes(&format!("{n}{}iB", suffix.to_lowercase())).unwrap(), want);
+        if want <= nimscape::request::MAX_BYTES {
+            prop_assert_eq!(nimscape::request::parse_bytes(&format!("{n}{suffix}")).unwrap(), want);
+            prop_assert_eq!(nimscape::request::parse_bytes(&format!("{n}{}iB", suffix.to_lowercase())).unwrap(), want);
         } else {
             let text = format!("{n}{suffix}");
-            prop_assert!(nimscape::request::args::parse_bytes(&text).is_err());
+            prop_assert!(nimscape::request::parse_bytes(&text).is_err());
         }
     }
 
@@ -146,6 +146,6 @@ fn huge_lists_are_refused_quickly() {
     let err =
         nimscape::request::from_clap(&parses(&["count", "--m", &digits]).unwrap_err()).to_string();
     assert!(err.len() < 500, "a long line: {} bytes", err.len());
-    assert!(nimscape::request::args::parse_bytes(&digits).is_err());
+    assert!(nimscape::request::parse_bytes(&digits).is_err());
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -824,7 +824,7 @@ fn with_output(words: &[String], path: &str) -> Vec<String> {
 
 /// `--width`: a length, kept as written (figures parse it as their own `width`).
 fn parse_layout_width(text: &str) -> Result<String, String> {
-    nimscape::request::args::parse_size(text).map(|_| text.to_string())
+    nimscape::request::parse_size(text).map(|_| text.to_string())
 }
 
 /// `--columns`: the paper's columns, 1 or 2.

@@ -187,7 +187,7 @@ pub fn parse_self_similar(text: &str) -> Result<Option<Vec<u64>>, String> {
 }
 
 /// Board sides: from 1, at most 4096 boards at once; or a self-similar sequence
-/// ([`parse_self_similar`]).
+/// (`parse_self_similar`).
 pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
     if let Some(values) = parse_self_similar(text)? {
         return Ok(ValueList(values));
@@ -813,11 +813,6 @@ fn parse_frame_number(text: &str) -> Result<u32, String> {
 }
 
 impl AnimationArgs {
-    /// The validated animation settings, [`Animation::default`] where no flag is given.
-    pub fn animation(&self) -> crate::Result<Animation> {
-        self.animation_with(Animation::default())
-    }
-
     /// [`AnimationArgs::animation_with`] for an animation of `frames` frames:
     /// a `poster` past the last is refused here, whatever the output (a GIF
     /// has no poster to show, but a wrong number is still a mistake to name).

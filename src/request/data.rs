@@ -294,8 +294,8 @@ pub fn grundy_values(
 }
 
 /// The P-set of the chocolate bar R(m,n) (n = m when `None`): `true` at
-/// `[i-1, j-1]` when cell (i,j) is a P-position. See [`p_set_shape`] and
-/// [`p_set_into`], which a front end uses to fill memory it allocated itself.
+/// `[i-1, j-1]` when cell (i,j) is a P-position. See `p_set_shape` and
+/// `p_set_into`, which a front end uses to fill memory it allocated itself.
 pub fn p_set(m: u64, n: Option<u64>, budget: &Budget, control: &Control) -> Result<Array> {
     let (rows, cols) = p_set_shape(m, n, budget)?;
     let mut values = vec![false; rows * cols];
@@ -308,9 +308,9 @@ pub fn p_set(m: u64, n: Option<u64>, budget: &Budget, control: &Control) -> Resu
 
 /// The shape `(m, n)` of the P-set of R(m,n), with `m` and `n` checked as the
 /// command line's `nimscape square --m M --n N --raw` checks them and the memory
-/// (one byte per cell and the bit grid [`p_set_into`] builds) checked against the
+/// (one byte per cell and the bit grid `p_set_into` builds) checked against the
 /// budget, before anything is allocated.
-pub fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, usize)> {
+pub(crate) fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, usize)> {
     let mut pairs = vec![
         ("m".to_string(), Value::Text(m.to_string())),
         ("raw".to_string(), Value::Switch(true)),
@@ -336,7 +336,12 @@ pub fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, us
 /// R(rows, cols): the bit grid of [`p_grid_controlled`] unpacked to one value per
 /// cell, rows in parallel; a word of all P-cells is one fill, an empty one is
 /// skipped.
-pub fn p_set_into(rows: usize, cols: usize, out: &mut [bool], control: &Control) -> Result<()> {
+pub(crate) fn p_set_into(
+    rows: usize,
+    cols: usize,
+    out: &mut [bool],
+    control: &Control,
+) -> Result<()> {
     if out.len() != rows * cols {
         return Err(Error::invalid(format!(
             "a P-set of {rows} x {cols} needs {} cells, not {}",
@@ -397,7 +402,7 @@ pub struct Tiles {
 }
 
 /// The most blocks one [`tiles`] call returns.
-pub const MAX_TILE_BLOCKS: u64 = 1 << 24;
+pub(crate) const MAX_TILE_BLOCKS: u64 = 1 << 24;
 
 /// See [`Tiles`]. `rows` and `cols` default to every block of the board.
 pub fn tiles(

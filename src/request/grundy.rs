@@ -221,7 +221,7 @@ pub fn plan(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
 }
 
 /// [`plan`] with game files read from `files`.
-pub fn plan_with(
+pub(crate) fn plan_with(
     args: &GrundyArgs,
     memory_limit: u64,
     files: GameFiles<'_>,
@@ -251,7 +251,7 @@ pub fn plan_with(
 
 /// The figure the flags describe: one game's, or a sheet (and animation) over
 /// several values of a parameter or slice.
-pub fn plan_figure_with(
+pub(crate) fn plan_figure_with(
     args: &GrundyArgs,
     memory_limit: u64,
     files: GameFiles<'_>,
@@ -520,7 +520,7 @@ fn sheet_of(
 
 /// Where the game file a `game` parameter names is read from.
 #[derive(Debug, Clone, Copy, Default)]
-pub enum GameFiles<'a> {
+pub(crate) enum GameFiles<'a> {
     /// From the disk, as the command line reads it.
     #[default]
     Disk,
@@ -615,7 +615,7 @@ impl clap::builder::TypedValueParser for GameName {
 }
 
 /// Whether the `game` positional names a game file rather than a built-in game.
-pub fn is_game_file(game: &str) -> bool {
+pub(crate) fn is_game_file(game: &str) -> bool {
     game.ends_with(".toml")
 }
 
@@ -654,7 +654,7 @@ fn game_from_file(
 
 /// A game file's name as messages show it, and its text: a regular file of at
 /// most `MAX_GAME_FILE_BYTES` (the model refuses longer text).
-pub fn read_game_file(path: &std::path::Path) -> crate::Result<(String, String)> {
+pub(crate) fn read_game_file(path: &std::path::Path) -> crate::Result<(String, String)> {
     use std::io::Read;
     let shown = path.display().to_string();
     let cannot = |why: String| {

@@ -5,7 +5,7 @@
 //! figure in one of two ways:
 //!
 //! * the command line parses its words with [`FigureCommand`] (flattened into
-//!   its own subcommands) and calls [`plan_command`];
+//!   its own subcommands) and calls `plan_command`;
 //! * recipes, the HTTP server and the Python module hand `name = value` pairs to
 //!   [`plan_pairs`], which looks every name up in the same definitions.
 //!
@@ -16,7 +16,7 @@
 //! how or where rather than what (`-o`, `--threads`, `--max-memory`, `--quiet`,
 //! `--format`) belong to the command line and are unknown parameters here.
 
-pub mod args;
+mod args;
 pub mod automaton;
 pub mod count;
 pub mod data;
@@ -29,9 +29,13 @@ pub mod square;
 pub mod survey;
 
 pub use crate::encode::animation::FramePattern;
-pub use crate::encode::{write_atomic, Format, Metadata, DEFAULT_OUTPUT_LIMIT};
+pub use crate::encode::{write_atomic, Format};
+pub(crate) use crate::encode::{Metadata, DEFAULT_OUTPUT_LIMIT};
 use crate::figure::Figure;
 use crate::{Control, Error, Result};
+/// The command line's value parsers the figure subcommands share (sizes in
+/// bytes, lengths, lists of `m`, formats).
+pub use args::{parse_bytes, parse_format, parse_m_list, parse_size, MAX_BYTES};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
 use std::sync::LazyLock;
 
@@ -239,7 +243,7 @@ impl Planned {
     }
 
     /// The provenance written into image files.
-    pub fn metadata(&self) -> Metadata {
+    pub(crate) fn metadata(&self) -> Metadata {
         Metadata::with_parameters(self.command_line.clone())
     }
 
@@ -414,7 +418,7 @@ fn names_arg(arg: &clap::Arg, name: &str) -> bool {
 }
 
 /// Whether model `command` takes a parameter called `name`.
-pub fn takes(command: &[&str], name: &str) -> bool {
+pub(crate) fn takes(command: &[&str], name: &str) -> bool {
     model_definition(command).is_ok_and(|found| {
         found
             .get_arguments()
@@ -432,7 +436,7 @@ pub fn plan_pairs(command: &[&str], pairs: &[(String, Value)], budget: &Budget) 
 
 /// [`plan_pairs`] with game files read from `files` (a game the explorer holds
 /// in memory, say).
-pub fn plan_pairs_with(
+pub(crate) fn plan_pairs_with(
     command: &[&str],
     pairs: &[(String, Value)],
     budget: &Budget,
@@ -464,7 +468,7 @@ pub fn render_pairs(
 }
 
 /// [`render_pairs`] with game files read from `files`.
-pub fn render_pairs_with(
+pub(crate) fn render_pairs_with(
     command: &[&str],
     pairs: &[(String, String)],
     extension: &str,
@@ -481,33 +485,13 @@ pub fn render_pairs_with(
     planned.render(format, control)
 }
 
-/// [`render_pairs`] written to the stream `out` as it is made (see
-/// [`Planned::write_stream`]), under `budget`'s memory and output limits.
-pub fn stream_pairs(
-    command: &[&str],
-    pairs: &[(String, String)],
-    extension: &str,
-    budget: &Budget,
-    out: &mut dyn std::io::Write,
-    stream: &std::path::Path,
-    control: &Control,
-) -> Result<()> {
-    let pairs: Vec<(String, Value)> = pairs
-        .iter()
-        .map(|(name, value)| (name.clone(), Value::Text(value.clone())))
-        .collect();
-    let planned = plan_pairs(command, &pairs, budget)?;
-    let format = planned.format(extension)?;
-    planned.write_stream(format, out, stream, control, budget.output_limit)
-}
-
 /// `pairs` parsed by the model's own definition, as the command line would parse
 /// `--name=value` words.
-pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
+pub(crate) fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
     parse_pairs_in(definition(), model_definition(command)?, command, pairs)
 }
 
-/// [`parse_pairs`] under any root definition (`root`, whose subcommand at the
+/// `parse_pairs` under any root definition (`root`, whose subcommand at the
 /// words `command` is `found`): the survey has a definition of its own.
 pub(crate) fn parse_pairs_in(
     root: &clap::Command,
@@ -598,14 +582,14 @@ fn unknown_parameter(found: &clap::Command, command: &[&str], name: &str) -> Err
 }
 
 /// The canonical command line of parsed `matches` (of the command line's root or
-/// of [`parse_pairs`]): see [`provenance`].
+/// of `parse_pairs`): see [`provenance`].
 pub fn command_line(matches: &ArgMatches) -> String {
     provenance::command_line(definition(), matches)
 }
 
 /// Plans a parsed figure command; `matches` are those it was parsed from (for
-/// its provenance), at the root of the command line or of [`parse_pairs`].
-pub fn plan_command(
+/// its provenance), at the root of the command line or of `parse_pairs`.
+pub(crate) fn plan_command(
     command: FigureCommand,
     matches: &ArgMatches,
     budget: &Budget,
@@ -613,8 +597,8 @@ pub fn plan_command(
     plan_command_with(command, matches, budget, grundy::GameFiles::Disk)
 }
 
-/// [`plan_command`] with game files read from `files`.
-pub fn plan_command_with(
+/// `plan_command` with game files read from `files`.
+pub(crate) fn plan_command_with(
     command: FigureCommand,
     matches: &ArgMatches,
     budget: &Budget,
@@ -659,7 +643,7 @@ fn plan_figure(
 /// drawn on one line, and no format could carry it alike (SVG would not be
 /// well-formed XML, PDF refuses it). Checked for every parameter at once, so every
 /// front end and every format refuses it the same way. `matches` are at the root of
-/// the command line or of [`parse_pairs`]; other subcommands pass.
+/// the command line or of `parse_pairs`; other subcommands pass.
 pub fn refuse_control_characters(matches: &ArgMatches) -> Result<()> {
     refuse_control_characters_under(definition(), matches)
 }
@@ -872,18 +856,10 @@ fn first_line(err: &clap::Error) -> String {
 
 /// Where the cells of a Grundy figure are, for the explorer's hover readout:
 /// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
-/// in pixels of the scene the same flags draw (the PNG at its default size).
-/// A table is one grid whose first row and column are the headers.
-pub fn grundy_layout(
-    pairs: &[(String, Value)],
-    budget: &Budget,
-    control: &Control,
-) -> crate::Result<Vec<u8>> {
-    grundy_layout_with(pairs, budget, control, grundy::GameFiles::Disk)
-}
-
-/// [`grundy_layout`] with game files read from `files`.
-pub fn grundy_layout_with(
+/// in pixels of the scene the same flags draw (the PNG at its default size),
+/// game files read from `files`. A table is one grid whose first row and column
+/// are the headers.
+pub(crate) fn grundy_layout_with(
     pairs: &[(String, Value)],
     budget: &Budget,
     control: &Control,

@@ -166,7 +166,7 @@ enum OverlayArg {
 }
 
 /// The figure the flags describe, validated.
-pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
+pub(crate) fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
     let boards: Vec<u64> = args.m.clone().map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
         return Err(crate::Error::invalid(

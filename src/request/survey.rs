@@ -164,10 +164,10 @@ struct ProveSettings {
 
 /// The prover's time per question when none is given, seconds: a survey
 /// proves many rules, and a hard one should not hold up the rest for long.
-pub const DEFAULT_PROVE_TIMEOUT: f64 = 20.0;
+pub(crate) const DEFAULT_PROVE_TIMEOUT: f64 = 20.0;
 
 /// The most values one survey takes.
-pub const MAX_VALUES: usize = 10_000;
+pub(crate) const MAX_VALUES: usize = 10_000;
 
 /// Parses `A..B` (inclusive, `A..=B` too) of integers, for the parameter `what`.
 fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
@@ -201,7 +201,7 @@ fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
 /// Parses `NAME=VALUES`: integers, ranges `A..B` and ranges with a step
 /// `A..B:S` (A, A+S, … up to B), comma-separated, as the README's list grammar
 /// has them; the values keep the order given (a survey reports them so).
-pub fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
+pub(crate) fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
     let (name, list) = text.split_once('=').ok_or_else(|| {
         Error::invalid(format!(
             "`param`: '{}' is not NAME=VALUES; write e.g. k=1..64",
@@ -340,7 +340,7 @@ fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
 
 /// `A..B` (every coordinate), `x=A..B,z=C..D` (the others 0..0) or one range per
 /// coordinate; which coordinates exist is checked per game ([`ShiftSpec::resolve`]).
-pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
+pub(crate) fn parse_shifts(text: &str) -> Result<ShiftSpec> {
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     if items.iter().any(|i| i.contains('=') && !i.contains("..=")) {
         let mut named = Vec::with_capacity(items.len());
@@ -630,7 +630,7 @@ impl ReportKind {
 
 /// The figure of value `value` beside the page or figure name `page`:
 /// `report-k5.png` (the extension `ext`).
-pub fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathBuf {
+pub(crate) fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathBuf {
     let stem = page
         .file_stem()
         .and_then(|s| s.to_str())

@@ -131,7 +131,7 @@ fn budget(max_memory: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
             bytes
         } else {
             let text: String = value.str()?.extract()?;
-            request::args::parse_bytes(&text).map_err(|why| {
+            request::parse_bytes(&text).map_err(|why| {
                 PyValueError::new_err(format!("invalid value '{text}' for max_memory: {why}"))
             })?
         };
