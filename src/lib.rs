@@ -8,29 +8,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-// The figure library's insides: front ends (the binary, the Python module, the
-// server's routes) reach them only through `request`, so a front end that names
-// `figure`, `scene` or `encode` does not compile. The `internals` feature opens
-// them for this package's own tests and benchmarks, never for a front end.
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod encode;
-#[cfg(not(feature = "internals"))]
-mod encode;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod figure;
-#[cfg(not(feature = "internals"))]
-mod figure;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod scene;
-#[cfg(not(feature = "internals"))]
-mod scene;
+mod library;
 
-pub mod prove;
-pub mod recipe;
-pub mod request;
+pub use library::{prove, recipe, request};
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod verify;
@@ -41,4 +21,8 @@ pub mod verify;
 use nimscape_model::BitGrid;
 use nimscape_model::{automaton, error, exact, games, octahedron, pattern, survey};
 pub use nimscape_model::{Control, Error, Result};
-use scene::font;
+
+// The `internals` door of this package's tests and benchmarks (see `library`).
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use library::{encode, figure, scene};

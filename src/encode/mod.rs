@@ -476,8 +476,8 @@ const PNG_BYTES_PER_PIXEL: u64 = 11;
 /// The peak memory of writing `scene` as `format`, the scene's own cells included,
 /// in one pass over its items: the memory guard's estimate for every figure drawn
 /// through a scene.
-pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
-    use crate::scene::Item;
+pub fn scene_peak_bytes(scene: &crate::library::scene::Scene, format: Format) -> u64 {
+    use crate::library::scene::Item;
     let (mut cells, mut runs, mut commands) = (0u64, 0u64, 0u64);
     for item in &scene.items {
         match item {
@@ -514,7 +514,7 @@ pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
 
 /// Runs of equal cells along the rows of a layer: at least the number of
 /// rectangles `svg::merged_rectangles` makes of it, and a linear scan.
-fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
+fn row_runs(layer: &crate::library::scene::CellLayer) -> u64 {
     if layer.cols == 0 {
         return 0;
     }
@@ -529,7 +529,7 @@ fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
 pub fn write_scene_to(
     out: &mut dyn Write,
     format: Format,
-    scene: &crate::scene::Scene,
+    scene: &crate::library::scene::Scene,
     metadata: &Metadata,
     memory_limit: u64,
 ) -> Result<()> {
@@ -548,7 +548,7 @@ pub fn write_scene_to(
 pub fn write_scene_controlled(
     out: &mut dyn Write,
     format: Format,
-    scene: &crate::scene::Scene,
+    scene: &crate::library::scene::Scene,
     metadata: &Metadata,
     memory_limit: u64,
     control: &crate::Control,

@@ -239,7 +239,7 @@ impl Engine for Mona {
 
 /// Writes `text` to `path` (for certificates), as the library's one error type.
 pub fn write_text(path: &Path, text: &str, output_limit: u64) -> Result<()> {
-    crate::encode::write_atomic(path, output_limit, |out| {
+    crate::library::encode::write_atomic(path, output_limit, |out| {
         out.write_all(text.as_bytes())
             .map_err(|e| Error::write_failed(e).at(path))
     })

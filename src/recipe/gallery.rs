@@ -3,8 +3,8 @@
 //! LaTeX `figure` environment per figure.
 
 use super::{Columns, FigureEntry, Recipe};
-use crate::encode::latex::{tex_comment, tex_escape};
-use crate::encode::Format;
+use crate::library::encode::latex::{tex_comment, tex_escape};
+use crate::library::encode::Format;
 
 /// One rendered figure: its entry, the files written, and the command line that made them.
 #[derive(Debug, Clone, PartialEq)]

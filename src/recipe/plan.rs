@@ -3,7 +3,7 @@
 //! recipe file, the line of the key at fault and the key itself.
 
 use super::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
-use crate::figure;
+use crate::library::figure;
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
 use std::path::{Component, Path, PathBuf};
@@ -104,7 +104,9 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
     let drawn = entry.formats.iter().any(|f| {
         !matches!(
             f,
-            crate::encode::Format::Csv | crate::encode::Format::Json | crate::encode::Format::Npy
+            crate::library::encode::Format::Csv
+                | crate::library::encode::Format::Json
+                | crate::library::encode::Format::Npy
         )
     });
     if !drawn
@@ -126,7 +128,7 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
     // Both columns and the gap, when the column is a length on paper.
     match crate::request::parse_size(&column) {
         Ok(length) if length.is_physical() => {
-            let mm = length.points(crate::scene::units::Print::default()) / 72.0 * 25.4;
+            let mm = length.points(crate::library::scene::units::Print::default()) / 72.0 * 25.4;
             Some(format!("{:.1}mm", 2.0 * mm + COLUMN_GAP_MM))
         }
         _ => Some(column),

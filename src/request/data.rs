@@ -10,10 +10,10 @@
 use super::{
     from_clap, grundy, parse_pairs, plan_command, plan_pairs, Budget, FigureCommand, Planned, Value,
 };
-use crate::encode::Format;
 use crate::error::check_memory;
-use crate::figure::grundy::GrundyPlan;
-use crate::figure::Figure;
+use crate::library::encode::Format;
+use crate::library::figure::grundy::GrundyPlan;
+use crate::library::figure::Figure;
 use crate::pattern::tiles::TilePlan;
 use crate::pattern::{p_grid_bytes, p_grid_controlled};
 use crate::{Control, Error, Result};
@@ -100,8 +100,13 @@ impl Planned {
             limit: budget.memory_limit,
             too_large: None,
         };
-        let written =
-            crate::figure::to_writer(figure, Format::Npy, &mut sink, &self.metadata(), control);
+        let written = crate::library::figure::to_writer(
+            figure,
+            Format::Npy,
+            &mut sink,
+            &self.metadata(),
+            control,
+        );
         if let Some(needed) = sink.too_large {
             // The figure gave no estimate: the header's shape refused it.
             check_array(needed, budget)?;

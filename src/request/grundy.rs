@@ -2,12 +2,12 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
-pub use crate::figure::grundy::GrundyPlan;
-use crate::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle};
-use crate::figure::plan::Plan;
 use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
-use crate::scene::chart::ChartLabels;
-use crate::scene::units::Length;
+pub use crate::library::figure::grundy::GrundyPlan;
+use crate::library::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle};
+use crate::library::figure::plan::Plan;
+use crate::library::scene::chart::ChartLabels;
+use crate::library::scene::units::Length;
 use crate::Result;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -198,11 +198,11 @@ impl GrundyPlan {
     pub fn check_output(
         &self,
         output: Option<&std::path::Path>,
-        format: Option<crate::encode::Format>,
+        format: Option<crate::library::encode::Format>,
     ) -> Result<()> {
-        use crate::figure::Figure;
+        use crate::library::figure::Figure;
         let format = match output.filter(|p| p.as_os_str() != "-") {
-            Some(path) => crate::figure::format_of(self, path)?,
+            Some(path) => crate::library::figure::format_of(self, path)?,
             None => format.unwrap_or(self.formats()[0]),
         };
         self.check(format)
@@ -255,7 +255,7 @@ pub(crate) fn plan_figure_with(
     args: &GrundyArgs,
     memory_limit: u64,
     files: GameFiles<'_>,
-) -> crate::Result<Box<dyn crate::figure::Figure + Send>> {
+) -> crate::Result<Box<dyn crate::library::figure::Figure + Send>> {
     match varied(args)? {
         None => Ok(Box::new(plan_with(args, memory_limit, files)?)),
         Some(varied) => Ok(Box::new(sheet_of(args, varied, memory_limit, files)?)),
@@ -407,8 +407,8 @@ fn sheet_of(
     varied: Varied,
     memory_limit: u64,
     files: GameFiles<'_>,
-) -> crate::Result<crate::figure::grundy::GrundySheetPlan> {
-    use crate::figure::grundy::{GrundySheet, MAX_PANELS};
+) -> crate::Result<crate::library::figure::grundy::GrundySheetPlan> {
+    use crate::library::figure::grundy::{GrundySheet, MAX_PANELS};
     for (flag, given, why) in [
         (
             "height",
@@ -482,7 +482,7 @@ fn sheet_of(
         (Place::Slice(_), _) => first.game.name(),
     };
     let what = match first.resolved_plot()? {
-        crate::figure::grundy::GrundyPlot::Table => "Grundy values",
+        crate::library::figure::grundy::GrundyPlot::Table => "Grundy values",
         _ => "P-positions",
     };
     let title = if args.labels.no_caption {
@@ -527,6 +527,7 @@ pub(crate) enum GameFiles<'a> {
     /// From the disk, only below the current folder (a relative path without
     /// `..`): what the server reads, so that a request cannot name any file of
     /// the machine.
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     Below,
     /// One game file a front end holds in memory (a game pasted into the
     /// explorer): the file called `name` has the text `text`, and no other file

@@ -28,10 +28,12 @@ pub mod provenance;
 pub mod square;
 pub mod survey;
 
-pub use crate::encode::animation::FramePattern;
-pub use crate::encode::{write_atomic, Format};
-pub(crate) use crate::encode::{Metadata, DEFAULT_OUTPUT_LIMIT};
-use crate::figure::Figure;
+pub use crate::library::encode::animation::FramePattern;
+pub(crate) use crate::library::encode::Metadata;
+#[cfg(feature = "serve")]
+pub(crate) use crate::library::encode::DEFAULT_OUTPUT_LIMIT;
+pub use crate::library::encode::{write_atomic, Format};
+use crate::library::figure::Figure;
 use crate::{Control, Error, Result};
 /// The command line's value parsers the figure subcommands share (sizes in
 /// bytes, lengths, lists of `m`, formats).
@@ -81,7 +83,7 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
-            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
+            output_limit: crate::library::encode::DEFAULT_OUTPUT_LIMIT,
         }
     }
 }
@@ -143,7 +145,7 @@ impl Planned {
     /// The format of `path` among the figure's formats (PDF and TikZ wherever SVG
     /// is), with the figure's own choices named when it is not one.
     pub fn format_of(&self, path: &std::path::Path) -> Result<Format> {
-        crate::figure::format_of(self.figure(), path)
+        crate::library::figure::format_of(self.figure(), path)
     }
 
     /// The number of frames of an animated figure; still figures refuse.
@@ -167,7 +169,7 @@ impl Planned {
         control: &Control,
         output_limit: u64,
     ) -> Result<()> {
-        crate::figure::write_file(
+        crate::library::figure::write_file(
             self.figure(),
             format,
             path,
@@ -186,7 +188,7 @@ impl Planned {
         control: &Control,
         output_limit: u64,
     ) -> Result<()> {
-        crate::figure::write_frame_sequence(
+        crate::library::figure::write_frame_sequence(
             self.figure(),
             pattern,
             &self.metadata(),
@@ -204,7 +206,7 @@ impl Planned {
         control: &Control,
         output_limit: u64,
     ) -> Result<()> {
-        crate::figure::write_last_frame(
+        crate::library::figure::write_last_frame(
             self.figure(),
             path,
             &self.metadata(),
@@ -221,12 +223,12 @@ impl Planned {
         out: &mut dyn std::io::Write,
         control: &Control,
     ) -> Result<()> {
-        crate::figure::to_writer(self.figure(), format, out, &self.metadata(), control)
+        crate::library::figure::to_writer(self.figure(), format, out, &self.metadata(), control)
     }
 
     /// Refuses, before any work, a stream whose known size is over `output_limit`.
     pub fn check_stream_size(&self, format: Format, output_limit: u64) -> Result<()> {
-        crate::figure::check_stream_size(self.figure(), format, output_limit)
+        crate::library::figure::check_stream_size(self.figure(), format, output_limit)
     }
 
     /// `nimscape <subcommand> <flags>`: rebuilt from the parsed parameters, so the
@@ -250,13 +252,13 @@ impl Planned {
     /// The format a file with `extension` would have, among the figure's formats.
     pub fn format(&self, extension: &str) -> Result<Format> {
         let probe = std::path::PathBuf::from(format!("figure.{extension}"));
-        crate::figure::format_of(self.figure(), &probe)
+        crate::library::figure::format_of(self.figure(), &probe)
     }
 
     /// The figure's bytes in `format`, in memory; the work stops with
     /// [`Error::Cancelled`] soon after `control` is cancelled.
     pub fn render(&self, format: Format, control: &Control) -> Result<Vec<u8>> {
-        crate::figure::to_bytes(self.figure(), format, &self.metadata(), control)
+        crate::library::figure::to_bytes(self.figure(), format, &self.metadata(), control)
     }
 
     /// Writes the figure in `format` to the stream `out` (called `stream` in
@@ -270,7 +272,7 @@ impl Planned {
         control: &Control,
         output_limit: u64,
     ) -> Result<()> {
-        crate::figure::write_stream_to(
+        crate::library::figure::write_stream_to(
             self.figure(),
             format,
             out,
@@ -318,6 +320,13 @@ impl Naming {
     pub fn message(self, err: &Error) -> String {
         err.message_with(|name| self.show(name))
     }
+}
+
+/// The explorer's raw tile bytes packed with zlib's default level, as its page
+/// embeds them: the server's one need of an encoder, met here.
+#[cfg(feature = "serve")]
+pub(crate) fn pack_tile(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    crate::library::encode::png::zlib(raw)
 }
 
 /// The figure subcommands' definition, built once per process: building it
@@ -859,6 +868,7 @@ fn first_line(err: &clap::Error) -> String {
 /// in pixels of the scene the same flags draw (the PNG at its default size),
 /// game files read from `files`. A table is one grid whose first row and column
 /// are the headers.
+#[cfg(feature = "serve")]
 pub(crate) fn grundy_layout_with(
     pairs: &[(String, Value)],
     budget: &Budget,
@@ -879,7 +889,7 @@ pub(crate) fn grundy_layout_with(
         .items
         .iter()
         .filter_map(|item| match item {
-            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
+            crate::library::scene::Item::Cells(layer) => Some(serde_json::json!({
                 "x": layer.rect.x,
                 "y": layer.rect.y,
                 "width": layer.rect.width,
@@ -898,7 +908,7 @@ pub(crate) fn grundy_layout_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figure::plan::counts;
+    use crate::library::figure::plan::counts;
     use proptest::prelude::*;
 
     proptest! {
@@ -914,9 +924,9 @@ mod tests {
             any::<String>(),
             "[\\x00-\\x1f\\u{80}-\\u{10ffff}0-9.,]{0,30}",
         ]) {
-            let _ = text.parse::<crate::figure::grundy::Slice>();
-            let _ = crate::figure::automaton::Values::parse(&text);
-            let _ = crate::scene::Color::parse(&text, "--color");
+            let _ = text.parse::<crate::library::figure::grundy::Slice>();
+            let _ = crate::library::figure::automaton::Values::parse(&text);
+            let _ = crate::library::scene::Color::parse(&text, "--color");
         }
     }
 

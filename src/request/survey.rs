@@ -5,11 +5,11 @@
 //! built-in game with an integer parameter (`game`), or a game file (`game`
 //! FILE.toml) over one of its `[params]`.
 
-use crate::encode::{Format, Metadata};
-pub use crate::figure::survey::SurveyReport;
-use crate::figure::survey::{self as pages, FigureView, SurveyPlot};
 use crate::games::GameParams;
-use crate::scene::units::PrintStyle;
+use crate::library::encode::{Format, Metadata};
+pub use crate::library::figure::survey::SurveyReport;
+use crate::library::figure::survey::{self as pages, FigureView, SurveyPlot};
+use crate::library::scene::units::PrintStyle;
 use crate::survey::claims::{split_list, ClaimOptions};
 use crate::survey::{
     self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyBox,
@@ -80,7 +80,7 @@ pub struct SurveyArgs {
     pub slice: Option<String>,
     /// Width of each value's figure: px, or 85mm, 3.35in, 240pt [default: 560 px].
     #[arg(long, value_name = "LEN", value_parser = super::args::parse_size)]
-    pub width: Option<crate::scene::units::Length>,
+    pub width: Option<crate::library::scene::units::Length>,
     /// The figures' resolution, typeface and text handling, as every figure's.
     #[command(flatten)]
     pub print: super::args::PrintArgs,
@@ -502,7 +502,7 @@ impl SurveyPlan {
     }
 
     /// Runs the survey: values in parallel, the report the same whatever the thread count.
-    pub fn run(&self, control: &Control) -> Result<crate::figure::survey::SurveyReport> {
+    pub fn run(&self, control: &Control) -> Result<crate::library::figure::survey::SurveyReport> {
         let values = survey::survey_with_claims(
             self.family.as_ref(),
             &self.values,
@@ -510,7 +510,7 @@ impl SurveyPlan {
             &self.claims,
             control,
         )?;
-        let mut report = crate::figure::survey::SurveyReport::new(
+        let mut report = crate::library::figure::survey::SurveyReport::new(
             self.family.as_ref(),
             self.options.game_box.text().to_string(),
             values,
@@ -671,7 +671,7 @@ fn figures(
             path.with_file_name(format!("{stem}-table.{ext}"))
         };
         let mut bytes = Vec::new();
-        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
+        crate::library::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
         emit(&figure, &bytes)?;
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
         return Ok(names);
@@ -693,7 +693,7 @@ fn figures(
             path.to_path_buf()
         };
         let mut bytes = Vec::new();
-        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
+        crate::library::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit)?;
         emit(&figure, &bytes)?;
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
     }

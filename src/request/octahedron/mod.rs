@@ -13,7 +13,7 @@ mod view;
 use self::section::SectionArgs;
 use self::sweep::SweepArgs;
 use self::view::ViewArgs;
-use crate::figure::Figure;
+use crate::library::figure::Figure;
 use crate::Result;
 use clap::{Args, Subcommand};
 
