@@ -60,14 +60,6 @@ fn parse_frames(text: &str) -> Result<FrameRanges, String> {
     Ok(FrameRanges(list.0.into_iter().map(|n| (n, n)).collect()))
 }
 
-impl AutomatonPlan {
-    /// The figure to write, after its `--check` report; `command_line` is what
-    /// its files record.
-    pub fn into_planned(self, command_line: String) -> super::Planned {
-        super::Planned::new(Box::new(self), command_line)
-    }
-}
-
 /// The figure the flags describe, validated.
 pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonPlan> {
     let ranges = args.frames.map(|f| f.0).unwrap_or_default();

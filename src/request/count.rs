@@ -9,14 +9,6 @@ use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 
-impl CountPlan {
-    /// The figure to write, once the table's rows have been read for a report;
-    /// `command_line` is what its files record.
-    pub fn into_planned(self, command_line: String) -> super::Planned {
-        super::Planned::new(Box::new(self), command_line)
-    }
-}
-
 /// Rows a table may have: beyond this a table is no longer something to read.
 const MAX_ROWS: u64 = 10_000_000;
 

@@ -207,12 +207,6 @@ impl GrundyPlan {
         };
         self.check(format)
     }
-
-    /// The figure to write, once the reports have read its solution (solved
-    /// once); `command_line` is what its files record.
-    pub fn into_planned(self, command_line: String) -> super::Planned {
-        super::Planned::new(Box::new(self), command_line)
-    }
 }
 
 /// The figure the flags describe (the game is solved when first written).

@@ -284,6 +284,34 @@ impl Planned {
     }
 }
 
+// A front end that reads a plan's own reports first (`automaton --check`,
+// `count`'s table, `grundy --compare-nim-sum`) then writes the figure: the plan
+// becomes a `Planned`, its model computed once for both.
+
+impl crate::library::figure::automaton::AutomatonPlan {
+    /// The figure to write, after its `--check` report; `command_line` is what
+    /// its files record.
+    pub fn into_planned(self, command_line: String) -> Planned {
+        Planned::new(Box::new(self), command_line)
+    }
+}
+
+impl crate::library::figure::count::CountPlan {
+    /// The figure to write, once the table's rows have been read for a report;
+    /// `command_line` is what its files record.
+    pub fn into_planned(self, command_line: String) -> Planned {
+        Planned::new(Box::new(self), command_line)
+    }
+}
+
+impl grundy::GrundyPlan {
+    /// The figure to write, once the reports have read its solution (solved
+    /// once); `command_line` is what its files record.
+    pub fn into_planned(self, command_line: String) -> Planned {
+        Planned::new(Box::new(self), command_line)
+    }
+}
+
 /// One value of a `name = value` pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
