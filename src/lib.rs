@@ -10,7 +10,8 @@
 
 mod library;
 
-pub use library::{prove, recipe, request};
+pub mod recipe;
+pub use library::{prove, request};
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod verify;

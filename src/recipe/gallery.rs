@@ -3,8 +3,7 @@
 //! LaTeX `figure` environment per figure.
 
 use super::{Columns, FigureEntry, Recipe};
-use crate::library::encode::latex::{tex_comment, tex_escape};
-use crate::library::encode::Format;
+use crate::request::{tex_comment, tex_escape, Format};
 
 /// One rendered figure: its entry, the files written, and the command line that made them.
 #[derive(Debug, Clone, PartialEq)]

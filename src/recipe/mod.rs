@@ -43,7 +43,7 @@ pub mod builtin;
 pub mod gallery;
 pub mod plan;
 
-use crate::library::encode::Format;
+use crate::request::Format;
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

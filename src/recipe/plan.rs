@@ -3,7 +3,6 @@
 //! recipe file, the line of the key at fault and the key itself.
 
 use super::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
-use crate::library::figure;
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
 use std::path::{Component, Path, PathBuf};
@@ -104,9 +103,9 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
     let drawn = entry.formats.iter().any(|f| {
         !matches!(
             f,
-            crate::library::encode::Format::Csv
-                | crate::library::encode::Format::Json
-                | crate::library::encode::Format::Npy
+            crate::request::Format::Csv
+                | crate::request::Format::Json
+                | crate::request::Format::Npy
         )
     });
     if !drawn
@@ -126,12 +125,9 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
         return Some(column);
     }
     // Both columns and the gap, when the column is a length on paper.
-    match crate::request::parse_size(&column) {
-        Ok(length) if length.is_physical() => {
-            let mm = length.points(crate::library::scene::units::Print::default()) / 72.0 * 25.4;
-            Some(format!("{:.1}mm", 2.0 * mm + COLUMN_GAP_MM))
-        }
-        _ => Some(column),
+    match crate::request::millimetres(&column) {
+        Some(mm) => Some(format!("{:.1}mm", 2.0 * mm + COLUMN_GAP_MM)),
+        None => Some(column),
     }
 }
 
@@ -211,9 +207,8 @@ pub fn plan(
     let planned = request::plan_pairs_with(&model, &pairs, budget, files).map_err(|e| at(&e))?;
     for &format in &entry.formats {
         let probe = PathBuf::from(format!("probe.{}", format.extension()));
-        figure::format_of(planned.figure(), &probe).map_err(|e| at(&e))?;
+        planned.format_of(&probe).map_err(|e| at(&e))?;
         planned
-            .figure()
             .check(format)
             .map_err(|e| located(recipe, entry, &params, Some(format.extension()), &e))?;
     }

@@ -350,6 +350,18 @@ impl Naming {
     }
 }
 
+/// LaTeX's escapes of plain text, for the recipes' `figures.tex`.
+pub(crate) use crate::library::encode::latex::{tex_comment, tex_escape};
+
+/// A length on paper (`85mm`, `3.5in`, `240pt`) in millimetres; `None` for a
+/// length in pixels or text that is no length.
+pub(crate) fn millimetres(text: &str) -> Option<f64> {
+    let length = parse_size(text).ok()?;
+    length
+        .is_physical()
+        .then(|| length.points(crate::library::scene::units::Print::default()) / 72.0 * 25.4)
+}
+
 /// The explorer's raw tile bytes packed with zlib's default level, as its page
 /// embeds them: the server's one need of an encoder, met here.
 #[cfg(feature = "serve")]
