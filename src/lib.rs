@@ -5,6 +5,12 @@
 //! octahedron sections) and knows nothing of pixels; a **scene** lays them
 //! out as coloured cells, shapes and text; an **encoder** writes a scene as
 //! PNG, SVG, GIF or data. Nothing in the library prints or exits.
+//!
+//! Front ends reach figures through one door, [`request`]: a parsed command or
+//! `name = value` pairs become a [`request::Planned`] figure that checks, lists
+//! and writes its formats. The figure layer, scenes and encoders are private (a
+//! front end that names them does not compile); the model's types are the
+//! `nimscape_model` crate's.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
