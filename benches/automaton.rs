@@ -5,12 +5,12 @@
 //! 512 x 512 GIF in under 1 s.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::automaton::{ParityStepper, ResidueStepper};
 use nimscape::encode::gif::{GifWriter, Repeat};
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
 use nimscape::figure::square::{SquareFigure, SquareMode};
 use nimscape::scene::board::BoardStyle;
-use nimscape::Control;
+use nimscape_model::automaton::{ParityStepper, ResidueStepper};
+use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
+use nimscape_model::Control;
 
 /// Frames 1..=last mod 2, each checked against P(n,n); panics on a mismatch.
 fn parity_and_check(last: usize) {

@@ -7,9 +7,9 @@
 //! benches/compare_game_file.py.)
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
-use nimscape::games::{Band, GameBox, GameFile, GameSpec};
 use nimscape::Control;
+use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
+use nimscape_model::games::{Band, GameBox, GameFile, GameSpec};
 use std::sync::Arc;
 
 fn band_7_1_box_300(c: &mut Criterion) {

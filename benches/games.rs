@@ -2,9 +2,9 @@
 //! in the box 0..256 (about 5.7 million positions). Target: under 2 s.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
-use nimscape::games::CappedGame;
-use nimscape::Control;
+use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
+use nimscape_model::games::CappedGame;
+use nimscape_model::Control;
 
 fn triangular_k3_box_256(c: &mut Criterion) {
     let game = CappedGame::triangular(3).expect("k = 3 is valid");

@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nimscape::encode::npy;
-use nimscape::games::{CappedGame, Solution};
-use nimscape::Control;
+use nimscape_model::games::{CappedGame, Solution};
+use nimscape_model::Control;
 
 fn npy_write_box_400(c: &mut Criterion) {
     let game = CappedGame::triangular(3).expect("k = 3 is valid");

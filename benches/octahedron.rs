@@ -5,11 +5,11 @@
 //! up front, so real levels far from the apex are drawn with level of detail.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
-use nimscape::octahedron::{
+use nimscape::Control;
+use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
+use nimscape_model::octahedron::{
     count_diamonds, detail_order, sierpinski_view, Level, PlaneOptions, Section, ViewOptions,
 };
-use nimscape::Control;
 
 fn sections(c: &mut Criterion) {
     let mut group = c.benchmark_group("octahedron_section");

@@ -4,10 +4,10 @@
 //! (Grundy values included) at a comparable rate per position.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::control::Control;
-use nimscape::error::DEFAULT_MEMORY_LIMIT;
-use nimscape::games::{GameBox, GameParams};
-use nimscape::survey::{
+use nimscape_model::control::Control;
+use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
+use nimscape_model::games::{GameBox, GameParams};
+use nimscape_model::survey::{
     survey, BuiltinFamily, CapFamily, Finders, ShiftSpec, SurveyBox, SurveyOptions,
 };
 

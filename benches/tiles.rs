@@ -7,7 +7,7 @@
 //! so a second of measurement still times hundreds of them.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimscape::pattern::tiles::{TileMode, TilePlan, TILE};
+use nimscape_model::pattern::tiles::{TileMode, TilePlan, TILE};
 use std::time::Duration;
 
 fn bench_tiles(c: &mut Criterion) {

@@ -6,14 +6,12 @@ use super::out::{self, report};
 use super::output::{self, Context};
 use super::progress::Watch;
 use anyhow::{bail, Result};
-use nimscape::encode::Format;
-use nimscape::figure::grundy::GrundyPlan;
-use nimscape::games::{check_shifts, GameSpec};
-use nimscape::pattern::count::check;
 use nimscape::request::automaton::AutomatonArgs;
 use nimscape::request::count::CountArgs;
-use nimscape::request::grundy::GrundyArgs;
-use nimscape::request::{self, FigureCommand};
+use nimscape::request::grundy::{GrundyArgs, GrundyPlan};
+use nimscape::request::{self, Budget, FigureCommand, Format, Planned};
+use nimscape_model::games::{check_shifts, GameSpec};
+use nimscape_model::pattern::count::check;
 use std::io::Write;
 
 /// Runs one figure command.
@@ -21,19 +19,32 @@ pub fn run(command: FigureCommand, ctx: &Context) -> Result<()> {
     match command {
         FigureCommand::Square(mut args) => {
             let output = args.output.take();
-            let figure = request::square::plan(args, ctx.memory_limit)?;
-            output::emit(figure.as_ref(), output.as_deref(), ctx)?;
+            let figure = plan(FigureCommand::Square(args), ctx)?;
+            output::emit(&figure, output.as_deref(), ctx)?;
         }
         FigureCommand::Count(args) => run_count(args, ctx)?,
         FigureCommand::Automaton(args) => run_automaton(args, ctx)?,
         FigureCommand::Grundy(args) => run_grundy(args, ctx)?,
         FigureCommand::Octahedron(mut args) => {
             let output = args.take_output();
-            let figure = request::octahedron::plan(args, ctx.memory_limit)?;
-            output::emit(figure.as_ref(), output.as_deref(), ctx)?;
+            let figure = plan(FigureCommand::Octahedron(args), ctx)?;
+            output::emit(&figure, output.as_deref(), ctx)?;
         }
     }
     Ok(())
+}
+
+/// The figure of `command` (its `-o` taken out), recording the context's command line.
+fn plan(command: FigureCommand, ctx: &Context) -> Result<Planned> {
+    let budget = Budget {
+        memory_limit: ctx.memory_limit,
+        output_limit: ctx.output_limit,
+    };
+    Ok(request::plan_parsed(
+        command,
+        ctx.command_line.clone(),
+        &budget,
+    )?)
 }
 
 fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
@@ -72,6 +83,7 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
             return Ok(());
         }
     }
+    let figure = figure.into_planned(ctx.command_line.clone());
     output::emit(&figure, output_path.as_deref(), ctx)?;
     Ok(())
 }
@@ -111,22 +123,21 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
     if args.m.is_some() {
         let output = args.output.take();
         let figure = request::count::plan(args, ctx.memory_limit)?;
+        let line = ctx.command_line.clone();
         match output {
             Some(path) => {
-                output::emit(&figure, Some(&path), ctx)?;
+                output::emit(&figure.into_planned(line), Some(&path), ctx)?;
             }
             // Without -o, --format says how the table goes to stdout (json, csv).
             None if ctx.format.is_some() && check_report.is_none() => {
-                output::emit(&figure, Some(std::path::Path::new("-")), ctx)?;
+                let stdout = std::path::Path::new("-");
+                output::emit(&figure.into_planned(line), Some(stdout), ctx)?;
             }
             None if json => {
                 // The figure's own JSON: g(m) may pass 2^64, more than a serde_json number holds.
-                let bytes = nimscape::figure::to_bytes(
-                    &figure,
-                    Format::Json,
-                    &ctx.metadata(),
-                    &ctx.control,
-                )?;
+                let bytes = figure
+                    .into_planned(line)
+                    .render(Format::Json, &ctx.control)?;
                 table = Some(String::from_utf8(bytes)?);
             }
             None => {
@@ -184,12 +195,8 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     let output_path = args.output.take();
     if request::grundy::is_sheet(&args)? {
         // Several values of a parameter or slice: a sheet, or an animation over them.
-        let figure = request::grundy::plan_figure_with(
-            &args,
-            ctx.memory_limit,
-            request::grundy::GameFiles::Disk,
-        )?;
-        output::emit(figure.as_ref(), output_path.as_deref(), ctx)?;
+        let figure = plan(FigureCommand::Grundy(args), ctx)?;
+        output::emit(&figure, output_path.as_deref(), ctx)?;
         return Ok(());
     }
     // Reports go to stdout; a figure is written when -o is given or nothing else is asked.
@@ -316,7 +323,8 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
         watch.finish();
     }
     if write_figure {
-        output::emit(&plan, output_path.as_deref(), ctx)?;
+        let figure = plan.into_planned(ctx.command_line.clone());
+        output::emit(&figure, output_path.as_deref(), ctx)?;
     }
     Ok(())
 }
@@ -341,14 +349,9 @@ fn plan_checked(
     write_figure: bool,
     ctx: &Context,
 ) -> Result<GrundyPlan> {
-    use nimscape::figure::Figure;
     let plan = request::grundy::plan(args, ctx.memory_limit)?;
     if write_figure {
-        let format = match output_path.filter(|p| p.as_os_str() != "-") {
-            Some(path) => nimscape::figure::format_of(&plan, path)?,
-            None => ctx.format.unwrap_or(plan.formats()[0]),
-        };
-        plan.check(format)?;
+        plan.check_output(output_path, ctx.format)?;
     }
     Ok(plan)
 }

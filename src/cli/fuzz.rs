@@ -40,13 +40,10 @@ proptest! {
         ] {
             let _ = parses(args);
         }
-        let _ = text.parse::<nimscape::games::GameBox>();
-        let _ = text.parse::<nimscape::figure::grundy::Slice>();
+        let _ = text.parse::<nimscape_model::games::GameBox>();
         let _ = nimscape::request::grundy::parse_shift_range(&text);
-        let _ = nimscape::octahedron::level::Level::parse_level(8, &text);
-        let _ = nimscape::octahedron::level::Level::parse_r(&text);
-        let _ = nimscape::figure::automaton::Values::parse(&text);
-        let _ = nimscape::scene::Color::parse(&text, "--color");
+        let _ = nimscape_model::octahedron::level::Level::parse_level(8, &text);
+        let _ = nimscape_model::octahedron::level::Level::parse_r(&text);
     }
 
     #[test]
@@ -54,7 +51,7 @@ proptest! {
         let b = a + len;
         let want: Vec<u64> = (a..=b).chain([extra]).collect();
         for text in [format!("{a}..{b},{extra}"), format!(" {a}..={b} , {extra}")] {
-            let m = nimscape::request::args::parse_m_list(&text).unwrap();
+            let m = nimscape::request::parse_m_list(&text).unwrap();
             prop_assert_eq!(&m.0, &want);
         }
     }
@@ -63,23 +60,23 @@ proptest! {
     fn sizes_parse_to_exactly_their_bytes(n in 1u64..100_000, unit in 0usize..5) {
         let suffix = ["", "K", "M", "G", "T"][unit];
         let want = n << (10 * unit);
-        if want <= nimscape::request::args::MAX_BYTES {
-            prop_assert_eq!(nimscape::request::args::parse_bytes(&format!("{n}{suffix}")).unwrap(), want);
-            prop_assert_eq!(nimscape::request::args::parse_bytes(&format!("{n}{}iB", suffix.to_lowercase())).unwrap(), want);
+        if want <= nimscape::request::MAX_BYTES {
+            prop_assert_eq!(nimscape::request::parse_bytes(&format!("{n}{suffix}")).unwrap(), want);
+            prop_assert_eq!(nimscape::request::parse_bytes(&format!("{n}{}iB", suffix.to_lowercase())).unwrap(), want);
         } else {
             let text = format!("{n}{suffix}");
-            prop_assert!(nimscape::request::args::parse_bytes(&text).is_err());
+            prop_assert!(nimscape::request::parse_bytes(&text).is_err());
         }
     }
 
     #[test]
     fn boxes_parse_to_exactly_their_bounds(bounds in proptest::collection::vec(any::<u32>(), 1..8)) {
         let text = bounds.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-        let parsed: nimscape::games::GameBox = text.parse().unwrap();
+        let parsed: nimscape_model::games::GameBox = text.parse().unwrap();
         let want = if bounds.len() == 1 {
-            nimscape::games::GameBox::Uniform(bounds[0])
+            nimscape_model::games::GameBox::Uniform(bounds[0])
         } else {
-            nimscape::games::GameBox::Each(bounds)
+            nimscape_model::games::GameBox::Each(bounds)
         };
         prop_assert_eq!(parsed, want);
     }
@@ -144,11 +141,11 @@ fn huge_lists_are_refused_quickly() {
         nimscape::request::from_clap(&parses(&["square", "--m", &many]).unwrap_err()).to_string();
     assert!(err.len() < 500, "a long line: {} bytes", err.len());
     assert!(err.contains("more than"), "{err}");
-    assert!(many.parse::<nimscape::games::GameBox>().is_err());
+    assert!(many.parse::<nimscape_model::games::GameBox>().is_err());
     let digits = "9".repeat(100_000);
     let err =
         nimscape::request::from_clap(&parses(&["count", "--m", &digits]).unwrap_err()).to_string();
     assert!(err.len() < 500, "a long line: {} bytes", err.len());
-    assert!(nimscape::request::args::parse_bytes(&digits).is_err());
+    assert!(nimscape::request::parse_bytes(&digits).is_err());
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }

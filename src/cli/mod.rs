@@ -21,7 +21,7 @@ mod verify;
 
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use nimscape::request::{self, args, FigureCommand, Naming};
+use nimscape::request::{self, FigureCommand, Naming};
 use std::io::Write;
 
 /// The help heading of the flags every subcommand takes (`--threads`, `--quiet`, ...).
@@ -39,11 +39,11 @@ pub(crate) struct Cli {
     threads: Option<usize>,
 
     /// Refuse figures that would need more memory than this (e.g. 512M, 4G).
-    #[arg(long, global = true, help_heading = GLOBAL, value_name = "BYTES", default_value = "2G", value_parser = args::parse_bytes)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "BYTES", default_value = "2G", value_parser = request::parse_bytes)]
     max_memory: u64,
 
     /// Refuse outputs larger than this, or than the free space where they go (e.g. 100G).
-    #[arg(long, global = true, help_heading = GLOBAL, value_name = "BYTES", default_value = "4G", value_parser = args::parse_bytes)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "BYTES", default_value = "4G", value_parser = request::parse_bytes)]
     max_output: u64,
 
     /// Print nothing but errors and reports: no "wrote FILE" lines, no progress bar.
@@ -51,8 +51,8 @@ pub(crate) struct Cli {
     quiet: bool,
 
     /// Format of `-o -` (stdout) and of the default output/ file: png, svg, pdf, tikz, gif, csv, json; json for reports (verify, --check, grundy's).
-    #[arg(long, global = true, help_heading = GLOBAL, value_name = "EXT", value_parser = args::parse_format)]
-    format: Option<nimscape::encode::Format>,
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "EXT", value_parser = request::parse_format)]
+    format: Option<nimscape::request::Format>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -385,7 +385,7 @@ impl std::error::Error for UsageError {}
 /// An error of the command line as one line, parameters shown as flags.
 pub fn message(err: &anyhow::Error) -> String {
     // One line whatever it quotes (`--m $'1\n2'`).
-    nimscape::error::one_line(&message_text(err))
+    nimscape_model::error::one_line(&message_text(err))
 }
 
 fn message_text(err: &anyhow::Error) -> String {

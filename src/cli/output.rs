@@ -4,9 +4,8 @@
 
 use super::progress::Watch;
 use anyhow::{bail, Result};
-use nimscape::encode::animation::FramePattern;
-use nimscape::encode::{Format, Metadata};
-use nimscape::figure::{self, Figure};
+use nimscape::request::Format;
+use nimscape::request::{FramePattern, Planned};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -29,25 +28,17 @@ pub struct Context {
     pub command_line: String,
 }
 
-impl Context {
-    /// The provenance stored in image files.
-    pub fn metadata(&self) -> Metadata {
-        Metadata::with_parameters(self.command_line.clone())
-    }
-}
-
 /// The folder figures go to without `-o`.
 pub const DEFAULT_FOLDER: &str = "output";
 
 /// Writes `figure` where the user asked, after checking everything that can be
 /// checked, and says where it went. Returns the path written (None for stdout).
-pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result<Option<PathBuf>> {
-    let metadata = ctx.metadata();
+pub fn emit(figure: &Planned, output: Option<&Path>, ctx: &Context) -> Result<Option<PathBuf>> {
     match output {
         Some(path) if path.as_os_str() == "-" => {
             let format = ctx.format.unwrap_or(figure.formats()[0]);
             // The same choice of formats as for a file (PDF wherever SVG is).
-            figure::format_of(figure, Path::new(&format!("stdout.{}", format.extension())))?;
+            figure.format_of(Path::new(&format!("stdout.{}", format.extension())))?;
             super::out::ensure_open()?;
             let stdout = std::io::stdout();
             if is_binary(format) && stdout.is_terminal() {
@@ -59,11 +50,10 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
             let watch = Watch::start(&ctx.control, "stdout".to_string(), ctx.quiet);
             // Streamed as it is made: a large data output never sits whole in memory.
             let mut lock = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            figure::write_stream(
-                figure,
+            figure.write_stream(
                 format,
                 &mut lock,
-                &metadata,
+                Path::new("standard output"),
                 &ctx.control,
                 ctx.output_limit,
             )?;
@@ -77,13 +67,11 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 }
                 // Bad input is refused before a folder is made.
                 figure.check(Format::Apng)?;
-                pattern.check_count(figure.frames()?.count)?;
+                pattern.check_count(figure.frame_count()?)?;
                 let folders = make_parent(&pattern.frame_path(1))?;
                 let watch = Watch::start(&ctx.control, path.display().to_string(), ctx.quiet);
-                figure::write_frame_sequence(
-                    figure,
+                figure.save_frames(
                     &pattern,
-                    &metadata,
                     |p| announce(p, ctx),
                     &ctx.control,
                     ctx.output_limit,
@@ -92,7 +80,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 folders.keep();
                 return Ok(Some(pattern.tex_path()));
             }
-            let format = figure::format_of(figure, path)?;
+            let format = figure.format_of(path)?;
             if ctx.format.is_some_and(|f| f != format) {
                 bail!(
                     "--format {} disagrees with -o {}; the file's extension decides, so drop --format",
@@ -100,7 +88,7 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                     path.display()
                 );
             }
-            write(figure, format, path, &metadata, ctx)?;
+            write(figure, format, path, ctx)?;
             Ok(Some(path.to_path_buf()))
         }
         None => {
@@ -111,32 +99,19 @@ pub fn emit(figure: &dyn Figure, output: Option<&Path>, ctx: &Context) -> Result
                 format.extension()
             ));
             // The extension must be one the figure writes (PDF wherever SVG is).
-            figure::format_of(figure, &path)?;
-            write(figure, format, &path, &metadata, ctx)?;
+            figure.format_of(&path)?;
+            write(figure, format, &path, ctx)?;
             Ok(Some(path))
         }
     }
 }
 
-fn write(
-    figure: &dyn Figure,
-    format: Format,
-    path: &Path,
-    metadata: &Metadata,
-    ctx: &Context,
-) -> Result<()> {
+fn write(figure: &Planned, format: Format, path: &Path, ctx: &Context) -> Result<()> {
     // Bad input is refused before a folder is made, so it leaves nothing behind.
     figure.check(format)?;
     let folders = make_parent(path)?;
     let watch = Watch::start(&ctx.control, path.display().to_string(), ctx.quiet);
-    figure::write_file(
-        figure,
-        format,
-        path,
-        metadata,
-        &ctx.control,
-        ctx.output_limit,
-    )?;
+    figure.save(format, path, &ctx.control, ctx.output_limit)?;
     watch.finish();
     folders.keep();
     announce(path, ctx);

@@ -12,11 +12,10 @@ use super::output::Context;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nimscape::encode::{self, io_error, Format, Metadata};
-use nimscape::figure;
 use nimscape::recipe::gallery::{self, Rendered, RenderedSurvey};
 use nimscape::recipe::{self, Recipe};
 use nimscape::request::survey::{self, PlannedSurvey};
+use nimscape::request::{write_atomic, Format};
 use nimscape::request::{Budget, Naming, Planned};
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -566,8 +565,11 @@ fn run_survey(
             ctx.memory_limit,
             &ctx.control,
             |file, bytes| {
-                encode::write_atomic(file, ctx.output_limit, |out| {
-                    out.write_all(bytes).map_err(io_error(file))
+                write_atomic(file, ctx.output_limit, |out| {
+                    out.write_all(bytes).map_err(|source| nimscape::Error::Io {
+                        path: file.to_path_buf(),
+                        source,
+                    })
                 })
             },
         )
@@ -578,8 +580,12 @@ fn run_survey(
 }
 
 fn write_text(path: &Path, text: &str, output_limit: u64) -> Result<()> {
-    encode::write_atomic(path, output_limit, |out| {
-        out.write_all(text.as_bytes()).map_err(io_error(path))
+    write_atomic(path, output_limit, |out| {
+        out.write_all(text.as_bytes())
+            .map_err(|source| nimscape::Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })
     })?;
     Ok(())
 }
@@ -615,7 +621,6 @@ fn draw_in_process(
                 let mut written = 0;
                 let mut error = None;
                 let planned = &job.planned;
-                let metadata = planned.metadata();
                 // A figure's formats are drawn side by side (the PNG of a 3D view
                 // need not wait for its PDF); the first failure in recipe order is
                 // the one reported.
@@ -623,14 +628,7 @@ fn draw_in_process(
                     .outputs
                     .par_iter()
                     .map(|(format, path)| {
-                        let result = figure::write_file(
-                            planned.figure(),
-                            *format,
-                            path,
-                            &metadata,
-                            &ctx.control,
-                            ctx.output_limit,
-                        );
+                        let result = planned.save(*format, path, &ctx.control, ctx.output_limit);
                         bar.inc(1);
                         bar.set_message(file_label(path));
                         result
@@ -650,7 +648,7 @@ fn draw_in_process(
                     }
                 }
                 if let (None, Some(path)) = (&error, &job.still) {
-                    match write_still(planned.figure(), path, &metadata, bar, ctx) {
+                    match write_still(planned, path, bar, ctx) {
                         Ok(()) => written += 1,
                         Err(message) => error = Some(message),
                     }
@@ -696,13 +694,12 @@ fn expected_work(job: &Job) -> u8 {
 
 /// An animation's still for `figures.tex`; the error names the file.
 fn write_still(
-    figure: &dyn figure::Figure,
+    planned: &Planned,
     path: &Path,
-    metadata: &Metadata,
     bar: &ProgressBar,
     ctx: &Context,
 ) -> Result<(), String> {
-    let result = figure::write_last_frame(figure, path, metadata, &ctx.control, ctx.output_limit);
+    let result = planned.save_poster(path, &ctx.control, ctx.output_limit);
     bar.inc(1);
     bar.set_message(file_label(path));
     result.map_err(|e| format!("{}: {}", file_label(path), Naming::Keys.message(&e)))
@@ -790,7 +787,7 @@ fn draw_isolated(
                 // The still is one frame, drawn here rather than in a child.
                 if let (None, Some(path)) = (&error, &job.still) {
                     let planned = &job.planned;
-                    let drawn = write_still(planned.figure(), path, &planned.metadata(), bar, ctx);
+                    let drawn = write_still(planned, path, bar, ctx);
                     match drawn {
                         Ok(()) => written += 1,
                         Err(message) => error = Some(message),
@@ -827,7 +824,7 @@ fn with_output(words: &[String], path: &str) -> Vec<String> {
 
 /// `--width`: a length, kept as written (figures parse it as their own `width`).
 fn parse_layout_width(text: &str) -> Result<String, String> {
-    nimscape::request::args::parse_size(text).map(|_| text.to_string())
+    nimscape::request::parse_size(text).map(|_| text.to_string())
 }
 
 /// `--columns`: the paper's columns, 1 or 2.

@@ -100,17 +100,17 @@ pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()
     if args.output.extension().and_then(|e| e.to_str()) != Some("html") {
         anyhow::bail!("-o {} must end in .html", args.output.display());
     }
-    let spec = serve::explore::ExploreSpec {
+    let spec = serve::ExploreSpec {
         boards: args.m,
         zoom_levels: args.zoom_levels,
         frames: args.frames,
         max_tiles: args.max_tiles,
     };
-    let page = serve::explore::explorer_html(&spec, ctx.memory_limit, &ctx.control)?;
+    let page = serve::explorer_html(&spec, ctx.memory_limit, &ctx.control)?;
     let folders = super::output::make_parent(&args.output)?;
     // As every figure: a temporary file beside the target, renamed when whole (never
     // half a page, none left when stopped), readable by others, under --max-output.
-    nimscape::encode::write_atomic(&args.output, ctx.output_limit, |out| {
+    nimscape::request::write_atomic(&args.output, ctx.output_limit, |out| {
         out.write_all(page.as_bytes())
             .map_err(|source| nimscape::Error::Io {
                 path: args.output.clone(),

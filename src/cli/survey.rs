@@ -7,9 +7,8 @@ use super::out::{self, report};
 use super::output::{announce, make_parent, Context};
 use super::progress::Watch;
 use anyhow::{bail, Result};
-use nimscape::encode;
-use nimscape::figure::survey::{self as pages, SurveyReport};
-use nimscape::request::survey::{self, ReportKind, SurveyArgs};
+use nimscape::request::survey::{self, ReportKind, SurveyArgs, SurveyReport};
+use nimscape::request::write_atomic;
 use std::io::Write;
 use std::path::Path;
 
@@ -42,7 +41,7 @@ pub fn run(mut args: SurveyArgs, ctx: &Context) -> Result<()> {
     watch.finish();
     if outputs.is_empty() {
         let mut stdout = out::stdout();
-        report!(stdout, "{}", pages::text(&found).trim_end());
+        report!(stdout, "{}", survey::summary(&found).trim_end());
         return stdout.finish();
     }
     for path in &outputs {
@@ -62,7 +61,7 @@ fn write_report(path: &Path, found: &SurveyReport, ctx: &Context) -> Result<()> 
         ctx.memory_limit,
         &ctx.control,
         |file, bytes| {
-            encode::write_atomic(file, ctx.output_limit, |out| {
+            write_atomic(file, ctx.output_limit, |out| {
                 out.write_all(bytes)
                     .map_err(|e| nimscape::Error::write_failed(e).at(file))
             })?;

@@ -3,7 +3,7 @@
 use super::out::{self, report};
 use anyhow::Result;
 use clap::Args;
-use nimscape::encode::Format;
+use nimscape::request::Format;
 use nimscape::verify::{self, Standing};
 use std::io::Write;
 

@@ -122,6 +122,7 @@ impl<W: Write> GifWriter<W> {
     /// shown for `delay_cs` hundredths of a second.
     ///
     /// Browsers show delays below 2 cs as 10 cs; ask for 2 or more.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn write_frame(&mut self, indices: &[u8], delay_cs: u16) -> Result<()> {
         let frame = self.frame_encoder().encode(indices, self.frames + 1)?;
         self.write_encoded(frame, delay_cs)

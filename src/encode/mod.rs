@@ -90,19 +90,25 @@ impl Format {
         matches!(self, Format::Png | Format::Svg | Format::Pdf | Format::Tikz)
     }
 
-    /// The format of `path` by its extension, if it is one of `allowed`. Every figure
-    /// that can be SVG can also be PDF and TikZ; `.pgf` is another name for `.tikz`.
-    pub fn of_path(path: &Path, allowed: &[Format]) -> Result<Format> {
-        let mut allowed = allowed.to_vec();
+    /// `formats` with PDF and TikZ after SVG where they are missing: every figure
+    /// that can be SVG can also be PDF and TikZ (written from the same scene).
+    pub fn with_vectors(formats: &[Format]) -> Vec<Format> {
+        let mut all = formats.to_vec();
         for vector in [Format::Tikz, Format::Pdf] {
-            if allowed.contains(&Format::Svg) && !allowed.contains(&vector) {
-                allowed.insert(
-                    allowed.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
+            if all.contains(&Format::Svg) && !all.contains(&vector) {
+                all.insert(
+                    all.iter().position(|&f| f == Format::Svg).unwrap_or(0) + 1,
                     vector,
                 );
             }
         }
-        let allowed = &allowed[..];
+        all
+    }
+
+    /// The format of `path` by its extension, if it is one of `allowed` (with
+    /// [`Format::with_vectors`]); `.pgf` is another name for `.tikz`.
+    pub fn of_path(path: &Path, allowed: &[Format]) -> Result<Format> {
+        let allowed = &Format::with_vectors(allowed)[..];
         let list = allowed
             .iter()
             .map(|f| match f {
@@ -417,7 +423,8 @@ pub fn check_output_size(
 }
 
 /// Maps an I/O error while writing `path` to a library error.
-pub fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+#[cfg(test)]
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Io {
         path: path.to_path_buf(),
         source,
@@ -469,8 +476,8 @@ const PNG_BYTES_PER_PIXEL: u64 = 11;
 /// The peak memory of writing `scene` as `format`, the scene's own cells included,
 /// in one pass over its items: the memory guard's estimate for every figure drawn
 /// through a scene.
-pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
-    use crate::scene::Item;
+pub fn scene_peak_bytes(scene: &crate::library::scene::Scene, format: Format) -> u64 {
+    use crate::library::scene::Item;
     let (mut cells, mut runs, mut commands) = (0u64, 0u64, 0u64);
     for item in &scene.items {
         match item {
@@ -507,7 +514,7 @@ pub fn scene_peak_bytes(scene: &crate::scene::Scene, format: Format) -> u64 {
 
 /// Runs of equal cells along the rows of a layer: at least the number of
 /// rectangles `svg::merged_rectangles` makes of it, and a linear scan.
-fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
+fn row_runs(layer: &crate::library::scene::CellLayer) -> u64 {
     if layer.cols == 0 {
         return 0;
     }
@@ -524,7 +531,7 @@ fn row_runs(layer: &crate::scene::CellLayer) -> u64 {
 pub fn write_scene_to(
     out: &mut dyn Write,
     format: Format,
-    scene: &crate::scene::Scene,
+    scene: &crate::library::scene::Scene,
     metadata: &Metadata,
     memory_limit: u64,
     control: &crate::Control,

@@ -11,8 +11,8 @@
 //! random identifier.
 
 use super::metadata::Metadata;
-use crate::font::{self, Family};
-use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, Scene, TextItem, TextMode};
+use crate::library::scene::font::{self, Family};
+use crate::library::scene::{CellLayer, Color, Item, PathCmd, PathItem, Scene, TextItem, TextMode};
 use crate::{Error, Result};
 use ab_glyph::Font as _;
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
@@ -620,7 +620,7 @@ fn encode_error(message: String) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Color, PathItem, Scene, TextItem};
+    use crate::library::scene::{Color, PathItem, Scene, TextItem};
 
     fn words_scene() -> Scene {
         let mut scene = Scene::new(200, 60, Color::WHITE);

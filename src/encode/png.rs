@@ -254,7 +254,7 @@ pub(crate) fn zlib(raw: &[u8]) -> std::io::Result<Vec<u8>> {
 /// places the image at its physical size; nothing without one.
 pub fn set_dpi(encoder: &mut png::Encoder<'_, &mut dyn Write>, dpi: Option<f64>) {
     if let Some(dpi) = dpi {
-        let per_metre = (dpi / crate::scene::units::MM_PER_IN * 1000.0).round() as u32;
+        let per_metre = (dpi / crate::library::scene::units::MM_PER_IN * 1000.0).round() as u32;
         encoder.set_pixel_dims(Some(png::PixelDimensions {
             xppu: per_metre,
             yppu: per_metre,
@@ -513,7 +513,7 @@ mod tests {
                     });
                     let ours = written(&pixmap);
                     assert!(ours == written(&pixmap), "deterministic: {case}");
-                    let rgba = crate::encode::raster::straight_rgba(&pixmap);
+                    let rgba = crate::library::encode::raster::straight_rgba(&pixmap);
                     let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
                     let palette = Palette::of(&rgba);
                     let want_colour = match (&palette, opaque) {

@@ -1,8 +1,8 @@
 //! Scene to pixels: crisp cell layers written straight into the canvas,
 //! everything else (paths, text outlines) filled anti-aliased by tiny-skia.
 
-use crate::font;
-use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, Scene};
+use crate::library::scene::font;
+use crate::library::scene::{CellLayer, Color, Item, PathCmd, PathItem, Scene};
 use crate::{Error, Result};
 use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
@@ -59,12 +59,16 @@ fn scaled_cells(layer: &CellLayer, sx: f64, sy: f64) -> CellLayer {
 /// The device pixels a scene rectangle of cells covers on a canvas drawn `sx`, `sy`
 /// device pixels per scene unit: its corners rounded to whole pixels. A layer
 /// with exactly this many columns and rows gets one cell per device pixel.
-pub fn device_rect(rect: crate::scene::PixelRect, sx: f64, sy: f64) -> crate::scene::PixelRect {
+pub fn device_rect(
+    rect: crate::library::scene::PixelRect,
+    sx: f64,
+    sy: f64,
+) -> crate::library::scene::PixelRect {
     let round = |v: f64| v.round().max(0.0) as u32;
     let (x0, y0) = (round(f64::from(rect.x) * sx), round(f64::from(rect.y) * sy));
     let x1 = round(f64::from(rect.x + rect.width) * sx);
     let y1 = round(f64::from(rect.y + rect.height) * sy);
-    crate::scene::PixelRect {
+    crate::library::scene::PixelRect {
         x: x0,
         y: y0,
         width: x1.saturating_sub(x0),
@@ -241,7 +245,7 @@ pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::PixelRect;
+    use crate::library::scene::PixelRect;
 
     /// Straight alpha of every pixel, opaque or not, is tiny-skia's own demultiply.
     #[test]
@@ -267,7 +271,10 @@ mod tests {
     fn a_scene_on_paper_is_drawn_at_its_dpi() {
         let mut scene = Scene::new(72, 36, Color::WHITE);
         scene.push(PathItem::rect(0.0, 0.0, 36.0, 36.0).filled(Color::BLACK));
-        let scene = scene.on_paper(crate::scene::units::Print { dpi: Some(300.0) }, None);
+        let scene = scene.on_paper(
+            crate::library::scene::units::Print { dpi: Some(300.0) },
+            None,
+        );
         let pixmap = rasterize(&scene, &crate::Control::default()).unwrap();
         assert_eq!((pixmap.width(), pixmap.height()), (300, 150));
         let rgba = straight_rgba(&pixmap);

@@ -10,9 +10,9 @@
 //! units.
 
 use super::metadata::Metadata;
-use crate::font;
-use crate::scene::units::trim_number;
-use crate::scene::{CellLayer, Color, Item, PathCmd, Scene, TextItem, TextMode};
+use crate::library::scene::font;
+use crate::library::scene::units::trim_number;
+use crate::library::scene::{CellLayer, Color, Item, PathCmd, Scene, TextItem, TextMode};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -87,7 +87,7 @@ pub fn write_svg(out: &mut dyn Write, scene: &Scene, metadata: &Metadata) -> io:
                     writeln!(
                         out,
                         r#"<path aria-label="{}" d="{}"{}/>"#,
-                        escape(&crate::scene::markup::plain(&text.text)),
+                        escape(&crate::library::scene::markup::plain(&text.text)),
                         path_data(&font::text_path_in(scene.font, text)),
                         paint("fill", text.color)
                     )?;
@@ -111,12 +111,12 @@ fn write_text(out: &mut dyn Write, scene: &Scene, text: &TextItem) -> io::Result
     let fill = r##" fill="#000" fill-opacity="0""##;
     let label = format!(
         r#" aria-label="{}""#,
-        escape(&crate::scene::markup::plain(&text.text))
+        escape(&crate::library::scene::markup::plain(&text.text))
     );
     // The role as a class: style sheets can restyle one kind of text, and tests
     // read each role's size from the file.
     let class = match text.role {
-        crate::scene::Role::Other => String::new(),
+        crate::library::scene::Role::Other => String::new(),
         role => format!(r#" class="{}""#, role.class()),
     };
     write!(
@@ -307,7 +307,7 @@ fn write_cells(out: &mut dyn Write, layer: &CellLayer) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::PixelRect;
+    use crate::library::scene::PixelRect;
 
     fn layer(rows: usize, cols: usize, indices: Vec<u8>) -> CellLayer {
         CellLayer {

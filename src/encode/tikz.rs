@@ -17,8 +17,10 @@
 
 use super::metadata::Metadata;
 use super::svg::merged_rectangles;
-use crate::scene::units::trim_number;
-use crate::scene::{CellLayer, Color, HAlign, Item, PathCmd, PathItem, Scene, TextItem, VAlign};
+use crate::library::scene::units::trim_number;
+use crate::library::scene::{
+    CellLayer, Color, HAlign, Item, PathCmd, PathItem, Scene, TextItem, VAlign,
+};
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -47,6 +49,7 @@ const PT_PER_BP: f64 = 72.27 / 72.0;
 
 /// The rectangles a scene's cell layers become in TikZ (grid lines included),
 /// counted without drawing anything.
+#[cfg(test)]
 pub fn rectangle_count(scene: &Scene) -> u64 {
     scene
         .items
@@ -178,7 +181,7 @@ fn is_math_name(text: &str) -> bool {
 /// A text item's words as LaTeX, or the one-line refusal naming the character.
 /// Axis names that are formulas (`x − z`) are set as math, as in the papers.
 fn text_tex(text: &TextItem) -> Result<String> {
-    let words = if text.role == crate::scene::Role::AxisName
+    let words = if text.role == crate::library::scene::Role::AxisName
         && !text.text.contains('$')
         && is_math_name(&text.text)
     {
@@ -468,7 +471,7 @@ fn write_text(body: &mut String, frame: &Frame, colors: &mut Colors, text: &Text
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::PixelRect;
+    use crate::library::scene::PixelRect;
 
     fn tikz(scene: &Scene) -> String {
         let mut out = Vec::new();
@@ -478,7 +481,7 @@ mod tests {
 
     #[test]
     fn axis_names_that_are_formulas_are_math_and_words_stay_text() {
-        use crate::scene::Role;
+        use crate::library::scene::Role;
         let name = |text: &str, role: Role| {
             text_tex(&TextItem::centered(0.0, 0.0, text, 8.0, Color::BLACK).with_role(role))
                 .unwrap()
@@ -564,7 +567,7 @@ mod tests {
     #[test]
     fn curves_and_widths_are_in_big_points_on_paper() {
         let mut scene = Scene::new(200, 100, Color::TRANSPARENT);
-        scene.paper = Some(crate::scene::units::Paper::for_scene(
+        scene.paper = Some(crate::library::scene::units::Paper::for_scene(
             200,
             100,
             300.0,

@@ -2,15 +2,15 @@
 //! panels laid out as equal-size frames by the scene layer
 //! ([`BoardFrames`]), written as GIF, APNG or frame files by the encoders.
 
-use crate::encode::animation::{
+use crate::error::check_memory;
+use crate::library::encode::animation::{
     check_frame_size, check_opaque_background, write_gif, Animation, FramePalette, Frames,
 };
-use crate::error::check_memory;
-use crate::scene::board::{BoardPanel, BoardStyle, PanelSize};
-use crate::scene::frames::BoardFrames;
-use crate::scene::layout::SheetLayout;
-use crate::scene::legend::Swatch;
-use crate::scene::Color;
+use crate::library::scene::board::{BoardPanel, BoardStyle, PanelSize};
+use crate::library::scene::frames::BoardFrames;
+use crate::library::scene::layout::SheetLayout;
+use crate::library::scene::legend::Swatch;
+use crate::library::scene::Color;
 use crate::Result;
 use std::io::Write;
 

@@ -12,13 +12,13 @@ use crate::automaton::{
     check_frames, check_modulus, rule60, ExactGrid, ExactStepper, Mismatch, ParityStepper,
     ResidueGrid, ResidueStepper,
 };
-use crate::encode::animation::Animation;
-use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::check_memory;
-use crate::figure::plan::{Computed, Plan, Spec};
-use crate::scene::board::{self, BoardPanel, BoardStyle, PanelSize};
-use crate::scene::ramp::{Palette, ResidueColours};
-use crate::scene::{Color, Scene};
+use crate::library::encode::animation::Animation;
+use crate::library::encode::{self, npy, png as png_enc, Format, Metadata};
+use crate::library::figure::plan::{Computed, Plan, Spec};
+use crate::library::scene::board::{self, BoardPanel, BoardStyle, PanelSize};
+use crate::library::scene::ramp::{Palette, ResidueColours};
+use crate::library::scene::{Color, Scene};
 use crate::Control;
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
@@ -315,7 +315,7 @@ impl AutomatonPlan {
         &self,
         control: &Control,
     ) -> Result<Box<dyn Iterator<Item = Frame> + '_>> {
-        crate::figure::plan::computing_model();
+        crate::library::figure::plan::computing_model();
         let control = control.clone();
         if self.values == Values::Modulus(2) {
             // Frame n mod 2 is exactly P(n,n) (Okubo–Kashiwagi–Niida, Theorem 5.4,
@@ -668,7 +668,7 @@ impl AutomatonPlan {
             (Format::Gif, AutomatonMode::Styled { .. }) => self.write_gif(out, control),
             (Format::Apng, _) => encode::animation::write_apng(
                 out,
-                crate::figure::controlled(self.board_frames()?, control),
+                crate::library::figure::controlled(self.board_frames()?, control),
                 metadata,
             ),
             (Format::Npy, _) => self.write_npy(out, control),
@@ -740,10 +740,10 @@ impl AutomatonPlan {
         };
         let last = self.last();
         let panel_px = super::animation::frame_panel(style, *size, last as u64, DEFAULT_GIF_PANEL)?;
-        if panel_px > crate::encode::gif::MAX_SIDE as u64 {
+        if panel_px > crate::library::encode::gif::MAX_SIDE as u64 {
             return Err(Error::invalid(format!(
                 "animation frames of {panel_px} px (frame {last} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",
-                crate::encode::gif::MAX_SIDE
+                crate::library::encode::gif::MAX_SIDE
             )));
         }
         let colours = match self.ramp()? {
@@ -779,14 +779,14 @@ impl AutomatonPlan {
         let panels = self
             .computed_frames(control)?
             .map(|frame| Self::panel(&frame, style, ramp.as_ref()));
-        let panels = crate::figure::counted(panels, self.frames.len(), control);
+        let panels = crate::library::figure::counted(panels, self.frames.len(), control);
         animation.write(out, panels, self.memory_limit)?;
         // The frames end early when cancelled mid-frame: a short GIF is no result.
         control.check()
     }
 
     /// The frames as scenes, for APNG and frame sequences.
-    fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+    fn board_frames(&self) -> Result<crate::library::encode::animation::Frames<'_>> {
         let AutomatonMode::Styled { style, .. } = &self.mode else {
             return Err(Error::unsupported(
                 "`raw` draws one image; drop `raw` for an animation",
@@ -1041,7 +1041,7 @@ impl super::Figure for AutomatonPlan {
         self.write_format(format, out, metadata, control)
     }
 
-    fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+    fn frames(&self) -> Result<crate::library::encode::animation::Frames<'_>> {
         self.board_frames()
     }
 

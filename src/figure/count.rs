@@ -1,11 +1,11 @@
 //! g(m) = |P(m,m)| as data or a chart.
 
 use super::Figure;
-use crate::encode::{self, Format, Metadata};
-use crate::figure::plan::{Plan, Spec};
+use crate::library::encode::{self, Format, Metadata};
+use crate::library::figure::plan::{Plan, Spec};
+use crate::library::scene::chart::{count_chart, ChartLabels};
+use crate::library::scene::units::PrintStyle;
 use crate::pattern::count::g;
-use crate::scene::chart::{count_chart, ChartLabels};
-use crate::scene::units::PrintStyle;
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
@@ -98,7 +98,7 @@ impl Figure for CountPlan {
     fn still_scene(
         &self,
         _control: &Control,
-    ) -> Result<Option<std::sync::Arc<crate::scene::Scene>>> {
+    ) -> Result<Option<std::sync::Arc<crate::library::scene::Scene>>> {
         let scene = count_chart(
             &self.chart_points(),
             self.log,

@@ -14,8 +14,8 @@ pub mod plan;
 pub mod square;
 pub mod survey;
 
-use crate::encode::animation::{write_frame_files, FramePattern, Frames};
-use crate::encode::{self, Format, Metadata};
+use crate::library::encode::animation::{write_frame_files, FramePattern, Frames};
+use crate::library::encode::{self, Format, Metadata};
 use crate::{Control, Result};
 use std::io::Write;
 use std::path::Path;
@@ -54,12 +54,13 @@ pub trait Figure: Sync {
     }
 
     /// The scene a still figure is drawn from (what its PNG, SVG and PDF show),
-    /// for checks of its text and lines ([`crate::scene::audit`]); `None` for
+    /// for checks of its text and lines ([`crate::library::scene::audit`]); `None` for
     /// figures that are not one scene (animations, data).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     fn still_scene(
         &self,
         _control: &Control,
-    ) -> Result<Option<std::sync::Arc<crate::scene::Scene>>> {
+    ) -> Result<Option<std::sync::Arc<crate::library::scene::Scene>>> {
         Ok(None)
     }
 
@@ -166,15 +167,17 @@ pub fn write_last_frame(
     let frames = controlled(figure.frames()?, control);
     let memory_limit = frames.memory_limit;
     let count = frames.count;
-    let mut pick = crate::encode::animation::PosterPick {
+    let mut pick = crate::library::encode::animation::PosterPick {
         asked: frames.animation.poster,
         best: None,
     };
-    crate::encode::animation::check_poster(pick.asked, count)?;
+    crate::library::encode::animation::check_poster(pick.asked, count)?;
     let mut poster = None;
     for (k, scene) in frames.scenes.enumerate() {
         let scene = scene?;
-        if pick.offer(k + 1, || crate::encode::animation::frame_detail(&scene)) {
+        if pick.offer(k + 1, || {
+            crate::library::encode::animation::frame_detail(&scene)
+        }) {
             poster = Some(scene);
         }
     }
@@ -261,31 +264,11 @@ pub fn write_file(
     })
 }
 
-/// Writes `figure` as `format` to a stream (`-o -`): as it is made, never whole in
-/// memory, and refused past `output_limit` (`--max-output`) as a file would be:
-/// before any work when the output's size is known, else once it grows past it.
-/// A stream cannot be taken back: a failure leaves what was already written.
-pub fn write_stream(
-    figure: &dyn Figure,
-    format: Format,
-    out: &mut dyn Write,
-    metadata: &Metadata,
-    control: &Control,
-    output_limit: u64,
-) -> Result<()> {
-    write_stream_to(
-        figure,
-        format,
-        out,
-        Path::new("standard output"),
-        metadata,
-        control,
-        output_limit,
-    )
-}
-
-/// [`write_stream`] to a stream that errors call `stream` (standard output, an
-/// HTTP response).
+/// Writes `figure` as `format` to a stream (`-o -`, an HTTP response; errors call
+/// it `stream`): as it is made, never whole in memory, and refused past
+/// `output_limit` (`--max-output`) as a file would be: before any work when the
+/// output's size is known, else once it grows past it. A stream cannot be taken
+/// back: a failure leaves what was already written.
 pub fn write_stream_to(
     figure: &dyn Figure,
     format: Format,
@@ -369,7 +352,8 @@ pub fn to_writer(
     write_checked(figure, format, out, metadata, control)
 }
 
-/// [`write_file`] in the format `path`'s extension names.
+/// [`write_file`] in the format `path`'s extension names (for the benchmarks).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn save(
     figure: &dyn Figure,
     path: &Path,

@@ -12,11 +12,11 @@
 
 use plotters::prelude::*;
 
+use crate::library::scene::chart::{chart_error, plotting_rect, whole_tick, SceneBackend};
+use crate::library::scene::color::{okabe_ito, INK};
+use crate::library::scene::legend::{KeyBlock, Swatch};
+use crate::library::scene::{CellLayer, Color, PathItem, Scene, TextItem};
 use crate::prove::survey::SurveyProof;
-use crate::scene::chart::{chart_error, plotting_rect, whole_tick, SceneBackend};
-use crate::scene::color::{okabe_ito, INK};
-use crate::scene::legend::{KeyBlock, Swatch};
-use crate::scene::{CellLayer, Color, PathItem, Scene, TextItem};
 use crate::survey::claims::RuleCheck;
 use crate::survey::rules::{Exception, RuleSearch};
 use crate::survey::ValueReport;
@@ -36,7 +36,7 @@ pub struct SurveyReport {
     /// How each value's figure is drawn.
     pub view: FigureView,
     /// The figures' print: resolution, exact width, typeface.
-    pub style: crate::scene::units::PrintStyle,
+    pub style: crate::library::scene::units::PrintStyle,
     /// With `--prove`: per value, each rule that holds in its box and its proof.
     pub proofs: Option<Vec<Vec<SurveyProof>>>,
 }
@@ -50,7 +50,7 @@ impl SurveyReport {
             game_box,
             values,
             view: FigureView::default(),
-            style: crate::scene::units::PrintStyle::default(),
+            style: crate::library::scene::units::PrintStyle::default(),
             proofs: None,
         }
     }
@@ -1105,7 +1105,7 @@ impl ExceptionMark {
                 let d = r * 1.3;
                 PathItem::polygon(&[(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)])
             }
-            ExceptionMark::Beyond => crate::scene::legend::triangle(cx, cy, r),
+            ExceptionMark::Beyond => crate::library::scene::legend::triangle(cx, cy, r),
         }
     }
 }
@@ -1287,6 +1287,7 @@ pub fn no_figure_reason(v: &ValueReport, view: &FigureView) -> String {
 /// games of more than three coordinates, or when the figure would be wider than
 /// [`MAX_FIGURE_CELLS`] cells a side. The scene is laid out at `view.width`
 /// with the type scale of every figure at that width.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn value_scene(v: &ValueReport, parameter: &str, view: &FigureView) -> Result<Option<Scene>> {
     value_scene_with(v, parameter, view, &[])
 }
@@ -1377,9 +1378,9 @@ pub fn value_scene_with(
     };
     // The type scale of every figure at this width: paper sizes for a physical
     // width, the screen scale otherwise.
-    let scale = crate::scene::TypeScale::new(f64::from(width), view.on_paper);
-    let label_size = scale.size(crate::scene::Role::Tick);
-    let name_size = scale.size(crate::scene::Role::AxisName);
+    let scale = crate::library::scene::TypeScale::new(f64::from(width), view.on_paper);
+    let label_size = scale.size(crate::library::scene::Role::Tick);
+    let name_size = scale.size(crate::library::scene::Role::AxisName);
     let y_label_area = (label_size * 2.6 + name_size * 1.6).ceil() as u32;
     // Room left of the turned axis name, whose box plotters sets on the edge.
     let left = y_label_area + (name_size * 0.3).ceil() as u32;
@@ -1450,12 +1451,12 @@ pub fn value_scene_with(
     };
     let key = KeyBlock::new(
         &entries,
-        scale.size(crate::scene::Role::Key),
+        scale.size(crate::library::scene::Role::Key),
         f64::from(width) - 16.0,
     );
     let key_h = key.as_ref().map_or(0, |k| k.height);
-    let title_size = scale.size(crate::scene::Role::Title);
-    let (title_lines, title_size) = crate::scene::layout::fit_title(
+    let title_size = scale.size(crate::library::scene::Role::Title);
+    let (title_lines, title_size) = crate::library::scene::layout::fit_title(
         &drawn.title,
         title_size,
         title_size.min(scale.floor()),
@@ -1479,7 +1480,7 @@ pub fn value_scene_with(
                 title_size,
                 INK,
             )
-            .with_role(crate::scene::Role::Title),
+            .with_role(crate::library::scene::Role::Title),
         );
     }
     let first_plotted = scene.items.len();
@@ -1515,7 +1516,7 @@ pub fn value_scene_with(
         area = plotting_rect(chart.plotting_area().get_pixel_range());
         root.present().map_err(chart_error)?;
     }
-    crate::scene::chart::tag_roles(
+    crate::library::scene::chart::tag_roles(
         &mut scene,
         first_plotted,
         &[drawn.across.as_str(), drawn.up.as_str()],
@@ -1658,39 +1659,44 @@ pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
         }
     };
     let layout = layout(width).expect("the least width fits");
-    let scale = crate::scene::TypeScale::new(f64::from(width), view.on_paper);
+    let scale = crate::library::scene::TypeScale::new(f64::from(width), view.on_paper);
     let size = layout.size;
     let margin = layout.margin;
     let room = f64::from(width) - 2.0 * margin;
-    let title_size = scale.size(crate::scene::Role::Title);
-    let (title_lines, title_size) =
-        crate::scene::layout::fit_title(&title, title_size, title_size.min(scale.floor()), room, 3);
+    let title_size = scale.size(crate::library::scene::Role::Title);
+    let (title_lines, title_size) = crate::library::scene::layout::fit_title(
+        &title,
+        title_size,
+        title_size.min(scale.floor()),
+        room,
+        3,
+    );
     let line_h = size * 1.3;
     let rule = (size * 0.07).max(0.5);
     let mut notes: Vec<(Swatch, String)> = Vec::new();
     if rows.iter().flatten().any(|c| c.1) {
         notes.push((Swatch::Fill(HOLDS_TINT), "holds in its row's box".into()));
     }
-    let key = KeyBlock::new(&notes, scale.size(crate::scene::Role::Key), room);
+    let key = KeyBlock::new(&notes, scale.size(crate::library::scene::Role::Key), room);
     let dagger = narrow_seen.then(|| {
         let text = format!(
             "† spans at most {} values in the box: the findings say nothing about larger values of it.",
             crate::survey::NARROW_SPAN
         );
-        crate::scene::layout::wrap(&text, scale.size(crate::scene::Role::Key), room)
+        crate::library::scene::layout::wrap(&text, scale.size(crate::library::scene::Role::Key), room)
     });
     // Top to bottom: title, rule, header, rule, rows, rule, key, note.
     let mut y = margin * 0.6;
-    let mut scene_items: Vec<crate::scene::Item> = Vec::new();
+    let mut scene_items: Vec<crate::library::scene::Item> = Vec::new();
     let text_at = |x: f64, baseline: f64, text: &str, size: f64, role| {
-        crate::scene::Item::Text(TextItem {
+        crate::library::scene::Item::Text(TextItem {
             x,
             y: baseline,
             text: text.to_string(),
             size,
             color: INK,
-            halign: crate::scene::HAlign::Left,
-            valign: crate::scene::VAlign::Baseline,
+            halign: crate::library::scene::HAlign::Left,
+            valign: crate::library::scene::VAlign::Baseline,
             rotation: 0.0,
             role,
         })
@@ -1698,28 +1704,28 @@ pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
     let title_line = title_size * 1.25;
     for line in &title_lines {
         y += title_line;
-        scene_items.push(crate::scene::Item::Text(
+        scene_items.push(crate::library::scene::Item::Text(
             TextItem::centered(f64::from(width) / 2.0, y, line.as_str(), title_size, INK)
-                .with_role(crate::scene::Role::Title),
+                .with_role(crate::library::scene::Role::Title),
         ));
     }
     y += title_size * 0.6;
     let hline = |y: f64| {
-        crate::scene::Item::Path(
+        crate::library::scene::Item::Path(
             PathItem::polyline(&[(margin, y), (f64::from(width) - margin, y)]).stroked(INK, rule),
         )
     };
     scene_items.push(hline(y));
-    let (ascent, descent) = crate::font::vertical_metrics(size);
+    let (ascent, descent) = crate::library::scene::font::vertical_metrics(size);
     let pad = size * 0.35;
     let draw_row = |y: &mut f64,
                     cells: &[(String, bool)],
-                    role: crate::scene::Role,
-                    items: &mut Vec<crate::scene::Item>| {
+                    role: crate::library::scene::Role,
+                    items: &mut Vec<crate::library::scene::Item>| {
         let wrapped: Vec<Vec<String>> = cells
             .iter()
             .zip(&layout.columns)
-            .map(|((text, _), &w)| crate::scene::layout::wrap(text, size, w))
+            .map(|((text, _), &w)| crate::library::scene::layout::wrap(text, size, w))
             .collect();
         let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).max(1);
         let height = pad * 2.0 + ascent + descent + line_h * (lines - 1) as f64;
@@ -1732,7 +1738,7 @@ pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
                 x + w + layout.gap / 2.0
             };
             if *holds {
-                items.push(crate::scene::Item::Path(
+                items.push(crate::library::scene::Item::Path(
                     PathItem::rect(left, *y + rule, right - left, height - 2.0 * rule)
                         .filled(HOLDS_TINT),
                 ));
@@ -1749,7 +1755,7 @@ pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
     draw_row(
         &mut y,
         &header_cells,
-        crate::scene::Role::Label,
+        crate::library::scene::Role::Label,
         &mut scene_items,
     );
     scene_items.push(hline(y));
@@ -1757,19 +1763,25 @@ pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
         draw_row(
             &mut y,
             row,
-            crate::scene::Role::TableNumber,
+            crate::library::scene::Role::TableNumber,
             &mut scene_items,
         );
     }
     scene_items.push(hline(y));
     let key_top = y;
     y += key.as_ref().map_or(0.0, |k| f64::from(k.height));
-    let key_size = scale.size(crate::scene::Role::Key);
+    let key_size = scale.size(crate::library::scene::Role::Key);
     if let Some(lines) = &dagger {
         y += key_size * 0.4;
         for line in lines {
             y += key_size * 1.3;
-            scene_items.push(text_at(margin, y, line, key_size, crate::scene::Role::Key));
+            scene_items.push(text_at(
+                margin,
+                y,
+                line,
+                key_size,
+                crate::library::scene::Role::Key,
+            ));
         }
         y += key_size * 0.3;
     }
@@ -1827,14 +1839,14 @@ impl TableLayout {
         width: u32,
         on_paper: bool,
     ) -> Option<TableLayout> {
-        let scale = crate::scene::TypeScale::new(f64::from(width), on_paper);
-        let size = scale.size(crate::scene::Role::TableNumber);
+        let scale = crate::library::scene::TypeScale::new(f64::from(width), on_paper);
+        let size = scale.size(crate::library::scene::Role::TableNumber);
         let (margin, gap) = (size * 0.8, size * 1.1);
         let n = header.len();
         let texts = |c: usize| {
             std::iter::once(header[c].as_str()).chain(rows.iter().map(move |r| r[c].0.as_str()))
         };
-        let widest = |text: &str| crate::font::text_width(text, size);
+        let widest = |text: &str| crate::library::scene::font::text_width(text, size);
         let least: Vec<f64> = (0..n)
             .map(|c| {
                 texts(c)
@@ -1883,11 +1895,11 @@ impl TableLayout {
 }
 
 /// The key's sample of a mark.
-fn mark_swatch(mark: ExceptionMark) -> crate::scene::legend::MarkSwatch {
+fn mark_swatch(mark: ExceptionMark) -> crate::library::scene::legend::MarkSwatch {
     match mark {
-        ExceptionMark::PBreaks => crate::scene::legend::MarkSwatch::Square,
-        ExceptionMark::NFits => crate::scene::legend::MarkSwatch::Diamond,
-        ExceptionMark::Beyond => crate::scene::legend::MarkSwatch::Triangle,
+        ExceptionMark::PBreaks => crate::library::scene::legend::MarkSwatch::Square,
+        ExceptionMark::NFits => crate::library::scene::legend::MarkSwatch::Diamond,
+        ExceptionMark::Beyond => crate::library::scene::legend::MarkSwatch::Triangle,
     }
 }
 
@@ -1895,7 +1907,7 @@ fn mark_swatch(mark: ExceptionMark) -> crate::scene::legend::MarkSwatch {
 /// formula is a dollar sign, never math, so nothing read from a game file can
 /// reach LaTeX as a command.
 fn tex_text(text: &str) -> Result<String> {
-    crate::encode::latex::tex_escape(&text.replace('$', "\\$")).map_err(|c| {
+    crate::library::encode::latex::tex_escape(&text.replace('$', "\\$")).map_err(|c| {
         crate::Error::unsupported(format!(
             "the survey table holds '{c}' (U+{:04X}), which LaTeX cannot set; rename it in the game file",
             u32::from(c)
@@ -2275,15 +2287,17 @@ mod tests {
             .items
             .iter()
             .filter_map(|i| match i {
-                crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == INK) => Some(p),
+                crate::library::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == INK) => {
+                    Some(p)
+                }
                 _ => None,
             })
             .collect();
         // The axes are ink too: at least one more path per mark.
-        let white: Vec<&crate::scene::Item> = scene
+        let white: Vec<&crate::library::scene::Item> = scene
             .items
             .iter()
-            .filter(|i| matches!(i, crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
+            .filter(|i| matches!(i, crate::library::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
             .collect();
         assert_eq!(white.len(), in_slice);
         assert!(ink_paths.len() >= in_slice);
@@ -2304,7 +2318,7 @@ mod tests {
             scene
                 .items
                 .iter()
-                .filter(|i| matches!(i, crate::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
+                .filter(|i| matches!(i, crate::library::scene::Item::Path(p) if p.stroke.is_some_and(|s| s.0 == Color::WHITE)))
                 .count()
         };
         let texts = |scene: &Scene| format!("{:?}", scene.items);

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The claim's text as LaTeX mathematics: `^` as the nim-sum `\oplus`, `==`
 /// as `=`, `and` / `or` / `not` as logic signs.
-pub fn latex_formula(text: &str) -> String {
+pub(crate) fn latex_formula(text: &str) -> String {
     let mut out = String::new();
     let spaced = text
         .replace("==", " = ")
@@ -54,7 +54,7 @@ fn show(p: &[u64]) -> String {
 }
 
 /// The sentence stating what was claimed, in words (Markdown).
-pub fn statement(r: &ProofReport) -> String {
+pub(crate) fn statement(r: &ProofReport) -> String {
     let position = match &r.region {
         Some(region) => format!("a position {} with {region}", heaps_tuple(&r.heaps)),
         None => format!("a position {}", heaps_tuple(&r.heaps)),
@@ -73,7 +73,7 @@ pub fn statement(r: &ProofReport) -> String {
 }
 
 /// The LaTeX snippet: the theorem (or the refutation) and one sentence on the method.
-pub fn latex(r: &ProofReport) -> String {
+pub(crate) fn latex(r: &ProofReport) -> String {
     let heaps = heaps_tuple(&r.heaps);
     let region = r
         .region
@@ -161,7 +161,7 @@ pub fn latex(r: &ProofReport) -> String {
 }
 
 /// The report as Markdown.
-pub fn markdown(r: &ProofReport, command_line: &str) -> String {
+pub(crate) fn markdown(r: &ProofReport, command_line: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}: {}\n", r.verdict.word(), statement(r));
     let _ = writeln!(out, "- game: {}", r.game);

@@ -73,11 +73,11 @@ pub struct Mona {
 }
 
 /// How to get MONA, said once wherever it is missing.
-pub const MONA_MISSING: &str =
+pub(crate) const MONA_MISSING: &str =
     "prove needs the MONA decision procedure: install it with `apt-get install mona` (Debian, Ubuntu) or from https://www.brics.dk/mona/, then run again";
 
 /// The file `name` in a folder of `PATH`, if it is there.
-pub fn find_on_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
@@ -239,7 +239,7 @@ impl Engine for Mona {
 
 /// Writes `text` to `path` (for certificates), as the library's one error type.
 pub fn write_text(path: &Path, text: &str, output_limit: u64) -> Result<()> {
-    crate::encode::write_atomic(path, output_limit, |out| {
+    crate::library::encode::write_atomic(path, output_limit, |out| {
         out.write_all(text.as_bytes())
             .map_err(|e| Error::write_failed(e).at(path))
     })

@@ -8,7 +8,7 @@
 pub mod certificate;
 pub mod engine;
 pub mod square;
-pub mod survey;
+pub(crate) mod survey;
 
 use crate::{Control, Error, Result};
 use engine::{Engine, Limits, Outcome, Run};
@@ -539,6 +539,6 @@ fn search_smallest(
 }
 
 /// `(x, y, z)`.
-pub fn heaps_tuple(heaps: &[String]) -> String {
+pub(crate) fn heaps_tuple(heaps: &[String]) -> String {
     format!("({})", heaps.join(", "))
 }

@@ -256,7 +256,7 @@ pub fn summary(r: &TheoremReport) -> String {
 }
 
 /// The LaTeX snippet: the theorem with the paper cited, and the method.
-pub fn latex(r: &TheoremReport) -> String {
+pub(crate) fn latex(r: &TheoremReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -313,7 +313,7 @@ pub fn latex(r: &TheoremReport) -> String {
 }
 
 /// The report as Markdown.
-pub fn markdown(r: &TheoremReport, command_line: &str) -> String {
+pub(crate) fn markdown(r: &TheoremReport, command_line: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -9,7 +9,7 @@ use crate::{Error, Result};
 use std::path::Path;
 
 /// The recipes of `templates/`, by set name, in name order.
-pub const TEMPLATES: [(&str, &str); 6] = [
+pub(crate) const TEMPLATES: [(&str, &str); 6] = [
     (
         "game-files",
         include_str!("../../templates/game-files.toml"),
@@ -28,7 +28,7 @@ pub const TEMPLATES: [(&str, &str); 6] = [
 ];
 
 /// The game files of `games/`, by file name.
-pub const GAMES: [(&str, &str); 14] = [
+pub(crate) const GAMES: [(&str, &str); 14] = [
     ("band-7-1.toml", include_str!("../../games/band-7-1.toml")),
     ("band-7-2.toml", include_str!("../../games/band-7-2.toml")),
     (
@@ -100,7 +100,7 @@ pub fn recipes(names: &[String]) -> Result<Vec<Recipe>> {
 
 /// The text of the embedded game file a built-in recipe names (`../games/x.toml`,
 /// read from `templates/`), if there is one.
-pub fn game(path: &str) -> Option<&'static str> {
+pub(crate) fn game(path: &str) -> Option<&'static str> {
     let path = Path::new(path);
     let file = path.file_name()?.to_str()?;
     let folder = path.parent()?.file_name()?.to_str()?;

@@ -3,8 +3,7 @@
 //! LaTeX `figure` environment per figure.
 
 use super::{Columns, FigureEntry, Recipe};
-use crate::encode::latex::{tex_comment, tex_escape};
-use crate::encode::Format;
+use crate::request::{tex_comment, tex_escape, Format};
 
 /// One rendered figure: its entry, the files written, and the command line that made them.
 #[derive(Debug, Clone, PartialEq)]
@@ -163,7 +162,7 @@ pub fn proofs_md(proofs: &[ProvedEntry]) -> String {
 /// The widest column of a two-column journal page, in PDF points: 3.5 in
 /// (89 mm; journals' columns are 84 to 89 mm, docs/print.md). A figure wider
 /// than this was made for the page, not for a column.
-pub const COLUMN_BP: f64 = 252.0;
+pub(crate) const COLUMN_BP: f64 = 252.0;
 
 /// The macro every figure is set with, defined once at the top of `figures.tex`:
 /// the file at its natural size, scaled down (never up) to fit the line's width

@@ -43,7 +43,7 @@ pub mod builtin;
 pub mod gallery;
 pub mod plan;
 
-use crate::encode::Format;
+use crate::request::Format;
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -101,7 +101,7 @@ impl FigureEntry {
 }
 
 /// Keys match whether written with `-` or `_`.
-pub fn same_key(a: &str, b: &str) -> bool {
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
     a.replace('_', "-") == b.replace('_', "-")
 }
 
@@ -167,7 +167,7 @@ impl ProveEntry {
 }
 
 /// The reports a `[[survey]]` may ask for.
-pub const SURVEY_FORMATS: [&str; 4] = ["md", "json", "csv", "tex"];
+pub(crate) const SURVEY_FORMATS: [&str; 4] = ["md", "json", "csv", "tex"];
 
 /// The paper's layout, which decides the environment of a wide figure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -224,17 +224,6 @@ pub struct Recipe {
     /// Built into the binary ([`builtin`]): its game files are the embedded copies.
     pub embedded: bool,
 }
-
-/// Figure keys that are not subcommand flags.
-pub const RESERVED_KEYS: [&str; 7] = [
-    "name",
-    "model",
-    "caption",
-    "tex-caption",
-    "formats",
-    "quick",
-    "wide",
-];
 
 /// The formats a recipe may ask for.
 const FORMATS: [Format; 9] = [
@@ -385,7 +374,7 @@ fn formats_of(
 }
 
 /// The largest recipe file read (the papers' recipes are a few KiB).
-pub const MAX_RECIPE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_RECIPE_BYTES: u64 = 1024 * 1024;
 
 /// The recipe file as TOML gives it, spans kept for every key that can be wrong.
 #[derive(serde::Deserialize)]
@@ -405,7 +394,7 @@ struct RawRecipe {
 
 impl Recipe {
     /// Reads and parses a recipe file.
-    /// Only regular files of at most [`MAX_RECIPE_BYTES`] are read: a FIFO would block
+    /// Only regular files of at most `MAX_RECIPE_BYTES` are read: a FIFO would block
     /// for ever, `/dev/zero` would be read until memory runs out.
     pub fn load(path: &Path) -> Result<Recipe> {
         use std::io::Read;

@@ -3,14 +3,13 @@
 //! recipe file, the line of the key at fault and the key itself.
 
 use super::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
-use crate::figure;
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
 use std::path::{Component, Path, PathBuf};
 
 /// `file:line: figure 'name': [what: ]message`, the key at fault's line when the
 /// error names one of the figure's keys, the figure's header line otherwise.
-pub fn located(
+pub(crate) fn located(
     recipe: &Recipe,
     entry: &FigureEntry,
     params: &[Param],
@@ -53,7 +52,7 @@ const TITLED_MODELS: [&[&str]; 3] = [&["grundy"], &["count"], &["octahedron", "v
 /// Unless the recipe says `titles = true`, a figure that draws a title leaves it
 /// out (`no-caption = true` on the figure's header line): the recipe's caption is
 /// the caption, in LaTeX and in the gallery. `no-caption = false` keeps it.
-pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Param> {
+pub(crate) fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Param> {
     let model: Vec<&str> = entry.model.iter().map(String::as_str).collect();
     let mut params = entry.effective_params(quick);
     if let Some(width) = layout_width(recipe, entry, &params) {
@@ -90,7 +89,7 @@ pub fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> Vec<Para
 /// The column of a two-column layout when neither the recipe nor `render
 /// --width` names one: a journal's (docs/print.md), inside the gallery's
 /// `figure`/`figure*` line (89 mm).
-pub const TWO_COLUMN_WIDTH: &str = "85mm";
+pub(crate) const TWO_COLUMN_WIDTH: &str = "85mm";
 
 /// The gap between a two-column page's columns, which a wide figure spans too.
 const COLUMN_GAP_MM: f64 = 8.0;
@@ -104,7 +103,9 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
     let drawn = entry.formats.iter().any(|f| {
         !matches!(
             f,
-            crate::encode::Format::Csv | crate::encode::Format::Json | crate::encode::Format::Npy
+            crate::request::Format::Csv
+                | crate::request::Format::Json
+                | crate::request::Format::Npy
         )
     });
     if !drawn
@@ -124,12 +125,9 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
         return Some(column);
     }
     // Both columns and the gap, when the column is a length on paper.
-    match crate::request::args::parse_size(&column) {
-        Ok(length) if length.is_physical() => {
-            let mm = length.points(crate::scene::units::Print::default()) / 72.0 * 25.4;
-            Some(format!("{:.1}mm", 2.0 * mm + COLUMN_GAP_MM))
-        }
-        _ => Some(column),
+    match crate::request::millimetres(&column) {
+        Some(mm) => Some(format!("{:.1}mm", 2.0 * mm + COLUMN_GAP_MM)),
+        None => Some(column),
     }
 }
 
@@ -209,9 +207,8 @@ pub fn plan(
     let planned = request::plan_pairs_with(&model, &pairs, budget, files).map_err(|e| at(&e))?;
     for &format in &entry.formats {
         let probe = PathBuf::from(format!("probe.{}", format.extension()));
-        figure::format_of(planned.figure(), &probe).map_err(|e| at(&e))?;
+        planned.format_of(&probe).map_err(|e| at(&e))?;
         planned
-            .figure()
             .check(format)
             .map_err(|e| located(recipe, entry, &params, Some(format.extension()), &e))?;
     }
@@ -220,7 +217,7 @@ pub fn plan(
 
 /// `file:line: survey 'name': message`, at the line of the key at fault when the
 /// error names one of the survey's keys, at the survey's header otherwise.
-pub fn located_survey(
+pub(crate) fn located_survey(
     recipe: &Recipe,
     entry: &SurveyEntry,
     params: &[Param],

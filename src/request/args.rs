@@ -1,12 +1,12 @@
 //! Parsers and option groups shared by subcommands.
 
-use crate::encode::animation::Animation;
-use crate::encode::gif::Repeat;
-use crate::scene::board::{self, BoardStyle, GridLines, PanelSize};
-use crate::scene::font::Family;
-use crate::scene::layout::SheetLayout;
-use crate::scene::units::{self, parse_length, Length, Print, PrintStyle};
-use crate::scene::{Color, TextMode};
+use crate::library::encode::animation::Animation;
+use crate::library::encode::gif::Repeat;
+use crate::library::scene::board::{self, BoardStyle, GridLines, PanelSize};
+use crate::library::scene::font::Family;
+use crate::library::scene::layout::SheetLayout;
+use crate::library::scene::units::{self, parse_length, Length, Print, PrintStyle};
+use crate::library::scene::{Color, TextMode};
 use clap::{Args, ValueEnum};
 
 /// A list of values given as `11`, `1..24`, `1..64:2` or `3,5,11` (a newtype, so
@@ -187,7 +187,7 @@ pub fn parse_self_similar(text: &str) -> Result<Option<Vec<u64>>, String> {
 }
 
 /// Board sides: from 1, at most 4096 boards at once; or a self-similar sequence
-/// ([`parse_self_similar`]).
+/// (`parse_self_similar`).
 pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
     if let Some(values) = parse_self_similar(text)? {
         return Ok(ValueList(values));
@@ -280,9 +280,9 @@ pub enum PaletteArg {
     Grey,
 }
 
-impl From<PaletteArg> for crate::scene::ramp::Palette {
+impl From<PaletteArg> for crate::library::scene::ramp::Palette {
     fn from(arg: PaletteArg) -> Self {
-        use crate::scene::ramp::Palette;
+        use crate::library::scene::ramp::Palette;
         match arg {
             PaletteArg::Paper => Palette::Paper,
             PaletteArg::OkabeIto => Palette::OkabeIto,
@@ -305,9 +305,9 @@ pub enum CompressionArg {
     Best,
 }
 
-impl From<CompressionArg> for crate::encode::png::Compression {
+impl From<CompressionArg> for crate::library::encode::png::Compression {
     fn from(arg: CompressionArg) -> Self {
-        use crate::encode::png::Compression;
+        use crate::library::encode::png::Compression;
         match arg {
             CompressionArg::Fast => Compression::Fast,
             CompressionArg::Balanced => Compression::Balanced,
@@ -448,7 +448,7 @@ pub fn spacing(
 
 /// The width of `text` at `size` in `style`'s typeface.
 fn widest_of(style: &BoardStyle, text: &str, size: f64) -> f64 {
-    crate::scene::font::text_width_in(style.print.font, text, size)
+    crate::library::scene::font::text_width_in(style.print.font, text, size)
 }
 
 /// The longest caption or title, in characters: a few lines under a figure.
@@ -506,8 +506,8 @@ impl ChartLabelArgs {
     /// `defaults` with the flags given applied.
     pub fn labels(
         &self,
-        defaults: crate::scene::chart::ChartLabels,
-    ) -> crate::scene::chart::ChartLabels {
+        defaults: crate::library::scene::chart::ChartLabels,
+    ) -> crate::library::scene::chart::ChartLabels {
         let mut labels = defaults;
         if self.no_caption {
             labels.caption = None;
@@ -638,7 +638,7 @@ impl BoardStyleArgs {
             gap: spacing(self.margin, self.gap, Print::default())?.1,
             captions: !self.no_caption,
             caption_size: self.caption_size,
-            caption_color: crate::scene::color::INK,
+            caption_color: crate::library::scene::color::INK,
             print: PrintStyle::default(),
             title: self.caption.clone(),
             width: None,
@@ -674,7 +674,7 @@ impl BoardStyleArgs {
         let widest_of_all = |texts: &[String], size: f64| {
             texts
                 .iter()
-                .map(|c| crate::scene::font::text_width_in(style.print.font, c, size))
+                .map(|c| crate::library::scene::font::text_width_in(style.print.font, c, size))
                 .fold(0.0, f64::max)
         };
         let widest = |size: f64| widest_of_all(captions, size);
@@ -813,17 +813,12 @@ fn parse_frame_number(text: &str) -> Result<u32, String> {
 }
 
 impl AnimationArgs {
-    /// The validated animation settings, [`Animation::default`] where no flag is given.
-    pub fn animation(&self) -> crate::Result<Animation> {
-        self.animation_with(Animation::default())
-    }
-
     /// [`AnimationArgs::animation_with`] for an animation of `frames` frames:
     /// a `poster` past the last is refused here, whatever the output (a GIF
     /// has no poster to show, but a wrong number is still a mistake to name).
     pub fn animation_of(&self, defaults: Animation, frames: usize) -> crate::Result<Animation> {
         let animation = self.animation_with(defaults)?;
-        crate::encode::animation::check_poster(animation.poster, frames)?;
+        crate::library::encode::animation::check_poster(animation.poster, frames)?;
         Ok(animation)
     }
 
@@ -857,11 +852,11 @@ impl AnimationArgs {
 }
 
 /// Parses a format name (`png`, `.svg`, `PDF`, ...) for `--format`.
-pub fn parse_format(text: &str) -> Result<crate::encode::Format, String> {
+pub fn parse_format(text: &str) -> Result<crate::library::encode::Format, String> {
     let name = text.trim().trim_start_matches('.').to_ascii_lowercase();
-    crate::encode::Format::of_path(
+    crate::library::encode::Format::of_path(
         std::path::Path::new(&format!("x.{name}")),
-        &crate::encode::Format::ALL,
+        &crate::library::encode::Format::ALL,
     )
     .map_err(|_| {
         format!("'{text}' is not a format; use png, svg, pdf, tikz, gif, apng, csv, json or npy")

@@ -1,8 +1,10 @@
 //! `nimscape automaton`: frames of the second-order automaton, Rule 60, `--check`.
 
 use super::args::{self, AnimationArgs, BoardStyleArgs};
-use crate::figure::automaton::{frame_list, AutomatonFigure, AutomatonMode, AutomatonPlan, Values};
-use crate::figure::plan::Plan;
+use crate::library::figure::automaton::{
+    frame_list, AutomatonFigure, AutomatonMode, AutomatonPlan, Values,
+};
+use crate::library::figure::plan::Plan;
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -50,7 +52,11 @@ pub struct AutomatonArgs {
 pub struct FrameRanges(Vec<(u64, u64)>);
 
 fn parse_frames(text: &str) -> Result<FrameRanges, String> {
-    let list = super::args::parse_list(text, 0, crate::figure::automaton::MAX_FRAMES as u64)?;
+    let list = super::args::parse_list(
+        text,
+        0,
+        crate::library::figure::automaton::MAX_FRAMES as u64,
+    )?;
     Ok(FrameRanges(list.0.into_iter().map(|n| (n, n)).collect()))
 }
 
@@ -81,9 +87,10 @@ pub fn plan(args: AutomatonArgs, memory_limit: u64) -> crate::Result<AutomatonPl
             size,
             columns,
             palette,
-            animation: args
-                .animation
-                .animation_of(crate::encode::animation::Animation::default(), frames.len())?,
+            animation: args.animation.animation_of(
+                crate::library::encode::animation::Animation::default(),
+                frames.len(),
+            )?,
             common_scale: args.scale == args::FrameScale::Common,
         }
     };

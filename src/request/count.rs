@@ -1,10 +1,10 @@
 //! `nimscape count`: g(m) = |P(m,m)| as a table or chart, and `--check`.
 
 use super::args;
-use crate::figure::count::{CountFigure, CountPlan};
-use crate::figure::plan::Plan;
-use crate::scene::chart::ChartLabels;
-use crate::scene::units::Length;
+use crate::library::figure::count::{CountFigure, CountPlan};
+use crate::library::figure::plan::Plan;
+use crate::library::scene::chart::ChartLabels;
+use crate::library::scene::units::Length;
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;

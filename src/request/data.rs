@@ -10,10 +10,10 @@
 use super::{
     from_clap, grundy, parse_pairs, plan_command, plan_pairs, Budget, FigureCommand, Planned, Value,
 };
-use crate::encode::Format;
 use crate::error::check_memory;
-use crate::figure::grundy::GrundyPlan;
-use crate::figure::Figure;
+use crate::library::encode::Format;
+use crate::library::figure::grundy::GrundyPlan;
+use crate::library::figure::Figure;
 use crate::pattern::tiles::TilePlan;
 use crate::pattern::{p_grid, p_grid_bytes};
 use crate::{Control, Error, Result};
@@ -100,8 +100,13 @@ impl Planned {
             limit: budget.memory_limit,
             too_large: None,
         };
-        let written =
-            crate::figure::to_writer(figure, Format::Npy, &mut sink, &self.metadata(), control);
+        let written = crate::library::figure::to_writer(
+            figure,
+            Format::Npy,
+            &mut sink,
+            &self.metadata(),
+            control,
+        );
         if let Some(needed) = sink.too_large {
             // The figure gave no estimate: the header's shape refused it.
             check_array(needed, budget)?;
@@ -294,8 +299,8 @@ pub fn grundy_values(
 }
 
 /// The P-set of the chocolate bar R(m,n) (n = m when `None`): `true` at
-/// `[i-1, j-1]` when cell (i,j) is a P-position. See [`p_set_shape`] and
-/// [`p_set_into`], which a front end uses to fill memory it allocated itself.
+/// `[i-1, j-1]` when cell (i,j) is a P-position. See `p_set_shape` and
+/// `p_set_into`, which a front end uses to fill memory it allocated itself.
 pub fn p_set(m: u64, n: Option<u64>, budget: &Budget, control: &Control) -> Result<Array> {
     let (rows, cols) = p_set_shape(m, n, budget)?;
     let mut values = vec![false; rows * cols];
@@ -308,9 +313,9 @@ pub fn p_set(m: u64, n: Option<u64>, budget: &Budget, control: &Control) -> Resu
 
 /// The shape `(m, n)` of the P-set of R(m,n), with `m` and `n` checked as the
 /// command line's `nimscape square --m M --n N --raw` checks them and the memory
-/// (one byte per cell and the bit grid [`p_set_into`] builds) checked against the
+/// (one byte per cell and the bit grid `p_set_into` builds) checked against the
 /// budget, before anything is allocated.
-pub fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, usize)> {
+pub(crate) fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, usize)> {
     let mut pairs = vec![
         ("m".to_string(), Value::Text(m.to_string())),
         ("raw".to_string(), Value::Switch(true)),
@@ -336,7 +341,12 @@ pub fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(usize, us
 /// R(rows, cols): the bit grid of [`p_grid`] unpacked to one value per
 /// cell, rows in parallel; a word of all P-cells is one fill, an empty one is
 /// skipped.
-pub fn p_set_into(rows: usize, cols: usize, out: &mut [bool], control: &Control) -> Result<()> {
+pub(crate) fn p_set_into(
+    rows: usize,
+    cols: usize,
+    out: &mut [bool],
+    control: &Control,
+) -> Result<()> {
     if out.len() != rows * cols {
         return Err(Error::invalid(format!(
             "a P-set of {rows} x {cols} needs {} cells, not {}",
@@ -397,7 +407,7 @@ pub struct Tiles {
 }
 
 /// The most blocks one [`tiles`] call returns.
-pub const MAX_TILE_BLOCKS: u64 = 1 << 24;
+pub(crate) const MAX_TILE_BLOCKS: u64 = 1 << 24;
 
 /// See [`Tiles`]. `rows` and `cols` default to every block of the board.
 pub fn tiles(

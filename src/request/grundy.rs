@@ -2,11 +2,12 @@
 //! plot, and the papers' analyses (nim-sum comparison, shifted nim-sum rules).
 
 use super::args;
-use crate::figure::grundy::{GrundyFigure, GrundyPlan, GrundyPlot, PlotView, Slice, TableStyle};
-use crate::figure::plan::Plan;
 use crate::games::{Band, GameBox, GameParams, GameSpec, SixSided, GAME_NAMES};
-use crate::scene::chart::ChartLabels;
-use crate::scene::units::Length;
+pub use crate::library::figure::grundy::GrundyPlan;
+use crate::library::figure::grundy::{GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle};
+use crate::library::figure::plan::Plan;
+use crate::library::scene::chart::ChartLabels;
+use crate::library::scene::units::Length;
 use crate::Result;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -190,13 +191,31 @@ pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     Ok(a..=b)
 }
 
+impl GrundyPlan {
+    /// Checks, before the (possibly long) solve, that the figure can be written
+    /// to `output` (a file, `-` for a stream in `format`, or the default file in
+    /// `format`).
+    pub fn check_output(
+        &self,
+        output: Option<&std::path::Path>,
+        format: Option<crate::library::encode::Format>,
+    ) -> Result<()> {
+        use crate::library::figure::Figure;
+        let format = match output.filter(|p| p.as_os_str() != "-") {
+            Some(path) => crate::library::figure::format_of(self, path)?,
+            None => format.unwrap_or(self.formats()[0]),
+        };
+        self.check(format)
+    }
+}
+
 /// The figure the flags describe (the game is solved when first written).
 pub fn plan(args: &GrundyArgs, memory_limit: u64) -> crate::Result<GrundyPlan> {
     plan_with(args, memory_limit, GameFiles::Disk)
 }
 
 /// [`plan`] with game files read from `files`.
-pub fn plan_with(
+pub(crate) fn plan_with(
     args: &GrundyArgs,
     memory_limit: u64,
     files: GameFiles<'_>,
@@ -226,11 +245,11 @@ pub fn plan_with(
 
 /// The figure the flags describe: one game's, or a sheet (and animation) over
 /// several values of a parameter or slice.
-pub fn plan_figure_with(
+pub(crate) fn plan_figure_with(
     args: &GrundyArgs,
     memory_limit: u64,
     files: GameFiles<'_>,
-) -> crate::Result<Box<dyn crate::figure::Figure + Send>> {
+) -> crate::Result<Box<dyn crate::library::figure::Figure + Send>> {
     match varied(args)? {
         None => Ok(Box::new(plan_with(args, memory_limit, files)?)),
         Some(varied) => Ok(Box::new(sheet_of(args, varied, memory_limit, files)?)),
@@ -382,8 +401,8 @@ fn sheet_of(
     varied: Varied,
     memory_limit: u64,
     files: GameFiles<'_>,
-) -> crate::Result<crate::figure::grundy::GrundySheetPlan> {
-    use crate::figure::grundy::{GrundySheet, MAX_PANELS};
+) -> crate::Result<crate::library::figure::grundy::GrundySheetPlan> {
+    use crate::library::figure::grundy::{GrundySheet, MAX_PANELS};
     for (flag, given, why) in [
         (
             "height",
@@ -457,7 +476,7 @@ fn sheet_of(
         (Place::Slice(_), _) => first.game.name(),
     };
     let what = match first.resolved_plot()? {
-        crate::figure::grundy::GrundyPlot::Table => "Grundy values",
+        crate::library::figure::grundy::GrundyPlot::Table => "Grundy values",
         _ => "P-positions",
     };
     let title = if args.labels.no_caption {
@@ -495,13 +514,14 @@ fn sheet_of(
 
 /// Where the game file a `game` parameter names is read from.
 #[derive(Debug, Clone, Copy, Default)]
-pub enum GameFiles<'a> {
+pub(crate) enum GameFiles<'a> {
     /// From the disk, as the command line reads it.
     #[default]
     Disk,
     /// From the disk, only below the current folder (a relative path without
     /// `..`): what the server reads, so that a request cannot name any file of
     /// the machine.
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     Below,
     /// One game file a front end holds in memory (a game pasted into the
     /// explorer): the file called `name` has the text `text`, and no other file
@@ -590,7 +610,7 @@ impl clap::builder::TypedValueParser for GameName {
 }
 
 /// Whether the `game` positional names a game file rather than a built-in game.
-pub fn is_game_file(game: &str) -> bool {
+pub(crate) fn is_game_file(game: &str) -> bool {
     game.ends_with(".toml")
 }
 
@@ -629,7 +649,7 @@ fn game_from_file(
 
 /// A game file's name as messages show it, and its text: a regular file of at
 /// most `MAX_GAME_FILE_BYTES` (the model refuses longer text).
-pub fn read_game_file(path: &std::path::Path) -> crate::Result<(String, String)> {
+pub(crate) fn read_game_file(path: &std::path::Path) -> crate::Result<(String, String)> {
     use std::io::Read;
     let shown = path.display().to_string();
     let cannot = |why: String| {

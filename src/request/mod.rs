@@ -5,7 +5,7 @@
 //! figure in one of two ways:
 //!
 //! * the command line parses its words with [`FigureCommand`] (flattened into
-//!   its own subcommands) and calls [`plan_command`];
+//!   its own subcommands) and calls `plan_command`;
 //! * recipes, the HTTP server and the Python module hand `name = value` pairs to
 //!   [`plan_pairs`], which looks every name up in the same definitions.
 //!
@@ -16,7 +16,7 @@
 //! how or where rather than what (`-o`, `--threads`, `--max-memory`, `--quiet`,
 //! `--format`) belong to the command line and are unknown parameters here.
 
-pub mod args;
+mod args;
 pub mod automaton;
 pub mod count;
 pub mod data;
@@ -28,9 +28,16 @@ pub mod provenance;
 pub mod square;
 pub mod survey;
 
-use crate::encode::{Format, Metadata};
-use crate::figure::Figure;
+pub use crate::library::encode::animation::FramePattern;
+pub(crate) use crate::library::encode::Metadata;
+#[cfg(feature = "serve")]
+pub(crate) use crate::library::encode::DEFAULT_OUTPUT_LIMIT;
+pub use crate::library::encode::{write_atomic, Format};
+use crate::library::figure::Figure;
 use crate::{Control, Error, Result};
+/// The command line's value parsers the figure subcommands share (sizes in
+/// bytes, lengths, lists of `m`, formats).
+pub use args::{parse_bytes, parse_format, parse_m_list, parse_size, MAX_BYTES};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
 use std::sync::LazyLock;
 
@@ -76,7 +83,7 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             memory_limit: crate::error::DEFAULT_MEMORY_LIMIT,
-            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
+            output_limit: crate::library::encode::DEFAULT_OUTPUT_LIMIT,
         }
     }
 }
@@ -89,9 +96,139 @@ pub struct Planned {
 }
 
 impl Planned {
+    /// A validated figure that `command_line` draws (no words to re-run it with).
+    pub(crate) fn new(figure: Box<dyn Figure + Send>, command_line: String) -> Planned {
+        Planned {
+            figure,
+            command_line,
+            arguments: Vec::new(),
+        }
+    }
+
     /// The validated figure.
+    #[cfg(not(feature = "internals"))]
+    pub(crate) fn figure(&self) -> &dyn Figure {
+        self.figure.as_ref()
+    }
+
+    /// The validated figure (the `internals` door: this package's tests check
+    /// its scene).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
     pub fn figure(&self) -> &dyn Figure {
         self.figure.as_ref()
+    }
+
+    /// The formats the figure can be written as, the usual one first (PDF and
+    /// TikZ wherever SVG is).
+    pub fn formats(&self) -> Vec<Format> {
+        Format::with_vectors(&self.figure.formats())
+    }
+
+    /// The size of the output in `format` where it is known before any work (data,
+    /// long animations); `None` where outputs are small.
+    pub fn output_bytes(&self, format: Format) -> Option<u64> {
+        self.figure.output_bytes(format)
+    }
+
+    /// The file name it gets without `-o`, e.g. `square-11` (no extension).
+    pub fn default_stem(&self) -> String {
+        self.figure.default_stem()
+    }
+
+    /// Checks everything that can be checked before any work: parameters, and
+    /// whether `format` can show this figure at all.
+    pub fn check(&self, format: Format) -> Result<()> {
+        self.figure.check(format)
+    }
+
+    /// The format of `path` among the figure's formats (PDF and TikZ wherever SVG
+    /// is), with the figure's own choices named when it is not one.
+    pub fn format_of(&self, path: &std::path::Path) -> Result<Format> {
+        crate::library::figure::format_of(self.figure(), path)
+    }
+
+    /// The number of frames of an animated figure; still figures refuse.
+    pub fn frame_count(&self) -> Result<usize> {
+        Ok(self.figure.frames()?.count)
+    }
+
+    /// A line to print after writing the figure, where the picture could read as
+    /// wrong without it (a deep window that is one flat colour, correctly).
+    pub fn note(&self, control: &Control) -> Option<String> {
+        self.figure.note(control)
+    }
+
+    /// Checks the figure for `format`, then writes it to `path` atomically: nothing
+    /// is left behind when any step fails; refused before any work when its known
+    /// size is over `output_limit` or the free space.
+    pub fn save(
+        &self,
+        format: Format,
+        path: &std::path::Path,
+        control: &Control,
+        output_limit: u64,
+    ) -> Result<()> {
+        crate::library::figure::write_file(
+            self.figure(),
+            format,
+            path,
+            &self.metadata(),
+            control,
+            output_limit,
+        )
+    }
+
+    /// Writes an animated figure as the numbered frame files of `pattern` plus its
+    /// LaTeX `\animategraphics` snippet; `wrote` hears of every file written.
+    pub fn save_frames(
+        &self,
+        pattern: &FramePattern,
+        wrote: impl FnMut(&std::path::Path),
+        control: &Control,
+        output_limit: u64,
+    ) -> Result<()> {
+        crate::library::figure::write_frame_sequence(
+            self.figure(),
+            pattern,
+            &self.metadata(),
+            wrote,
+            control,
+            output_limit,
+        )
+    }
+
+    /// The still of an animated figure as a PNG at `path` (the frame a LaTeX
+    /// document shows): its `poster` frame, else the most detailed one.
+    pub fn save_poster(
+        &self,
+        path: &std::path::Path,
+        control: &Control,
+        output_limit: u64,
+    ) -> Result<()> {
+        crate::library::figure::write_last_frame(
+            self.figure(),
+            path,
+            &self.metadata(),
+            control,
+            output_limit,
+        )
+    }
+
+    /// Writes the figure in `format` to `out` under `control`, after checking it
+    /// (the Python module catches `.npy` data this way, straight into an array).
+    pub fn write_to(
+        &self,
+        format: Format,
+        out: &mut dyn std::io::Write,
+        control: &Control,
+    ) -> Result<()> {
+        crate::library::figure::to_writer(self.figure(), format, out, &self.metadata(), control)
+    }
+
+    /// Refuses, before any work, a stream whose known size is over `output_limit`.
+    pub fn check_stream_size(&self, format: Format, output_limit: u64) -> Result<()> {
+        crate::library::figure::check_stream_size(self.figure(), format, output_limit)
     }
 
     /// `nimscape <subcommand> <flags>`: rebuilt from the parsed parameters, so the
@@ -108,20 +245,20 @@ impl Planned {
     }
 
     /// The provenance written into image files.
-    pub fn metadata(&self) -> Metadata {
+    pub(crate) fn metadata(&self) -> Metadata {
         Metadata::with_parameters(self.command_line.clone())
     }
 
     /// The format a file with `extension` would have, among the figure's formats.
     pub fn format(&self, extension: &str) -> Result<Format> {
         let probe = std::path::PathBuf::from(format!("figure.{extension}"));
-        crate::figure::format_of(self.figure(), &probe)
+        crate::library::figure::format_of(self.figure(), &probe)
     }
 
     /// The figure's bytes in `format`, in memory; the work stops with
     /// [`Error::Cancelled`] soon after `control` is cancelled.
     pub fn render(&self, format: Format, control: &Control) -> Result<Vec<u8>> {
-        crate::figure::to_bytes(self.figure(), format, &self.metadata(), control)
+        crate::library::figure::to_bytes(self.figure(), format, &self.metadata(), control)
     }
 
     /// Writes the figure in `format` to the stream `out` (called `stream` in
@@ -135,7 +272,7 @@ impl Planned {
         control: &Control,
         output_limit: u64,
     ) -> Result<()> {
-        crate::figure::write_stream_to(
+        crate::library::figure::write_stream_to(
             self.figure(),
             format,
             out,
@@ -144,6 +281,34 @@ impl Planned {
             control,
             output_limit,
         )
+    }
+}
+
+// A front end that reads a plan's own reports first (`automaton --check`,
+// `count`'s table, `grundy --compare-nim-sum`) then writes the figure: the plan
+// becomes a `Planned`, its model computed once for both.
+
+impl crate::library::figure::automaton::AutomatonPlan {
+    /// The figure to write, after its `--check` report; `command_line` is what
+    /// its files record.
+    pub fn into_planned(self, command_line: String) -> Planned {
+        Planned::new(Box::new(self), command_line)
+    }
+}
+
+impl crate::library::figure::count::CountPlan {
+    /// The figure to write, once the table's rows have been read for a report;
+    /// `command_line` is what its files record.
+    pub fn into_planned(self, command_line: String) -> Planned {
+        Planned::new(Box::new(self), command_line)
+    }
+}
+
+impl grundy::GrundyPlan {
+    /// The figure to write, once the reports have read its solution (solved
+    /// once); `command_line` is what its files record.
+    pub fn into_planned(self, command_line: String) -> Planned {
+        Planned::new(Box::new(self), command_line)
     }
 }
 
@@ -183,6 +348,25 @@ impl Naming {
     pub fn message(self, err: &Error) -> String {
         err.message_with(|name| self.show(name))
     }
+}
+
+/// LaTeX's escapes of plain text, for the recipes' `figures.tex`.
+pub(crate) use crate::library::encode::latex::{tex_comment, tex_escape};
+
+/// A length on paper (`85mm`, `3.5in`, `240pt`) in millimetres; `None` for a
+/// length in pixels or text that is no length.
+pub(crate) fn millimetres(text: &str) -> Option<f64> {
+    let length = parse_size(text).ok()?;
+    length
+        .is_physical()
+        .then(|| length.points(crate::library::scene::units::Print::default()) / 72.0 * 25.4)
+}
+
+/// The explorer's raw tile bytes packed with zlib's default level, as its page
+/// embeds them: the server's one need of an encoder, met here.
+#[cfg(feature = "serve")]
+pub(crate) fn pack_tile(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    crate::library::encode::png::zlib(raw)
 }
 
 /// The figure subcommands' definition, built once per process: building it
@@ -283,7 +467,7 @@ fn names_arg(arg: &clap::Arg, name: &str) -> bool {
 }
 
 /// Whether model `command` takes a parameter called `name`.
-pub fn takes(command: &[&str], name: &str) -> bool {
+pub(crate) fn takes(command: &[&str], name: &str) -> bool {
     model_definition(command).is_ok_and(|found| {
         found
             .get_arguments()
@@ -301,7 +485,7 @@ pub fn plan_pairs(command: &[&str], pairs: &[(String, Value)], budget: &Budget) 
 
 /// [`plan_pairs`] with game files read from `files` (a game the explorer holds
 /// in memory, say).
-pub fn plan_pairs_with(
+pub(crate) fn plan_pairs_with(
     command: &[&str],
     pairs: &[(String, Value)],
     budget: &Budget,
@@ -333,7 +517,7 @@ pub fn render_pairs(
 }
 
 /// [`render_pairs`] with game files read from `files`.
-pub fn render_pairs_with(
+pub(crate) fn render_pairs_with(
     command: &[&str],
     pairs: &[(String, String)],
     extension: &str,
@@ -350,33 +534,13 @@ pub fn render_pairs_with(
     planned.render(format, control)
 }
 
-/// [`render_pairs`] written to the stream `out` as it is made (see
-/// [`Planned::write_stream`]), under `budget`'s memory and output limits.
-pub fn stream_pairs(
-    command: &[&str],
-    pairs: &[(String, String)],
-    extension: &str,
-    budget: &Budget,
-    out: &mut dyn std::io::Write,
-    stream: &std::path::Path,
-    control: &Control,
-) -> Result<()> {
-    let pairs: Vec<(String, Value)> = pairs
-        .iter()
-        .map(|(name, value)| (name.clone(), Value::Text(value.clone())))
-        .collect();
-    let planned = plan_pairs(command, &pairs, budget)?;
-    let format = planned.format(extension)?;
-    planned.write_stream(format, out, stream, control, budget.output_limit)
-}
-
 /// `pairs` parsed by the model's own definition, as the command line would parse
 /// `--name=value` words.
-pub fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
+pub(crate) fn parse_pairs(command: &[&str], pairs: &[(String, Value)]) -> Result<ArgMatches> {
     parse_pairs_in(definition(), model_definition(command)?, command, pairs)
 }
 
-/// [`parse_pairs`] under any root definition (`root`, whose subcommand at the
+/// `parse_pairs` under any root definition (`root`, whose subcommand at the
 /// words `command` is `found`): the survey has a definition of its own.
 pub(crate) fn parse_pairs_in(
     root: &clap::Command,
@@ -467,14 +631,14 @@ fn unknown_parameter(found: &clap::Command, command: &[&str], name: &str) -> Err
 }
 
 /// The canonical command line of parsed `matches` (of the command line's root or
-/// of [`parse_pairs`]): see [`provenance`].
+/// of `parse_pairs`): see [`provenance`].
 pub fn command_line(matches: &ArgMatches) -> String {
     provenance::command_line(definition(), matches)
 }
 
 /// Plans a parsed figure command; `matches` are those it was parsed from (for
-/// its provenance), at the root of the command line or of [`parse_pairs`].
-pub fn plan_command(
+/// its provenance), at the root of the command line or of `parse_pairs`.
+pub(crate) fn plan_command(
     command: FigureCommand,
     matches: &ArgMatches,
     budget: &Budget,
@@ -482,27 +646,45 @@ pub fn plan_command(
     plan_command_with(command, matches, budget, grundy::GameFiles::Disk)
 }
 
-/// [`plan_command`] with game files read from `files`.
-pub fn plan_command_with(
+/// `plan_command` with game files read from `files`.
+pub(crate) fn plan_command_with(
     command: FigureCommand,
     matches: &ArgMatches,
     budget: &Budget,
     files: grundy::GameFiles<'_>,
 ) -> Result<Planned> {
     refuse_control_characters(matches)?;
-    let command_line = command_line(matches);
-    let memory_limit = budget.memory_limit;
-    let figure: Box<dyn Figure + Send> = match command {
+    Ok(Planned {
+        figure: plan_figure(command, budget.memory_limit, files)?,
+        command_line: command_line(matches),
+        arguments: provenance::arguments(definition(), matches),
+    })
+}
+
+/// Plans a figure command a front end parsed (and checked with
+/// [`refuse_control_characters`]) itself; `command_line` is its canonical
+/// [`command_line`], recorded in the figure's files.
+pub fn plan_parsed(
+    command: FigureCommand,
+    command_line: String,
+    budget: &Budget,
+) -> Result<Planned> {
+    let figure = plan_figure(command, budget.memory_limit, grundy::GameFiles::Disk)?;
+    Ok(Planned::new(figure, command_line))
+}
+
+/// The figure of one parsed command, validated.
+fn plan_figure(
+    command: FigureCommand,
+    memory_limit: u64,
+    files: grundy::GameFiles<'_>,
+) -> Result<Box<dyn Figure + Send>> {
+    Ok(match command {
         FigureCommand::Square(args) => square::plan(args, memory_limit)?,
         FigureCommand::Count(args) => Box::new(count::plan(args, memory_limit)?),
         FigureCommand::Automaton(args) => Box::new(automaton::plan(args, memory_limit)?),
         FigureCommand::Grundy(args) => grundy::plan_figure_with(&args, memory_limit, files)?,
         FigureCommand::Octahedron(args) => octahedron::plan(args, memory_limit)?,
-    };
-    Ok(Planned {
-        figure,
-        command_line,
-        arguments: provenance::arguments(definition(), matches),
     })
 }
 
@@ -510,7 +692,7 @@ pub fn plan_command_with(
 /// drawn on one line, and no format could carry it alike (SVG would not be
 /// well-formed XML, PDF refuses it). Checked for every parameter at once, so every
 /// front end and every format refuses it the same way. `matches` are at the root of
-/// the command line or of [`parse_pairs`]; other subcommands pass.
+/// the command line or of `parse_pairs`; other subcommands pass.
 pub fn refuse_control_characters(matches: &ArgMatches) -> Result<()> {
     refuse_control_characters_under(definition(), matches)
 }
@@ -723,18 +905,11 @@ fn first_line(err: &clap::Error) -> String {
 
 /// Where the cells of a Grundy figure are, for the explorer's hover readout:
 /// `{"width":W,"height":H,"grids":[{"x","y","width","height","rows","cols"}]}`
-/// in pixels of the scene the same flags draw (the PNG at its default size).
-/// A table is one grid whose first row and column are the headers.
-pub fn grundy_layout(
-    pairs: &[(String, Value)],
-    budget: &Budget,
-    control: &Control,
-) -> crate::Result<Vec<u8>> {
-    grundy_layout_with(pairs, budget, control, grundy::GameFiles::Disk)
-}
-
-/// [`grundy_layout`] with game files read from `files`.
-pub fn grundy_layout_with(
+/// in pixels of the scene the same flags draw (the PNG at its default size),
+/// game files read from `files`. A table is one grid whose first row and column
+/// are the headers.
+#[cfg(feature = "serve")]
+pub(crate) fn grundy_layout_with(
     pairs: &[(String, Value)],
     budget: &Budget,
     control: &Control,
@@ -754,7 +929,7 @@ pub fn grundy_layout_with(
         .items
         .iter()
         .filter_map(|item| match item {
-            crate::scene::Item::Cells(layer) => Some(serde_json::json!({
+            crate::library::scene::Item::Cells(layer) => Some(serde_json::json!({
                 "x": layer.rect.x,
                 "y": layer.rect.y,
                 "width": layer.rect.width,
@@ -773,7 +948,27 @@ pub fn grundy_layout_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figure::plan::counts;
+    use crate::library::figure::plan::counts;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// The parsers the figure layer calls on a parameter's text (the command
+        /// line's own fuzzing reaches them only through whole commands): hostile
+        /// text never panics.
+        #[test]
+        fn the_figure_layers_value_parsers_never_panic(text in prop_oneof![
+            "[0-9,.=x -]{0,40}",
+            "([0-9]{1,30}|\\.\\.|\\.\\.=|,|=|-|e|E|[xyzXYZ]|#|[0-9a-fA-F]{1,8}|NaN|inf| ){0,16}",
+            any::<String>(),
+            "[\\x00-\\x1f\\u{80}-\\u{10ffff}0-9.,]{0,30}",
+        ]) {
+            let _ = text.parse::<crate::library::figure::grundy::Slice>();
+            let _ = crate::library::figure::automaton::Values::parse(&text);
+            let _ = crate::library::scene::Color::parse(&text, "--color");
+        }
+    }
 
     fn text(pairs: &[(&str, &str)]) -> Vec<(String, Value)> {
         pairs

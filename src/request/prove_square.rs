@@ -40,7 +40,7 @@ pub enum TheoremPlan {
 }
 
 /// The bar game's case for Theorem 2.3.
-pub fn criterion_case() -> ProveCase {
+pub(crate) fn criterion_case() -> ProveCase {
     let (formula, text) = square::criterion_claim();
     ProveCase {
         parameter: None,
@@ -57,7 +57,7 @@ pub fn criterion_case() -> ProveCase {
 }
 
 /// The case for one theorem name.
-pub fn case(name: &str) -> Result<TheoremCase> {
+pub(crate) fn case(name: &str) -> Result<TheoremCase> {
     Ok(match square::theorem(name)? {
         Theorem::Criterion => TheoremCase::Game(Box::new(criterion_case())),
         Theorem::Cells(t) => TheoremCase::Cells(t),

@@ -26,7 +26,7 @@ pub fn command_line(root: &Command, matches: &ArgMatches) -> String {
 
 /// The words after `nimscape` that parse to the same figure, for a child process:
 /// values as `--flag=value`, positionals after `--`, so no value reads as a flag.
-pub fn arguments(root: &Command, matches: &ArgMatches) -> Vec<String> {
+pub(crate) fn arguments(root: &Command, matches: &ArgMatches) -> Vec<String> {
     canonical(root, matches).0
 }
 
@@ -100,7 +100,7 @@ fn canonical(root: &Command, matches: &ArgMatches) -> (Vec<String>, String) {
 }
 
 /// Quotes a word for a POSIX shell where it needs it.
-pub fn quote(word: &str) -> String {
+pub(crate) fn quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()

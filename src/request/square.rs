@@ -1,12 +1,12 @@
 //! `nimscape square`: the P-position pattern of C(m,n).
 
 use super::args::{self, AnimationArgs, BoardStyleArgs, PrintArgs};
-use crate::figure::plan::Plan;
-use crate::figure::square::window::{WindowColour, WindowFigure, WindowZoom};
-use crate::figure::square::{SquareFigure, SquareMode, SquareOverlay};
-use crate::figure::Figure;
-use crate::scene::units::Unit;
-use crate::scene::Color;
+use crate::library::figure::plan::Plan;
+use crate::library::figure::square::window::{WindowColour, WindowFigure, WindowZoom};
+use crate::library::figure::square::{SquareFigure, SquareMode, SquareOverlay};
+use crate::library::figure::Figure;
+use crate::library::scene::units::Unit;
+use crate::library::scene::Color;
 use clap::{Args, ValueEnum};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -166,7 +166,7 @@ enum OverlayArg {
 }
 
 /// The figure the flags describe, validated.
-pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
+pub(crate) fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
     let boards: Vec<u64> = args.m.clone().map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
         return Err(crate::Error::invalid(
@@ -194,7 +194,7 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure
         let mut lines = Vec::new();
         for &m in &boards {
             if args.decompose {
-                lines.push(crate::figure::square::decomposition_line(m));
+                lines.push(crate::library::figure::square::decomposition_line(m));
             }
             if args.overlay.is_some() {
                 // At most every cell is P: as wide as any count can be.
@@ -212,9 +212,10 @@ pub fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure
     let figure = SquareFigure {
         n: args.n,
         memory_limit,
-        animation: args
-            .animation
-            .animation_of(crate::encode::animation::Animation::default(), boards.len())?,
+        animation: args.animation.animation_of(
+            crate::library::encode::animation::Animation::default(),
+            boards.len(),
+        )?,
         overlay: args
             .overlay
             .map(|OverlayArg::NimPass| SquareOverlay::NimPass),

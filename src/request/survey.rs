@@ -5,10 +5,11 @@
 //! built-in game with an integer parameter (`game`), or a game file (`game`
 //! FILE.toml) over one of its `[params]`.
 
-use crate::encode::{Format, Metadata};
-use crate::figure::survey::{self as pages, FigureView, SurveyPlot, SurveyReport};
 use crate::games::GameParams;
-use crate::scene::units::PrintStyle;
+use crate::library::encode::{Format, Metadata};
+pub use crate::library::figure::survey::SurveyReport;
+use crate::library::figure::survey::{self as pages, FigureView, SurveyPlot};
+use crate::library::scene::units::PrintStyle;
 use crate::survey::claims::{split_list, ClaimOptions};
 use crate::survey::{
     self, BuiltinFamily, CapFamily, Finders, GameFamily, GameFileFamily, ShiftSpec, SurveyBox,
@@ -19,6 +20,16 @@ use clap::{Args, FromArgMatches};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
+
+/// A survey's findings as the JSON document `-o survey.json` writes.
+pub fn json(report: &SurveyReport) -> serde_json::Value {
+    pages::json(report)
+}
+
+/// A survey's findings as the text `nimscape survey` prints without `-o`.
+pub fn summary(report: &SurveyReport) -> String {
+    pages::text(report)
+}
 
 /// Test hypotheses (shifted nim-sums, nim-sum constants, Grundy = nim-sum,
 /// periods) on each value of a game family's parameter.
@@ -69,7 +80,7 @@ pub struct SurveyArgs {
     pub slice: Option<String>,
     /// Width of each value's figure: px, or 85mm, 3.35in, 240pt [default: 560 px].
     #[arg(long, value_name = "LEN", value_parser = super::args::parse_size)]
-    pub width: Option<crate::scene::units::Length>,
+    pub width: Option<crate::library::scene::units::Length>,
     /// Sieve and slice figures: a cell's height over its width (1: square cells, one
     /// scale up and across) [default: the plot takes the whole width, square cells
     /// while its height stays within 1.25 of its width].
@@ -158,10 +169,10 @@ struct ProveSettings {
 
 /// The prover's time per question when none is given, seconds: a survey
 /// proves many rules, and a hard one should not hold up the rest for long.
-pub const DEFAULT_PROVE_TIMEOUT: f64 = 20.0;
+pub(crate) const DEFAULT_PROVE_TIMEOUT: f64 = 20.0;
 
 /// The most values one survey takes.
-pub const MAX_VALUES: usize = 10_000;
+pub(crate) const MAX_VALUES: usize = 10_000;
 
 /// Parses `A..B` (inclusive, `A..=B` too) of integers, for the parameter `what`.
 fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
@@ -195,7 +206,7 @@ fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
 /// Parses `NAME=VALUES`: integers, ranges `A..B` and ranges with a step
 /// `A..B:S` (A, A+S, … up to B), comma-separated, as the README's list grammar
 /// has them; the values keep the order given (a survey reports them so).
-pub fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
+pub(crate) fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
     let (name, list) = text.split_once('=').ok_or_else(|| {
         Error::invalid(format!(
             "`param`: '{}' is not NAME=VALUES; write e.g. k=1..64",
@@ -334,7 +345,7 @@ fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
 
 /// `A..B` (every coordinate), `x=A..B,z=C..D` (the others 0..0) or one range per
 /// coordinate; which coordinates exist is checked per game ([`ShiftSpec::resolve`]).
-pub fn parse_shifts(text: &str) -> Result<ShiftSpec> {
+pub(crate) fn parse_shifts(text: &str) -> Result<ShiftSpec> {
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     if items.iter().any(|i| i.contains('=') && !i.contains("..=")) {
         let mut named = Vec::with_capacity(items.len());
@@ -508,7 +519,7 @@ impl SurveyPlan {
     }
 
     /// Runs the survey: values in parallel, the report the same whatever the thread count.
-    pub fn run(&self, control: &Control) -> Result<crate::figure::survey::SurveyReport> {
+    pub fn run(&self, control: &Control) -> Result<crate::library::figure::survey::SurveyReport> {
         let values = survey::survey_with_claims(
             self.family.as_ref(),
             &self.values,
@@ -516,7 +527,7 @@ impl SurveyPlan {
             &self.claims,
             control,
         )?;
-        let mut report = crate::figure::survey::SurveyReport::new(
+        let mut report = crate::library::figure::survey::SurveyReport::new(
             self.family.as_ref(),
             self.options.game_box.text().to_string(),
             values,
@@ -636,7 +647,7 @@ impl ReportKind {
 
 /// The figure of value `value` beside the page or figure name `page`:
 /// `report-k5.png` (the extension `ext`).
-pub fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathBuf {
+pub(crate) fn figure_path(page: &Path, parameter: &str, value: i64, ext: &str) -> PathBuf {
     let stem = page
         .file_stem()
         .and_then(|s| s.to_str())
@@ -677,7 +688,14 @@ fn figures(
             path.with_file_name(format!("{stem}-table.{ext}"))
         };
         let mut bytes = Vec::new();
-        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit, control)?;
+        crate::library::encode::write_scene_to(
+            &mut bytes,
+            format,
+            &scene,
+            metadata,
+            memory_limit,
+            control,
+        )?;
         emit(&figure, &bytes)?;
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
         return Ok(names);
@@ -699,7 +717,14 @@ fn figures(
             path.to_path_buf()
         };
         let mut bytes = Vec::new();
-        crate::encode::write_scene_to(&mut bytes, format, &scene, metadata, memory_limit, control)?;
+        crate::library::encode::write_scene_to(
+            &mut bytes,
+            format,
+            &scene,
+            metadata,
+            memory_limit,
+            control,
+        )?;
         emit(&figure, &bytes)?;
         names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
     }

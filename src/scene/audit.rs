@@ -196,7 +196,7 @@ pub fn role_sizes(scene: &Scene) -> Vec<(Role, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Color, PathItem};
+    use crate::library::scene::{Color, PathItem};
 
     #[test]
     fn the_audit_sees_small_overlapping_and_stray_text_and_hairlines() {

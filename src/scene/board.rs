@@ -9,8 +9,8 @@ use super::layout::SheetLayout;
 use super::legend::{self, KeyEntry, LineStyle, Swatch};
 use super::{CellLayer, Color, HAlign, PathItem, PixelRect, Scene, TextItem, VAlign};
 use super::{Role, TypeScale};
-use crate::font;
-use crate::scene::color::{okabe_ito, GRID_GREY, INK};
+use crate::library::scene::color::{okabe_ito, GRID_GREY, INK};
+use crate::library::scene::font;
 use crate::BitGrid;
 
 /// Whether to draw lines between cells.
@@ -62,7 +62,7 @@ pub struct BoardStyle {
     /// Caption colour.
     pub caption_color: Color,
     /// Resolution, paper size, typeface and text handling of the finished sheet.
-    pub print: crate::scene::units::PrintStyle,
+    pub print: crate::library::scene::units::PrintStyle,
     /// A title above the whole figure (`--caption TEXT`), wrapped to its width.
     pub title: Option<String>,
     /// The whole figure's width as asked for (`--width`), scene units. A sheet
@@ -428,8 +428,13 @@ pub fn sheet_in_boxes(
             .caption_size
             .map_or_else(|| scale.size(Role::Title), |size| size * 1.15);
         let room = f64::from(scene.width) - 2.0 * f64::from(style.margin.max(4));
-        let (lines, size) =
-            crate::scene::layout::fit_title(title, natural, scale.floor().min(natural), room, 3);
+        let (lines, size) = crate::library::scene::layout::fit_title(
+            title,
+            natural,
+            scale.floor().min(natural),
+            room,
+            3,
+        );
         scene = scene.with_title(&lines, size, style.caption_color);
     }
     style.print.apply(scene)

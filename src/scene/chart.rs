@@ -6,7 +6,7 @@
 //! the same look in PNG and SVG.
 
 use super::{Color, HAlign, PathCmd, PathItem, Scene, TextItem, VAlign};
-use crate::font;
+use crate::library::scene::font;
 use plotters::prelude::*;
 use plotters::style::Color as _;
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -355,7 +355,7 @@ pub fn count_chart(
             .caption_size
             .unwrap_or_else(|| scale.size(super::Role::Title));
         let min = labels.caption_size.unwrap_or(scale.floor()).min(natural);
-        crate::scene::layout::fit_title(text, natural, min, w - 2.0 * margin, 2)
+        crate::library::scene::layout::fit_title(text, natural, min, w - 2.0 * margin, 2)
     });
     let title_height = title.as_ref().map_or(0.0, |(lines, size)| {
         (lines.len() as f64 * size * 1.25 + size * 0.6).ceil()

@@ -8,8 +8,8 @@
 //! outlines, SVG and PDF place real text at the same positions, so a figure
 //! never depends on the fonts of the machine that renders or views it.
 
-use crate::scene::item::{HAlign, PathCmd, TextItem, VAlign};
-use crate::scene::markup::{self, Level};
+use crate::library::scene::item::{HAlign, PathCmd, TextItem, VAlign};
+use crate::library::scene::markup::{self, Level};
 use ab_glyph::{Font, FontRef, OutlineCurve};
 use std::sync::OnceLock;
 
@@ -198,6 +198,7 @@ pub fn baseline_offset(family: Family, item: &TextItem) -> (f64, f64) {
 const MIN_SCRIPT: f64 = 6.0;
 
 /// The outline of a text item in DejaVu Sans, in scene units.
+#[cfg(test)]
 pub fn text_path(item: &TextItem) -> Vec<PathCmd> {
     text_path_in(Family::Sans, item)
 }
@@ -286,7 +287,7 @@ fn glyph_outlines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::color::Color;
+    use crate::library::scene::color::Color;
 
     #[test]
     fn text_has_outlines_of_the_measured_width() {

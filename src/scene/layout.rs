@@ -72,7 +72,7 @@ pub fn fit_title(
         let lines = wrap(text, size, room);
         let widest = lines
             .iter()
-            .map(|l| crate::font::text_width(l, size))
+            .map(|l| crate::library::scene::font::text_width(l, size))
             .fold(0.0, f64::max);
         if (lines.len() <= max_lines.max(1) && widest <= room) || size <= min_size {
             return (balance(text, size, room, lines), size);
@@ -112,7 +112,8 @@ pub fn wrap(text: &str, size: f64, room: f64) -> Vec<String> {
             } else {
                 format!("{line} {word}")
             };
-            if line.is_empty() || crate::font::text_width(&candidate, size) <= room {
+            if line.is_empty() || crate::library::scene::font::text_width(&candidate, size) <= room
+            {
                 line = candidate;
             } else {
                 lines.push(std::mem::replace(&mut line, word.to_string()));
@@ -134,7 +135,7 @@ mod tests {
         assert_eq!(lines.len(), 2);
         assert_eq!(size, 12.0);
         for line in &lines {
-            assert!(crate::font::text_width(line, size) <= 130.0);
+            assert!(crate::library::scene::font::text_width(line, size) <= 130.0);
         }
         let (lines, size) = fit_title(text, 12.0, 7.0, 60.0, 2);
         assert!((7.0..12.0).contains(&size), "{size} {lines:?}");
@@ -169,7 +170,7 @@ mod tests {
     fn wrapped_titles_leave_no_lone_word() {
         let text = "P-positions of triangular k=3 (box x 0..30, y 0..30, z): 99 points";
         let size = 10.0;
-        let full = crate::font::text_width(text, size);
+        let full = crate::library::scene::font::text_width(text, size);
         // Just too narrow for one line: greedily, the last word would be alone.
         let room = full * 0.95;
         assert_eq!(wrap(text, size, room).len(), 2);
@@ -178,7 +179,7 @@ mod tests {
         assert_eq!(lines.len(), 2);
         let widths: Vec<f64> = lines
             .iter()
-            .map(|l| crate::font::text_width(l, size))
+            .map(|l| crate::library::scene::font::text_width(l, size))
             .collect();
         assert!(widths.iter().all(|&w| w <= room));
         assert!(widths[1] > widths[0] * 0.6, "{lines:?}");

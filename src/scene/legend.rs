@@ -9,7 +9,7 @@
 
 use super::color::INK;
 use super::{Color, HAlign, PathItem, Scene, TextItem, VAlign};
-use crate::font;
+use crate::library::scene::font;
 
 /// The thin edge of every legend swatch (so a white swatch shows).
 pub const SWATCH_EDGE: Color = Color::rgb(0x73, 0x73, 0x73);

@@ -7,6 +7,7 @@
 //! glyph outlines of the embedded font by the encoders, never left to a
 //! viewer's fonts.
 
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub mod audit;
 pub mod board;
 pub mod chart;

@@ -10,8 +10,8 @@ use super::error::ApiError;
 use super::job::{files, Job};
 use super::state::{compute_in, run_job, AppState, Lane, PastedGame, LIGHT_MEMORY};
 use super::stream;
-use crate::encode::Format;
 use crate::games::file::MAX_GAME_FILE_BYTES;
+use crate::request::Format;
 use crate::request::{self, Budget, Planned, Value};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
@@ -105,7 +105,7 @@ fn ready(
     let files = files(game);
     let checked = request::plan_pairs_with(&words, &pairs, &budget, files).and_then(|planned| {
         let format = planned.format(ext)?;
-        planned.figure().check(format)?;
+        planned.check(format)?;
         Ok((planned, format))
     });
     let (planned, format) = match checked {
@@ -113,12 +113,12 @@ fn ready(
         Err(crate::Error::TooLarge { .. }) if fallible => return Ok(None),
         Err(err) => return Err(err.into()),
     };
-    crate::figure::check_stream_size(planned.figure(), format, budget.output_limit).map_err(
-        |err| ApiError {
+    planned
+        .check_stream_size(format, budget.output_limit)
+        .map_err(|err| ApiError {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             message: request::Naming::Keys.message(&err),
-        },
-    )?;
+        })?;
     Ok(Some((planned, format)))
 }
 

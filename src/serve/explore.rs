@@ -97,8 +97,7 @@ pub fn explorer_html(
                             // zlib's default level, not fdeflate's fast one: the page is a file
                             // to keep, and fast made it 10 to 25x larger (m = 1000: 11 MB
                             // against 0.5 MB) for no gain in time.
-                            let packed =
-                                crate::encode::png::zlib(&out).map_err(Error::write_failed)?;
+                            let packed = request::pack_tile(&out).map_err(Error::write_failed)?;
                             tiles.insert(key, engine.encode(packed));
                         }
                     }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub enum Job {
     /// Where the cells of the Grundy figure of `flags` are (JSON), for the
-    /// hover readout: [`crate::request::grundy_layout`].
+    /// hover readout: [`crate::request::grundy_layout_with`].
     GrundyLayout {
         /// `(flag, value)` pairs of `grundy`, as for the figure.
         flags: Vec<(String, String)>,

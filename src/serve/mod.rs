@@ -1,31 +1,32 @@
 //! `nimscape serve`: a local web explorer on the same figure layer as the CLI.
 //!
 //! The server does three things and nothing else:
-//! * serves the page and its scripts, embedded in the binary ([`assets`]);
+//! * serves the page and its scripts, embedded in the binary (`assets`);
 //!   any other path is a 404, so nothing on disk can be reached;
 //! * mirrors the CLI at `GET /api/<command>.<ext>?<flag>=<value>` through
 //!   [`crate::request::render_pairs`]: same names, same validation, same bytes;
-//! * computes exact tiles of R(m,n) for the deep-zoom view ([`tiles`]);
+//! * computes exact tiles of R(m,n) for the deep-zoom view (`tiles`);
 //! * keeps game files pasted into the page (`POST /api/games`, bounded in
 //!   size and number, held in memory) for the Grundy view to draw.
 //!
 //! Heavy work runs behind a semaphore sized to the cores, each request
-//! bounded in time, in process under a [`Control`] ([`job`]): when the client
+//! bounded in time, in process under a `Control` (`job`): when the client
 //! goes away or the time limit passes, the control is cancelled, the work
 //! stops at its next check and its slot is free at once.
 
-pub mod api;
-pub mod assets;
-pub mod error;
-pub mod explore;
-pub mod job;
-pub mod state;
-pub mod stream;
-pub mod theorem;
-pub mod tiles;
+mod api;
+mod assets;
+mod error;
+mod explore;
+mod job;
+mod state;
+mod stream;
+mod theorem;
+mod tiles;
 
-pub use error::ApiError;
-pub use state::{compute, run_job, AppState};
+pub(crate) use error::ApiError;
+pub use explore::{explorer_html, ExploreSpec};
+pub(crate) use state::AppState;
 
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -40,8 +41,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Longest accepted request target (path and query), bytes.
-pub const MAX_URI: usize = 4096;
-pub use api::MAX_PARAMS;
+pub(crate) const MAX_URI: usize = 4096;
 
 /// How the server is set up.
 #[derive(Debug, Clone)]
@@ -74,7 +74,7 @@ impl ServeOptions {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             memory_limit,
-            output_limit: crate::encode::DEFAULT_OUTPUT_LIMIT,
+            output_limit: crate::request::DEFAULT_OUTPUT_LIMIT,
             time_limit: Duration::from_secs(30),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             header_timeout: Duration::from_secs(10),
@@ -121,13 +121,8 @@ async fn guard(request: Request, next: Next) -> Response {
     response
 }
 
-/// The application: routes, state and the request guard.
-pub fn router(options: &ServeOptions) -> Router {
-    router_with(state_for(options))
-}
-
 /// The shared state of a server set up by `options`.
-pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
+pub(crate) fn state_for(options: &ServeOptions) -> Arc<AppState> {
     Arc::new(AppState {
         permits: Arc::new(Semaphore::new(options.workers.max(1))),
         light_permits: Arc::new(Semaphore::new(options.workers.max(1))),
@@ -143,7 +138,7 @@ pub fn state_for(options: &ServeOptions) -> Arc<AppState> {
 }
 
 /// The application on a given state.
-pub fn router_with(state: Arc<AppState>) -> Router {
+pub(crate) fn router_with(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/api/tiles/square.bin", get(tiles::square_tile))
         .route("/api/tiles/count", get(tiles::count))

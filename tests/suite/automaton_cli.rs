@@ -11,9 +11,9 @@ use super::support::{
     assert_one_line_error, assert_same_bytes_across_thread_counts, decode_gif, decode_png,
     nimscape, run_ok,
 };
-use nimscape::automaton::naive;
-use nimscape::pattern::p_grid;
 use nimscape::scene::ramp::Palette;
+use nimscape_model::automaton::naive;
+use nimscape_model::pattern::p_grid;
 use num_bigint::BigUint;
 use std::collections::HashSet;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! (rows above, columns left, rows below, columns right of the poisoned cell),
 //! solved by brute force over all moves — no XOR anywhere.
 
-use nimscape::pattern::p_grid;
+use nimscape_model::pattern::p_grid;
 
 const SIDE: usize = 12;
 

@@ -1,7 +1,7 @@
 //! `nimscape count` from the outside.
 
 use super::support::{assert_one_line_error, nimscape};
-use nimscape::pattern::count::count_direct;
+use nimscape_model::pattern::count::count_direct;
 
 #[test]
 fn table_on_stdout_matches_direct_counts() {

@@ -6,7 +6,7 @@ use super::golden::check_golden;
 use super::support::{
     assert_one_line_error, assert_same_bytes_across_thread_counts, decode_png, nimscape, run_ok,
 };
-use nimscape::games::{GameBox, GameParams, GameSpec};
+use nimscape_model::games::{GameBox, GameParams, GameSpec};
 use std::path::Path;
 
 fn read(dir: &Path, name: &str) -> String {

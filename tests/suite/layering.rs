@@ -1,29 +1,32 @@
-//! The layering of `src/` as a test, not a hope (docs: ARCHITECTURE.md):
+//! The layering of the library as a test: what the compiler cannot see
+//! (docs: ARCHITECTURE.md).
 //!
 //! ```text
 //! model ─► figure ─► scene ─► encode        (data flows left to right)
 //!             ▲
-//!          request ◄── cli · recipe · serve · python
+//!          request ◄── recipe · serve
 //! ```
 //!
-//! Every `.rs` file under `src/` is read as text; its crate-internal imports
-//! (`use crate::…`, `crate::a::b::f(…)` in code, `super::…` and `self::…`
-//! resolved against the file's module path, and bare paths into its own child
-//! modules) become edges of a graph whose nodes are files (a folder's `mod.rs`
-//! is its own node). Comments, doc comments (and their intra-doc links) and
-//! string literals are ignored. A `mod x;` declaration is no edge; a child's
-//! `super::Item` is an edge to its parent only when `Item` is no module, i.e. an
-//! item of the parent's own file; `super::*` inside an inline `mod tests { }`
-//! names the file itself and is no edge. The model crate (re-exported at the
-//! crate root as `crate::games`, `crate::Error`, …) sits below everything and is
-//! no node.
+//! The compiler keeps the rest: the model is its own crate, below everything;
+//! `figure`, `scene` and `encode` are private to `src/library.rs`, so the
+//! binary (`src/main.rs`, `src/cli/`), the Python module, the server and
+//! `verify` cannot name them. What it cannot see is the order among the modules
+//! that may name each other: the request layer's own modules, the figure layer
+//! under it, scenes and encoders under that, the server and recipes above, and
+//! no import circle among the files.
 //!
-//! Two checks: the layer rules ([`FORBIDDEN`], [`FORBIDDEN_MODULES`]) and no
-//! import circle among the files. Edges only the lead can remove (the front
-//! ends still import each other until the request layer exists) are listed in
-//! [`KNOWN_UNTIL_REQUEST_LAYER`]; a listed edge that no longer exists fails the
-//! test, so the list cannot rot; so are the circles inside the front ends
-//! ([`KNOWN_CIRCLES_IN_FRONT_ENDS`]).
+//! Every `.rs` file of the library under `src/` (not the binary's) is read as
+//! text; its crate-internal imports (`use crate::…`, `crate::a::b::f(…)` in
+//! code, `super::…` and `self::…` resolved against the file's module path, and
+//! bare paths into its own child modules) become edges of a graph whose nodes
+//! are files (a folder's `mod.rs` is its own node). `crate::library::figure` is
+//! the file `figure/mod.rs`: `library` nests the modules without moving their
+//! files. Comments, doc comments (and their intra-doc links) and string literals
+//! are ignored. A `mod x;` declaration is no edge; a child's `super::Item` is an
+//! edge to its parent only when `Item` is no module, i.e. an item of the
+//! parent's own file; `super::*` inside an inline `mod tests { }` names the file
+//! itself and is no edge. The model crate (`crate::games`, `crate::Error`, …)
+//! sits below everything and is no node.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -31,9 +34,6 @@ use std::path::{Path, PathBuf};
 /// Layers, from the top: a module's layer is its top-level module's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Layer {
-    /// The command line: compiled into the binary (`src/main.rs`), the composition
-    /// root that hosts every command, `render` and `serve` included.
-    Binary,
     FrontEnd,
     Request,
     Figure,
@@ -44,7 +44,6 @@ enum Layer {
 /// Which top-level module of `src/` belongs to which layer. `lib.rs` and
 /// `main.rs` (the crate root and the binary's edge) are in none.
 const LAYERS: &[(&str, Layer)] = &[
-    ("cli", Layer::Binary),
     ("recipe", Layer::FrontEnd),
     ("serve", Layer::FrontEnd),
     ("python", Layer::FrontEnd),
@@ -56,28 +55,18 @@ const LAYERS: &[(&str, Layer)] = &[
 ];
 
 /// What a layer may not import. A front end may not import *another* front end
-/// (its own top-level module is the same module, not another one), nor the
-/// command line; the command line, as the binary that hosts `nimscape render` and
-/// `nimscape serve`, starts those front ends but nothing imports it.
+/// (its own top-level module is the same module, not another one).
 ///
 /// Encoders write scenes ("an encoder writes a scene as PNG, SVG, GIF frames, or
 /// data"), so `encode` imports `scene`'s plain values (`Scene`, `Color`, units)
 /// and `scene` — a plain value, no I/O — imports no encoder.
 const FORBIDDEN: &[(Layer, &[Layer])] = &[
-    (Layer::FrontEnd, &[Layer::FrontEnd, Layer::Binary]),
-    (Layer::Request, &[Layer::FrontEnd, Layer::Binary]),
-    (
-        Layer::Figure,
-        &[Layer::Request, Layer::FrontEnd, Layer::Binary],
-    ),
+    (Layer::FrontEnd, &[Layer::FrontEnd]),
+    (Layer::Request, &[Layer::FrontEnd]),
+    (Layer::Figure, &[Layer::Request, Layer::FrontEnd]),
     (
         Layer::Encode,
-        &[
-            Layer::Figure,
-            Layer::Request,
-            Layer::FrontEnd,
-            Layer::Binary,
-        ],
+        &[Layer::Figure, Layer::Request, Layer::FrontEnd],
     ),
     (
         Layer::Scene,
@@ -86,7 +75,6 @@ const FORBIDDEN: &[(Layer, &[Layer])] = &[
             Layer::Figure,
             Layer::Request,
             Layer::FrontEnd,
-            Layer::Binary,
         ],
     ),
 ];
@@ -97,20 +85,6 @@ const FORBIDDEN_MODULES: &[(Layer, &str)] = &[
     (Layer::Encode, "scene::board"),
     (Layer::Encode, "scene::frames"),
 ];
-
-/// Imports between front ends that only the lead can remove, with the request
-/// layer (`serve` and `recipe` then call `request`, and `cli` stops hosting the
-/// shared rendering). `(from, to)` as files under `src/`. Each is exempt from the
-/// layer rules and from the circle check; the test fails when one of them no
-/// longer exists, so remove it from here with the import.
-const KNOWN_UNTIL_REQUEST_LAYER: &[(&str, &str)] = &[];
-
-/// Import circles inside one front end (a child file using its parent's items
-/// while the parent uses the child): the files belong to the front ends now
-/// being rewritten over the request layer, so only their owners can untangle
-/// them. Each edge is exempt from the circle check only (the layer rules still
-/// apply), and fails the test once it no longer exists.
-const KNOWN_CIRCLES_IN_FRONT_ENDS: &[(&str, &str)] = &[];
 
 // ---------------------------------------------------------------------------
 // Reading the sources
@@ -325,9 +299,6 @@ fn extract(source: &str, module: &[String]) -> FileUses {
             Token::Ident(w) if !after_sep && toks.get(i + 1) == Some(&Token::PathSep) => {
                 match w.as_str() {
                     "crate" => Some(Vec::new()),
-                    // The command line is compiled into the binary, which names the
-                    // library `nimscape::` (a library file cannot: it would not compile).
-                    "nimscape" => Some(Vec::new()),
                     "self" => Some(here.clone()),
                     "super" => Some(here[..here.len().saturating_sub(1)].to_vec()),
                     w if inline.is_empty() && uses.children.contains(w) => {
@@ -424,9 +395,6 @@ struct Graph {
 fn graph(files: &[(String, String)]) -> Graph {
     let mut modules = BTreeMap::new();
     for (name, _) in files {
-        if name == "main.rs" {
-            continue;
-        }
         modules.insert(module_of(Path::new(name)), name.clone());
     }
     // `pub use a::b;` at the crate root: `crate::b` is `crate::a::b`.
@@ -452,13 +420,14 @@ fn graph(files: &[(String, String)]) -> Graph {
     }
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (name, source) in files {
-        if name == "main.rs" {
-            continue;
-        }
         let module = module_of(Path::new(name));
         let uses = extract(source, &module);
         let targets = edges.entry(name.clone()).or_default();
         for mut path in uses.paths {
+            // `library` nests modules whose files stay at the top of `src/`.
+            if path.first().is_some_and(|f| f == "library") {
+                path.remove(0);
+            }
             if let Some(real) = path.first().and_then(|f| aliases.get(f)) {
                 path.splice(0..1, real.clone());
             }
@@ -621,9 +590,11 @@ fn read_sources(root: &Path) -> Vec<(String, String)> {
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path: PathBuf = entry.unwrap().path();
-            if path.is_dir() {
+            // The binary is a crate of its own: the compiler keeps it off the
+            // library's insides.
+            if path.is_dir() && path != root.join("cli") {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") && path != root.join("main.rs") {
                 let name = path
                     .strip_prefix(root)
                     .unwrap()
@@ -649,34 +620,11 @@ fn src_keeps_its_layers_and_has_no_import_circles() {
         root.display(),
         g.modules.len()
     );
-    let known: BTreeSet<(String, String)> = KNOWN_UNTIL_REQUEST_LAYER
-        .iter()
-        .map(|&(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    let circular: BTreeSet<(String, String)> = KNOWN_CIRCLES_IN_FRONT_ENDS
-        .iter()
-        .map(|&(a, b)| (a.to_string(), b.to_string()))
-        .collect();
     let mut problems = Vec::new();
-    for (list, edges) in [
-        ("KNOWN_UNTIL_REQUEST_LAYER", &known),
-        ("KNOWN_CIRCLES_IN_FRONT_ENDS", &circular),
-    ] {
-        for (from, to) in edges {
-            if !g.edges.get(from).is_some_and(|t| t.contains(to)) {
-                problems.push(format!(
-                    "src/{from} no longer imports src/{to}: remove it from {list}"
-                ));
-            }
-        }
-    }
     for (from, to, why) in layer_violations(&g) {
-        if !known.contains(&(from.clone(), to.clone())) {
-            problems.push(format!("src/{from} imports src/{to}: {why}"));
-        }
+        problems.push(format!("src/{from} imports src/{to}: {why}"));
     }
-    let excused: BTreeSet<(String, String)> = known.union(&circular).cloned().collect();
-    for (circle, component) in components(&g, &excused) {
+    for (circle, component) in components(&g, &BTreeSet::new()) {
         let files: Vec<String> = circle.iter().map(|f| format!("src/{f}")).collect();
         let mut line = format!("import circle: {}", files.join(" -> "));
         if component.len() + 1 > circle.len() {
@@ -804,7 +752,7 @@ fn layer_rules_catch_upward_imports() {
     let g = small(&[
         (
             "lib.rs",
-            "pub mod cli;\npub mod scene;\npub mod encode;\npub mod figure;\npub mod serve;",
+            "pub mod recipe;\npub mod scene;\npub mod encode;\npub mod figure;\npub mod serve;",
         ),
         ("scene/mod.rs", "use crate::encode::Format;"),
         (
@@ -817,9 +765,9 @@ fn layer_rules_catch_upward_imports() {
         ),
         (
             "serve/mod.rs",
-            "fn f() { crate::cli::run(); crate::figure::go(); }",
+            "fn f() { crate::recipe::run(); crate::figure::go(); }",
         ),
-        ("cli/mod.rs", "use crate::figure::Figure;"),
+        ("recipe/mod.rs", "use crate::figure::Figure;"),
         ("scene/board.rs", ""),
     ]);
     let found: Vec<(String, String)> = layer_violations(&g)
@@ -829,7 +777,7 @@ fn layer_rules_catch_upward_imports() {
     let expected: Vec<(String, String)> = [
         ("encode/mod.rs", "scene/board.rs"),
         ("scene/mod.rs", "encode/mod.rs"),
-        ("serve/mod.rs", "cli/mod.rs"),
+        ("serve/mod.rs", "recipe/mod.rs"),
     ]
     .iter()
     .map(|&(a, b)| (a.to_string(), b.to_string()))

@@ -7,7 +7,7 @@ use super::support::{
     assert_one_line_error, assert_same_bytes_across_thread_counts, decode_gif, decode_png,
     nimscape, run_ok,
 };
-use nimscape::octahedron::{brute, count_diamonds, exact_area, Level};
+use nimscape_model::octahedron::{brute, count_diamonds, exact_area, Level};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -66,7 +66,7 @@ fn json_lists_exactly_the_brute_force_diamonds() {
             .into_iter()
             .map(|d| (d.cx, d.cy, d.h))
             .collect();
-        let brute_scale = nimscape::octahedron::section::Cut::new(4, level)
+        let brute_scale = nimscape_model::octahedron::section::Cut::new(4, level)
             .unwrap()
             .scale();
         assert_eq!(i128::from(brute_scale), scale);
@@ -324,7 +324,7 @@ fn default_camera_shows_an_octahedron_not_a_cube() {
     // an octahedron's outline is a near-regular hexagon, as wide as it is tall:
     // S_5 read as a faceted cube. Stood on its apex and seen from low, it is
     // taller than wide and pointed at the top: a bipyramid.
-    assert!(nimscape::octahedron::Camera::default().angle_from_face_normal_deg() > 18.0);
+    assert!(nimscape_model::octahedron::Camera::default().angle_from_face_normal_deg() > 18.0);
     let dir = tempfile::tempdir().unwrap();
     for n in ["1", "5"] {
         let mask = silhouette(dir.path(), &["octahedron", "view", "--n", n], "v.png");
@@ -399,7 +399,7 @@ fn deep_sections_are_seen_at_first_sight_and_keep_their_area() {
     );
     let level = Level::parse_r("0.37").unwrap();
     let pixels_per_unit = 320.0 / 0.37;
-    let k = nimscape::octahedron::detail_order(30, 0.5 / pixels_per_unit);
+    let k = nimscape_model::octahedron::detail_order(30, 0.5 / pixels_per_unit);
     assert_eq!(k, 11);
     let (num, d) = exact_area(k, level).unwrap();
     let area = num as f64 / (d as f64 * d as f64) * pixels_per_unit * pixels_per_unit;

@@ -3,8 +3,8 @@
 //! serves nothing but its embedded assets, and its tiles are the model's.
 
 use crate::suite::support::nimscape;
-use nimscape::pattern::tiles::{TileMode, TilePlan, TILE};
 use nimscape::serve::{start, RunningServer, ServeOptions};
+use nimscape_model::pattern::tiles::{TileMode, TilePlan, TILE};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;

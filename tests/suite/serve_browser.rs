@@ -88,7 +88,7 @@ const SAMPLE_CELLS: &str = r#"
 /// white on the others (one cell per pixel or larger).
 fn check_cells_against_model(tab: &Chromium, want_m: u64) -> usize {
     check_cells(tab, want_m, |m, row, col| {
-        if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
+        if nimscape_model::pattern::is_p(m, m, row + 1, col + 1) {
             [0, 0, 0]
         } else {
             [255, 255, 255]
@@ -563,9 +563,12 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     wait_square(&tab);
     eval(&tab, "(() => { const p = document.getElementById('sq-pass'); p.checked = true; p.dispatchEvent(new Event('change')); return true; })()");
     wait_square(&tab);
-    let (_, pass) =
-        nimscape::games::nim_pass::square_board(27, 1 << 30, &nimscape::Control::default())
-            .unwrap();
+    let (_, pass) = nimscape_model::games::nim_pass::square_board(
+        27,
+        1 << 30,
+        &nimscape_model::Control::default(),
+    )
+    .unwrap();
     assert_eq!(pass.ones().count(), 40);
     let drawn = eval(&tab, "(() => { const c = document.getElementById('sq-a'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] === 213 && d[i + 1] === 94 && d[i + 2] === 0) n++; return n; })()");
     assert!(
@@ -575,7 +578,7 @@ fn explorer_views_draw_the_models_cells_in_headless_chromium() {
     check_cells(&tab, 27, |m, row, col| {
         if pass.get(row as usize, col as usize) {
             [213, 94, 0]
-        } else if nimscape::pattern::is_p(m, m, row + 1, col + 1) {
+        } else if nimscape_model::pattern::is_p(m, m, row + 1, col + 1) {
             [0, 0, 0]
         } else {
             [255, 255, 255]

@@ -3,7 +3,7 @@
 use super::support::{
     assert_one_line_error, assert_same_bytes_across_thread_counts, decode_png, nimscape,
 };
-use nimscape::pattern::p_grid;
+use nimscape_model::pattern::p_grid;
 
 #[test]
 fn raw_png_is_one_black_pixel_per_p_cell() {

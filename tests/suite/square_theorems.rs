@@ -1,8 +1,8 @@
 //! The structure theorems of seed 003 §3–4, checked on the computed patterns.
 
-use nimscape::pattern::count::{check, count_direct, g};
-use nimscape::pattern::decompose::Decomposition;
-use nimscape::pattern::p_grid;
+use nimscape_model::pattern::count::{check, count_direct, g};
+use nimscape_model::pattern::decompose::Decomposition;
+use nimscape_model::pattern::p_grid;
 
 #[test]
 fn square_patterns_have_both_mirrors_the_diagonal_flip_and_both_diagonals() {

@@ -5,10 +5,10 @@
 
 use super::support::{assert_one_line_error, decode_png, nimscape};
 use nimscape::figure::square::window::{mix, share_weight};
-use nimscape::pattern::is_p;
-use nimscape::pattern::tiles::shade;
 use nimscape::request::{render_pairs, Budget};
 use nimscape::scene::Color;
+use nimscape_model::pattern::is_p;
+use nimscape_model::pattern::tiles::shade;
 
 /// A square figure in `format`, through the request layer (as the CLI and
 /// the server's /api/square.* parse it).
@@ -161,7 +161,7 @@ fn square_window_draws_a_board_of_2_pow_62_by_exact_counts() {
     assert_eq!((w, h), (64, 64));
     for (y, x) in [(0u64, 0u64), (5, 9), (63, 63), (31, 2), (40, 17)] {
         let (r0, c0) = ((3 + y) * bin, x * bin);
-        let count = nimscape::pattern::tiles::count_p(m, m, r0..r0 + bin, c0..c0 + bin);
+        let count = nimscape_model::pattern::tiles::count_p(m, m, r0..r0 + bin, c0..c0 + bin);
         assert_eq!(
             pixels[(y * 64 + x) as usize],
             share_colour(count, u128::from(bin) * u128::from(bin))
@@ -273,9 +273,12 @@ fn square_decompose_depth_outlines_the_blocks_of_the_blocks_in_a_figure() {
 
 #[test]
 fn square_window_paints_nim_with_a_pass_over_the_cells() {
-    let (_, pass) =
-        nimscape::games::nim_pass::square_board(14, 1 << 30, &nimscape::Control::default())
-            .unwrap();
+    let (_, pass) = nimscape_model::games::nim_pass::square_board(
+        14,
+        1 << 30,
+        &nimscape_model::Control::default(),
+    )
+    .unwrap();
     let (w, h, pixels) = window(&[
         ("m", "14"),
         ("window", "3..14,2..9"),

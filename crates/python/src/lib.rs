@@ -131,7 +131,7 @@ fn budget(max_memory: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
             bytes
         } else {
             let text: String = value.str()?.extract()?;
-            request::args::parse_bytes(&text).map_err(|why| {
+            request::parse_bytes(&text).map_err(|why| {
                 PyValueError::new_err(format!("invalid value '{text}' for max_memory: {why}"))
             })?
         };
@@ -205,21 +205,11 @@ impl Plan {
 
     /// The file extensions this figure writes, the usual one first.
     fn formats(&self) -> Vec<&'static str> {
-        let mut formats: Vec<&'static str> = self
-            .planned
-            .figure()
+        self.planned
             .formats()
             .iter()
             .map(|f| f.extension())
-            .collect();
-        // Every figure that writes SVG writes PDF and TikZ too (from the same scene).
-        for vector in ["tikz", "pdf"] {
-            if formats.contains(&"svg") && !formats.contains(&vector) {
-                let at = formats.iter().position(|f| *f == "svg").unwrap_or(0) + 1;
-                formats.insert(at, vector);
-            }
-        }
-        formats
+            .collect()
     }
 
     /// The figure as `extension` (png, svg, pdf, tikz, csv, json, npy, gif, apng, ...), in memory.
@@ -227,8 +217,8 @@ impl Plan {
         let format = self.planned.format(extension).map_err(to_py)?;
         // In memory, an output the command line would stream to a file counts
         // against the memory limit, before any work.
-        if let Some(bytes) = self.planned.figure().output_bytes(format) {
-            nimscape::error::check_memory(
+        if let Some(bytes) = self.planned.output_bytes(format) {
+            nimscape_model::error::check_memory(
                 || format!("this .{extension} output, in memory"),
                 bytes,
                 self.budget.memory_limit,
@@ -243,20 +233,12 @@ impl Plan {
     /// Writes the figure to `path` atomically, in the format its extension names;
     /// a frame pattern (`frames/f-%03d.png`) writes numbered frames and a LaTeX snippet.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        let figure = self.planned.figure();
-        let metadata = self.planned.metadata();
+        let planned = &self.planned;
         let limit = self.budget.output_limit;
-        let pattern = nimscape::encode::animation::FramePattern::parse(&path).map_err(to_py)?;
+        let pattern = request::FramePattern::parse(&path).map_err(to_py)?;
         interruptible(py, |control| match &pattern {
-            Some(pattern) => nimscape::figure::write_frame_sequence(
-                figure,
-                pattern,
-                &metadata,
-                |_| {},
-                control,
-                limit,
-            ),
-            None => nimscape::figure::save(figure, &path, &metadata, control, limit),
+            Some(pattern) => planned.save_frames(pattern, |_| {}, control, limit),
+            None => planned.save(planned.format_of(&path)?, &path, control, limit),
         })
     }
 
@@ -434,14 +416,14 @@ fn survey(
                 budget.memory_limit,
                 control,
                 |file, bytes| {
-                    nimscape::encode::write_atomic(file, budget.output_limit, |out| {
+                    request::write_atomic(file, budget.output_limit, |out| {
                         out.write_all(bytes)
                             .map_err(|e| Error::write_failed(e).at(file))
                     })
                 },
             )?;
         }
-        let json = format!("{:#}\n", nimscape::figure::survey::json(&found));
+        let json = format!("{:#}\n", request::survey::json(&found));
         Ok((json, planned.command_line.clone()))
     })
 }
@@ -514,10 +496,10 @@ fn _nimscape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(survey, m)?)?;
     m.add_function(wrap_pyfunction!(survey_parameter_help, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
-    m.add("OUTSIDE", nimscape::games::OUTSIDE)?;
+    m.add("OUTSIDE", nimscape_model::games::OUTSIDE)?;
     m.add(
         "DEFAULT_MEMORY_LIMIT",
-        nimscape::error::DEFAULT_MEMORY_LIMIT,
+        nimscape_model::error::DEFAULT_MEMORY_LIMIT,
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,8 +1,8 @@
 //! Animated PNG: full colour, every frame a whole picture.
 
 use super::frames::Frames;
-use crate::encode::gif::Repeat;
-use crate::encode::{png as png_enc, raster, Metadata};
+use crate::library::encode::gif::Repeat;
+use crate::library::encode::{png as png_enc, raster, Metadata};
 use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -71,8 +71,8 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::animation::frames::Animation;
-    use crate::scene::{Color, Scene};
+    use crate::library::encode::animation::frames::Animation;
+    use crate::library::scene::{Color, Scene};
 
     fn frames_of(scenes: Vec<Scene>) -> Frames<'static> {
         Frames {
@@ -90,7 +90,7 @@ mod tests {
             .into_iter()
             .map(|c| {
                 let mut scene = Scene::new(8, 6, Color::WHITE);
-                scene.push(crate::scene::PathItem::rect(0.0, 0.0, 4.0, 6.0).filled(c));
+                scene.push(crate::library::scene::PathItem::rect(0.0, 0.0, 4.0, 6.0).filled(c));
                 scene
             })
             .collect();

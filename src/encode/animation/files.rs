@@ -2,8 +2,8 @@
 //! `\animategraphics` snippet that plays them.
 
 use super::frames::{Animation, Frames};
-use crate::encode::gif::Repeat;
-use crate::encode::{write_atomic, write_scene_to, Format, Metadata};
+use crate::library::encode::gif::Repeat;
+use crate::library::encode::{write_atomic, write_scene_to, Format, Metadata};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -131,7 +131,7 @@ impl FramePattern {
     pub fn animate_snippet(&self, count: usize, animation: &Animation, poster: usize) -> String {
         let digits = self.digits;
         let fps = 100.0 / f64::from(animation.delay_cs.max(1));
-        let fps = crate::scene::units::trim_number(fps);
+        let fps = crate::library::scene::units::trim_number(fps);
         let looping = if animation.repeat == Repeat::Forever {
             ",loop"
         } else {

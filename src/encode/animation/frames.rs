@@ -1,9 +1,9 @@
 //! An animation as a stream of scenes: how it plays ([`Animation`]) and the
 //! frames themselves ([`Frames`]), drawn and encoded a batch at a time.
 
-use crate::encode::gif::Repeat;
 use crate::error::check_memory;
-use crate::scene::Scene;
+use crate::library::encode::gif::Repeat;
+use crate::library::scene::Scene;
 use crate::{Error, Result};
 use rayon::prelude::*;
 
@@ -38,7 +38,7 @@ impl Default for Animation {
 /// boards (an all-P board has none) and the points of its shapes (a section of
 /// many diamonds has many; text counts nothing).
 pub fn frame_detail(scene: &Scene) -> u64 {
-    use crate::scene::Item;
+    use crate::library::scene::Item;
     scene
         .items
         .iter()

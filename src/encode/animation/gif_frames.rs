@@ -3,10 +3,10 @@
 
 use super::frames::Animation;
 use super::palette::FramePalette;
-use crate::encode::gif::{EncodedFrame, GifWriter, MAX_SIDE};
-use crate::encode::raster;
 use crate::error::check_memory;
-use crate::scene::{Color, Scene};
+use crate::library::encode::gif::{EncodedFrame, GifWriter, MAX_SIDE};
+use crate::library::encode::raster;
+use crate::library::scene::{Color, Scene};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::io::Write;

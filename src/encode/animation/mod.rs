@@ -28,4 +28,4 @@ pub use apng::write_apng;
 pub use files::{write_frame_files, FramePattern};
 pub use frames::{check_poster, frame_detail, Animation, Frames, PosterPick};
 pub use gif_frames::{check_frame_size, check_opaque_background, write_frames, write_gif};
-pub use palette::{nearest_indices, FramePalette, TEXT_SHADES};
+pub use palette::{nearest_indices, FramePalette};

@@ -1,7 +1,7 @@
 //! The one palette of a GIF animation, decided before any frame is drawn:
 //! the scenes' exact colours and a few shades of each text colour.
 
-use crate::scene::{Color, Item, Scene};
+use crate::library::scene::{Color, Item, Scene};
 use crate::{Error, Result};
 
 /// Shades of each text colour over the background kept in a GIF palette, for
@@ -157,9 +157,9 @@ pub fn nearest_indices(rgba: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::raster;
+    use crate::library::encode::raster;
 
-    use crate::scene::{PathItem, TextItem};
+    use crate::library::scene::{PathItem, TextItem};
     use std::collections::HashSet;
 
     fn text_scene(color: Color) -> Scene {

@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use super::spec::GrundyFigure;
-use crate::encode::npy;
 use crate::games::Solution;
+use crate::library::encode::npy;
 use crate::Control;
 use crate::{Error, Result};
 

@@ -25,18 +25,14 @@ mod tex;
 mod text;
 
 pub use sheet::{GrundySheet, GrundySheetPlan, MAX_PANELS};
-pub use spec::{
-    GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle, MAX_PLOT_POINTS, MAX_SIEVE_CELLS,
-    MAX_TABLE_SIDE,
-};
-pub use text::text_box;
+pub use spec::{GrundyFigure, GrundyPlot, PlotView, Slice, TableStyle, MAX_PLOT_POINTS};
 
 use std::io::Write;
 
 use super::plan::{Plan, Spec};
-use crate::encode::{self, Format, Metadata};
 use crate::games::Solution;
-use crate::scene::Scene;
+use crate::library::encode::{self, Format, Metadata};
+use crate::library::scene::Scene;
 use crate::Control;
 use crate::{Error, Result};
 
@@ -118,7 +114,7 @@ impl GrundyFigure {
         let pad = f64::from((asked - scene.height) / 2);
         scene.map_points_from(0, |x, y| (x, y + pad));
         for item in &mut scene.items {
-            if let crate::scene::Item::Cells(cells) = item {
+            if let crate::library::scene::Item::Cells(cells) = item {
                 cells.rect.y += (asked - scene.height) / 2;
             }
         }
@@ -223,8 +219,8 @@ mod tests {
     use super::table::game_span;
     use super::*;
     use crate::games::{GameParams, GameSpec};
-    use crate::scene::ramp::Palette;
-    use crate::scene::Color;
+    use crate::library::scene::ramp::Palette;
+    use crate::library::scene::Color;
 
     fn figure(name: &str, params: GameParams, b: &str) -> GrundyFigure {
         GrundyFigure::new(
@@ -275,12 +271,12 @@ mod tests {
         );
     }
 
-    fn first_cell_layer(scene: &Scene) -> crate::scene::CellLayer {
+    fn first_cell_layer(scene: &Scene) -> crate::library::scene::CellLayer {
         scene
             .items
             .iter()
             .find_map(|i| match i {
-                crate::scene::Item::Cells(c) => Some(c.clone()),
+                crate::library::scene::Item::Cells(c) => Some(c.clone()),
                 _ => None,
             })
             .unwrap()
@@ -298,7 +294,7 @@ mod tests {
                 .items
                 .iter()
                 .filter_map(|item| match item {
-                    crate::scene::Item::Text(t) => Some(t.text.clone()),
+                    crate::library::scene::Item::Text(t) => Some(t.text.clone()),
                     _ => None,
                 })
                 .collect()
@@ -338,7 +334,7 @@ mod tests {
             .items
             .iter()
             .filter_map(|i| match i {
-                crate::scene::Item::Text(t) => Some(t.text.clone()),
+                crate::library::scene::Item::Text(t) => Some(t.text.clone()),
                 _ => None,
             })
             .collect();

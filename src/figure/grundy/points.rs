@@ -10,9 +10,9 @@ use super::spec::{Frame, GrundyFigure, MAX_PLOT_POINTS};
 use super::text::{colour_bar, drop_overlapping_texts, whole_tick};
 use crate::error::check_memory;
 use crate::games::Solution;
-use crate::scene::chart::{chart_error, SceneBackend};
-use crate::scene::color::INK;
-use crate::scene::{Color, HAlign, Item, Role, Scene, TextItem, VAlign};
+use crate::library::scene::chart::{chart_error, SceneBackend};
+use crate::library::scene::color::INK;
+use crate::library::scene::{Color, HAlign, Item, Role, Scene, TextItem, VAlign};
 use crate::{Error, Result};
 
 impl GrundyFigure {
@@ -64,7 +64,7 @@ impl GrundyFigure {
         let labels = &self.view.labels;
         // Drawn OVERSAMPLE times larger, then scaled down: plotters rounds every
         // coordinate to a whole unit, which shows on a 240 pt plot.
-        const K: u32 = crate::scene::chart::OVERSAMPLE;
+        const K: u32 = crate::library::scene::chart::OVERSAMPLE;
         let kf = f64::from(K);
         let mut scene = Scene::new(width * K, height * K, Color::WHITE);
         let w = f64::from(width);
@@ -86,7 +86,13 @@ impl GrundyFigure {
             };
             let size = labels.caption_size.unwrap_or(natural_title);
             // A long title wraps, then shrinks, rather than run off the page.
-            crate::scene::layout::fit_title(&text, size, size.min(scale.floor()), w - 48.0, 2)
+            crate::library::scene::layout::fit_title(
+                &text,
+                size,
+                size.min(scale.floor()),
+                w - 48.0,
+                2,
+            )
         });
         let title_h = title.as_ref().map_or(0.0, |(lines, size)| {
             lines.len() as f64 * size * 1.3 + size * 0.8
@@ -95,7 +101,9 @@ impl GrundyFigure {
         let bar = labels.key;
         // As wide as the bar draws: its gap, the bar, the gap and the widest number.
         let bar_w = if bar {
-            (label_size * 2.6 + crate::font::text_width(&whole_tick(bc.round()), label_size)).ceil()
+            (label_size * 2.6
+                + crate::library::scene::font::text_width(&whole_tick(bc.round()), label_size))
+            .ceil()
         } else {
             0.0
         };
@@ -280,12 +288,12 @@ impl GrundyFigure {
                     halign: HAlign::Center,
                     valign: VAlign::Middle,
                     rotation: 0.0,
-                    role: crate::scene::Role::AxisName,
+                    role: crate::library::scene::Role::AxisName,
                 });
             }
             start += count;
         }
-        crate::scene::chart::tag_roles(&mut scene, first_tick, &[], &[]);
+        crate::library::scene::chart::tag_roles(&mut scene, first_tick, &[], &[]);
         drop_overlapping_texts(&mut scene, first_tick);
         for name in names {
             scene.push(name);
@@ -316,15 +324,15 @@ impl GrundyFigure {
     }
 
     /// The type scale of plots `view.width` units wide.
-    pub(super) fn type_scale(&self) -> crate::scene::TypeScale {
-        crate::scene::TypeScale::new(
+    pub(super) fn type_scale(&self) -> crate::library::scene::TypeScale {
+        crate::library::scene::TypeScale::new(
             f64::from(self.view.type_width.unwrap_or(self.view.width)),
             self.view_print().print.dpi.is_some(),
         )
     }
 
     /// The print style of plots: the table's, which the command line fills.
-    pub(super) fn view_print(&self) -> crate::scene::units::PrintStyle {
+    pub(super) fn view_print(&self) -> crate::library::scene::units::PrintStyle {
         self.table.print
     }
 }

@@ -9,14 +9,14 @@
 //! points) share their axes, so k = 2 and k = 3 read at the same scale.
 
 use super::spec::{GrundyFigure, GrundyPlot};
-use crate::encode::animation::{self, Animation, FramePalette, Frames};
-use crate::encode::{self, Format, Metadata};
-use crate::figure::plan::{Computed, Plan, Spec};
 use crate::games::Solution;
-use crate::scene::color::INK;
-use crate::scene::layout::{fit_title, SheetLayout};
-use crate::scene::units::PrintStyle;
-use crate::scene::{Color, Item, PathCmd, Role, Scene, TypeScale};
+use crate::library::encode::animation::{self, Animation, FramePalette, Frames};
+use crate::library::encode::{self, Format, Metadata};
+use crate::library::figure::plan::{Computed, Plan, Spec};
+use crate::library::scene::color::INK;
+use crate::library::scene::layout::{fit_title, SheetLayout};
+use crate::library::scene::units::PrintStyle;
+use crate::library::scene::{Color, Item, PathCmd, Role, Scene, TypeScale};
 use crate::{Control, Error, Result};
 use std::io::Write;
 use std::sync::Arc;
@@ -103,7 +103,10 @@ impl GrundySheet {
     fn length(&self, units: u32) -> String {
         if self.on_paper() {
             let mm = (f64::from(units) / 72.0 * 25.4 * 1000.0).ceil() / 1000.0;
-            format!("{} mm ({units} pt)", crate::scene::units::trim_number(mm))
+            format!(
+                "{} mm ({units} pt)",
+                crate::library::scene::units::trim_number(mm)
+            )
         } else {
             format!("{units} px")
         }
@@ -365,7 +368,7 @@ impl GrundySheet {
     /// Solves every value's game in turn (each within its share of the memory limit).
     fn solve(&self, control: &Control) -> Result<Vec<Solution>> {
         let geometry = self.sheet_geometry()?;
-        crate::figure::counted(
+        crate::library::figure::counted(
             (0..self.panels.len()).map(|k| {
                 self.panel_figure(k, geometry.panel, geometry.width, None)
                     .solve(control)
@@ -459,7 +462,7 @@ impl GrundySheetPlan {
     /// The solutions, computed on first use.
     pub fn solutions(&self, control: &Control) -> Result<Arc<Vec<Solution>>> {
         self.cache().get_or_compute(|| {
-            crate::figure::plan::computing_model();
+            crate::library::figure::plan::computing_model();
             self.spec().solve(control)
         })
     }
@@ -471,7 +474,7 @@ impl GrundySheetPlan {
     }
 }
 
-impl crate::figure::Figure for GrundySheetPlan {
+impl crate::library::figure::Figure for GrundySheetPlan {
     fn formats(&self) -> Vec<Format> {
         vec![Format::Png, Format::Svg, Format::Gif, Format::Apng]
     }
@@ -510,7 +513,11 @@ impl crate::figure::Figure for GrundySheetPlan {
                     memory_limit: self.memory_limit,
                     scenes: Box::new(frames.into_iter().map(Ok)),
                 };
-                animation::write_apng(out, crate::figure::controlled(frames, control), metadata)
+                animation::write_apng(
+                    out,
+                    crate::library::figure::controlled(frames, control),
+                    metadata,
+                )
             }
             _ => {
                 let scene = self.spec().sheet_scene(&self.solutions(control)?)?;

@@ -7,9 +7,9 @@ use super::names::subscripted;
 use super::spec::{Frame, GrundyFigure};
 use super::text::whole_tick;
 use crate::games::Solution;
-use crate::scene::chart::{chart_error, plotting_rect, SceneBackend};
-use crate::scene::color::{okabe_ito, INK};
-use crate::scene::{CellLayer, Color, Role, Scene, TextItem};
+use crate::library::scene::chart::{chart_error, plotting_rect, SceneBackend};
+use crate::library::scene::color::{okabe_ito, INK};
+use crate::library::scene::{CellLayer, Color, Role, Scene, TextItem};
 use crate::Result;
 
 impl GrundyFigure {
@@ -112,7 +112,7 @@ impl GrundyFigure {
                 .caption_size
                 .unwrap_or_else(|| scale.size(Role::Title));
             let least = size.min(scale.floor());
-            crate::scene::layout::fit_title(&text, size, least, f64::from(width) - 24.0, 2)
+            crate::library::scene::layout::fit_title(&text, size, least, f64::from(width) - 24.0, 2)
         });
         // Tick numbers and axis names at the type scale: they used to be clamped
         // to 11 units at least, larger than the title of an 85 mm sieve.
@@ -185,7 +185,7 @@ impl GrundyFigure {
         let title_w = title.as_ref().map_or(0.0, |(lines, size)| {
             lines
                 .iter()
-                .map(|l| crate::font::text_width(l, *size))
+                .map(|l| crate::library::scene::font::text_width(l, *size))
                 .fold(0.0, f64::max)
                 + 24.0
         });
@@ -261,7 +261,7 @@ impl GrundyFigure {
             .iter()
             .flat_map(|(x, y)| [x.as_str(), y.as_str()])
             .collect();
-        crate::scene::chart::tag_roles(&mut scene, first_plotted, &axis_names, &[]);
+        crate::library::scene::chart::tag_roles(&mut scene, first_plotted, &axis_names, &[]);
         scene.push(CellLayer {
             rect: area,
             rows,

@@ -1,9 +1,9 @@
 //! What a Grundy figure is: the game, its box, the slice and the looks, checked
 //! against each other before any solving ([`GrundyFigure::validate`]).
 
-use crate::encode::Format;
 use crate::games::{GameBox, GameSpec, Solution};
-use crate::scene::ramp::Palette;
+use crate::library::encode::Format;
+use crate::library::scene::ramp::Palette;
 use crate::Control;
 use crate::{Error, Result};
 
@@ -47,7 +47,7 @@ pub struct TableStyle {
     /// Width of the whole figure in scene units: the cell size follows.
     pub width: Option<u32>,
     /// Resolution, paper size, typeface and text handling.
-    pub print: crate::scene::units::PrintStyle,
+    pub print: crate::library::scene::units::PrintStyle,
 }
 
 impl Default for TableStyle {
@@ -91,7 +91,7 @@ pub struct PlotView {
     pub aspect: Option<f64>,
     /// Title, axis names, ticks and key. An empty caption or axis name means
     /// the default one.
-    pub labels: crate::scene::chart::ChartLabels,
+    pub labels: crate::library::scene::chart::ChartLabels,
     /// The width whose type scale sets the text, when the plot is a panel of a
     /// wider sheet: a panel's ticks are the sheet's size, not a small figure's.
     pub type_width: Option<u32>,
@@ -111,7 +111,7 @@ impl Default for PlotView {
             height_asked: false,
             height_pt: None,
             aspect: None,
-            labels: crate::scene::chart::ChartLabels {
+            labels: crate::library::scene::chart::ChartLabels {
                 caption: Some(String::new()),
                 caption_size: None,
                 font_size: None,
@@ -294,7 +294,7 @@ impl GrundyFigure {
             }
         }
         let v = &self.view;
-        crate::scene::check_view_angles(v.azimuth, v.elevation)?;
+        crate::library::scene::check_view_angles(v.azimuth, v.elevation)?;
         // A table's cells decide its width (and it says what fits); a plot
         // needs room for its axes.
         if matches!(self.resolved_plot(), Ok(GrundyPlot::Table)) {
@@ -306,7 +306,10 @@ impl GrundyFigure {
                 let shown = |u: u32| {
                     if on_paper {
                         let mm = (f64::from(u) / 72.0 * 25.4 * 10.0).ceil() / 10.0;
-                        format!("{} mm ({u} pt)", crate::scene::units::trim_number(mm))
+                        format!(
+                            "{} mm ({u} pt)",
+                            crate::library::scene::units::trim_number(mm)
+                        )
                     } else {
                         format!("{u} px")
                     }

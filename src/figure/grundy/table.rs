@@ -2,12 +2,14 @@
 //! (Miyadera web book, Figures 7.9, 7.14).
 
 use super::spec::{Frame, GrundyFigure};
-use crate::font;
 use crate::games::Solution;
-use crate::scene::color::{ink_on, INK};
-use crate::scene::legend::{draw_key, key_rows};
-use crate::scene::units::MIN_TEXT_PT;
-use crate::scene::{CellLayer, Color, HAlign, PathItem, PixelRect, Role, Scene, TextItem, VAlign};
+use crate::library::scene::color::{ink_on, INK};
+use crate::library::scene::font;
+use crate::library::scene::legend::{draw_key, key_rows};
+use crate::library::scene::units::MIN_TEXT_PT;
+use crate::library::scene::{
+    CellLayer, Color, HAlign, PathItem, PixelRect, Role, Scene, TextItem, VAlign,
+};
 use crate::{Error, Result};
 
 /// Grey of the header row and column.
@@ -120,7 +122,7 @@ impl GrundyFigure {
         let table_w = (cols as u32 + 1) * cell;
         // Numbers fill their cells up to the type scale's label size: a table
         // made wide does not get numbers larger than the words around it.
-        let scale = crate::scene::TypeScale::new(
+        let scale = crate::library::scene::TypeScale::new(
             f64::from(
                 self.view
                     .type_width
@@ -156,7 +158,7 @@ impl GrundyFigure {
         let (title_lines, title_size) = if self.table.title {
             // Words in proportion to the numbers: a table made small keeps a small title.
             let natural = scale.size(Role::Title);
-            crate::scene::layout::fit_title(&title, natural, scale.floor(), room, 3)
+            crate::library::scene::layout::fit_title(&title, natural, scale.floor(), room, 3)
         } else {
             (Vec::new(), 16.0)
         };
@@ -218,7 +220,7 @@ impl GrundyFigure {
                 halign: HAlign::Center,
                 valign: VAlign::Middle,
                 rotation: 0.0,
-                role: crate::scene::Role::TableNumber,
+                role: crate::library::scene::Role::TableNumber,
             });
         };
         let corner_text = format!(

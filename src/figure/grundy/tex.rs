@@ -6,11 +6,11 @@ use std::io::Write;
 
 use super::spec::{Frame, GrundyFigure};
 use super::table::{TableCells, HEADER_GREY, OUTSIDE_GREY};
-use crate::encode::latex::{tex_comment, tex_escape};
-use crate::encode::Metadata;
 use crate::games::Solution;
-use crate::scene::color::ink_on;
-use crate::scene::Color;
+use crate::library::encode::latex::{tex_comment, tex_escape};
+use crate::library::encode::Metadata;
+use crate::library::scene::color::ink_on;
+use crate::library::scene::Color;
 use crate::Result;
 
 /// A colour as `\definecolor{name}{rgb}{r,g,b}` takes it.

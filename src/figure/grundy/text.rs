@@ -1,12 +1,12 @@
 //! Captions, labels and keys shared by the Grundy pictures.
 
-pub(super) use crate::scene::chart::whole_tick;
+pub(super) use crate::library::scene::chart::whole_tick;
 use plotters::style::colors::colormaps::ViridisRGB;
 
 use super::spec::{Frame, GrundyFigure};
-use crate::font;
-use crate::scene::color::INK;
-use crate::scene::{Color, HAlign, Item, PathItem, Scene, TextItem, VAlign};
+use crate::library::scene::color::INK;
+use crate::library::scene::font;
+use crate::library::scene::{Color, HAlign, Item, PathItem, Scene, TextItem, VAlign};
 
 impl GrundyFigure {
     pub(super) fn caption(&self, frame: &Frame) -> String {
@@ -106,7 +106,7 @@ pub(super) fn colour_bar(
             halign: HAlign::Left,
             valign: VAlign::Middle,
             rotation: 0.0,
-            role: crate::scene::Role::Tick,
+            role: crate::library::scene::Role::Tick,
         });
     }
     scene.push(TextItem {
@@ -118,6 +118,6 @@ pub(super) fn colour_bar(
         halign: HAlign::Center,
         valign: VAlign::Baseline,
         rotation: 0.0,
-        role: crate::scene::Role::Key,
+        role: crate::library::scene::Role::Key,
     });
 }

@@ -37,19 +37,21 @@
 //! their exact shares, and a quarter covered shows at half strength.
 
 use super::coverage;
-use crate::encode::{self, png as png_enc, raster, Format, Metadata};
 use crate::error::check_memory;
-use crate::figure::plan::{Computed, Plan, Spec};
-use crate::font::fitted_size;
+use crate::library::encode::{self, png as png_enc, raster, Format, Metadata};
+use crate::library::figure::plan::{Computed, Plan, Spec};
+use crate::library::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
+use crate::library::scene::color::{okabe_ito, INK};
+use crate::library::scene::font::fitted_size;
+use crate::library::scene::layout::SheetLayout;
+use crate::library::scene::{
+    CellLayer, Color, Item, PathCmd, PathItem, PixelRect, Scene, TextItem,
+};
 use crate::octahedron::level::{GridLevel, Level};
 use crate::octahedron::section::{
     aligned_cells, count_diamonds, detail_order, exact_area, Cut, Diamond,
 };
 use crate::pattern::p_grid;
-use crate::scene::board::{self, BoardPanel, BoardStyle, GridLines, PanelSize};
-use crate::scene::color::{okabe_ito, INK};
-use crate::scene::layout::SheetLayout;
-use crate::scene::{CellLayer, Color, Item, PathCmd, PathItem, PixelRect, Scene, TextItem};
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
@@ -123,7 +125,7 @@ pub struct SectionStyle {
     /// Space between panels, pixels.
     pub gap: u32,
     /// Resolution, paper size, typeface and text handling.
-    pub print: crate::scene::units::PrintStyle,
+    pub print: crate::library::scene::units::PrintStyle,
     /// A title above the whole figure.
     pub title: Option<String>,
 }
@@ -149,7 +151,10 @@ impl SectionStyle {
     /// `figure_width` units wide (its type scale's label size unless one is given).
     pub fn caption_metrics(&self, figure_width: u32) -> (f64, u32) {
         let size = self.caption_size.unwrap_or_else(|| {
-            crate::scene::board::default_caption_size(figure_width, self.print.print.dpi.is_some())
+            crate::library::scene::board::default_caption_size(
+                figure_width,
+                self.print.print.dpi.is_some(),
+            )
         });
         let line = (size * 1.45).ceil() as u32;
         (size, if self.captions { line + line / 3 } else { 0 })
@@ -567,7 +572,7 @@ impl SectionPlan {
     }
 
     fn build_scene(&self, detail: Detail, control: &Control) -> Result<Scene> {
-        crate::figure::plan::computing_model();
+        crate::library::figure::plan::computing_model();
         if self.raw {
             return self.raw_scene(control);
         }
@@ -612,12 +617,21 @@ impl SectionPlan {
         // the panels finally land on: below the title, at the paper's dpi.
         let title = style.title.as_ref().map(|title| {
             let room = f64::from(width) - 2.0 * f64::from(style.margin.max(4));
-            let scale =
-                crate::scene::TypeScale::new(f64::from(width), style.print.print.dpi.is_some());
-            let natural = style
-                .caption_size
-                .map_or_else(|| scale.size(crate::scene::Role::Title), |size| size * 1.15);
-            crate::scene::layout::fit_title(title, natural, scale.floor().min(natural), room, 3)
+            let scale = crate::library::scene::TypeScale::new(
+                f64::from(width),
+                style.print.print.dpi.is_some(),
+            );
+            let natural = style.caption_size.map_or_else(
+                || scale.size(crate::library::scene::Role::Title),
+                |size| size * 1.15,
+            );
+            crate::library::scene::layout::fit_title(
+                title,
+                natural,
+                scale.floor().min(natural),
+                room,
+                3,
+            )
         });
         let shift_y = title
             .as_ref()
@@ -701,7 +715,7 @@ impl SectionPlan {
                         fitted_size(&text, caption_size, room),
                         INK,
                     )
-                    .with_role(crate::scene::Role::Label),
+                    .with_role(crate::library::scene::Role::Label),
                 );
             }
         }
@@ -947,7 +961,7 @@ pub struct SectionScenes {
 /// A validated section figure.
 pub type SectionPlan = Plan<SectionFigure, SectionScenes>;
 
-impl crate::figure::Figure for SectionPlan {
+impl crate::library::figure::Figure for SectionPlan {
     fn still_scene(&self, control: &Control) -> Result<Option<Arc<Scene>>> {
         self.scene(Detail::Exact, control).map(Some)
     }
@@ -1192,7 +1206,7 @@ mod tests {
     fn printed_panels_get_one_cell_per_device_pixel() {
         let mut f = figure(&["5.5"]);
         f.style.title = Some("A section".into());
-        f.style.print.print = crate::scene::units::Print { dpi: Some(600.0) };
+        f.style.print.print = crate::library::scene::units::Print { dpi: Some(600.0) };
         let scene = Plan::new(f.clone())
             .unwrap()
             .scene(Detail::Pixels, &Control::default())

@@ -14,18 +14,20 @@
 
 use super::section::{Detail, DeviceGrid, NamedLevel, Scale, SectionPanel, SectionStyle};
 use super::view::{bounds, darker, polygon_items, Edges, ViewFigure};
-use crate::encode::animation::{check_opaque_background, nearest_indices, write_frames, Animation};
-use crate::encode::gif::Repeat;
-use crate::encode::{raster, Format, Metadata};
 use crate::error::check_memory;
 use crate::exact::gcd;
-use crate::figure::plan::{Plan, Spec};
-use crate::font::fitted_size;
+use crate::library::encode::animation::{
+    check_opaque_background, nearest_indices, write_frames, Animation,
+};
+use crate::library::encode::gif::Repeat;
+use crate::library::encode::{raster, Format, Metadata};
+use crate::library::figure::plan::{Plan, Spec};
+use crate::library::scene::color::INK;
+use crate::library::scene::font::fitted_size;
+use crate::library::scene::layout::SheetLayout;
+use crate::library::scene::{Color, Scene, TextItem};
 use crate::octahedron::level::Level;
 use crate::octahedron::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
-use crate::scene::color::INK;
-use crate::scene::layout::SheetLayout;
-use crate::scene::{Color, Scene, TextItem};
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
@@ -175,6 +177,7 @@ impl SweepFigure {
     }
 
     /// The scene of one frame at `level`.
+    #[cfg(test)]
     pub fn frame_scene(&self, level: Level) -> Result<Scene> {
         let fit = match &self.view {
             Some(view) => Some(self.view_bounds(view)?),
@@ -242,7 +245,7 @@ impl SweepFigure {
                     fitted_size(&text, size, room),
                     INK,
                 )
-                .with_role(crate::scene::Role::Label),
+                .with_role(crate::library::scene::Role::Label),
             );
             if let Some(view) = &self.view {
                 let (vx, vy) = layout.panel_origin(1);
@@ -255,7 +258,7 @@ impl SweepFigure {
                         fitted_size(&text, size, room),
                         INK,
                     )
-                    .with_role(crate::scene::Role::Label),
+                    .with_role(crate::library::scene::Role::Label),
                 );
             }
         }
@@ -387,6 +390,7 @@ impl SweepFigure {
     }
 
     /// The frame at `level` as palette indices, row-major.
+    #[cfg(test)]
     pub fn frame_indices(
         &self,
         level: Level,
@@ -442,7 +446,7 @@ impl SweepFigure {
             (width, height),
             &palette,
             // One check per level: frames are drawn in batches of `BATCH`.
-            crate::figure::counted(levels.into_iter().map(Ok), count, control),
+            crate::library::figure::counted(levels.into_iter().map(Ok), count, control),
             BATCH,
             &self.animation,
             // Checked per frame too: a batch of frames with a 3D view beside them
@@ -472,7 +476,7 @@ impl Spec for SweepFigure {
 /// A validated sweep (its frames are streamed: nothing to keep between formats).
 pub type SweepPlan = Plan<SweepFigure>;
 
-impl crate::figure::Figure for SweepPlan {
+impl crate::library::figure::Figure for SweepPlan {
     fn formats(&self) -> Vec<Format> {
         vec![Format::Gif, Format::Apng]
     }
@@ -489,9 +493,9 @@ impl crate::figure::Figure for SweepPlan {
         control: &Control,
     ) -> Result<()> {
         match format {
-            Format::Apng => crate::encode::animation::write_apng(
+            Format::Apng => crate::library::encode::animation::write_apng(
                 out,
-                crate::figure::controlled(self.frames()?, control),
+                crate::library::figure::controlled(self.frames()?, control),
                 metadata,
             ),
             _ => self.write_gif(out, control),
@@ -500,14 +504,14 @@ impl crate::figure::Figure for SweepPlan {
 
     /// Every level as a full-colour scene (APNG, frame sequences): no palette,
     /// so no quantising.
-    fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+    fn frames(&self) -> Result<crate::library::encode::animation::Frames<'_>> {
         let levels = self.levels()?;
         let size = self.pixel_size();
         let fit = match &self.view {
             Some(view) => Some(self.view_bounds(view)?),
             None => None,
         };
-        Ok(crate::encode::animation::Frames {
+        Ok(crate::library::encode::animation::Frames {
             size,
             count: levels.len(),
             animation: self.animation,

@@ -5,14 +5,14 @@
 //! painter's order; this module only places them in a square panel, strokes
 //! every facet with a thin darker edge so the facets read, and adds a caption.
 
-use crate::encode::{self, Format, Metadata};
 use crate::error::check_memory;
-use crate::figure::plan::{Computed, Plan, Spec};
+use crate::library::encode::{self, Format, Metadata};
+use crate::library::figure::plan::{Computed, Plan, Spec};
+use crate::library::scene::color::INK;
+use crate::library::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
 use crate::octahedron::view::{
     operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
 };
-use crate::scene::color::INK;
-use crate::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
@@ -57,7 +57,7 @@ pub struct ViewFigure {
     /// Refuse work that would need more bytes than this.
     pub memory_limit: u64,
     /// Resolution, paper size, typeface and text handling.
-    pub print: crate::scene::units::PrintStyle,
+    pub print: crate::library::scene::units::PrintStyle,
     /// Caption size; `None` scales with the picture.
     pub caption_size: Option<f64>,
 }
@@ -121,16 +121,17 @@ impl ViewPlan {
     }
 
     fn build_scene(&self, control: &Control) -> Result<Scene> {
-        crate::figure::plan::computing_model();
+        crate::library::figure::plan::computing_model();
         let size = self.size;
-        let scale = crate::scene::TypeScale::new(f64::from(size), self.print.print.dpi.is_some());
+        let scale =
+            crate::library::scene::TypeScale::new(f64::from(size), self.print.print.dpi.is_some());
         let caption_size = self
             .caption_size
-            .unwrap_or_else(|| scale.size(crate::scene::Role::Label));
+            .unwrap_or_else(|| scale.size(crate::library::scene::Role::Label));
         // A long caption wraps onto a second line before it shrinks, never under
         // the scale's floor (7 pt on paper).
         let caption = self.caption.as_ref().map(|text| {
-            crate::scene::layout::fit_title(
+            crate::library::scene::layout::fit_title(
                 text,
                 caption_size,
                 caption_size.min(scale.floor()),
@@ -191,7 +192,7 @@ impl ViewPlan {
                     caption_size,
                     INK,
                 )
-                .with_role(crate::scene::Role::Label),
+                .with_role(crate::library::scene::Role::Label),
             );
         }
         Ok(self.print.apply(scene))
@@ -207,7 +208,7 @@ impl Spec for ViewFigure {
 /// A validated 3D view; its picture is drawn once for PNG, SVG and PDF.
 pub type ViewPlan = Plan<ViewFigure, Computed<Scene>>;
 
-impl crate::figure::Figure for ViewPlan {
+impl crate::library::figure::Figure for ViewPlan {
     fn still_scene(&self, control: &Control) -> Result<Option<Arc<Scene>>> {
         self.scene(control).map(Some)
     }
@@ -347,7 +348,7 @@ pub fn darker(colour: Color, amount: f64) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::raster;
+    use crate::library::encode::raster;
     use crate::octahedron::{Level, PlaneOptions};
 
     #[test]

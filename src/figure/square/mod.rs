@@ -6,16 +6,18 @@ pub mod overlay;
 pub mod window;
 
 use super::animation::BoardAnimation;
-use crate::encode::animation::Animation;
-use crate::encode::{self, npy, png as png_enc, Format, Metadata};
 use crate::error::{check_memory, DEFAULT_MEMORY_LIMIT};
-use crate::figure::plan::{Computed, Plan, Spec};
+use crate::library::encode::animation::Animation;
+use crate::library::encode::{self, npy, png as png_enc, Format, Metadata};
+use crate::library::figure::plan::{Computed, Plan, Spec};
+use crate::library::scene::board::{
+    self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize,
+};
+use crate::library::scene::color::okabe_ito;
+use crate::library::scene::legend::Swatch;
+use crate::library::scene::{Color, Scene};
 use crate::pattern::decompose::Decomposition;
 use crate::pattern::{check_board, count_cells, p_grid, write_bilevel_row, SignatureIndex};
-use crate::scene::board::{self, BlockMark, BoardPanel, BoardStyle, LegendEntry, PanelSize};
-use crate::scene::color::okabe_ito;
-use crate::scene::legend::Swatch;
-use crate::scene::{Color, Scene};
 use crate::Control;
 use crate::{BitGrid, Error, Result};
 use std::io::Write;
@@ -204,7 +206,8 @@ impl SquareFigure {
                     let runs = shapes.iter().fold(0u64, |sum, &(m, n)| {
                         sum.saturating_add(crate::pattern::row_runs(m as u64, n as u64))
                     });
-                    building.max(cells.saturating_add(crate::encode::run_bytes(format, runs)))
+                    building
+                        .max(cells.saturating_add(crate::library::encode::run_bytes(format, runs)))
                 } else {
                     building
                 }
@@ -238,7 +241,7 @@ impl SquareFigure {
     /// The P-set of every board, computed once per plan for its pictures and data.
     fn grids(&self, cache: &SquareCache, control: &Control) -> Result<Arc<Vec<BitGrid>>> {
         cache.grids.get_or_compute(|| {
-            crate::figure::plan::computing_model();
+            crate::library::figure::plan::computing_model();
             self.boards
                 .iter()
                 .map(|&m| {
@@ -261,7 +264,7 @@ impl SquareFigure {
     ) -> Result<Scene> {
         if grids.is_none() {
             // The overlay's games: Nim and Nim with a pass on every board.
-            crate::figure::plan::computing_model();
+            crate::library::figure::plan::computing_model();
         }
         let panels: Vec<BoardPanel> = self
             .boards
@@ -297,7 +300,7 @@ impl SquareFigure {
     }
 
     fn raw_scene(&self, control: &Control) -> Result<Scene> {
-        crate::figure::plan::computing_model();
+        crate::library::figure::plan::computing_model();
         let (m, n) = self.size_of(self.boards[0]);
         check_memory(
             || format!("a raw {m} x {n} board as SVG"),
@@ -369,7 +372,7 @@ impl SquareFigure {
             (Format::Gif, SquareMode::Styled { .. }) => self.write_gif(out, control),
             (Format::Apng, _) => encode::animation::write_apng(
                 out,
-                crate::figure::controlled(self.board_frames()?, control),
+                crate::library::figure::controlled(self.board_frames()?, control),
                 metadata,
             ),
             (Format::Png, SquareMode::Raw { compression }) => {
@@ -430,12 +433,12 @@ impl SquareFigure {
             style,
             *size,
             largest,
-            crate::figure::automaton::DEFAULT_GIF_PANEL,
+            crate::library::figure::automaton::DEFAULT_GIF_PANEL,
         )?;
-        if panel_px > crate::encode::gif::MAX_SIDE as u64 {
+        if panel_px > crate::library::encode::gif::MAX_SIDE as u64 {
             return Err(Error::invalid(format!(
                 "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",
-                crate::encode::gif::MAX_SIDE
+                crate::library::encode::gif::MAX_SIDE
             )));
         }
         if self.common_scale && panel_px < largest {
@@ -498,11 +501,11 @@ impl SquareFigure {
             .iter()
             .map(|&m| m.saturating_mul(m).saturating_add(pixels))
             .collect();
-        let panels = crate::figure::weighted(self.animation_panels(), weights, control);
+        let panels = crate::library::figure::weighted(self.animation_panels(), weights, control);
         animation.write(out, panels, self.memory_limit)
     }
 
-    fn board_frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+    fn board_frames(&self) -> Result<crate::library::encode::animation::Frames<'_>> {
         self.board_animation()?.frames(
             self.boards.len(),
             self.animation_panels(),
@@ -517,7 +520,7 @@ impl SquareFigure {
         let several = self.boards.len() > 1;
         writeln!(out, "{}", if several { "m,i,j" } else { "i,j" })?;
         if grids.is_none() {
-            crate::figure::plan::computing_model();
+            crate::library::figure::plan::computing_model();
         }
         for (k, &m) in self.boards.iter().enumerate() {
             let (rows, cols) = self.size_of(m);
@@ -538,7 +541,7 @@ impl SquareFigure {
     fn write_json(&self, out: &mut dyn Write, grids: Option<&[BitGrid]>) -> std::io::Result<()> {
         let several = self.boards.len() > 1;
         if grids.is_none() {
-            crate::figure::plan::computing_model();
+            crate::library::figure::plan::computing_model();
         }
         if several {
             write!(out, "{{\"boards\":[")?;
@@ -867,7 +870,7 @@ impl super::Figure for SquarePlan {
             .write_format(format, out, metadata, self.cache(), control)
     }
 
-    fn frames(&self) -> Result<crate::encode::animation::Frames<'_>> {
+    fn frames(&self) -> Result<crate::library::encode::animation::Frames<'_>> {
         self.board_frames()
     }
 
@@ -883,7 +886,7 @@ impl super::Figure for SquarePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Item, PathCmd};
+    use crate::library::scene::{Item, PathCmd};
 
     /// Luma as a greyscale print or conversion sees it (ITU-R BT.601).
     fn grey(c: Color) -> f64 {

@@ -4,9 +4,9 @@
 
 use crate::error::check_memory;
 use crate::games::nim_pass::square_board;
-use crate::scene::board::{BoardPanel, BoardStyle, LegendEntry};
-use crate::scene::color::okabe_ito;
-use crate::scene::Color;
+use crate::library::scene::board::{BoardPanel, BoardStyle, LegendEntry};
+use crate::library::scene::color::okabe_ito;
+use crate::library::scene::Color;
 use crate::{Error, Result};
 
 /// Colour of the Nim-with-a-pass P-cells on the square board: Okubo,

@@ -10,13 +10,13 @@
 //! as the tiles are, so a window starts on a block and ends on a block or at
 //! the board's edge.
 
-use crate::encode::{png as png_enc, Format, Metadata};
-use crate::figure::plan::{Plan, Spec};
+use crate::library::encode::{png as png_enc, Format, Metadata};
+use crate::library::figure::plan::{Plan, Spec};
+use crate::library::scene::color::okabe_ito;
+use crate::library::scene::ramp::Palette;
+use crate::library::scene::Color;
 use crate::pattern::decompose::Decomposition;
 use crate::pattern::tiles::{check_side, TileMode, TilePlan, TILE};
-use crate::scene::color::okabe_ito;
-use crate::scene::ramp::Palette;
-use crate::scene::Color;
 use crate::{Control, Error, Result};
 use std::io::Write;
 use std::ops::Range;
@@ -499,7 +499,7 @@ impl Spec for WindowFigure {
     }
 }
 
-impl crate::figure::Figure for WindowPlan {
+impl crate::library::figure::Figure for WindowPlan {
     fn formats(&self) -> Vec<Format> {
         vec![Format::Png]
     }
@@ -521,7 +521,7 @@ impl crate::figure::Figure for WindowPlan {
         metadata: &Metadata,
         control: &Control,
     ) -> Result<()> {
-        crate::figure::plan::computing_model();
+        crate::library::figure::plan::computing_model();
         let (w, h, rgba) = self.spec().render(control)?;
         let size = tiny_skia::IntSize::from_wh(w, h)
             .ok_or_else(|| Error::invalid("`window`: an empty image"))?;

@@ -2,9 +2,9 @@
 //! colours and 0..1 values.
 
 use super::super::args;
-use crate::figure::octahedron::section::{Scale, SectionStyle};
+use crate::library::figure::octahedron::section::{Scale, SectionStyle};
+use crate::library::scene::Color;
 use crate::octahedron::{Camera, PlaneOptions};
-use crate::scene::Color;
 use clap::{Args, ValueEnum};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -47,17 +47,17 @@ pub(super) struct SectionStyleArgs {
     caption_size: Option<f64>,
     /// Space around the figure: px, or mm / in / pt [default: 16 (pt on paper)].
     #[arg(long, value_name = "LEN", value_parser = args::parse_spacing)]
-    pub(super) margin: Option<crate::scene::units::Length>,
+    pub(super) margin: Option<crate::library::scene::units::Length>,
     /// Space between panels: px, or mm / in / pt [default: 14 (pt on paper)].
     #[arg(long, value_name = "LEN", value_parser = args::parse_spacing)]
-    pub(super) gap: Option<crate::scene::units::Length>,
+    pub(super) gap: Option<crate::library::scene::units::Length>,
 }
 
 impl SectionStyleArgs {
     /// The validated style, its margin and gap in units of `print`.
     pub(super) fn style(
         &self,
-        print: crate::scene::units::PrintStyle,
+        print: crate::library::scene::units::PrintStyle,
     ) -> crate::Result<SectionStyle> {
         let frame = Color::parse(&self.frame_color, "`frame-color`")?;
         let (margin, gap) = args::spacing(self.margin, self.gap, print.print)?;
@@ -116,7 +116,7 @@ impl CameraArgs {
         } else {
             Camera::default().elevation_deg
         });
-        crate::scene::check_view_angles(self.azimuth, elevation)?;
+        crate::library::scene::check_view_angles(self.azimuth, elevation)?;
         Ok(Camera {
             azimuth_deg: self.azimuth,
             elevation_deg: elevation,

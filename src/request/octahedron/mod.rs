@@ -13,7 +13,7 @@ mod view;
 use self::section::SectionArgs;
 use self::sweep::SweepArgs;
 use self::view::ViewArgs;
-use crate::figure::Figure;
+use crate::library::figure::Figure;
 use crate::Result;
 use clap::{Args, Subcommand};
 
@@ -46,7 +46,7 @@ enum OctahedronCommand {
 }
 
 /// The figure the subcommand's flags describe, validated.
-pub fn plan(args: OctahedronArgs, memory_limit: u64) -> Result<Box<dyn Figure + Send>> {
+pub(crate) fn plan(args: OctahedronArgs, memory_limit: u64) -> Result<Box<dyn Figure + Send>> {
     Ok(match args.command {
         OctahedronCommand::Section(a) => Box::new(section::plan(a, memory_limit)?),
         OctahedronCommand::View(a) => Box::new(view::plan(a, memory_limit)?),

@@ -2,8 +2,8 @@
 
 use super::super::args;
 use super::common::{ScaleArg, SectionStyleArgs};
-use crate::figure::octahedron::section::{NamedLevel, SectionFigure, SectionPlan};
-use crate::scene::units::Length;
+use crate::library::figure::octahedron::section::{NamedLevel, SectionFigure, SectionPlan};
+use crate::library::scene::units::Length;
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -76,7 +76,8 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> 
     if let Some(width) = args.width {
         let units = args::length_units("`width`", width, print.print, 32..=65535)?;
         let panels = levels.len() + usize::from(args.compare);
-        let side = crate::scene::layout::SheetLayout::panel_width_for(units, panels, gap, margin);
+        let side =
+            crate::library::scene::layout::SheetLayout::panel_width_for(units, panels, gap, margin);
         if side < 16 {
             return Err(crate::Error::invalid(format!("`width` {width} leaves {side} px per panel for {panels} panels; give a larger `width`")));
         }
@@ -93,5 +94,5 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> 
         style: args.style.style(print)?,
         memory_limit,
     };
-    crate::figure::plan::Plan::new(figure)
+    crate::library::figure::plan::Plan::new(figure)
 }

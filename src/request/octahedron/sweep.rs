@@ -2,10 +2,10 @@
 
 use super::super::args;
 use super::common::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
-use crate::figure::octahedron::section::NamedLevel;
-use crate::figure::octahedron::sweep::{self, SweepFigure, SweepPlan, SweepView};
+use crate::library::figure::octahedron::section::NamedLevel;
+use crate::library::figure::octahedron::sweep::{self, SweepFigure, SweepPlan, SweepView};
+use crate::library::scene::units::Length;
 use crate::octahedron::{PlaneOptions, ViewOptions};
-use crate::scene::units::Length;
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -102,7 +102,7 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
         (Some(panel), _) => args::length_units("`panel`", panel, print.print, 16..=4096)?,
         (None, Some(width)) => {
             let units = args::length_units("`width`", width, print.print, 32..=65535)?;
-            let side = crate::scene::layout::SheetLayout::panel_width_for(
+            let side = crate::library::scene::layout::SheetLayout::panel_width_for(
                 units,
                 columns,
                 style.gap,
@@ -140,7 +140,7 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
             .animation_of(sweep::DEFAULT_ANIMATION, args.frames as usize)?,
         memory_limit,
     };
-    crate::figure::plan::Plan::new(figure)
+    crate::library::figure::plan::Plan::new(figure)
 }
 
 /// A sweep end as a real level; errors name its parameter.
@@ -193,6 +193,6 @@ mod tests {
         assert_eq!(parse(&["--loop", "0"]), sweep::DEFAULT_ANIMATION);
         let fast = parse(&["--fps", "25", "--loop", "2"]);
         assert_eq!(fast.delay_cs, 4);
-        assert_eq!(fast.repeat, crate::encode::gif::Repeat::Times(2));
+        assert_eq!(fast.repeat, crate::library::encode::gif::Repeat::Times(2));
     }
 }

@@ -2,11 +2,11 @@
 
 use super::super::args;
 use super::common::{rgb, unit, CameraArgs};
-use crate::figure::octahedron::section::NamedLevel;
-use crate::figure::octahedron::view::{Edges, ViewFigure, ViewPlan, ViewSubject};
+use crate::library::figure::octahedron::section::NamedLevel;
+use crate::library::figure::octahedron::view::{Edges, ViewFigure, ViewPlan, ViewSubject};
+use crate::library::scene::units::Length;
+use crate::library::scene::Color;
 use crate::octahedron::{OperationOptions, PlaneOptions, ViewOptions};
-use crate::scene::units::Length;
-use crate::scene::Color;
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -187,5 +187,5 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
         },
         None => ViewFigure::default_edges(size, figure.order()),
     });
-    crate::figure::plan::Plan::new(figure)
+    crate::library::figure::plan::Plan::new(figure)
 }
