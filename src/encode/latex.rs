@@ -327,9 +327,24 @@ impl MathState {
 /// file spells symbols with (`\oplus`, `\le`, `\alpha`), none of which takes an
 /// argument or reads a file.
 fn is_symbol_command(word: &str) -> bool {
-    const MORE: [&str; 16] = [
-        "leq", "geq", "ne", "lfloor", "rfloor", "lceil", "rceil", "ldots", "dots", "quad", "qquad",
-        "bmod", "mid", "langle", "rangle", "circ",
+    const MORE: [&str; 17] = [
+        "leq",
+        "geq",
+        "ne",
+        "lfloor",
+        "rfloor",
+        "lceil",
+        "rceil",
+        "ldots",
+        "dots",
+        "quad",
+        "qquad",
+        "bmod",
+        "mid",
+        "langle",
+        "rangle",
+        "circ",
+        "backslash",
     ];
     MORE.contains(&word)
         || SYMBOLS

@@ -31,9 +31,13 @@ pub fn rasterize(scene: &Scene, control: &crate::Control) -> Result<Pixmap> {
         }
         match item {
             Item::Cells(cells) if scene.paper.is_some() => {
-                draw_cells(&mut pixmap, &scaled_cells(cells, sx, sy))
+                let (cols, rows) = device_edges(cells, sx, sy);
+                draw_cells(&mut pixmap, cells, &cols, &rows)
             }
-            Item::Cells(cells) => draw_cells(&mut pixmap, cells),
+            Item::Cells(cells) => {
+                let (cols, rows) = layer_edges(cells);
+                draw_cells(&mut pixmap, cells, &cols, &rows)
+            }
             Item::Path(path) => draw_path(&mut pixmap, path, transform),
             Item::Text(text) => {
                 let outline = PathItem {
@@ -48,12 +52,51 @@ pub fn rasterize(scene: &Scene, control: &crate::Control) -> Result<Pixmap> {
     Ok(pixmap)
 }
 
-/// A cell layer in device pixels: the rectangle's corners rounded to whole pixels.
-fn scaled_cells(layer: &CellLayer, sx: f64, sy: f64) -> CellLayer {
-    CellLayer {
-        rect: device_rect(layer.rect, sx, sy),
+/// A layer's column and row edges in scene units, on the scene.
+fn layer_edges(layer: &CellLayer) -> (Vec<usize>, Vec<usize>) {
+    let (x0, y0) = (layer.rect.x as usize, layer.rect.y as usize);
+    (
+        (0..=layer.cols)
+            .map(|k| x0 + layer.col_edge(k) as usize)
+            .collect(),
+        (0..=layer.rows)
+            .map(|k| y0 + layer.row_edge(k) as usize)
+            .collect(),
+    )
+}
+
+/// A layer's column and row edges in device pixels on paper. Cells of a scene
+/// unit or more end where the scene's edges do, scaled and rounded, as the PDF,
+/// SVG and TikZ draw them: an outline drawn on the scene's edges then covers
+/// the cells it outlines (shared out afresh in device pixels, a cell's edge
+/// moved up to a scene unit, and slivers showed beyond the outlines). Finer
+/// cells (a section's, one per device pixel) share out the device rectangle.
+fn device_edges(layer: &CellLayer, sx: f64, sy: f64) -> (Vec<usize>, Vec<usize>) {
+    let device = device_rect(layer.rect, sx, sy);
+    let shared = CellLayer {
+        rect: device,
         ..layer.clone()
-    }
+    };
+    let (shared_cols, shared_rows) = layer_edges(&shared);
+    let (cols, rows) = layer_edges(layer);
+    let scaled = |edges: Vec<usize>, s: f64| -> Vec<usize> {
+        edges
+            .into_iter()
+            .map(|e| (e as f64 * s).round().max(0.0) as usize)
+            .collect()
+    };
+    (
+        if layer.cols <= layer.rect.width as usize {
+            scaled(cols, sx)
+        } else {
+            shared_cols
+        },
+        if layer.rows <= layer.rect.height as usize {
+            scaled(rows, sy)
+        } else {
+            shared_rows
+        },
+    )
 }
 
 /// The device pixels a scene rectangle of cells covers on a canvas drawn `sx`, `sy`
@@ -110,19 +153,15 @@ fn blend(dst: &mut [u8], src: [u8; 4]) {
     }
 }
 
-fn draw_cells(pixmap: &mut Pixmap, layer: &CellLayer) {
+/// Draws a layer's cells between the pixel edges given (`cols + 1` and
+/// `rows + 1` of them), and its grid lines on each cell's first pixels.
+fn draw_cells(pixmap: &mut Pixmap, layer: &CellLayer, col_edges: &[usize], row_edges: &[usize]) {
     let (canvas_w, canvas_h) = (pixmap.width() as usize, pixmap.height() as usize);
     let colors: Vec<[u8; 4]> = layer.palette.iter().map(|&c| premultiplied(c)).collect();
     let data = pixmap.data_mut();
-    let (x0, y0) = (layer.rect.x as usize, layer.rect.y as usize);
-    let col_edges: Vec<usize> = (0..=layer.cols)
-        .map(|k| x0 + layer.col_edge(k) as usize)
-        .collect();
+    let (x0, y0) = (col_edges[0], row_edges[0]);
     for row in 0..layer.rows {
-        let (top, bottom) = (
-            y0 + layer.row_edge(row) as usize,
-            y0 + layer.row_edge(row + 1) as usize,
-        );
+        let (top, bottom) = (row_edges[row], row_edges[row + 1]);
         for y in top..bottom.min(canvas_h) {
             let line = &mut data[y * canvas_w * 4..(y + 1) * canvas_w * 4];
             for col in 0..layer.cols {
@@ -141,11 +180,11 @@ fn draw_cells(pixmap: &mut Pixmap, layer: &CellLayer) {
     }
     if let Some(grid) = layer.grid_line {
         let color = premultiplied(grid);
-        let (right, bottom) = (
-            x0 + layer.rect.width as usize,
-            y0 + layer.rect.height as usize,
+        let (right, bottom) = (col_edges[layer.cols], row_edges[layer.rows]);
+        let (xs, ys) = (
+            grid_positions(col_edges, right),
+            grid_positions(row_edges, bottom),
         );
-        let (xs, ys) = grid_lines(layer);
         for y in y0..bottom.min(canvas_h) {
             let line = &mut data[y * canvas_w * 4..(y + 1) * canvas_w * 4];
             if ys.contains(&y) {
@@ -265,6 +304,83 @@ mod tests {
             })
             .collect();
         assert_eq!(straight_rgba(&pixmap), expected);
+    }
+
+    /// A block of cells outlined on the scene's edges, as a board's
+    /// decomposition marks are, on paper at 300 dpi where the cells (26.2 units)
+    /// do not divide the board: no pixel of the block's colour shows beyond the
+    /// outline (the cells' edges were shared out afresh in device pixels, up to
+    /// a scene unit past the outline: blue slivers beside the outlines).
+    #[test]
+    fn an_outline_on_the_scenes_cell_edges_covers_its_cells_on_paper() {
+        let blue = Color::rgb(0, 114, 178);
+        let mut scene = Scene::new(163, 163, Color::WHITE);
+        let (cols, rows) = (5, 5);
+        let block = 1..4;
+        let layer = CellLayer {
+            rect: PixelRect {
+                x: 16,
+                y: 16,
+                width: 131,
+                height: 131,
+            },
+            rows,
+            cols,
+            indices: (0..rows * cols)
+                .map(|k| u8::from(block.contains(&(k / cols)) && block.contains(&(k % cols))))
+                .collect(),
+            palette: vec![Color::TRANSPARENT, blue],
+            grid_line: None,
+        };
+        let (left, right) = (
+            16.0 + f64::from(layer.col_edge(block.start)),
+            16.0 + f64::from(layer.col_edge(block.end)),
+        );
+        let (top, bottom) = (
+            16.0 + f64::from(layer.row_edge(block.start)),
+            16.0 + f64::from(layer.row_edge(block.end)),
+        );
+        scene.push(layer);
+        // A white casing 2.4 units wide, inside the block up to its edges.
+        let inset = 1.2;
+        scene.push(
+            PathItem::polygon(&[
+                (left + inset, top + inset),
+                (right - inset, top + inset),
+                (right - inset, bottom - inset),
+                (left + inset, bottom - inset),
+            ])
+            .stroked(Color::WHITE, 2.0 * inset),
+        );
+        let scene = scene.on_paper(
+            crate::library::scene::units::Print { dpi: Some(300.0) },
+            None,
+        );
+        let pixmap = rasterize(&scene, &crate::Control::default()).unwrap();
+        let (sx, sy) = device_scale(&scene);
+        let is_blue = |x: u32, y: u32| {
+            let p = pixmap.pixel(x, y).unwrap().demultiply();
+            (p.red(), p.green(), p.blue()) == (blue.r, blue.g, blue.b)
+        };
+        let (x0, x1) = ((left * sx) as u32, (right * sx).ceil() as u32);
+        let (y0, y1) = ((top * sy) as u32, (bottom * sy).ceil() as u32);
+        let mut slivers = Vec::new();
+        for y in 0..pixmap.height() {
+            for x in 0..pixmap.width() {
+                let inside = (x0..x1).contains(&x) && (y0..y1).contains(&y);
+                if !inside && is_blue(x, y) {
+                    slivers.push((x, y));
+                }
+            }
+        }
+        assert!(
+            slivers.is_empty(),
+            "{} blue pixels outside the outline, first {:?}",
+            slivers.len(),
+            slivers.first()
+        );
+        // And the cells inside are there.
+        assert!(is_blue((x0 + x1) / 2, (y0 + y1) / 2));
     }
 
     #[test]

@@ -178,17 +178,37 @@ fn is_math_name(text: &str) -> bool {
     text.chars().any(|c| c.is_ascii_alphabetic())
 }
 
-/// A text item's words as LaTeX, or the one-line refusal naming the character.
-/// Axis names that are formulas (`x − z`) are set as math, as in the papers.
-fn text_tex(text: &TextItem) -> Result<String> {
-    let words = if text.role == crate::library::scene::Role::AxisName
-        && !text.text.contains('$')
-        && is_math_name(&text.text)
-    {
-        format!("${}$", text.text)
-    } else {
-        text.text.clone()
+/// The words of a text item as the papers set them, in the scene's markup:
+/// axis names that are formulas (`x − z`, a colour bar's `z`) and panel labels
+/// that give a parameter's value (`k = 3`) in math, a table's corner (`x\y`,
+/// its row and column names) as `$x\backslash y$`; the rest as they are.
+fn as_math(text: &TextItem) -> String {
+    use crate::library::scene::Role;
+    let words = &text.text;
+    if words.contains('$') {
+        return words.clone();
+    }
+    let formula = match text.role {
+        Role::AxisName => is_math_name(words),
+        Role::Label => words.contains('=') && is_math_name(words),
+        Role::TableNumber => match words.split_once('\\') {
+            Some((row, col)) if is_math_name(row) && is_math_name(col) => {
+                return format!("${row}\\backslash {col}$");
+            }
+            _ => false,
+        },
+        _ => false,
     };
+    if formula {
+        format!("${words}$")
+    } else {
+        words.clone()
+    }
+}
+
+/// A text item's words as LaTeX, or the one-line refusal naming the character.
+fn text_tex(text: &TextItem) -> Result<String> {
+    let words = as_math(text);
     super::latex::tex_escape(&words).map_err(|c| {
         Error::unsupported(format!(
             "the text '{}' holds '{c}' (U+{:04X}), which LaTeX cannot set; change the text, or write .pdf or .svg",
@@ -494,6 +514,15 @@ mod tests {
         assert_eq!(name("P-positions", Role::AxisName), "P-positions");
         assert_eq!(name("y", Role::Tick), "y");
         assert_eq!(name("$m$", Role::AxisName), "$m$");
+        // A panel's parameter and a table's corner are formulas too; a label
+        // that is a word or a letter of its own is not.
+        assert_eq!(name("k = 3", Role::Label), "$k = 3$");
+        assert_eq!(name("y = 10", Role::Label), "$y = 10$");
+        assert_eq!(name("(a)", Role::Label), "(a)");
+        assert_eq!(name("x\\y", Role::TableNumber), "$x\\backslash y$");
+        assert_eq!(name("x₁\\x₂", Role::TableNumber), "$x_1\\backslash x_2$");
+        assert_eq!(name("heap\\y", Role::TableNumber), "heap\\textbackslash{}y");
+        assert_eq!(name("12", Role::TableNumber), "12");
     }
 
     #[test]

@@ -339,6 +339,16 @@ pub fn sheet_in_boxes(
         caption_height,
     };
     let (natural, height) = layout.size(panels.len());
+    // The last row's text needs no spacing under it, only its descent: the
+    // margin follows, so the blank under the sheet matches the blank over it
+    // (it was 1.5 times as deep, figure-2's 96 px against 62).
+    // A key under the sheet keeps a quarter line of air over it.
+    let height = height
+        - match (text_lines > 0, key.is_empty()) {
+            (true, true) => line_height / 3 + (caption_size * 0.25).floor() as u32,
+            (true, false) => line_height / 3,
+            (false, _) => 0,
+        };
     // Whole panels leave up to a unit per column of the width asked for: it goes
     // to the margins, so the figure is exactly as wide as asked.
     let (width, shift) = match style.width {
@@ -415,7 +425,9 @@ pub fn sheet_in_boxes(
     if let Some(block) = legend::KeyBlock::new(key, key_size(style, panel_width, columns), room) {
         // In the bottom margin, which the key pushes down.
         let top = f64::from(scene.height.saturating_sub(style.margin));
-        scene.height += block.height;
+        // The block keeps room under its last row for a descent and a
+        // spacing; the margin after it is the spacing.
+        scene.height += block.height.saturating_sub(block.trailing_space());
         let centre = f64::from(scene.width) / 2.0;
         block.draw(&mut scene, centre, top, style.caption_color);
     }

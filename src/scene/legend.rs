@@ -304,6 +304,12 @@ impl KeyBlock {
         Some(KeyBlock { rows, size, height })
     }
 
+    /// Pixels of [`KeyBlock::height`] under the last row's baseline, less a
+    /// little of its descent: a spacing a figure may leave to its margin.
+    pub fn trailing_space(&self) -> u32 {
+        (self.size * 0.75).floor() as u32
+    }
+
     /// Draws the rows centred on `centre`, the first from `top` down, text in `ink`.
     pub fn draw(&self, scene: &mut Scene, centre: f64, top: f64, ink: Color) {
         for (k, row) in self.rows.iter().enumerate() {

@@ -364,3 +364,42 @@ fn memory_refusal_states_the_estimate() {
         .unwrap();
     assert_one_line_error(&output, "GiB of memory, over the limit of 2.0 GiB");
 }
+
+/// The blank rows over and under a sheet are balanced (within 1.2 of each
+/// other) at a column's, a page's and two columns' widths, with the
+/// decomposition's key under it and without a key: the key and the captions'
+/// spacing once left the bottom 1.5 times the top (figure-2: 96 px against 62).
+#[test]
+fn a_sheets_blank_under_it_matches_its_blank_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (m, decompose) in [("3,5,11", true), ("1..8", false)] {
+        for width in ["85mm", "160mm", "178mm"] {
+            let mut args = vec![
+                "square", "--m", m, "--width", width, "--quiet", "-o", "s.png",
+            ];
+            if decompose {
+                args.push("--decompose");
+            }
+            super::support::run_ok(d, &args);
+            let (w, h, _, _, data) =
+                super::support::decode_png(&std::fs::read(d.join("s.png")).unwrap());
+            let (w, h) = (w as usize, h as usize);
+            let channels = data.len() / (w * h);
+            let row = |y: usize| &data[y * w * channels..(y + 1) * w * channels];
+            let background = &row(0)[..channels];
+            let blank = |y: usize| row(y).chunks(channels).all(|p| p == background);
+            let top = (0..h).take_while(|&y| blank(y)).count();
+            let bottom = (0..h).rev().take_while(|&y| blank(y)).count();
+            assert!(
+                top > 0 && bottom > 0,
+                "m = {m} at {width}: {top} / {bottom}"
+            );
+            let ratio = top.max(bottom) as f64 / top.min(bottom) as f64;
+            assert!(
+                ratio <= 1.2,
+                "m = {m} at {width}: {top} px blank over the sheet, {bottom} px under it"
+            );
+        }
+    }
+}

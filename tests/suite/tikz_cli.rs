@@ -459,3 +459,126 @@ fn a_recipe_writes_tikz_when_its_formats_say_so() {
     };
     assert_eq!(body(&tikz), body(&read(direct.path(), "b.tikz")));
 }
+
+/// The names in a Grundy figure are formulas, set as the papers set them: in
+/// TikZ a sieve's axis names (`$y$`, `$x - z$`), a 3D plot's colour bar (`$z$`),
+/// a sheet's panel labels (`$k = 2$`) and a table's corner (`$x\backslash y$`)
+/// are math, and the `.tex` table ends in its colour key. Compiled, the
+/// sieve's words (no title, no ticks) are all math italic and symbols, no
+/// upright text font; the table's key reads "≡ 0 (mod 3)" to "≡ 2 (mod 3)".
+#[test]
+fn grundy_names_are_math_italic_in_tikz_and_the_tex_table_has_its_colour_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let game = ["grundy", "triangular", "--k", "2", "--width", "85mm"];
+    let draw = |extra: &[&str]| run_ok(d, &[&game[..], extra, &["--quiet"]].concat());
+    draw(&[
+        "--box",
+        "12",
+        "--plot",
+        "sieve",
+        "--no-caption",
+        "--no-ticks",
+        "-o",
+        "names.tikz",
+    ]);
+    draw(&["--box", "8", "-o", "cloud.tikz"]);
+    draw(&["--box", "6", "--slice", "z=5", "-o", "table.tikz"]);
+    draw(&["--box", "10", "--slice", "z=5", "-o", "table.tex"]);
+    run_ok(
+        d,
+        &[
+            "grundy",
+            "--cap",
+            "floor(min(x,z)/k)",
+            "--param",
+            "k=1..3",
+            "--box",
+            "10",
+            "--plot",
+            "sieve",
+            "--width",
+            "178mm",
+            "--quiet",
+            "-o",
+            "sheet.tikz",
+        ],
+    );
+    let read = |name: &str| std::fs::read_to_string(d.join(name)).unwrap();
+    let names = read("names.tikz");
+    assert!(
+        names.contains("{$y$}") && names.contains("{$x - z$}"),
+        "{names}"
+    );
+    assert!(read("cloud.tikz").contains("{$z$}"));
+    assert!(read("table.tikz").contains("{$x\\backslash y$}"));
+    let sheet = read("sheet.tikz");
+    for k in 1..=3 {
+        assert!(sheet.contains(&format!("{{$k = {k}$}}")), "{sheet}");
+    }
+    let table = read("table.tex");
+    assert!(table.contains("$x\\backslash y$"), "{table}");
+    assert_eq!(table.matches("\\fcolorbox{black}{nimscapeClass").count(), 3);
+
+    let compile = |main: &str, body: &str| -> String {
+        std::fs::write(
+            d.join(format!("{main}.tex")),
+            format!(
+                "\\documentclass{{article}}\n\\usepackage[a4paper,margin=25mm]{{geometry}}\n\
+                 \\usepackage{{fix-cm}}\n\\usepackage{{colortbl}}\n\\usepackage{{tikz}}\n\
+                 \\begin{{document}}\n\\pagestyle{{empty}}\n{body}\n\\end{{document}}\n"
+            ),
+        )
+        .unwrap();
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", main])
+            .current_dir(d)
+            .output()
+            .expect("pdflatex is installed (texlive-latex-recommended, texlive-pictures)");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{main} does not compile:\n{}",
+            &stdout[stdout.len().saturating_sub(3000)..]
+        );
+        let log = std::fs::read_to_string(d.join(format!("{main}.log"))).unwrap();
+        assert_eq!(log_problems(&log), Vec::<String>::new(), "{main}");
+        let fonts = Command::new("pdffonts")
+            .arg(format!("{main}.pdf"))
+            .current_dir(d)
+            .output()
+            .expect("pdffonts is installed (poppler-utils)");
+        String::from_utf8_lossy(&fonts.stdout).to_string()
+    };
+    // The sieve alone: its only words are its axis names.
+    let fonts = compile("names", "\\noindent\\input{names.tikz}");
+    let bases: Vec<&str> = fonts
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|name| name.split('+').next_back().unwrap())
+        .collect();
+    assert!(bases.iter().any(|b| b.starts_with("CMMI")), "{fonts}");
+    assert!(
+        bases
+            .iter()
+            .all(|b| b.starts_with("CMMI") || b.starts_with("CMSY")),
+        "an axis name in an upright text font:\n{fonts}"
+    );
+    // Everything in one document, the table with its key under it.
+    compile(
+        "all",
+        "\\noindent\\input{table.tex}\n\n\\noindent\\input{table.tikz}\n\n\
+         \\noindent\\input{cloud.tikz}\n\n\\noindent\\resizebox{\\linewidth}{!}{\\input{sheet.tikz}}",
+    );
+    let text = Command::new("pdftotext")
+        .args(["-f", "1", "-l", "1", "all.pdf", "-"])
+        .current_dir(d)
+        .output()
+        .expect("pdftotext is installed (poppler-utils)");
+    let text = String::from_utf8_lossy(&text.stdout).to_string();
+    for class in 0..3 {
+        let key = format!("≡ {class} (mod 3)");
+        assert!(text.contains(&key), "'{key}' not under the table:\n{text}");
+    }
+}

@@ -118,6 +118,7 @@ pub(super) fn colour_bar(
         halign: HAlign::Center,
         valign: VAlign::Baseline,
         rotation: 0.0,
-        role: crate::library::scene::Role::Key,
+        // The bar is the axis of the coordinate its colour shows.
+        role: crate::library::scene::Role::AxisName,
     });
 }
