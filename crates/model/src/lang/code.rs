@@ -1189,6 +1189,42 @@ impl Code {
     pub(crate) fn split_chain(&self, changes: impl Fn(usize) -> bool) -> Option<SplitChain> {
         let chain = self.fast.as_deref()?.chain.as_ref()?;
         let reads_changing = |o: Operand| matches!(o, Operand::V(i) if changes(i));
+        // A chain that starts with a sum (`x1 + x3 + 1`, `t - 1`): the sum's
+        // terms that do not change are added first, into the head, so the
+        // tail adds only those that do. A sum is the same in any order, and
+        // an overflow on the way (in either order) reruns on exact fractions,
+        // as always: the value is the chain's.
+        let run = chain
+            .steps
+            .iter()
+            .take_while(|(op, _)| matches!(op, B::Add | B::Sub))
+            .count();
+        let terms: Vec<(bool, Operand)> = std::iter::once((false, chain.first))
+            .chain(chain.steps[..run].iter().map(|&(op, o)| (op == B::Sub, o)))
+            .collect();
+        let (changing, fixed): (Vec<_>, Vec<_>) =
+            terms.iter().partition(|(_, o)| reads_changing(*o));
+        let in_order = terms
+            .iter()
+            .position(|(_, o)| reads_changing(*o))
+            .is_none_or(|at| terms[at..].iter().all(|(_, o)| reads_changing(*o)));
+        if !changing.is_empty() && !fixed.is_empty() && !in_order {
+            let as_step = |&(minus, o): &(bool, Operand)| (if minus { B::Sub } else { B::Add }, o);
+            let (first, head) = match fixed[0] {
+                (false, o) => (o, fixed[1..].iter().map(as_step).collect()),
+                (true, _) => (Operand::K(0), fixed.iter().map(as_step).collect()),
+            };
+            return Some(SplitChain {
+                first: Some(first),
+                head,
+                tail_first: None,
+                tail: changing
+                    .iter()
+                    .map(as_step)
+                    .chain(chain.steps[run..].iter().copied())
+                    .collect(),
+            });
+        }
         if reads_changing(chain.first) {
             return Some(SplitChain {
                 first: None,

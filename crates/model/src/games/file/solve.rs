@@ -292,20 +292,24 @@ impl GameFile {
                 let (seen, seen_pass, used, options) =
                     (&mut seen, &mut seen_pass, &mut used, &mut options);
                 let pass = self.pass;
-                fast.options(&p, idx, &valid, &mut |oi| {
-                    let v = passless_or(values_ref, passless_ref, pass, oi);
-                    let w = usize::from(v) / 64;
-                    seen[w] |= 1 << (v % 64);
-                    let mut top = w;
-                    if pass {
-                        let v = values_ref[oi];
+                let done = fast.options(&p, idx, &valid);
+                if done {
+                    for &oi in &fast.found {
+                        let v = passless_or(values_ref, passless_ref, pass, oi);
                         let w = usize::from(v) / 64;
-                        seen_pass[w] |= 1 << (v % 64);
-                        top = top.max(w);
+                        seen[w] |= 1 << (v % 64);
+                        let mut top = w;
+                        if pass {
+                            let v = values_ref[oi];
+                            let w = usize::from(v) / 64;
+                            seen_pass[w] |= 1 << (v % 64);
+                            top = top.max(w);
+                        }
+                        *used = (*used).max(top + 1);
                     }
-                    *used = (*used).max(top + 1);
-                    *options += 1;
-                })
+                    *options = fast.found.len() as u64;
+                }
+                done
             };
             if !done {
                 seen.fill(0);
@@ -617,6 +621,8 @@ struct FastMoves<'a> {
     strides: &'a [usize],
     cache: PositionCache,
     columns: Box<Columns>,
+    /// The options of the last position, by tuple index.
+    found: Vec<usize>,
 }
 
 /// The columns of one batch of `t` ([`BATCH`] values), kept between
@@ -725,22 +731,18 @@ impl<'a> FastMoves<'a> {
                 out_columns: [[0; BATCH]; super::HEAPS_MAX],
                 index: [0; BATCH],
             }),
+            found: Vec::new(),
         }
     }
 
-    /// Calls `mark` with the tuple index of every option of the position `p`
-    /// (tuple `idx`), in the file's order of moves; `false` when it gave up (some
-    /// options may have been marked: the caller starts the position again).
+    /// The tuple index of every option of the position `p` (tuple `idx`), in
+    /// the file's order of moves, into [`FastMoves::found`]; `false` when it
+    /// gave up (the caller then enumerates the position the slow way).
     #[inline]
-    fn options(
-        &mut self,
-        p: &[u32],
-        idx: usize,
-        valid: &[u64],
-        mark: &mut impl FnMut(usize),
-    ) -> bool {
-        let is_valid = |oi: usize| valid.get(oi / 64).is_some_and(|w| w >> (oi % 64) & 1 == 1);
+    fn options(&mut self, p: &[u32], idx: usize, valid: &[u64]) -> bool {
+        self.found.clear();
         self.cache.next_position();
+        let is_valid = |oi: usize| valid.get(oi / 64).is_some_and(|w| w >> (oi % 64) & 1 == 1);
         let mut vars = [0i64; super::HEAPS_MAX + 1];
         for (v, &c) in vars.iter_mut().zip(p) {
             *v = i64::from(c);
@@ -752,7 +754,9 @@ impl<'a> FastMoves<'a> {
             strides,
             cache,
             columns,
+            found,
         } = self;
+        let mark = &mut |oi: usize| found.push(oi);
         let n = *n;
         for m in moves.iter() {
             match m.kind {
@@ -1027,11 +1031,11 @@ mod tests {
                 .zip(bounds)
                 .map(|(&s, &b)| ((idx / s) % (b as usize + 1)) as u32)
                 .collect();
-            let mut marked = Vec::new();
-            if !fast.options(&p, idx, &valid, &mut |oi| marked.push(oi)) {
+            if !fast.options(&p, idx, &valid) {
                 gave_up += 1;
                 continue;
             }
+            let marked = fast.found.clone();
             decided += 1;
             let mut slow = Vec::new();
             file.for_each_option(&p, &mut |o, _, _| {
