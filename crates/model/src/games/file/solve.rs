@@ -892,14 +892,14 @@ fn general(
         if m.to.is_empty() {
             match m.family {
                 Family::Lower { heap, .. } => {
-                    for k in 0..len {
-                        u_columns[*heap][k] = start + k as i64;
+                    for (k, slot) in u_columns[*heap][..len].iter_mut().enumerate() {
+                        *slot = start + k as i64;
                     }
                 }
                 Family::Take { heaps } => {
                     for &h in heaps {
-                        for k in 0..len {
-                            u_columns[h][k] = vars[h] - (start + k as i64);
+                        for (k, slot) in u_columns[h][..len].iter_mut().enumerate() {
+                            *slot = vars[h] - (start + k as i64);
                         }
                     }
                 }

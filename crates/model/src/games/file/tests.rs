@@ -617,7 +617,7 @@ pub(super) fn random_generic_file_within(
         3 => format!("min({h} // 2 + {}, {hj})", second % 2),
         4 => format!("max(min({a} - 1, {hj}), 0)"),
         5 => format!("min({hj}, t + {a} % 2)"),
-        6 if second % 4 == 0 => format!(
+        6 if second.is_multiple_of(4) => format!(
             "min({hj}, {a} + 4611686018427387904 + 4611686018427387904 - 9223372036854775807)"
         ),
         _ => format!("min({a} + {b} + {}, {hj})", second % 2),
