@@ -238,7 +238,8 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             "box": bounds,
         });
         if args.time {
-            let choice = figure.game.solver_choice(&figure.game_box, &ctx.control)?;
+            let choice = nimscape::figure::Figure::solver(&plan, &ctx.control)?
+                .ok_or_else(|| anyhow::anyhow!("a Grundy figure names its solver"))?;
             document["positions"] = solution.len().into();
             document["seconds"] = seconds.into();
             document["solver"] = choice.solver.clone().into();

@@ -449,6 +449,38 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         }
     }
 
+    // A figure with `time = true` (grundy's --time) reports which solver solved
+    // its game and why no faster one applies, as `nimscape grundy --time` does.
+    let timed: Vec<&Done> = results
+        .iter()
+        .filter(|done| done.error.is_none())
+        .filter(|done| {
+            let job = &jobs[done.job];
+            recipes[job.set].figures[job.figure]
+                .effective_params(args.quick)
+                .iter()
+                .any(|p| {
+                    recipe::same_key(&p.key, "time") && p.value == recipe::ParamValue::Switch(true)
+                })
+        })
+        .collect();
+    if !timed.is_empty() {
+        let mut out = out::stdout();
+        for done in timed {
+            let job = &jobs[done.job];
+            if let Some(choice) = job.planned.figure().solver(&ctx.control)? {
+                report!(
+                    out,
+                    "{}: solver: {} ({})",
+                    recipes[job.set].figures[job.figure].name,
+                    choice.solver,
+                    choice.why
+                );
+            }
+        }
+        out.finish()?;
+    }
+
     if args.timings {
         let mut out = out::stdout();
         report!(out, "seconds\tfigure");

@@ -71,6 +71,14 @@ pub trait Figure: Sync {
         None
     }
 
+    /// Which solver solves the figure's game, and why no faster one applies:
+    /// what `grundy --time` reports as `solver` and `solver_why`, for the
+    /// command line, recipes and Python alike; `None` for a figure of no one
+    /// game (a board, a sheet over a parameter).
+    fn solver(&self, _control: &Control) -> Result<Option<crate::games::SolverChoice>> {
+        Ok(None)
+    }
+
     /// The frames of an animated figure, for APNG and numbered frame
     /// sequences; still figures refuse.
     fn frames(&self) -> Result<Frames<'_>> {

@@ -415,3 +415,102 @@ fn grundy_cap_with_a_pass_or_misere_matches_the_shipped_variants() {
     assert_one_line_error(&refused, "write misere = true in the file");
     assert!(!d.join("x.csv").exists());
 }
+
+/// A recipe's Grundy figure with `time = true` reports its solver the way
+/// `grundy --time` does (the same request, the same words): the capped solver
+/// for a recognised game file, the generic one with its reason for another.
+#[test]
+fn a_recipe_with_time_reports_the_solver_as_the_command_line_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let recipe = format!(
+        "name = \"solvers\"\n\n\
+         [[figure]]\nname = \"min-k\"\nmodel = \"grundy\"\ncaption = \"min-k\"\n\
+         game = '{}'\nbox = 20\ntime = true\nformats = [\"csv\"]\n\n\
+         [[figure]]\nname = \"wythoff\"\nmodel = \"grundy\"\ncaption = \"Wythoff\"\n\
+         game = '{}'\nbox = 12\ntime = true\nformats = [\"csv\"]\n\n\
+         [[figure]]\nname = \"untimed\"\nmodel = \"grundy\"\ncaption = \"nim\"\n\
+         game = '{}'\nbox = 5\nformats = [\"csv\"]\n",
+        game("min-k.toml"),
+        game("wythoff.toml"),
+        game("nim.toml"),
+    );
+    std::fs::write(d.join("r.toml"), recipe).unwrap();
+    let rendered = run_ok(d, &["render", "r.toml", "--out", "out", "--quiet"]);
+    for (name, file, size) in [
+        ("min-k", "min-k.toml", "20"),
+        ("wythoff", "wythoff.toml", "12"),
+    ] {
+        let cli = run_ok(
+            d,
+            &["grundy", "--game", &game(file), "--box", size, "--time"],
+        );
+        let solver = cli
+            .lines()
+            .find(|l| l.starts_with("solver: "))
+            .unwrap_or_else(|| panic!("{cli}"));
+        assert!(
+            rendered.contains(&format!("{name}: {solver}\n")),
+            "{rendered}\n{cli}"
+        );
+    }
+    assert!(
+        rendered.contains("min-k: solver: capped (tiled) (the file is y <= cap(x, z)"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("wythoff: solver: generic (not a capped game"),
+        "{rendered}"
+    );
+    assert!(!rendered.contains("untimed"), "{rendered}");
+    assert!(d.join("out/solvers/min-k.csv").exists());
+}
+
+/// docs/games.md's table of the shipped game files says which solver each runs
+/// on: every file of games/ has a row, and the row's solver is the one the
+/// recogniser chooses (on the file's own box, or 12 per heap).
+#[test]
+fn docs_games_md_names_each_shipped_files_solver_as_the_recogniser_chooses() {
+    let docs: PathBuf = [env!("CARGO_MANIFEST_DIR"), "docs", "games.md"]
+        .iter()
+        .collect();
+    let docs = std::fs::read_to_string(docs).unwrap();
+    let rows: std::collections::BTreeMap<String, String> = docs
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let file = cells.get(1)?.strip_prefix('`')?.strip_suffix(".toml`")?;
+            Some((format!("{file}.toml"), cells.get(3)?.to_string()))
+        })
+        .collect();
+    let mut shipped: Vec<String> = std::fs::read_dir(games())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".toml"))
+        .collect();
+    shipped.sort();
+    assert_eq!(
+        shipped,
+        rows.keys().cloned().collect::<Vec<_>>(),
+        "docs/games.md lists the files of games/"
+    );
+    for name in &shipped {
+        let text = std::fs::read_to_string(games().join(name)).unwrap();
+        let file = nimscape::games::GameFile::parse(name, &text, &[]).unwrap();
+        let bounds = file
+            .default_box()
+            .map(<[u32]>::to_vec)
+            .unwrap_or_else(|| vec![12; file.heap_names().len()]);
+        let choice = file
+            .solver_choice(&bounds, &nimscape::Control::new())
+            .unwrap();
+        let documented = rows[name].to_lowercase();
+        assert!(
+            documented.starts_with(&choice.solver),
+            "docs/games.md says {name} runs on '{}', the recogniser chooses '{}' ({})",
+            rows[name],
+            choice.solver,
+            choice.why
+        );
+    }
+}

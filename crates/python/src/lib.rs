@@ -242,6 +242,14 @@ impl Plan {
         })
     }
 
+    /// `(solver, why)`: which solver solves the figure's game and why no faster
+    /// one applies, as `grundy --time` reports it; None for a figure of no one game.
+    fn solver(&self, py: Python<'_>) -> PyResult<Option<(String, String)>> {
+        let figure = self.planned.figure();
+        let choice = interruptible(py, |control| figure.solver(control))?;
+        Ok(choice.map(|c| (c.solver, c.why)))
+    }
+
     /// The figure's `.npy` data as a NumPy array (no file, no copy).
     fn array(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let array = interruptible(py, |control| self.planned.array(&self.budget, control))?;

@@ -93,3 +93,25 @@ def test_the_stub_lists_every_parameter():
     for name in ["section", "view", "sweep"]:
         assert set(nimscape.parameters(f"octahedron {name}")) | {"max_memory"} == octahedron[name], name
     assert "Rows m: one board (11)" in nimscape.square.__doc__  # the --help line of --m
+
+
+def test_a_game_file_names_its_solver_as_grundy_time_does(cli, tmp_path):
+    """``Figure.solver()`` is ``grundy --time``'s report of which solver ran and
+    why no faster one applies: the same request, the same words."""
+    import json
+    import pathlib
+    import subprocess
+
+    games = pathlib.Path(__file__).resolve().parents[3] / "games"
+    for name, box, solver in [
+        ("min-k.toml", 20, "capped (tiled)"),
+        ("band-7-1.toml", 40, "band"),
+        ("six-sided.toml", 2, "generic"),
+    ]:
+        figure = nimscape.grundy(games / name, box=box)
+        words = ["--quiet", "--format", "json", "grundy", "--game", str(games / name), "--box", str(box), "--time"]
+        report = json.loads(subprocess.run([cli, *words], check=True, capture_output=True, text=True, cwd=tmp_path).stdout)
+        assert figure.solver() == {"solver": report["solver"], "solver_why": report["solver_why"]}
+        assert figure.solver()["solver"] == solver
+    assert "not a capped game: it has 6 heaps" in nimscape.grundy(games / "six-sided.toml", box=2).solver()["solver_why"]
+    assert nimscape.square(11).solver() is None

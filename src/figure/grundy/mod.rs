@@ -173,6 +173,10 @@ impl super::Figure for GrundyPlan {
             .write_solved(self.solution(control)?, format, out, metadata, control)
     }
 
+    fn solver(&self, control: &Control) -> Result<Option<crate::games::SolverChoice>> {
+        self.game.solver_choice(&self.game_box, control).map(Some)
+    }
+
     fn default_stem(&self) -> String {
         // A file name without spaces or '=': "triangular k=3" -> grundy-triangular-k-3.
         let name: String = self

@@ -163,22 +163,159 @@ impl Chain {
         };
         let mut acc = value(self.first)?;
         for &(op, b) in &self.steps {
-            let b = value(b)?;
-            acc = match op {
-                B::Add => acc.checked_add(b)?,
-                B::Sub => acc.checked_sub(b)?,
-                B::Min => acc.min(b),
-                B::Max => acc.max(b),
-                B::Mul => acc.checked_mul(b)?,
-                B::Cmp(c) => i64::from(c.holds(acc, b)),
-                B::Xor => acc ^ b,
-                B::BitAnd => acc & b,
-                B::BitOr => acc | b,
-                _ => apply(op, acc, b).ok()?,
-            };
+            acc = step_whole(op, acc, value(b)?)?;
         }
         Some(acc)
     }
+}
+
+/// One step of a chain on `i64`: `None` where [`apply`] faults. The usual
+/// operators written out, so the step stays in registers where it is inlined.
+#[inline(always)]
+fn step_whole(op: B, acc: i64, b: i64) -> Option<i64> {
+    match op {
+        B::Add => acc.checked_add(b),
+        B::Sub => acc.checked_sub(b),
+        B::Min => Some(acc.min(b)),
+        B::Max => Some(acc.max(b)),
+        B::Mul => acc.checked_mul(b),
+        B::Cmp(c) => Some(i64::from(c.holds(acc, b))),
+        B::Xor => Some(acc ^ b),
+        B::BitAnd => Some(acc & b),
+        B::BitOr => Some(acc | b),
+        _ => apply(op, acc, b).ok(),
+    }
+}
+
+/// A [`Chain`] cut in two for a loop in which some variables change and the
+/// rest stay put (a game file's options of one position, `t` running): the
+/// head, up to the first step that reads a changing variable, is run once
+/// with the value kept ([`SplitChain::head`]); only the tail runs for the
+/// values that change ([`SplitChain::tail_batch`]). Head then tail are the chain's steps in
+/// its order, checked alike, so the value is the chain's.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitChain {
+    /// The chain's first operand, when it does not change (else the tail starts with it).
+    first: Option<Operand>,
+    head: Vec<(B, Operand)>,
+    /// The first operand when it changes.
+    tail_first: Option<Operand>,
+    tail: Vec<(B, Operand)>,
+}
+
+impl SplitChain {
+    #[inline(always)]
+    fn operand(o: Operand, vars: &[i64]) -> Option<i64> {
+        match o {
+            Operand::K(c) => Some(c),
+            Operand::V(i) => vars.get(i).copied(),
+        }
+    }
+
+    /// The value of the head on `vars` (`None`: a fault, or a head that
+    /// changes: the tail then starts from nothing and `acc` is not read).
+    #[inline]
+    pub(crate) fn head(&self, vars: &[i64]) -> Option<i64> {
+        let mut acc = Self::operand(self.first?, vars)?;
+        for &(op, b) in &self.head {
+            acc = step_whole(op, acc, Self::operand(b, vars)?)?;
+        }
+        Some(acc)
+    }
+
+    /// Whether the head can be run once (the first operand does not change).
+    pub(crate) fn has_head(&self) -> bool {
+        self.first.is_some()
+    }
+
+    /// The chain's values for a batch of values of the variables that change
+    /// (`changes[i]`: variable `i`'s values are `columns[i][..out.len()]`; the
+    /// others' are in `vars`), from the head's value `acc`, into `out`;
+    /// `false` where one faults. The chain's steps after its head, each
+    /// over the whole batch.
+    #[inline]
+    pub(crate) fn tail_batch(
+        &self,
+        acc: i64,
+        vars: &[i64],
+        changes: &[bool],
+        columns: &[[i64; BATCH]],
+        out: &mut [i64],
+    ) -> bool {
+        let len = out.len();
+        let operand = |o: Operand| -> Result<Option<&[i64]>, Option<i64>> {
+            match o {
+                Operand::K(c) => Err(Some(c)),
+                Operand::V(i) if changes.get(i).copied().unwrap_or(false) => {
+                    Ok(columns.get(i).map(|c| &c[..len]))
+                }
+                Operand::V(i) => Err(vars.get(i).copied()),
+            }
+        };
+        match self.tail_first.map(operand) {
+            None => out.fill(acc),
+            Some(Ok(Some(column))) => out.copy_from_slice(column),
+            Some(Err(Some(value))) => out.fill(value),
+            Some(_) => return false,
+        }
+        for &(op, b) in &self.tail {
+            let ok = match operand(b) {
+                Ok(Some(column)) => step_batch(op, out, |k| column[k]),
+                Err(Some(value)) => step_batch(op, out, |_| value),
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// How many values of a changing variable a [`SplitChain`] takes at once
+/// ([`SplitChain::tail_batch`]).
+pub(crate) const BATCH: usize = 16;
+
+/// `acc[k] = acc[k] op b(k)` for every `k`; `false` where one faults. The
+/// operator is matched once for the whole batch, not once per value.
+#[inline(always)]
+fn step_batch(op: B, acc: &mut [i64], b: impl Fn(usize) -> i64) -> bool {
+    let mut bad = false;
+    match op {
+        B::Add => {
+            for (k, a) in acc.iter_mut().enumerate() {
+                let (r, o) = a.overflowing_add(b(k));
+                *a = r;
+                bad |= o;
+            }
+        }
+        B::Sub => {
+            for (k, a) in acc.iter_mut().enumerate() {
+                let (r, o) = a.overflowing_sub(b(k));
+                *a = r;
+                bad |= o;
+            }
+        }
+        B::Min => {
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = (*a).min(b(k));
+            }
+        }
+        B::Max => {
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = (*a).max(b(k));
+            }
+        }
+        _ => {
+            for (k, a) in acc.iter_mut().enumerate() {
+                match step_whole(op, *a, b(k)) {
+                    Some(v) => *a = v,
+                    None => return false,
+                }
+            }
+        }
+    }
+    !bad
 }
 
 /// A whole-number program as nested closures on `i64` variables: each
@@ -1043,6 +1180,69 @@ impl Code {
             whole,
             fast,
             depth,
+        })
+    }
+
+    /// The whole-number program as a [`SplitChain`] when it is a [`Chain`]:
+    /// cut before its first operand that reads a variable for which `changes`
+    /// holds.
+    pub(crate) fn split_chain(&self, changes: impl Fn(usize) -> bool) -> Option<SplitChain> {
+        let chain = self.fast.as_deref()?.chain.as_ref()?;
+        let reads_changing = |o: Operand| matches!(o, Operand::V(i) if changes(i));
+        // A chain that starts with a sum (`x1 + x3 + 1`, `t - 1`): the sum's
+        // terms that do not change are added first, into the head, so the
+        // tail adds only those that do. A sum is the same in any order, and
+        // an overflow on the way (in either order) reruns on exact fractions,
+        // as always: the value is the chain's.
+        let run = chain
+            .steps
+            .iter()
+            .take_while(|(op, _)| matches!(op, B::Add | B::Sub))
+            .count();
+        let terms: Vec<(bool, Operand)> = std::iter::once((false, chain.first))
+            .chain(chain.steps[..run].iter().map(|&(op, o)| (op == B::Sub, o)))
+            .collect();
+        let (changing, fixed): (Vec<_>, Vec<_>) =
+            terms.iter().partition(|(_, o)| reads_changing(*o));
+        let in_order = terms
+            .iter()
+            .position(|(_, o)| reads_changing(*o))
+            .is_none_or(|at| terms[at..].iter().all(|(_, o)| reads_changing(*o)));
+        if !changing.is_empty() && !fixed.is_empty() && !in_order {
+            let as_step = |&(minus, o): &(bool, Operand)| (if minus { B::Sub } else { B::Add }, o);
+            let (first, head) = match fixed[0] {
+                (false, o) => (o, fixed[1..].iter().map(as_step).collect()),
+                (true, _) => (Operand::K(0), fixed.iter().map(as_step).collect()),
+            };
+            return Some(SplitChain {
+                first: Some(first),
+                head,
+                tail_first: None,
+                tail: changing
+                    .iter()
+                    .map(as_step)
+                    .chain(chain.steps[run..].iter().copied())
+                    .collect(),
+            });
+        }
+        if reads_changing(chain.first) {
+            return Some(SplitChain {
+                first: None,
+                head: Vec::new(),
+                tail_first: Some(chain.first),
+                tail: chain.steps.clone(),
+            });
+        }
+        let cut = chain
+            .steps
+            .iter()
+            .position(|&(_, o)| reads_changing(o))
+            .unwrap_or(chain.steps.len());
+        Some(SplitChain {
+            first: Some(chain.first),
+            head: chain.steps[..cut].to_vec(),
+            tail_first: None,
+            tail: chain.steps[cut..].to_vec(),
         })
     }
 

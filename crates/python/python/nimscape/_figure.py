@@ -139,6 +139,16 @@ class Figure:
         values as uint16 with :data:`nimscape.OUTSIDE` outside the game."""
         return self._plan.array()
 
+    def solver(self) -> Optional[Dict[str, str]]:
+        """Which solver solves the figure's game and why no faster one applies,
+        as ``nimscape grundy --time`` reports it (its JSON keys): ``{"solver":
+        "capped (tiled)", "solver_why": "the file is y <= cap(x, z) ..."}``.
+        None for a figure of no one game (a board, a sheet)."""
+        choice = self._plan.solver()
+        if choice is None:
+            return None
+        return {"solver": choice[0], "solver_why": choice[1]}
+
     def data(self) -> Any:
         """The figure's JSON data, parsed (integers exact, fractions as text)."""
         return json.loads(self.render("json"))

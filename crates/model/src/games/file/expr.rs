@@ -51,6 +51,15 @@ impl Expr {
         self.code.only_var()
     }
 
+    /// The whole-number program as a chain cut before its first operand that
+    /// changes (`changes(var)`), when the program is a chain.
+    pub(crate) fn split_chain(
+        &self,
+        changes: impl Fn(usize) -> bool,
+    ) -> Option<crate::lang::code::SplitChain> {
+        self.code.split_chain(changes)
+    }
+
     /// Whether the compiled expression reads variable `var`.
     pub(crate) fn reads_compiled(&self, var: usize) -> bool {
         self.code.reads_var(var)

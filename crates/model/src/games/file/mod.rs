@@ -65,6 +65,9 @@ struct Move {
     then: Option<Vec<Expr>>,
     /// `move 2 (lower y)`, for messages.
     label: String,
+    /// The `[[move]]` table it came from (0-based): the moves of one table
+    /// (`lower = ["x", "y"]`) share its `then`.
+    table: usize,
 }
 
 /// A game read from a game file, with its parameters set: validated and compiled.
@@ -408,6 +411,7 @@ impl GameFile {
                             },
                             then: then.clone(),
                             label: format!("move {} (lower {name})", n + 1),
+                            table: n,
                         });
                     }
                 }
@@ -442,6 +446,7 @@ impl GameFile {
                         family: Family::Take { heaps: idx },
                         then,
                         label: format!("move {} (take from {})", n + 1, take.get_ref().join(", ")),
+                        table: n,
                     });
                 }
                 _ => {

@@ -27,7 +27,7 @@ fn shipped(name: &str) -> &'static str {
     }
 }
 
-fn game(name: &str, params: &[(&str, i64)]) -> GameFile {
+pub(super) fn game(name: &str, params: &[(&str, i64)]) -> GameFile {
     let params: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     GameFile::parse(&format!("games/{name}.toml"), shipped(name), &params).unwrap()
 }
@@ -587,32 +587,56 @@ to = "(x, min(y, xor(x, t)), t)"
 /// then clamp other heaps (entries fixed in `t`, varying with it, or copies),
 /// a `to` that clamps while it lowers, and a diagonal `take`; pass or misère
 /// as asked. Every option is a lower position, so the file is always solvable.
-fn random_generic_file(n: usize, pick: &[u8], pass: bool, misere: bool) -> String {
+pub(super) fn random_generic_file(n: usize, pick: &[u8], pass: bool, misere: bool) -> String {
+    random_generic_file_within(n, pick, pass, misere, 3 * n + usize::from(pick[0] % 4))
+}
+
+/// [`random_generic_file`] with the heaps' sum at most `most`.
+pub(super) fn random_generic_file_within(
+    n: usize,
+    pick: &[u8],
+    pass: bool,
+    misere: bool,
+    most: usize,
+) -> String {
     let heaps: Vec<String> = (0..n).map(|i| format!("h{i}")).collect();
     let quoted: Vec<String> = heaps.iter().map(|h| format!("\"{h}\"")).collect();
     let mut text = format!(
         "heaps = [{}]\npositions = [\"{} <= {}\"]\npass = {pass}\nmisere = {misere}\n",
         quoted.join(", "),
         heaps.join(" + "),
-        3 * n + usize::from(pick[0] % 4)
+        most
     );
     let mut at = 1;
     let mut next = || {
         at += 1;
         pick[at % pick.len()]
     };
+    // An entry of heap `hj` after lowering heap `h`: never above `hj`, so every
+    // option stays a lower position. The overflowing sums decide on exact
+    // fractions only (min(hj, a + 1)): the fast loop gives up there.
+    let entry = |pick: u8, second: u8, h: &str, a: &str, b: &str, hj: &str| match pick % 8 {
+        0 => hj.to_string(),
+        1 => format!("min({a} + {b}, {hj})"),
+        2 => format!("min(t + {}, {hj})", second % 3),
+        3 => format!("min({h} // 2 + {}, {hj})", second % 2),
+        4 => format!("max(min({a} - 1, {hj}), 0)"),
+        5 => format!("min({hj}, t + {a} % 2)"),
+        6 if second.is_multiple_of(4) => format!(
+            "min({hj}, {a} + 4611686018427387904 + 4611686018427387904 - 9223372036854775807)"
+        ),
+        _ => format!("min({a} + {b} + {}, {hj})", second % 2),
+    };
     for (i, h) in heaps.iter().enumerate() {
         let (a, b) = (&heaps[(i + 1) % n], &heaps[(i + 2) % n]);
         let entries: Vec<String> = (0..n)
             .map(|j| {
                 let hj = &heaps[j];
-                match (j == i, next() % 5) {
-                    (true, _) => hj.clone(),
-                    (false, 0) => hj.clone(),
-                    (false, 1) => format!("min({a} + {b}, {hj})"),
-                    (false, 2) => format!("min(t + {}, {hj})", next() % 3),
-                    (false, 3) => format!("min({h} // 2 + {}, {hj})", next() % 2),
-                    (false, _) => format!("max(min({a} - 1, {hj}), 0)"),
+                let (pick, second) = (next(), next());
+                if j == i {
+                    hj.clone()
+                } else {
+                    entry(pick, second, h, a, b, hj)
                 }
             })
             .collect();
@@ -640,6 +664,22 @@ fn random_generic_file(n: usize, pick: &[u8], pass: bool, misere: bool) -> Strin
                 ));
             }
         }
+    }
+    // One table lowering every heap with one `then` (as the six-sided bar's):
+    // entries fixed for some heaps and changing for others, shared.
+    if next() % 2 == 0 {
+        let then: Vec<String> = (0..n)
+            .map(|j| {
+                let (a, b) = (&heaps[(j + 1) % n], &heaps[(j + n - 1) % n]);
+                let (pick, second) = (next(), next());
+                entry(pick, second, a, a, b, &heaps[j])
+            })
+            .collect();
+        text.push_str(&format!(
+            "[[move]]\nlower = [{}]\nthen = \"({})\"\n",
+            quoted.join(", "),
+            then.join(", ")
+        ));
     }
     if next() % 2 == 0 {
         text.push_str(&format!(
@@ -700,7 +740,7 @@ proptest! {
     /// enumeration of the same file, on random files of 2 to 4 heaps.
     #[test]
     fn random_generic_files_agree_with_a_recursion_over_their_options(
-        n in 2usize..5, pick in proptest::collection::vec(any::<u8>(), 12),
+        n in 2usize..5, pick in proptest::collection::vec(any::<u8>(), 40),
         pass: bool, misere: bool, bound in 2u32..6,
     ) {
         let text = random_generic_file(n, &pick, pass, misere);
