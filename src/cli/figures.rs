@@ -238,8 +238,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             "box": bounds,
         });
         if args.time {
-            let choice = nimscape::figure::Figure::solver(&plan, &ctx.control)?
-                .ok_or_else(|| anyhow::anyhow!("a Grundy figure names its solver"))?;
+            let choice = plan.solver_choice(&ctx.control)?;
             document["positions"] = solution.len().into();
             document["seconds"] = seconds.into();
             document["solver"] = choice.solver.clone().into();

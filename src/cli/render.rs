@@ -468,7 +468,7 @@ pub fn run(args: RenderArgs, ctx: &Context) -> Result<()> {
         let mut out = out::stdout();
         for done in timed {
             let job = &jobs[done.job];
-            if let Some(choice) = job.planned.figure().solver(&ctx.control)? {
+            if let Some(choice) = job.planned.solver(&ctx.control)? {
                 report!(
                     out,
                     "{}: solver: {} ({})",

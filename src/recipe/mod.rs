@@ -101,7 +101,7 @@ impl FigureEntry {
 }
 
 /// Keys match whether written with `-` or `_`.
-pub(crate) fn same_key(a: &str, b: &str) -> bool {
+pub fn same_key(a: &str, b: &str) -> bool {
     a.replace('_', "-") == b.replace('_', "-")
 }
 

@@ -192,6 +192,14 @@ pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
 }
 
 impl GrundyPlan {
+    /// Which solver solves the game and why no faster one applies (`--time`).
+    pub fn solver_choice(
+        &self,
+        control: &crate::Control,
+    ) -> Result<nimscape_model::games::SolverChoice> {
+        self.game.solver_choice(&self.game_box, control)
+    }
+
     /// Checks, before the (possibly long) solve, that the figure can be written
     /// to `output` (a file, `-` for a stream in `format`, or the default file in
     /// `format`).

@@ -153,6 +153,12 @@ impl Planned {
         Ok(self.figure.frames()?.count)
     }
 
+    /// Which solver solves the figure's game and why no faster one applies, as
+    /// `grundy --time` reports it; `None` for a figure of no one game.
+    pub fn solver(&self, control: &Control) -> Result<Option<nimscape_model::games::SolverChoice>> {
+        self.figure.solver(control)
+    }
+
     /// A line to print after writing the figure, where the picture could read as
     /// wrong without it (a deep window that is one flat colour, correctly).
     pub fn note(&self, control: &Control) -> Option<String> {

@@ -496,7 +496,7 @@ fn docs_games_md_names_each_shipped_files_solver_as_the_recogniser_chooses() {
     );
     for name in &shipped {
         let text = std::fs::read_to_string(games().join(name)).unwrap();
-        let file = nimscape::games::GameFile::parse(name, &text, &[]).unwrap();
+        let file = nimscape_model::games::GameFile::parse(name, &text, &[]).unwrap();
         let bounds = file
             .default_box()
             .map(<[u32]>::to_vec)

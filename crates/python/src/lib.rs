@@ -245,8 +245,7 @@ impl Plan {
     /// `(solver, why)`: which solver solves the figure's game and why no faster
     /// one applies, as `grundy --time` reports it; None for a figure of no one game.
     fn solver(&self, py: Python<'_>) -> PyResult<Option<(String, String)>> {
-        let figure = self.planned.figure();
-        let choice = interruptible(py, |control| figure.solver(control))?;
+        let choice = interruptible(py, |control| self.planned.solver(control))?;
         Ok(choice.map(|c| (c.solver, c.why)))
     }
 
