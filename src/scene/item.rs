@@ -26,6 +26,39 @@ pub enum Item {
     Text(TextItem),
 }
 
+impl Item {
+    /// Moves the item by whole units, so cell layers keep their crisp edges
+    /// (sheets and side-by-side panels place a drawn panel this way).
+    pub fn translate(&mut self, dx: u32, dy: u32) {
+        let (fx, fy) = (f64::from(dx), f64::from(dy));
+        match self {
+            Item::Cells(cells) => {
+                cells.rect.x += dx;
+                cells.rect.y += dy;
+            }
+            Item::Path(path) => {
+                for cmd in &mut path.commands {
+                    *cmd = match *cmd {
+                        PathCmd::MoveTo(x, y) => PathCmd::MoveTo(x + fx, y + fy),
+                        PathCmd::LineTo(x, y) => PathCmd::LineTo(x + fx, y + fy),
+                        PathCmd::QuadTo(a, b, x, y) => {
+                            PathCmd::QuadTo(a + fx, b + fy, x + fx, y + fy)
+                        }
+                        PathCmd::CubicTo(a, b, c, d, x, y) => {
+                            PathCmd::CubicTo(a + fx, b + fy, c + fx, d + fy, x + fx, y + fy)
+                        }
+                        PathCmd::Close => PathCmd::Close,
+                    };
+                }
+            }
+            Item::Text(text) => {
+                text.x += fx;
+                text.y += fy;
+            }
+        }
+    }
+}
+
 impl From<CellLayer> for Item {
     fn from(value: CellLayer) -> Self {
         Item::Cells(value)

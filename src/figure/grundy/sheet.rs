@@ -16,7 +16,7 @@ use crate::library::figure::plan::{Computed, Plan, Spec};
 use crate::library::scene::color::INK;
 use crate::library::scene::layout::{fit_title, SheetLayout};
 use crate::library::scene::units::PrintStyle;
-use crate::library::scene::{Color, Item, PathCmd, Role, Scene, TypeScale};
+use crate::library::scene::{Color, Item, Role, Scene, TypeScale};
 use crate::{Control, Error, Result};
 use std::io::Write;
 use std::sync::Arc;
@@ -316,7 +316,7 @@ impl GrundySheet {
             let y = geometry.margin + row * (cell.1 + geometry.gap);
             sheet.font = panel.font;
             for mut item in panel.items {
-                translate(&mut item, x, y);
+                item.translate(x, y);
                 sheet.items.push(item);
             }
         }
@@ -385,34 +385,6 @@ fn largest(panels: &[Scene]) -> (u32, u32) {
     panels
         .iter()
         .fold((1, 1), |(w, h), p| (w.max(p.width), h.max(p.height)))
-}
-
-/// Moves an item by whole units (cell layers stay on whole pixels).
-fn translate(item: &mut Item, dx: u32, dy: u32) {
-    let (fx, fy) = (f64::from(dx), f64::from(dy));
-    match item {
-        Item::Path(path) => {
-            for cmd in &mut path.commands {
-                *cmd = match *cmd {
-                    PathCmd::MoveTo(x, y) => PathCmd::MoveTo(x + fx, y + fy),
-                    PathCmd::LineTo(x, y) => PathCmd::LineTo(x + fx, y + fy),
-                    PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(a + fx, b + fy, x + fx, y + fy),
-                    PathCmd::CubicTo(a, b, c, d, x, y) => {
-                        PathCmd::CubicTo(a + fx, b + fy, c + fx, d + fy, x + fx, y + fy)
-                    }
-                    PathCmd::Close => PathCmd::Close,
-                }
-            }
-        }
-        Item::Text(text) => {
-            text.x += fx;
-            text.y += fy;
-        }
-        Item::Cells(cells) => {
-            cells.rect.x += dx;
-            cells.rect.y += dy;
-        }
-    }
 }
 
 /// The GIF palette of `frames`: every colour they paint with, and shades of

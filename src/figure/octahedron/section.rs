@@ -697,8 +697,9 @@ impl SectionPlan {
                 Some(1),
                 &board_style,
             );
-            for item in board.items {
-                scene.items.push(translate(item, px, py));
+            for mut item in board.items {
+                item.translate(px, py);
+                scene.items.push(item);
             }
             captions.push((k, format!("R({m},{m})")));
         }
@@ -910,37 +911,6 @@ fn fraction_u128(num: u128, den: u128) -> String {
         format!("{}", num / g)
     } else {
         format!("{}/{}", num / g, den / g)
-    }
-}
-
-/// An item moved by whole pixels (cell layers keep their crisp edges).
-pub fn translate(item: Item, dx: u32, dy: u32) -> Item {
-    let (fx, fy) = (f64::from(dx), f64::from(dy));
-    match item {
-        Item::Cells(mut cells) => {
-            cells.rect.x += dx;
-            cells.rect.y += dy;
-            Item::Cells(cells)
-        }
-        Item::Path(mut path) => {
-            for cmd in &mut path.commands {
-                *cmd = match *cmd {
-                    PathCmd::MoveTo(x, y) => PathCmd::MoveTo(x + fx, y + fy),
-                    PathCmd::LineTo(x, y) => PathCmd::LineTo(x + fx, y + fy),
-                    PathCmd::QuadTo(a, b, x, y) => PathCmd::QuadTo(a + fx, b + fy, x + fx, y + fy),
-                    PathCmd::CubicTo(a, b, c, d, x, y) => {
-                        PathCmd::CubicTo(a + fx, b + fy, c + fx, d + fy, x + fx, y + fy)
-                    }
-                    PathCmd::Close => PathCmd::Close,
-                };
-            }
-            Item::Path(path)
-        }
-        Item::Text(mut text) => {
-            text.x += fx;
-            text.y += fy;
-            Item::Text(text)
-        }
     }
 }
 
