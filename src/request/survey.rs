@@ -673,6 +673,21 @@ fn figures(
         Format::Pdf => "pdf",
         _ => "tikz",
     };
+    // One figure's file: its bytes handed to `emit`, its name for the page.
+    let mut write =
+        |figure: &Path, scene: &crate::library::scene::Scene| -> Result<Option<String>> {
+            let mut bytes = Vec::new();
+            crate::library::encode::write_scene_to(
+                &mut bytes,
+                format,
+                scene,
+                metadata,
+                memory_limit,
+                control,
+            )?;
+            emit(figure, &bytes)?;
+            Ok(figure.file_name().map(|n| n.to_string_lossy().into_owned()))
+        };
     let mut names = Vec::with_capacity(found.values.len());
     if found.view.plot == SurveyPlot::Table {
         // One figure for the whole survey: the name given, or `report-table.png`
@@ -687,17 +702,7 @@ fn figures(
                 .unwrap_or("survey");
             path.with_file_name(format!("{stem}-table.{ext}"))
         };
-        let mut bytes = Vec::new();
-        crate::library::encode::write_scene_to(
-            &mut bytes,
-            format,
-            &scene,
-            metadata,
-            memory_limit,
-            control,
-        )?;
-        emit(&figure, &bytes)?;
-        names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
+        names.push(write(&figure, &scene)?);
         return Ok(names);
     }
     for (i, v) in found.values.iter().enumerate() {
@@ -716,17 +721,7 @@ fn figures(
         } else {
             path.to_path_buf()
         };
-        let mut bytes = Vec::new();
-        crate::library::encode::write_scene_to(
-            &mut bytes,
-            format,
-            &scene,
-            metadata,
-            memory_limit,
-            control,
-        )?;
-        emit(&figure, &bytes)?;
-        names.push(figure.file_name().map(|n| n.to_string_lossy().into_owned()));
+        names.push(write(&figure, &scene)?);
     }
     Ok(names)
 }
