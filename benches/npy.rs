@@ -26,7 +26,7 @@ fn npy_write_box_400(c: &mut Criterion) {
             solution
                 .for_each_le_slab(|bytes| {
                     std::io::Write::write_all(&mut out, bytes)
-                        .map_err(|e| nimscape::Error::invalid(e.to_string()))
+                        .map_err(|e| nimscape::Error::invalid_request(e.to_string()))
                 })
                 .expect("no value is 65535");
         })

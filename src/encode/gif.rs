@@ -74,23 +74,23 @@ impl<W: Write> GifWriter<W> {
         repeat: Repeat,
     ) -> Result<Self> {
         if width == 0 || height == 0 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "a GIF frame needs at least 1 px per side, got {width} x {height} px"
             )));
         }
         if width > MAX_SIDE || height > MAX_SIDE {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "a {width} x {height} px animation exceeds the GIF format's limit of {MAX_SIDE} px per side; draw it smaller"
             )));
         }
         if palette.is_empty() || palette.len() > 256 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "a GIF palette holds 1 to 256 colours, got {}",
                 palette.len()
             )));
         }
         if repeat == Repeat::Times(0) {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("loop", 
                 "an animation plays at least once: Times(0) is not a play count; `loop` 0 (Repeat::Forever) loops forever",
             ));
         }
@@ -142,7 +142,7 @@ impl<W: Write> GifWriter<W> {
     /// Adds a frame compressed by [`FrameEncoder::encode`], shown for `delay_cs` cs.
     pub fn write_encoded(&mut self, frame: EncodedFrame, delay_cs: u16) -> Result<()> {
         if (frame.0.width, frame.0.height) != (self.width, self.height) {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "GIF frame {} is {} x {} px, but the animation is {} x {} px",
                 self.frames + 1,
                 frame.0.width,
@@ -174,7 +174,9 @@ impl<W: Write> GifWriter<W> {
 
     fn finish_with(mut self, last_delay: Option<u16>) -> Result<W> {
         if self.frames == 0 {
-            return Err(Error::invalid("a GIF animation needs at least one frame"));
+            return Err(Error::invalid_request(
+                "a GIF animation needs at least one frame",
+            ));
         }
         if let (Some(frame), Some(delay)) = (self.pending.as_mut(), last_delay) {
             frame.delay = delay;
@@ -211,7 +213,7 @@ impl FrameEncoder {
     pub fn encode(&self, indices: &[u8], number: usize) -> Result<EncodedFrame> {
         let expected = usize::from(self.width) * usize::from(self.height);
         if indices.len() != expected {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "GIF frame {number} has {} pixels, but a {} x {} px frame has {expected}",
                 indices.len(),
                 self.width,
@@ -220,7 +222,7 @@ impl FrameEncoder {
         }
         let max = indices.iter().copied().max().unwrap_or(0);
         if usize::from(max) >= self.colours {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "GIF frame {number} uses colour index {max}, but the palette has only {} colours",
                 self.colours
             )));

@@ -122,7 +122,7 @@ impl Format {
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);
         let Some(ext) = ext else {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "output '{}' has no extension; name it with one of {list}",
                 path.display()
             )));
@@ -134,12 +134,12 @@ impl Format {
             .ok_or_else(|| {
                 if matches!(ext.as_str(), "tikz" | "pgf") && !allowed.iter().any(|f| f.is_image())
                 {
-                    return Error::invalid(format!(
+                    return Error::invalid_request(format!(
                         "output '{}': a TikZ picture is one still figure and this one is an animation; use one of {list}",
                         path.display()
                     ));
                 }
-                Error::invalid(format!(
+                Error::invalid_request(format!(
                     "output '{}': unknown extension '.{ext}' here; use one of {list}",
                     path.display()
                 ))
@@ -165,7 +165,7 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let dir = parent_dir(&target);
                 if !dir.is_dir() {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::invalid_request(format!(
                         "output folder '{}' does not exist; create it first or choose another -o",
                         dir.display()
                     )));
@@ -190,13 +190,13 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
             continue;
         }
         if kind.is_dir() {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "output '{}' is a folder; give a file name",
                 path.display()
             )));
         }
         if !kind.is_file() {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "output '{}' is not a regular file (a FIFO, device or socket); nimscape \
                  replaces files atomically, so write to a stream with -o - instead",
                 path.display()
@@ -205,7 +205,7 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
         check_writable_folder(&parent_dir(&target))?;
         return Ok(target);
     }
-    Err(Error::invalid(format!(
+    Err(Error::invalid_request(format!(
         "output '{}' goes through more than {MAX_LINKS} symbolic links",
         path.display()
     )))
@@ -226,7 +226,7 @@ fn check_writable_folder(dir: &Path) -> Result<()> {
                 }
                 other => format!("cannot be written into ({})", std::io::Error::from(other)),
             };
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "output folder '{}' {why}; choose another -o",
                 dir.display()
             )));
@@ -596,7 +596,7 @@ mod tests {
         let path = dir.path().join("f.txt");
         let result = write_atomic(&path, DEFAULT_OUTPUT_LIMIT, |out| {
             out.write_all(b"half").unwrap();
-            Err(Error::invalid("stop"))
+            Err(Error::invalid_request("stop"))
         });
         assert!(result.is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -614,7 +614,7 @@ mod tests {
         let result = write_atomic(&path, DEFAULT_OUTPUT_LIMIT, |_out| {
             // While computing, before writing: no temporary file exists yet.
             assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-            Err(Error::invalid("failed while computing"))
+            Err(Error::invalid_request("failed while computing"))
         });
         assert!(result.is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -14,7 +14,7 @@ use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke,
 pub fn rasterize(scene: &Scene, control: &crate::Control) -> Result<Pixmap> {
     let (width, height) = scene.pixel_size();
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
-        Error::invalid(format!(
+        Error::invalid_request(format!(
             "cannot draw a {width} x {height} px image: both sides must be at least 1"
         ))
     })?;

@@ -58,7 +58,7 @@ pub fn frame_panel(
             } else {
                 "px"
             };
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("width", format!(
                 "`width` {width} {unit} leaves no room for a frame's board inside its margins; give `width` {smallest} {unit} or more (or a smaller `margin`)"
             )));
         }

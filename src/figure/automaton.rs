@@ -47,7 +47,7 @@ impl Values {
             return Ok(Values::Exact);
         }
         let p: u64 = text.parse().map_err(|_| {
-            Error::invalid(format!(
+            Error::invalid_parameter("modulus", format!(
                 "`modulus` '{text}' is neither a number nor 'exact'; write e.g. `modulus` 2, `modulus` 3 or `modulus` exact"
             ))
         })?;
@@ -64,14 +64,16 @@ pub fn frame_list(ranges: &[(u64, u64)]) -> Result<Vec<usize>> {
             b.min(usize::MAX as u64) as usize,
         )?;
         if b - a >= MAX_FRAMES as u64 || frames.len() as u64 + (b - a) >= MAX_FRAMES as u64 {
-            return Err(Error::invalid(format!(
-                "`frames` names more than {MAX_FRAMES} frames; ask for fewer"
-            )));
+            return Err(Error::invalid_parameter(
+                "frames",
+                format!("`frames` names more than {MAX_FRAMES} frames; ask for fewer"),
+            ));
         }
         frames.extend(a as usize..=b as usize);
     }
     if frames.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter(
+            "frames",
             "`frames`: no frame given; write e.g. `frames` 32 or `frames` 1..32",
         ));
     }
@@ -216,12 +218,15 @@ impl AutomatonFigure {
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
         if self.frames.is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "frames",
                 "`frames`: no frame given; write e.g. `frames` 32 or `frames` 1..32",
             ));
         }
         if self.frames.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(Error::invalid("frames must be listed in increasing order"));
+            return Err(Error::invalid_request(
+                "frames must be listed in increasing order",
+            ));
         }
         check_frames(self.frames[0], self.last())?;
         if let Values::Modulus(p) = self.values {
@@ -233,7 +238,7 @@ impl AutomatonFigure {
         if self.rule60 {
             let last = self.last();
             if self.frames.len() > 1 && self.frames != (1..=last).collect::<Vec<_>>() {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("rule60", format!(
                     "`rule60` draws generations 1..N as one diagram; give `frames` {last} or `frames` 1..{last}"
                 )));
             }
@@ -255,7 +260,7 @@ impl AutomatonFigure {
             }
             AutomatonMode::Styled {
                 columns: Some(0), ..
-            } => Err(Error::invalid("`columns` must be at least 1")),
+            } => Err(Error::invalid_parameter("columns", "`columns` must be at least 1")),
             _ => Ok(()),
         }
     }
@@ -606,7 +611,7 @@ impl AutomatonPlan {
             Some(Frame::Residue(_, grid)) => {
                 let ramp = self
                     .ramp()?
-                    .ok_or_else(|| Error::invalid("no ramp for mod 2"))?;
+                    .ok_or_else(|| Error::invalid_request("no ramp for mod 2"))?;
                 let panel = residue_panel(&grid, Color::TRANSPARENT, &ramp);
                 Ok(Scene::pixel_cells(n, n, panel.indices, panel.palette))
             }
@@ -717,7 +722,12 @@ impl AutomatonPlan {
             control.check()?;
             match first {
                 Some(Frame::Parity(_, grid)) => grid,
-                _ => return Err(Error::invalid("raw 1-bit output needs `modulus` 2")),
+                _ => {
+                    return Err(Error::invalid_parameter(
+                        "modulus",
+                        "raw 1-bit output needs `modulus` 2",
+                    ))
+                }
             }
         };
         // Odd cells black.
@@ -741,7 +751,7 @@ impl AutomatonPlan {
         let last = self.last();
         let panel_px = super::animation::frame_panel(style, *size, last as u64, DEFAULT_GIF_PANEL)?;
         if panel_px > crate::library::encode::gif::MAX_SIDE as u64 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("panel", format!(
                 "animation frames of {panel_px} px (frame {last} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",
                 crate::library::encode::gif::MAX_SIDE
             )));

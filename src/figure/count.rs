@@ -85,7 +85,10 @@ impl CountFigure {
 impl Spec for CountFigure {
     fn validate(&self) -> Result<()> {
         if self.ms.is_empty() {
-            return Err(Error::invalid("`m` is required, e.g. `m` 1..64"));
+            return Err(Error::invalid_parameter(
+                "m",
+                "`m` is required, e.g. `m` 1..64",
+            ));
         }
         Ok(())
     }
@@ -130,7 +133,7 @@ impl Figure for CountPlan {
             }
         }
         if format.is_image() && self.ms.len() < 2 {
-            return Err(Error::invalid(
+            return Err(Error::invalid_request(
                 "a chart needs at least two values of m; give a range such as 1..64",
             ));
         }

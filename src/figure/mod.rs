@@ -190,7 +190,8 @@ pub fn write_last_frame(
         }
     }
     pick.number(count)?;
-    let scene = poster.ok_or_else(|| crate::Error::invalid("the animation has no frames"))?;
+    let scene =
+        poster.ok_or_else(|| crate::Error::invalid_request("the animation has no frames"))?;
     encode::write_atomic(path, output_limit, |out| {
         encode::write_scene_to(out, Format::Png, &scene, metadata, memory_limit, control)
             .map_err(|e| e.at(path))

@@ -1198,19 +1198,25 @@ fn slice_cells(
         .iter()
         .position(|n| n == coordinate)
         .ok_or_else(|| {
-            crate::Error::invalid(format!(
-                "`slice`: '{}' is not a coordinate; the game has {}",
-                crate::error::excerpt(coordinate),
-                v.names.join(", ")
-            ))
+            crate::Error::invalid_parameter(
+                "slice",
+                format!(
+                    "`slice`: '{}' is not a coordinate; the game has {}",
+                    crate::error::excerpt(coordinate),
+                    v.names.join(", ")
+                ),
+            )
         })?;
     let free: Vec<usize> = (0..v.names.len()).filter(|&d| d != fixed).collect();
     if free.len() != 2 {
-        return Err(crate::Error::invalid(format!(
-            "`slice` needs a game of three coordinates; {} has {}",
-            v.game,
-            v.names.len()
-        )));
+        return Err(crate::Error::invalid_parameter(
+            "slice",
+            format!(
+                "`slice` needs a game of three coordinates; {} has {}",
+                v.game,
+                v.names.len()
+            ),
+        ));
     }
     let to_cell = |p: &[u32]| (i64::from(p[free[0]]), i64::from(p[free[1]]));
     let axis = v.lines.axis;
@@ -1605,7 +1611,9 @@ const HOLDS_TINT: Color = Color::rgb(0xcf, 0xe6, 0xf5);
 pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
     let view = &report.view;
     let Some(first) = report.values.first() else {
-        return Err(crate::Error::invalid("a survey table needs a value"));
+        return Err(crate::Error::invalid_request(
+            "a survey table needs a value",
+        ));
     };
     let names: Vec<String> = findings(first).into_iter().map(|(n, _)| n).collect();
     let mut header = vec![report.parameter.clone(), "box".to_string()];
@@ -1652,7 +1660,7 @@ pub fn table_scene(report: &SurveyReport) -> Result<Scene> {
             } else {
                 (format!("{least} px"), "px")
             };
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("width", format!(
                 "`width` {} {unit} is too narrow for the survey table's longest words at its type size; use {what} or more, fewer findings (`find`), or the LaTeX table (-o table.tex)",
                 view.width
             )));

@@ -220,7 +220,7 @@ pub fn prove(
             Outcome::Valid => {}
             Outcome::CounterExample(values) => {
                 let p = position_of(&values, &heaps)?;
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "{}: {says}, but it fails at {} = {}; prove needs a game defined everywhere",
                     game.name(),
                     crate::prove::heaps_tuple(&heaps),
@@ -244,7 +244,7 @@ pub fn prove(
             Outcome::Valid => {}
             Outcome::CounterExample(values) => {
                 let p = position_of(&values, &heaps)?;
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("where", format!(
                     "`where` {}: a move leaves the region from {} = {}; a claim restricted to a region needs a region that moves never leave (e.g. y <= 3 in a capped game)",
                     claim.region.as_deref().unwrap_or(""),
                     crate::prove::heaps_tuple(&heaps),

@@ -78,7 +78,7 @@ pub fn recipes(names: &[String]) -> Result<Vec<Recipe>> {
         match TEMPLATES.iter().find(|(n, _)| *n == name) {
             Some(found) => chosen.push(*found),
             None => {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "--builtin {name}: no built-in template set has that name; there are {}",
                     known()
                 )))

@@ -254,7 +254,7 @@ impl Source<'_> {
     }
 
     fn error(&self, offset: usize, message: impl std::fmt::Display) -> Error {
-        Error::invalid(format!(
+        Error::invalid_request(format!(
             "{}:{}: {message}",
             self.path.display(),
             self.line(offset)
@@ -398,8 +398,9 @@ impl Recipe {
     /// for ever, `/dev/zero` would be read until memory runs out.
     pub fn load(path: &Path) -> Result<Recipe> {
         use std::io::Read;
-        let cannot =
-            |why: String| Error::invalid(format!("cannot read recipe '{}': {why}", path.display()));
+        let cannot = |why: String| {
+            Error::invalid_request(format!("cannot read recipe '{}': {why}", path.display()))
+        };
         let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
         if !metadata.is_file() {
             return Err(cannot(
@@ -507,7 +508,7 @@ impl Recipe {
             .chain(proofs.iter().map(|p| ("prove", &p.name, p.line)));
         for (kind, name, line) in named {
             if !seen.insert(name.clone()) {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "{}:{line}: a second {kind} named '{name}'; names of figures, surveys and proofs must be unique (they name the files)",
                     path.display(),
                 )));
@@ -721,14 +722,14 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Recipe>> {
         if path.is_dir() {
             let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
                 .map_err(|e| {
-                    Error::invalid(format!("cannot read folder '{}': {e}", path.display()))
+                    Error::invalid_request(format!("cannot read folder '{}': {e}", path.display()))
                 })?
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|e| e == "toml"))
                 .collect();
             inside.sort();
             if inside.is_empty() {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "folder '{}' holds no .toml recipes",
                     path.display()
                 )));
@@ -738,7 +739,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Recipe>> {
             // Recipe::load refuses what is not a regular file, with the reason.
             files.push(path.clone());
         } else {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "recipe '{}' does not exist",
                 path.display()
             )));

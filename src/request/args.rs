@@ -391,12 +391,15 @@ pub fn length_units(
             ),
         };
         let bare = px_hint(length, print);
-        return Err(crate::Error::invalid(format!(
-            "{flag} {length} is {} points; use {} to {}{bare}",
-            units::trim_number(points),
-            shown(*range.start()),
-            shown(*range.end())
-        )));
+        return Err(crate::Error::invalid_marked(
+            flag,
+            format!(
+                "{flag} {length} is {} points; use {} to {}{bare}",
+                units::trim_number(points),
+                shown(*range.start()),
+                shown(*range.end())
+            ),
+        ));
     }
     Ok(units as u32)
 }
@@ -613,7 +616,7 @@ impl BoardStyleArgs {
     /// Refuses `--columns` where there is only one panel to lay out.
     pub fn check_columns(&self, panels: usize) -> crate::Result<()> {
         if self.columns.is_some() && panels < 2 {
-            return Err(crate::Error::invalid(
+            return Err(crate::Error::invalid_parameter("columns", 
                 "`columns` lays out a sheet of several boards; this figure has one (give `m` a range or list, or leave out `columns`)",
             ));
         }
@@ -704,7 +707,7 @@ impl BoardStyleArgs {
                     || "a smaller `caption-size`".to_string(),
                     |p| format!("`panel` {p} {unit} or more"),
                 );
-                return Err(crate::Error::invalid(format!(
+                return Err(crate::Error::invalid_parameter("panel", format!(
                     "`panel` {panel} is too narrow for its captions ('{}' at {} pt runs into the next); give {needed}, or `no-caption`",
                     longest(),
                     units::trim_number(caption_at(units))
@@ -727,7 +730,7 @@ impl BoardStyleArgs {
         if panel < 4 && given.is_some() {
             let columns = most as u32;
             let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("width", format!(
                 "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`{}",
                 px_hint(width, print)
             )));
@@ -747,7 +750,7 @@ impl BoardStyleArgs {
                 if panel < 4 || (fewer.is_none() && !sheet) {
                     let columns = most as u32;
                     let smallest = 2 * style.margin + 4 * columns + style.gap * (columns - 1);
-                    return Err(crate::Error::invalid(format!(
+                    return Err(crate::Error::invalid_parameter("width", format!(
                         "`width` {width} leaves {panel} {unit} per panel for {columns} column(s) after margins and gaps; give `width` {smallest} {unit} or more, fewer `columns` or a smaller `gap` / `margin`{}",
                         px_hint(width, print)
                     )));
@@ -756,7 +759,7 @@ impl BoardStyleArgs {
                     Some(c) => format!("`columns` {c} or fewer"),
                     None => "a larger `width`".to_string(),
                 };
-                Err(crate::Error::invalid(format!(
+                Err(crate::Error::invalid_parameter("width", format!(
                     "`width` {width} with {most} column(s) leaves {panel} {unit} panels, too narrow for their captions ('{}' at {} pt runs into the next); give {what}, a smaller `caption-size`, or `no-caption`{}",
                     longest(),
                     units::trim_number(caption_at(panel)),
@@ -829,7 +832,7 @@ impl AnimationArgs {
             (Some(delay), _) => delay,
             (None, Some(fps)) => {
                 if !(fps.is_finite() && (0.01..=50.0).contains(&fps)) {
-                    return Err(crate::Error::invalid(format!(
+                    return Err(crate::Error::invalid_parameter("fps", format!(
                         "`fps` {fps}: GIF delays are whole hundredths of a second and viewers slow anything under 2 cs down; use 0.01 to 50 fps"
                     )));
                 }

@@ -70,7 +70,8 @@ pub fn plan(args: CountArgs, memory_limit: u64) -> crate::Result<CountPlan> {
         memory_limit,
     };
     if figure.ms.is_empty() {
-        return Err(crate::Error::invalid(
+        return Err(crate::Error::invalid_parameter(
+            "m",
             "`m` is required (e.g. `m` 1..64), unless you only `check`",
         ));
     }

@@ -260,7 +260,9 @@ pub fn grundy_values(
     let FigureCommand::Grundy(args) =
         FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?
     else {
-        return Err(Error::invalid("Grundy values need grundy parameters"));
+        return Err(Error::invalid_request(
+            "Grundy values need grundy parameters",
+        ));
     };
     let plan = grundy::plan(&args, budget.memory_limit)?;
     if !plan.is_whole_box()? {
@@ -332,7 +334,8 @@ pub(crate) fn p_set_shape(m: u64, n: Option<u64>, budget: &Budget) -> Result<(us
         "ask for a smaller board, or draw it with `raw`",
     )?;
     let side = |v: u64| {
-        usize::try_from(v).map_err(|_| Error::invalid(format!("`m` {v} is too large here")))
+        usize::try_from(v)
+            .map_err(|_| Error::invalid_parameter("m", format!("`m` {v} is too large here")))
     };
     Ok((side(m)?, side(n)?))
 }
@@ -348,7 +351,7 @@ pub(crate) fn p_set_into(
     control: &Control,
 ) -> Result<()> {
     if out.len() != rows * cols {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "a P-set of {rows} x {cols} needs {} cells, not {}",
             rows * cols,
             out.len()
@@ -435,7 +438,7 @@ pub fn tiles(
     }
     let blocks = (rows.end - rows.start).saturating_mul(cols.end - cols.start);
     if blocks > MAX_TILE_BLOCKS {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("level", format!(
             "{blocks} blocks asked for, at most {MAX_TILE_BLOCKS}: give a larger `level` or smaller `rows` and `cols`"
         )));
     }

@@ -166,9 +166,10 @@ pub(super) fn parse_aspect(text: &str) -> std::result::Result<f64, String> {
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
 pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     let bad = || {
-        crate::Error::invalid(format!(
-            "`find-shift`: '{text}' is not a range A..B of integers; write e.g. -3..3"
-        ))
+        crate::Error::invalid_parameter(
+            "find-shift",
+            format!("`find-shift`: '{text}' is not a range A..B of integers; write e.g. -3..3"),
+        )
     };
     let (a, b) = text.split_once("..").ok_or_else(bad)?;
     let a: i64 = a.trim().parse().map_err(|_| bad())?;
@@ -178,15 +179,19 @@ pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
         .parse()
         .map_err(|_| bad())?;
     if a > b {
-        return Err(crate::Error::invalid(format!(
-            "`find-shift`: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}"
-        )));
+        return Err(crate::Error::invalid_parameter(
+            "find-shift",
+            format!("`find-shift`: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}"),
+        ));
     }
     if b - a > 10_000 {
-        return Err(crate::Error::invalid(format!(
-            "`find-shift`: {a}..{b} has {} shifts; at most 10001",
-            b - a + 1
-        )));
+        return Err(crate::Error::invalid_parameter(
+            "find-shift",
+            format!(
+                "`find-shift`: {a}..{b} has {} shifts; at most 10001",
+                b - a + 1
+            ),
+        ));
     }
     Ok(a..=b)
 }
@@ -229,7 +234,7 @@ pub(crate) fn plan_with(
     files: GameFiles<'_>,
 ) -> crate::Result<GrundyPlan> {
     if let Some(varied) = varied(args)? {
-        return Err(crate::Error::invalid(format!(
+        return Err(crate::Error::invalid_request(format!(
             "several values of {} draw a sheet or an animation, which this does not show; give one value (e.g. {}={})",
             varied.name, varied.name, varied.values[0]
         )));
@@ -243,7 +248,7 @@ pub(crate) fn plan_with(
         ("poster", args.animation.poster.is_some()),
     ] {
         if given {
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter(flag, format!(
                 "`{flag}` is for sheets and animations over several values; give a parameter or slice a range, e.g. `param` k=1..8 or `slice` y=0..10"
             )));
         }
@@ -328,7 +333,7 @@ fn parse_k(text: &str) -> crate::Result<u32> {
 }
 
 /// `NAME=VALUES` with several values (a range or a list), or `None` for one value.
-fn several(text: &str) -> crate::Result<Option<(String, Vec<i64>)>> {
+fn several(flag: &str, text: &str) -> crate::Result<Option<(String, Vec<i64>)>> {
     let Some((_, values)) = text.split_once('=') else {
         return Ok(None);
     };
@@ -336,8 +341,9 @@ fn several(text: &str) -> crate::Result<Option<(String, Vec<i64>)>> {
         return Ok(None);
     }
     let (name, values) = text.split_once('=').unwrap_or((text, ""));
-    let values = args::parse_list(values, 0, 4096)
-        .map_err(|why| crate::Error::invalid(format!("`{}`: {why}", args::excerpt(name.trim()))))?;
+    let values = args::parse_list(values, 0, 4096).map_err(|why| {
+        crate::Error::invalid_parameter(flag, format!("`{}`: {why}", args::excerpt(name.trim())))
+    })?;
     let values: Vec<i64> = values.0.iter().map(|&v| v as i64).collect();
     Ok((values.len() > 1).then_some((name.trim().to_string(), values)))
 }
@@ -346,7 +352,7 @@ fn several(text: &str) -> crate::Result<Option<(String, Vec<i64>)>> {
 fn varied(args: &GrundyArgs) -> crate::Result<Option<Varied>> {
     let mut found = Vec::new();
     for (k, item) in joined(&args.param).iter().enumerate() {
-        if let Some((name, values)) = several(item)? {
+        if let Some((name, values)) = several("param", item)? {
             found.push(Varied {
                 name,
                 values,
@@ -355,7 +361,7 @@ fn varied(args: &GrundyArgs) -> crate::Result<Option<Varied>> {
         }
     }
     if let Some(k) = &args.k {
-        if let Some((name, values)) = several(&format!("k={k}"))? {
+        if let Some((name, values)) = several("k", &format!("k={k}"))? {
             found.push(Varied {
                 name,
                 values,
@@ -366,7 +372,7 @@ fn varied(args: &GrundyArgs) -> crate::Result<Option<Varied>> {
     if let Some(slice) = &args.slice {
         let items: Vec<String> = slice.split(',').map(String::from).collect();
         for (k, item) in joined(&items).iter().enumerate() {
-            if let Some((name, values)) = several(item)? {
+            if let Some((name, values)) = several("slice", item)? {
                 found.push(Varied {
                     name,
                     values,
@@ -378,7 +384,7 @@ fn varied(args: &GrundyArgs) -> crate::Result<Option<Varied>> {
     match found.len() {
         0 => Ok(None),
         1 => Ok(found.pop()),
-        _ => Err(crate::Error::invalid(format!(
+        _ => Err(crate::Error::invalid_request(format!(
             "a sheet varies one thing, but {} and {} both have several values; give one of them a single value",
             found[0].name, found[1].name
         ))),
@@ -430,14 +436,17 @@ fn sheet_of(
         ("time", args.time, "it times one game; give one value"),
     ] {
         if given {
-            return Err(crate::Error::invalid(format!(
-                "`{flag}` does not apply to a sheet over {}: {why}",
-                varied.name
-            )));
+            return Err(crate::Error::invalid_parameter(
+                flag,
+                format!(
+                    "`{flag}` does not apply to a sheet over {}: {why}",
+                    varied.name
+                ),
+            ));
         }
     }
     if varied.values.len() > MAX_PANELS {
-        return Err(crate::Error::invalid(format!(
+        return Err(crate::Error::invalid_request(format!(
             "{} has {} values; a sheet or animation takes at most {MAX_PANELS}: give fewer (a step, e.g. {}=1..64:4)",
             varied.name,
             varied.values.len(),
@@ -706,7 +715,7 @@ fn figure_of(
             ("cap", args.cap.is_some()),
         ] {
             if given {
-                return Err(crate::Error::invalid(format!(
+                return Err(crate::Error::invalid_parameter(flag, format!(
                     "`{flag}` is for the built-in games; a game file sets its parameters with `param`, e.g. `param` k=5"
                 )));
             }
@@ -716,7 +725,7 @@ fn figure_of(
             ("misere", args.misere, "misere = true"),
         ] {
             if given {
-                return Err(crate::Error::invalid(format!(
+                return Err(crate::Error::invalid_parameter(flag, format!(
                     "`{flag}` is for the built-in capped games; a game file says how it is played itself: write {key} in the file"
                 )));
             }
@@ -728,7 +737,7 @@ fn figure_of(
         (Some(name), _) => name.clone(),
         (None, Some(_)) => "cap".to_string(),
         (None, None) => {
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("game", format!(
                 "give a game: one of {}, or `game` FILE (e.g. nimscape grundy triangular --k 3 --box 20 -o t.csv)",
                 GAME_NAMES.join(", ")
             )))
@@ -764,7 +773,7 @@ fn figure_of(
         let (Some(cap), [param], "cap", false) =
             (&args.cap, params.as_slice(), name.as_str(), builtin_flags)
         else {
-            return Err(crate::Error::invalid(
+            return Err(crate::Error::invalid_parameter("param", 
                 "`param` sets a game file's parameters (`game` FILE) or the one parameter a `cap` names (e.g. `cap` 'floor(min(x,z)/k)' `param` k=3); the built-in games take `k`, `h` or `heaps`",
             ));
         };
@@ -773,7 +782,7 @@ fn figure_of(
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .any(|word| word.eq_ignore_ascii_case(&parameter));
         if !named {
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("param", format!(
                 "`param` {}: the cap '{}' has no '{}' in it; name the parameter in the cap, e.g. `cap` 'floor(min(x,z)/{})'",
                 args::excerpt(param),
                 args::excerpt(cap),
@@ -804,7 +813,7 @@ fn finish(
         (None, GameSpec::File(g)) if g.default_box().is_some() => {
             GameBox::Each(g.default_box().unwrap_or_default().to_vec())
         }
-        (None, _) => return Err(crate::Error::invalid(format!("`box` is required for {name}: e.g. `box` 20, or `box` 20,10,20 for one bound per coordinate"))),
+        (None, _) => return Err(crate::Error::invalid_parameter("box", format!("`box` is required for {name}: e.g. `box` 20, or `box` 20,10,20 for one bound per coordinate"))),
     };
     let print = args
         .print

@@ -405,7 +405,7 @@ pub fn models() -> Vec<String> {
 /// The definition of the model `command` (`["octahedron", "section"]`).
 fn model_definition(command: &[&str]) -> Result<&'static clap::Command> {
     let unknown = || {
-        Error::invalid(format!(
+        Error::invalid_request(format!(
             "unknown model '{}'; allowed: {}",
             command.join(" "),
             models().join(", ")
@@ -416,7 +416,7 @@ fn model_definition(command: &[&str]) -> Result<&'static clap::Command> {
         found = found.find_subcommand(word).ok_or_else(unknown)?;
     }
     if command.is_empty() || found.has_subcommands() {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "model '{}' needs one more word; allowed: {}",
             command.join(" "),
             models().join(", ")
@@ -888,7 +888,7 @@ pub fn from_clap_among(err: &clap::Error, flags: &[String]) -> Error {
     }
     match first {
         Some(name) if !name.is_empty() => Error::invalid_parameter(&name, message),
-        _ => Error::invalid(message),
+        _ => Error::invalid_request(message),
     }
 }
 
@@ -925,7 +925,7 @@ pub(crate) fn grundy_layout_with(
     let FigureCommand::Grundy(args) =
         FigureCommand::from_arg_matches(&matches).map_err(|e| from_clap(&e))?
     else {
-        return Err(crate::Error::invalid(
+        return Err(crate::Error::invalid_request(
             "a Grundy layout needs grundy parameters",
         ));
     };

@@ -73,19 +73,20 @@ pub fn plan(args: &ProveArgs) -> Result<Option<TheoremPlan>> {
         .is_some_and(|g| g.eq_ignore_ascii_case("square"));
     let Some(name) = &args.theorem else {
         if args.variant.is_some() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("variant", 
                 "`variant` states your own version of Theorem 3.4 of the square game: nimscape prove square --theorem decomposition --variant 'centre=t+1'",
             ));
         }
         if is_square {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("theorem", 
                 "the square game is proved by theorem: give `theorem` NAME (`theorem` list shows them, e.g. decomposition)",
             ));
         }
         return Ok(None);
     };
     if !is_square {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter(
+            "theorem",
             "`theorem` names a theorem of the square game: nimscape prove square --theorem NAME",
         ));
     }
@@ -99,15 +100,18 @@ pub fn plan(args: &ProveArgs) -> Result<Option<TheoremPlan>> {
         ("where", args.region.is_some()),
     ];
     if let Some((flag, _)) = stray.iter().find(|(_, given)| *given) {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter(flag, format!(
             "`{flag}` does not apply to a theorem of the square game: the theorem states its own claim, for every m"
         )));
     }
     if !(args.timeout > 0.0 && args.timeout <= 1e6) {
-        return Err(Error::invalid(format!(
-            "`timeout` {}: give seconds between 0 and 1000000",
-            args.timeout
-        )));
+        return Err(Error::invalid_parameter(
+            "timeout",
+            format!(
+                "`timeout` {}: give seconds between 0 and 1000000",
+                args.timeout
+            ),
+        ));
     }
     let timeout = Duration::from_secs_f64(args.timeout);
     if let Some(variant) = &args.variant {
@@ -116,10 +120,13 @@ pub fn plan(args: &ProveArgs) -> Result<Option<TheoremPlan>> {
             Ok(Theorem::Cells(t)) if t.name == "decomposition"
         );
         if !is_decomposition {
-            return Err(Error::invalid(format!(
-                "`variant` applies to Theorem 3.4 only (`theorem` decomposition), not to '{}'",
-                nimscape_model::error::excerpt(name)
-            )));
+            return Err(Error::invalid_parameter(
+                "variant",
+                format!(
+                    "`variant` applies to Theorem 3.4 only (`theorem` decomposition), not to '{}'",
+                    nimscape_model::error::excerpt(name)
+                ),
+            ));
         }
         let blocks = square::Blocks::parse(variant)?;
         let theorem = square::decomposition_of(&blocks);

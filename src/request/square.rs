@@ -116,7 +116,8 @@ fn window_plan(
     memory_limit: u64,
 ) -> crate::Result<Box<dyn Figure + Send>> {
     let &[m] = boards else {
-        return Err(crate::Error::invalid(
+        return Err(crate::Error::invalid_parameter(
+            "window",
             "`window` draws one board: give a single `m`",
         ));
     };
@@ -127,7 +128,7 @@ fn window_plan(
                 || cell.value.fract() != 0.0
                 || !(1.0..=4096.0).contains(&cell.value)
             {
-                return Err(crate::Error::invalid(
+                return Err(crate::Error::invalid_parameter("cell", 
                     "`cell` with `window` is a whole number of pixels from 1 to 4096, e.g. 8 or 8px",
                 ));
             }
@@ -169,7 +170,8 @@ enum OverlayArg {
 pub(crate) fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
     let boards: Vec<u64> = args.m.clone().map(|list| list.0).unwrap_or_default();
     if boards.is_empty() {
-        return Err(crate::Error::invalid(
+        return Err(crate::Error::invalid_parameter(
+            "m",
             "`m` is required: the board size, e.g. `m` 11, `m` 1..24 or `m` 3,5,11",
         ));
     }

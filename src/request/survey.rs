@@ -177,10 +177,13 @@ pub(crate) const MAX_VALUES: usize = 10_000;
 /// Parses `A..B` (inclusive, `A..=B` too) of integers, for the parameter `what`.
 fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
     let bad = || {
-        Error::invalid(format!(
-            "`{what}`: '{}' is not a range A..B of integers; write e.g. -3..3",
-            crate::error::excerpt(text)
-        ))
+        Error::invalid_parameter(
+            what,
+            format!(
+                "`{what}`: '{}' is not a range A..B of integers; write e.g. -3..3",
+                crate::error::excerpt(text)
+            ),
+        )
     };
     let (a, b) = text.split_once("..").ok_or_else(bad)?;
     let a: i64 = a.trim().parse().map_err(|_| bad())?;
@@ -191,14 +194,16 @@ fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
         .parse()
         .map_err(|_| bad())?;
     if a > b {
-        return Err(Error::invalid(format!(
-            "`{what}`: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}"
-        )));
+        return Err(Error::invalid_parameter(
+            what,
+            format!("`{what}`: {a}..{b} is empty; write the smaller end first, e.g. {b}..{a}"),
+        ));
     }
     if b.checked_sub(a).is_none_or(|d| d > 1_000_000) {
-        return Err(Error::invalid(format!(
-            "`{what}`: {a}..{b} is too wide; at most 1000001 values"
-        )));
+        return Err(Error::invalid_parameter(
+            what,
+            format!("`{what}`: {a}..{b} is too wide; at most 1000001 values"),
+        ));
     }
     Ok(a..=b)
 }
@@ -208,14 +213,18 @@ fn parse_range(text: &str, what: &str) -> Result<RangeInclusive<i64>> {
 /// has them; the values keep the order given (a survey reports them so).
 pub(crate) fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
     let (name, list) = text.split_once('=').ok_or_else(|| {
-        Error::invalid(format!(
-            "`param`: '{}' is not NAME=VALUES; write e.g. k=1..64",
-            crate::error::excerpt(text)
-        ))
+        Error::invalid_parameter(
+            "param",
+            format!(
+                "`param`: '{}' is not NAME=VALUES; write e.g. k=1..64",
+                crate::error::excerpt(text)
+            ),
+        )
     })?;
     let name = name.trim().to_ascii_lowercase();
     if name.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter(
+            "param",
             "`param`: the parameter has no name; write e.g. k=1..64",
         ));
     }
@@ -226,7 +235,7 @@ pub(crate) fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
             let (range, step) = match item.split_once(':') {
                 Some((range, step)) => {
                     let step: u64 = step.trim().parse().ok().filter(|&s| s > 0).ok_or_else(|| {
-                        Error::invalid(format!(
+                        Error::invalid_parameter("param", format!(
                             "`param`: '{}': the step after ':' must be a whole number from 1, as in k=1..33:2",
                             crate::error::excerpt(item)
                         ))
@@ -238,28 +247,36 @@ pub(crate) fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
             let range = parse_range(range, "param")?;
             let count = (range.end() - range.start()) as u64 / step + 1;
             if count > MAX_VALUES as u64 {
-                return Err(Error::invalid(format!(
-                    "`param`: {item} has more than {MAX_VALUES} values"
-                )));
+                return Err(Error::invalid_parameter(
+                    "param",
+                    format!("`param`: {item} has more than {MAX_VALUES} values"),
+                ));
             }
             values.extend(range.step_by(step as usize));
         } else if item.contains(':') {
-            return Err(Error::invalid(format!(
-                "`param`: '{}': a step belongs to a range, as in k=1..33:2",
-                crate::error::excerpt(item)
-            )));
+            return Err(Error::invalid_parameter(
+                "param",
+                format!(
+                    "`param`: '{}': a step belongs to a range, as in k=1..33:2",
+                    crate::error::excerpt(item)
+                ),
+            ));
         } else {
             values.push(item.parse().map_err(|_| {
-                Error::invalid(format!(
+                Error::invalid_parameter(
+                    "param",
+                    format!(
                     "`param`: '{}' is not an integer, a range A..B or a range with a step A..B:S",
                     crate::error::excerpt(item)
-                ))
+                ),
+                )
             })?);
         }
         if values.len() > MAX_VALUES {
-            return Err(Error::invalid(format!(
-                "`param`: more than {MAX_VALUES} values"
-            )));
+            return Err(Error::invalid_parameter(
+                "param",
+                format!("`param`: more than {MAX_VALUES} values"),
+            ));
         }
     }
     Ok((name, values))
@@ -268,7 +285,7 @@ pub(crate) fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
 /// The family the flags name: the one place a new kind of family is chosen.
 fn family_of(args: &SurveyArgs, parameter: &str) -> Result<Box<dyn GameFamily + Send + Sync>> {
     match (&args.game, &args.cap) {
-        (Some(_), Some(_)) => Err(Error::invalid(
+        (Some(_), Some(_)) => Err(Error::invalid_parameter("cap", 
             "give a game or `cap`, not both (a cap is its own game)",
         )),
         (None, Some(cap)) => Ok(Box::new(CapFamily::new(cap, parameter)?.with_play(
@@ -277,7 +294,7 @@ fn family_of(args: &SurveyArgs, parameter: &str) -> Result<Box<dyn GameFamily + 
                 misere: args.misere,
             },
         ))),
-        (Some(game), None) if args.pass || args.misere => Err(Error::invalid(format!(
+        (Some(game), None) if args.pass || args.misere => Err(Error::invalid_parameter(if args.pass { "pass" } else { "misere" }, format!(
             "`{}` goes with `cap` only; a game file says pass = true or misere = true, and {} is played as it says",
             if args.pass { "pass" } else { "misere" },
             crate::error::excerpt(game)
@@ -297,7 +314,7 @@ fn family_of(args: &SurveyArgs, parameter: &str) -> Result<Box<dyn GameFamily + 
         }
         (None, None) => {
             let names: Vec<&str> = BUILTIN_PARAMETERS.iter().map(|(g, _)| *g).collect();
-            Err(Error::invalid(format!(
+            Err(Error::invalid_parameter("cap", format!(
                 "give a family: `cap` EXPR with the parameter in it, or a game ({})",
                 names.join(", ")
             )))
@@ -316,11 +333,14 @@ fn finders_of(args: &SurveyArgs, names: &[String]) -> Result<Finders> {
     };
     for c in &chosen {
         if !ALL.contains(&c.as_str()) {
-            return Err(Error::invalid(format!(
-                "`find`: unknown finder '{}'; choose from {}, or none (only `rule`)",
-                crate::error::excerpt(c),
-                ALL.join(", ")
-            )));
+            return Err(Error::invalid_parameter(
+                "find",
+                format!(
+                    "`find`: unknown finder '{}'; choose from {}, or none (only `rule`)",
+                    crate::error::excerpt(c),
+                    ALL.join(", ")
+                ),
+            ));
         }
     }
     let on = |name: &str| chosen.iter().any(|c| c == name);
@@ -351,10 +371,13 @@ pub(crate) fn parse_shifts(text: &str) -> Result<ShiftSpec> {
         let mut named = Vec::with_capacity(items.len());
         for item in items {
             let (name, range) = item.split_once('=').ok_or_else(|| {
-                Error::invalid(format!(
-                    "`shift`: '{}' has no coordinate name; write every item as NAME=A..B",
-                    crate::error::excerpt(item)
-                ))
+                Error::invalid_parameter(
+                    "shift",
+                    format!(
+                        "`shift`: '{}' has no coordinate name; write every item as NAME=A..B",
+                        crate::error::excerpt(item)
+                    ),
+                )
             })?;
             named.push((name.trim().to_string(), parse_range(range, "shift")?));
         }
@@ -383,26 +406,27 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     let parsed = claims.parse(&first.coordinate_names(), (family.parameter(), values[0]))?;
     let finders = finders_of(args, parsed.names())?;
     if claims.per.is_some() && finders.shifts.is_none() && claims.rules.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter("per", 
             "`per` fits the shift family (`find` shift) or a `rule` on each slice; give one of them",
         ));
     }
     if args.list > 1000 {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter(
+            "list",
             "`list`: at most 1000 exceptions per finding",
         ));
     }
     let prove = match (args.prove, args.prove_timeout) {
         (false, None) => None,
         (false, Some(_)) => {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("prove-timeout", 
                 "`prove-timeout` is the prover's time per question; add `prove` to prove the rules found",
             ))
         }
         (true, timeout) => {
             let seconds = timeout.unwrap_or(DEFAULT_PROVE_TIMEOUT);
             if !(seconds > 0.0 && seconds <= 1e6) {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("prove-timeout", format!(
                     "`prove-timeout` {seconds}: give seconds between 0 and 1000000"
                 )));
             }
@@ -427,18 +451,18 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
     };
     let plot = match (args.plot, &args.slice) {
         (SurveyPlotArg::Sieve, None) => SurveyPlot::Sieve,
-        (SurveyPlotArg::Sieve | SurveyPlotArg::Table, Some(_)) => return Err(Error::invalid(
+        (SurveyPlotArg::Sieve | SurveyPlotArg::Table, Some(_)) => return Err(Error::invalid_parameter("slice", 
             "`slice` is for `plot` slice; add --plot slice (or leave --slice out for the sieve or the table)",
         )),
         (SurveyPlotArg::Table, None) => SurveyPlot::Table,
         (SurveyPlotArg::Slice, None) => {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("plot", 
                 "`plot` slice needs the slice: add --slice NAME=V, e.g. --slice y=4",
             ))
         }
         (SurveyPlotArg::Slice, Some(text)) => {
             let bad = || {
-                Error::invalid(format!(
+                Error::invalid_parameter("slice", format!(
                     "`slice`: '{}' is not NAME=V; write e.g. y=4",
                     crate::error::excerpt(text)
                 ))
@@ -455,7 +479,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
                 } else {
                     format!("{} has", first.name())
                 };
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("slice", format!(
                     "`slice`: '{}' is not a coordinate of a three-heap game; {whose} {}",
                     crate::error::excerpt(&name),
                     names.join(", ")
@@ -465,7 +489,7 @@ pub fn plan(args: &SurveyArgs, memory_limit: u64) -> Result<SurveyPlan> {
         }
     };
     if args.aspect.is_some() && plot == SurveyPlot::Table {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter("aspect", 
             "`aspect` shapes the cells of a sieve or slice figure; the table has none: leave it out, or use --plot sieve or slice",
         ));
     }
@@ -593,7 +617,7 @@ pub fn plan_pairs(pairs: &[(String, super::Value)], memory_limit: u64) -> Result
     let command_line = super::provenance::command_line(definition(), &matches);
     let (_, inner) = matches
         .subcommand()
-        .ok_or_else(|| Error::invalid("a survey needs its parameters"))?;
+        .ok_or_else(|| Error::invalid_request("a survey needs its parameters"))?;
     let args = SurveyArgs::from_arg_matches(inner).map_err(|e| super::from_clap(&e))?;
     Ok(PlannedSurvey {
         plan: plan(&args, memory_limit)?,

@@ -83,10 +83,13 @@ impl Color {
     pub fn parse(text: &str, what: &str) -> Result<Self> {
         let trimmed = text.trim();
         let bad = || {
-            Error::invalid(format!(
+            Error::invalid_marked(
+                what,
+                format!(
                 "{what}: '{}' is not a colour; use #rrggbb, #rrggbbaa or a CSS name such as navy",
                 crate::error::excerpt(text)
-            ))
+            ),
+            )
         };
         if let Some(hex) = trimmed.strip_prefix('#') {
             // palette's hex parser slices by bytes: "#®A" would panic inside it.

@@ -158,7 +158,7 @@ impl BoardFrames {
             );
             let fits = scene.width == width;
             if !fits || scene.height > height {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "a {} x {} board does not fit the {width} x {height} px frames of this animation",
                     panel.rows, panel.cols
                 )));

@@ -30,14 +30,16 @@ pub use type_scale::{Role, TypeScale};
 /// azimuth, an elevation in -90..=90 degrees. Errors name the flags.
 pub fn check_view_angles(azimuth: f64, elevation: f64) -> crate::Result<()> {
     if !azimuth.is_finite() {
-        return Err(crate::Error::invalid(format!(
-            "`azimuth` must be a number of degrees; got {azimuth}"
-        )));
+        return Err(crate::Error::invalid_parameter(
+            "azimuth",
+            format!("`azimuth` must be a number of degrees; got {azimuth}"),
+        ));
     }
     if !(-90.0..=90.0).contains(&elevation) {
-        return Err(crate::Error::invalid(format!(
-            "`elevation` must be between -90 and 90 degrees; got {elevation}"
-        )));
+        return Err(crate::Error::invalid_parameter(
+            "elevation",
+            format!("`elevation` must be between -90 and 90 degrees; got {elevation}"),
+        ));
     }
     Ok(())
 }

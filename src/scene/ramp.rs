@@ -73,7 +73,7 @@ impl Palette {
     /// Checks that the palette can colour the classes of values mod `modulus`.
     pub fn check(self, modulus: u64) -> Result<()> {
         match self.limit() {
-            Some(limit) if modulus > limit as u64 + 1 => Err(Error::invalid(format!(
+            Some(limit) if modulus > limit as u64 + 1 => Err(Error::invalid_request(format!(
                 "palette: {} has {limit} colours, enough for values mod {} at most; choose viridis, hues or grey for mod {modulus}",
                 self.name(),
                 limit + 1

@@ -58,7 +58,7 @@ pub fn explorer_html(
         ..Budget::default()
     };
     if spec.boards.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::invalid_request(
             "--m is required: the boards to include, e.g. --m 11,12",
         ));
     }
@@ -78,7 +78,7 @@ pub fn explorer_html(
                 // Saturating: a level of a 2^62 board has 2^100 tiles and more.
                 let needed = per_side.saturating_mul(per_side).saturating_mul(2);
                 if (tiles.len() as u64).saturating_add(needed) > spec.max_tiles as u64 {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::invalid_request(format!(
                         "the explorer would hold more than {} tiles (R({board},{board}) at level {level} alone needs {}): lower --zoom-levels or raise --max-tiles",
                         spec.max_tiles,
                         if needed == u64::MAX { "over 2^64".to_string() } else { needed.to_string() }
@@ -142,7 +142,7 @@ pub fn explorer_html(
     });
     // Nothing inside a <script> may close it.
     let embed = serde_json::to_string(&embed)
-        .map_err(|e| Error::invalid(e.to_string()))?
+        .map_err(|e| Error::invalid_request(e.to_string()))?
         .replace("</", "<\\/");
     let text = |path: &str| {
         String::from_utf8_lossy(assets::find(path).expect("embedded asset").1).into_owned()

@@ -70,18 +70,31 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// A bad parameter, with a message that names it (as `` `name` ``) and says
-    /// what is allowed. The parameter at fault is the first one the message names.
-    pub fn invalid(message: impl Into<String>) -> Self {
-        let message = message.into();
-        let parameter = marked_names(&message).next().map(str::to_string);
-        Error::InvalidParameter { parameter, message }
+    /// A request that is wrong as a whole, with no one parameter at fault (a
+    /// combination, a file's contents, a size): [`Error::parameter`] is `None`.
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        Error::InvalidParameter {
+            parameter: None,
+            message: message.into(),
+        }
     }
 
-    /// A bad value of `parameter` (its long name), with a message that names it.
+    /// A bad value of `parameter` (its long name), with a message that names it
+    /// (as `` `name` ``, which each front end shows its own way). The parameter is
+    /// set here, where the fault is known, never read back from the message.
     pub fn invalid_parameter(parameter: &str, message: impl Into<String>) -> Self {
         Error::InvalidParameter {
             parameter: Some(parameter.replace('_', "-")),
+            message: message.into(),
+        }
+    }
+
+    /// A bad value of a parameter handed on as messages write it, `` `name` ``
+    /// (a check shared by several options takes its option that way and puts it
+    /// in the message as is): the parameter is the first name `marked` marks.
+    pub fn invalid_marked(marked: &str, message: impl Into<String>) -> Self {
+        Error::InvalidParameter {
+            parameter: marked_names(marked).next().map(str::to_string),
             message: message.into(),
         }
     }
@@ -271,7 +284,10 @@ mod tests {
 
     #[test]
     fn a_parameter_is_data_and_each_front_end_names_it_its_way() {
-        let err = Error::invalid("`cell` 5 is out of range; give 8..200 px, or a smaller `box`");
+        let err = Error::invalid_parameter(
+            "cell",
+            "`cell` 5 is out of range; give 8..200 px, or a smaller `box`",
+        );
         assert_eq!(err.parameter(), Some("cell"));
         assert_eq!(
             err.message_with(|n| format!("--{n}")),
@@ -283,12 +299,23 @@ mod tests {
         );
         let named = Error::invalid_parameter("p_color", "'x' is no colour");
         assert_eq!(named.parameter(), Some("p-color"));
+        // A request at fault as a whole names no parameter, even when its
+        // message mentions some.
+        let whole = Error::invalid_request("`cell` and `box` together are too large");
+        assert_eq!(whole.parameter(), None);
+        let shared = Error::invalid_marked("`p-color`", "`p-color`: 'x' is not a colour");
+        assert_eq!(shared.parameter(), Some("p-color"));
+        assert_eq!(
+            Error::invalid_marked("a half `level`", "").parameter(),
+            Some("level")
+        );
+        assert_eq!(Error::invalid_marked("--r", "").parameter(), None);
         for text in ["a `Quoted Thing` stays", "an unclosed ` tick", "x--y", ""] {
             assert_eq!(
-                Error::invalid(text).message_with(|n| format!("--{n}")),
+                Error::invalid_request(text).message_with(|n| format!("--{n}")),
                 text
             );
-            assert_eq!(Error::invalid(text).parameter(), None);
+            assert_eq!(Error::invalid_request(text).parameter(), None);
         }
     }
 

@@ -16,7 +16,9 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
     animation.validate()?;
     let count = frames.count;
     if count == 0 {
-        return Err(Error::invalid("an animation needs at least one frame"));
+        return Err(Error::invalid_request(
+            "an animation needs at least one frame",
+        ));
     }
     let (width, height) = frames.size;
     let fail = |e: png::EncodingError| Error::Encode {
@@ -47,10 +49,10 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
                 writer = Some(encoder.write_header().map_err(fail)?);
             }
             let Some(w) = writer.as_mut() else {
-                return Err(Error::invalid("APNG header missing"));
+                return Err(Error::invalid_request("APNG header missing"));
             };
             if number > count {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "the animation promised {count} frames but has more"
                 )));
             }
@@ -64,7 +66,9 @@ pub fn write_apng(out: &mut dyn Write, frames: Frames<'_>, metadata: &Metadata) 
     )?;
     match writer {
         Some(w) => w.finish().map_err(fail),
-        None => Err(Error::invalid("an animation needs at least one frame")),
+        None => Err(Error::invalid_request(
+            "an animation needs at least one frame",
+        )),
     }
 }
 

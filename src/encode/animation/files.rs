@@ -34,7 +34,7 @@ impl FramePattern {
         };
         let Some(percent) = name.find('%') else {
             if path.to_str().is_some_and(|p| p.contains('%')) {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "-o {}: a frame number (%03d) belongs in the file name, not a folder",
                     path.display()
                 )));
@@ -42,7 +42,7 @@ impl FramePattern {
             return Ok(None);
         };
         let bad = || {
-            Error::invalid(format!(
+            Error::invalid_request(format!(
                 "-o {}: a frame sequence is named like frames/m-%03d.png (the number, %d or %0Nd, right before .png, .pdf or .svg)",
                 path.display()
             ))
@@ -115,7 +115,7 @@ impl FramePattern {
     pub fn check_count(&self, count: usize) -> Result<()> {
         let needed = count.to_string().len();
         if self.digits != 0 && self.digits < needed {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "-o {}%0{}d.{}: {count} frames need {needed} digits; write %0{needed}d",
                 self.prefix,
                 self.digits,
@@ -218,7 +218,7 @@ pub fn write_frame_files(
         )
         .and_then(|()| {
             if written.len() != count {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "the animation promised {count} frames but drew {}",
                     written.len()
                 )));

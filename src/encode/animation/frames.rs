@@ -98,16 +98,17 @@ impl PosterPick {
         check_poster(self.asked, count)?;
         self.best
             .map(|(n, _)| n)
-            .ok_or_else(|| Error::invalid("an animation needs at least one frame"))
+            .ok_or_else(|| Error::invalid_request("an animation needs at least one frame"))
     }
 }
 
 /// Refuses a `poster` frame past the last of `count` frames.
 pub fn check_poster(poster: Option<u32>, count: usize) -> Result<()> {
     match poster {
-        Some(n) if n as usize > count || n == 0 => Err(Error::invalid(format!(
-            "`poster` {n}: the animation has {count} frame(s); give 1 to {count}"
-        ))),
+        Some(n) if n as usize > count || n == 0 => Err(Error::invalid_parameter(
+            "poster",
+            format!("`poster` {n}: the animation has {count} frame(s); give 1 to {count}"),
+        )),
         _ => Ok(()),
     }
 }
@@ -116,14 +117,14 @@ impl Animation {
     /// Checks the delays: GIF viewers slow delays under 2 cs down to 10 cs.
     pub fn validate(&self) -> Result<()> {
         if self.delay_cs < 2 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("delay", format!(
                 "`delay` {} cs is too short: viewers show delays under 2 cs as 10 cs; use `delay` 2 (50 fps) or more",
                 self.delay_cs
             )));
         }
         if let Some(hold) = self.hold_last_cs {
             if hold < 2 {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("hold-last", format!(
                     "`hold-last` {hold} cs is too short: viewers show delays under 2 cs as 10 cs; use 2 or more"
                 )));
             }
@@ -185,7 +186,7 @@ impl Frames<'_> {
                 .map(|(k, scene)| {
                     let number = done + k + 1;
                     if scene.pixel_size() != self.size {
-                        return Err(Error::invalid(format!(
+                        return Err(Error::invalid_request(format!(
                             "frame {number} is {:?} px, but the animation is {:?} px",
                             scene.pixel_size(),
                             self.size
@@ -200,7 +201,9 @@ impl Frames<'_> {
             }
         }
         if done == 0 {
-            return Err(Error::invalid("an animation needs at least one frame"));
+            return Err(Error::invalid_request(
+                "an animation needs at least one frame",
+            ));
         }
         Ok(())
     }

@@ -41,7 +41,7 @@ pub fn write_gif(
         |number, scene| {
             let (w, h) = scene.pixel_size();
             if (w, h) != (width, height) {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "frame {number} is {w} x {h} px, but the animation is {width} x {height} px"
                 )));
             }
@@ -116,7 +116,7 @@ pub fn check_opaque_background(background: Color) -> Result<()> {
 /// Refuses frames the GIF format cannot store, before anything is drawn.
 pub fn check_frame_size(width: u32, height: u32) -> Result<()> {
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("panel", format!(
             "animation frames of {width} x {height} px exceed the GIF format's limit of {MAX_SIDE} px per side; use a smaller `panel` or `cell`"
         )));
     }

@@ -23,7 +23,7 @@ impl FramePalette {
     pub fn new(solid: &[Color], text: &[Color]) -> Result<Self> {
         let background = *solid
             .first()
-            .ok_or_else(|| Error::invalid("a GIF palette needs a background colour"))?;
+            .ok_or_else(|| Error::invalid_request("a GIF palette needs a background colour"))?;
         let mut colours: Vec<Color> = Vec::new();
         let add = |c: Color, colours: &mut Vec<Color>| {
             if !colours.contains(&c) {
@@ -55,7 +55,7 @@ impl FramePalette {
             }
         }
         if colours.len() > 256 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "a GIF palette holds 256 colours, but this animation needs {} ({} for cells and lines, the rest for text edges)",
                 colours.len(),
                 solid_count
@@ -96,7 +96,7 @@ impl FramePalette {
             }
         }
         match used.iter().find(|c| missing(c)) {
-            Some(c) => Err(Error::invalid(format!(
+            Some(c) => Err(Error::invalid_request(format!(
                 "colour {} of a frame is not in the animation's palette; list it among the palette's colours",
                 c.hex()
             ))),

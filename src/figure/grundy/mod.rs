@@ -105,7 +105,7 @@ impl GrundyFigure {
             }
         };
         if scene.height > asked {
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("height", format!(
                 "`height` {} is less than this figure needs at its width; use {} or more, or a smaller `width` or `box`",
                 length(asked),
                 length(scene.height)

@@ -55,7 +55,7 @@ impl GrundyFigure {
                 ),
                 None => format!("{units} px"),
             };
-            return Err(crate::Error::invalid(format!(
+            return Err(crate::Error::invalid_parameter("height", format!(
                 "`height` {} is too low for a 3D plot this wide: its axes' numbers would collide; use {} or more, or a smaller `width`",
                 length(height),
                 length(least)

@@ -122,7 +122,7 @@ impl GrundySheet {
         let least = (geometry.width..=65_535)
             .find(|&w| self.geometry_at(w, columns).panel >= MIN_PANEL)
             .unwrap_or(65_535);
-        Err(Error::invalid(format!(
+        Err(Error::invalid_parameter("width", format!(
             "`width` {} leaves {} per panel for {columns} column(s) of {what}, under the {} a plot needs; give `width` {} or more{}",
             self.length(geometry.width),
             self.length(geometry.panel),
@@ -209,10 +209,10 @@ impl GrundySheet {
     /// Checks the panels as the sheet draws them, before anything is solved.
     pub fn validate(&self) -> Result<()> {
         if self.panels.is_empty() {
-            return Err(Error::invalid("a sheet needs at least one value"));
+            return Err(Error::invalid_request("a sheet needs at least one value"));
         }
         if self.panels.len() > MAX_PANELS {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "{} values of {} make {} panels; a sheet or animation takes at most {MAX_PANELS}: give fewer values (a step, e.g. {}=1..64:4)",
                 self.panels.len(),
                 self.name,
@@ -221,7 +221,10 @@ impl GrundySheet {
             )));
         }
         if self.columns == Some(0) {
-            return Err(Error::invalid("`columns` counts from 1"));
+            return Err(Error::invalid_parameter(
+                "columns",
+                "`columns` counts from 1",
+            ));
         }
         let geometry = self.sheet_geometry()?;
         for k in 0..self.panels.len() {

@@ -142,14 +142,15 @@ impl std::str::FromStr for Slice {
             match parsed {
                 Some((name, v)) if !name.is_empty() => fixed.push((name.to_string(), v)),
                 _ => {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::invalid_parameter("slice", format!(
                         "`slice`: '{part}' is not NAME=VALUE; write e.g. `slice` z=5 or `slice` x3=2,x4=1"
                     )))
                 }
             }
         }
         if fixed.is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "slice",
                 "`slice`: nothing given; write e.g. `slice` z=5",
             ));
         }
@@ -250,20 +251,29 @@ impl GrundyFigure {
         let mut fixed = vec![None; names.len()];
         for (name, v) in &self.slice.0 {
             let Some(d) = names.iter().position(|n| n == name) else {
-                return Err(Error::invalid(format!(
-                    "`slice`: {} has no coordinate '{name}'; its coordinates are {}",
-                    self.game.name(),
-                    names.join(", ")
-                )));
+                return Err(Error::invalid_parameter(
+                    "slice",
+                    format!(
+                        "`slice`: {} has no coordinate '{name}'; its coordinates are {}",
+                        self.game.name(),
+                        names.join(", ")
+                    ),
+                ));
             };
             if fixed[d].is_some() {
-                return Err(Error::invalid(format!("`slice`: '{name}' is fixed twice")));
+                return Err(Error::invalid_parameter(
+                    "slice",
+                    format!("`slice`: '{name}' is fixed twice"),
+                ));
             }
             if *v > bounds[d] {
-                return Err(Error::invalid(format!(
-                    "`slice`: {name} = {v} is outside the box ({name} runs over 0..{})",
-                    bounds[d]
-                )));
+                return Err(Error::invalid_parameter(
+                    "slice",
+                    format!(
+                        "`slice`: {name} = {v} is outside the box ({name} runs over 0..{})",
+                        bounds[d]
+                    ),
+                ));
             }
             fixed[d] = Some(*v);
         }
@@ -280,7 +290,7 @@ impl GrundyFigure {
     pub fn validate(&self) -> Result<()> {
         self.frame()?;
         if !(1..=8).contains(&self.table.modulus) {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("color-classes", format!(
                 "`color-classes` {} is out of range; tables colour by value mod 1..8 (the papers use 3)",
                 self.table.modulus
             )));
@@ -288,9 +298,10 @@ impl GrundyFigure {
         self.table.palette.check(u64::from(self.table.modulus))?;
         if let Some(cell) = self.table.cell {
             if !(8..=200).contains(&cell) {
-                return Err(Error::invalid(format!(
-                    "`cell` {cell} is out of range; give 8..200 px (or pt on paper)"
-                )));
+                return Err(Error::invalid_parameter(
+                    "cell",
+                    format!("`cell` {cell} is out of range; give 8..200 px (or pt on paper)"),
+                ));
             }
         }
         let v = &self.view;
@@ -314,12 +325,15 @@ impl GrundyFigure {
                         format!("{u} px")
                     }
                 };
-                return Err(Error::invalid(format!(
-                    "{what} {} is out of range for a plot; give {what} {} to {}",
-                    shown(units),
-                    shown(least),
-                    shown(8000)
-                )));
+                return Err(Error::invalid_marked(
+                    what,
+                    format!(
+                        "{what} {} is out of range for a plot; give {what} {} to {}",
+                        shown(units),
+                        shown(least),
+                        shown(8000)
+                    ),
+                ));
             }
         }
         Ok(())

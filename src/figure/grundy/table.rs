@@ -106,13 +106,13 @@ impl GrundyFigure {
             };
             if flag == "`width`" {
                 // The smallest width named first, so it can be used as it stands.
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("width", format!(
                     "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `width` {} mm ({need} pt) or more for {} columns (`cell` {min_cell}pt), or a smaller `box`, or write the table as .tex (LaTeX sets it at the text's size)",
                     (f64::from(need) / 72.0 * 25.4 * 10.0).ceil() / 10.0,
                     cols + 1
                 )));
             }
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("cell", format!(
                 "{flag} {have} gives {cell} pt cells, too small for {widest}-digit numbers at the {MIN_TEXT_PT} pt minimum; give `cell` {min_cell}pt or more (a width of at least {need} pt = {:.0} mm for {} columns), or a smaller `box`, or write the table as .tex (LaTeX sets it at the text's size)",
                 f64::from(need) / 72.0 * 25.4,
                 cols + 1

@@ -494,15 +494,19 @@ impl SectionFigure {
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
         if self.levels.is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "level",
                 "no level given; use `level` 11, `level` 5.5, `levels` 5,5.5,6 or `r` 0.37",
             ));
         }
         if self.levels.len() > MAX_PANELS {
-            return Err(Error::invalid(format!(
-                "`levels` names {} levels; at most {MAX_PANELS} at once",
-                self.levels.len()
-            )));
+            return Err(Error::invalid_parameter(
+                "levels",
+                format!(
+                    "`levels` names {} levels; at most {MAX_PANELS} at once",
+                    self.levels.len()
+                ),
+            ));
         }
         if self.raw {
             if !self.align {
@@ -532,7 +536,10 @@ impl SectionFigure {
             self.board_side()?;
         }
         if let Some(0) = self.panel {
-            return Err(Error::invalid("`panel` must be at least 1 px"));
+            return Err(Error::invalid_parameter(
+                "panel",
+                "`panel` must be at least 1 px",
+            ));
         }
         Ok(())
     }
@@ -746,7 +753,10 @@ impl SectionPlan {
             return Err(Error::unsupported("`raw` needs an integer `level`"));
         };
         if m > u64::from(u32::MAX) {
-            return Err(Error::invalid("`raw` images must have sides under 2^32"));
+            return Err(Error::invalid_parameter(
+                "raw",
+                "`raw` images must have sides under 2^32",
+            ));
         }
         aligned_cells(self.n, m, self.memory_limit, control)
     }

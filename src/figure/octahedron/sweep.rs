@@ -109,16 +109,19 @@ impl SweepFigure {
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
         if !(1..=MAX_FRAMES).contains(&self.frames) {
-            return Err(Error::invalid(format!(
-                "`frames` must be between 1 and {MAX_FRAMES}; got {}",
-                self.frames
-            )));
+            return Err(Error::invalid_parameter(
+                "frames",
+                format!(
+                    "`frames` must be between 1 and {MAX_FRAMES}; got {}",
+                    self.frames
+                ),
+            ));
         }
         if !(16..=4096).contains(&self.size) {
-            return Err(Error::invalid(format!(
-                "`panel` must be between 16 and 4096 px; got {}",
-                self.size
-            )));
+            return Err(Error::invalid_parameter(
+                "panel",
+                format!("`panel` must be between 16 and 4096 px; got {}", self.size),
+            ));
         }
         check_opaque_background(self.style.background)?;
         self.animation.validate()
@@ -150,7 +153,7 @@ impl SweepFigure {
                 let (num, den) = (num / g, den / g);
                 match (u64::try_from(num), u64::try_from(den)) {
                     (Ok(num), Ok(den)) => Level::ratio(num, den),
-                    _ => Err(Error::invalid(
+                    _ => Err(Error::invalid_parameter("from", 
                         "`from` / `to` / `frames` give frame levels with denominators over 2^60; use fewer digits",
                     )),
                 }

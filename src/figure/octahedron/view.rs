@@ -78,14 +78,17 @@ impl ViewFigure {
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
         if !(16..=16384).contains(&self.size) {
-            return Err(Error::invalid(format!(
-                "`width` must be between 16 and 16384 px; got {}",
-                self.size
-            )));
+            return Err(Error::invalid_parameter(
+                "width",
+                format!("`width` must be between 16 and 16384 px; got {}", self.size),
+            ));
         }
         if let Some(edges) = self.edges {
             if !(edges.width >= 0.0 && edges.width <= 64.0) {
-                return Err(Error::invalid("`edge-width` must be between 0 and 64 px"));
+                return Err(Error::invalid_parameter(
+                    "edge-width",
+                    "`edge-width` must be between 0 and 64 px",
+                ));
             }
         }
         Ok(())

@@ -119,7 +119,8 @@ impl SquareFigure {
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
         if self.boards.is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "m",
                 "`m`: no board given; write e.g. `m` 11 or `m` 1..24",
             ));
         }
@@ -134,7 +135,7 @@ impl SquareFigure {
             SquareMode::Styled { decompose: true, .. } if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) => {
                 Err(Error::unsupported("`decompose` needs square boards; drop `n`"))
             }
-            SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid("`columns` must be at least 1")),
+            SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid_parameter("columns", "`columns` must be at least 1")),
             _ if self.overlay.is_some() => overlay::check_overlay(
                 &self.boards,
                 self.n,
@@ -378,7 +379,10 @@ impl SquareFigure {
             (Format::Png, SquareMode::Raw { compression }) => {
                 let (m, n) = self.size_of(self.boards[0]);
                 if m > u64::from(u32::MAX) || n > u64::from(u32::MAX) {
-                    return Err(Error::invalid("`raw` PNG sides must fit in 32 bits"));
+                    return Err(Error::invalid_parameter(
+                        "raw",
+                        "`raw` PNG sides must fit in 32 bits",
+                    ));
                 }
                 png_enc::write_bilevel(
                     out,
@@ -436,13 +440,13 @@ impl SquareFigure {
             crate::library::figure::automaton::DEFAULT_GIF_PANEL,
         )?;
         if panel_px > crate::library::encode::gif::MAX_SIDE as u64 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("panel", format!(
                 "animation frames of {panel_px} px (board {largest} at the asked size) exceed the GIF format's limit of {} px per side; use a smaller `panel` or `cell`",
                 crate::library::encode::gif::MAX_SIDE
             )));
         }
         if self.common_scale && panel_px < largest {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("scale", format!(
                 "`scale` common draws board {largest} at a whole number of pixels per cell: give `panel` {largest} or more (or `cell` 1)"
             )));
         }
@@ -798,13 +802,13 @@ fn too_large_to_draw_whole(m: u64, n: u64) -> Option<Error> {
         return None;
     }
     if m.max(n) > WINDOWED {
-        return Some(Error::invalid(format!(
+        return Some(Error::invalid_parameter("window", format!(
             "board {m} x {n} is too large: a board is drawn whole up to {WHOLE} a side, and a window (`window`, `bin`) of one up to 2^62 = {WINDOWED}"
         )));
     }
     // The whole board in about 512 px a side: blocks of a power of two cells.
     let bin = m.max(n).div_ceil(512).next_power_of_two();
-    Some(Error::invalid(format!(
+    Some(Error::invalid_parameter("window", format!(
         "board {m} x {n} is too large to draw whole (at most {WHOLE} a side); a board up to 2^62 is drawn through a window: `window` 1..512,1..512 for its first cells, or `window` 1..{m},1..{n} `bin` {bin} for all of it in about 512 px, each pixel shaded by its block's exact share of P-cells"
     )))
 }

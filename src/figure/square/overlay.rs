@@ -52,7 +52,8 @@ pub fn nim_pass_panel(
     limit: u64,
     control: &crate::Control,
 ) -> Result<BoardPanel> {
-    let side = u32::try_from(m).map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
+    let side = u32::try_from(m)
+        .map_err(|_| Error::invalid_parameter("m", "`m` is too large for `overlay`"))?;
     let (nim, pass) = square_board(side, limit, control)?;
     let mut panel = BoardPanel::from_bits(&nim, style);
     for (r, c) in pass.ones() {

@@ -258,7 +258,7 @@ impl WindowFigure {
         }
         if self.pass_overlay {
             let side = u32::try_from(self.m)
-                .map_err(|_| Error::invalid("`m` is too large for `overlay`"))?;
+                .map_err(|_| Error::invalid_parameter("m", "`m` is too large for `overlay`"))?;
             let (_, pass) = crate::games::nim_pass::square_board(side, self.memory_limit, control)?;
             let c = super::overlay::PASS_COLOR;
             for (y, line) in rgba.chunks_exact_mut(w * 4).enumerate() {
@@ -302,7 +302,7 @@ impl WindowFigure {
                     Some(i) => i,
                     None => {
                         if shares.len() == 255 {
-                            return Err(Error::invalid(
+                            return Err(Error::invalid_request(
                                 "`colour-by share-stretched`: more than 255 distinct shares in one window",
                             ));
                         }
@@ -425,14 +425,14 @@ impl Spec for WindowFigure {
             ("columns", &self.cols, self.n, "n"),
         ] {
             if range.start >= range.end {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("window", format!(
                     "`window`: the {what} {}..{} are empty: write the first before the last, e.g. 1..{side}",
                     range.start + 1,
                     range.end
                 )));
             }
             if range.end > side {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("window", format!(
                     "`window`: the {what} {}..{} run outside the board: {name} = {side}, so they end at {side} at most",
                     range.start + 1,
                     range.end
@@ -443,7 +443,7 @@ impl Spec for WindowFigure {
                 if range.start % bin != 0 || (range.end % bin != 0 && range.end != side) {
                     let first = range.start / bin * bin;
                     let last = range.end.div_ceil(bin).saturating_mul(bin).min(side);
-                    return Err(Error::invalid(format!(
+                    return Err(Error::invalid_parameter("window", format!(
                         "`window`: with `bin` {bin} the {what} start at 1 + a multiple of {bin} and end at a multiple of {bin} or at {side}: use {}..{last} instead of {}..{}",
                         first + 1,
                         range.start + 1,
@@ -454,10 +454,14 @@ impl Spec for WindowFigure {
         }
         match self.zoom {
             WindowZoom::Bin(level) if level > crate::pattern::tiles::MAX_LEVEL => {
-                return Err(Error::invalid("`bin` is at most 2^62 cells per pixel"))
+                return Err(Error::invalid_parameter(
+                    "bin",
+                    "`bin` is at most 2^62 cells per pixel",
+                ))
             }
             WindowZoom::Cell(px) if !(1..=4096).contains(&px) => {
-                return Err(Error::invalid(
+                return Err(Error::invalid_parameter(
+                    "cell",
                     "`cell` with `window` is a whole number of pixels from 1 to 4096",
                 ))
             }
@@ -479,13 +483,14 @@ impl Spec for WindowFigure {
             ));
         }
         if self.decompose_depth > MAX_DECOMPOSE_DEPTH {
-            return Err(Error::invalid(format!(
-                "`decompose-depth` is at most {MAX_DECOMPOSE_DEPTH}"
-            )));
+            return Err(Error::invalid_parameter(
+                "decompose-depth",
+                format!("`decompose-depth` is at most {MAX_DECOMPOSE_DEPTH}"),
+            ));
         }
         let (w, h) = self.pixels();
         if w > MAX_WINDOW_SIDE || h > MAX_WINDOW_SIDE || w.saturating_mul(h) > MAX_WINDOW_PIXELS {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("window", format!(
                 "`window`: {} is too many pixels (at most {MAX_WINDOW_SIDE} a side and 2^28 in all): raise `bin` or draw a smaller window",
                 describe(self)
             )));
@@ -524,9 +529,9 @@ impl crate::library::figure::Figure for WindowPlan {
         crate::library::figure::plan::computing_model();
         let (w, h, rgba) = self.spec().render(control)?;
         let size = tiny_skia::IntSize::from_wh(w, h)
-            .ok_or_else(|| Error::invalid("`window`: an empty image"))?;
+            .ok_or_else(|| Error::invalid_parameter("window", "`window`: an empty image"))?;
         let pixmap = tiny_skia::Pixmap::from_vec(rgba, size)
-            .ok_or_else(|| Error::invalid("`window`: an empty image"))?;
+            .ok_or_else(|| Error::invalid_parameter("window", "`window`: an empty image"))?;
         png_enc::write_rgb(out, w, h, &pixmap, metadata)
     }
 

@@ -80,9 +80,10 @@ pub(super) fn unit(value: f64, flag: &str) -> crate::Result<f64> {
     if (0.0..=1.0).contains(&value) {
         Ok(value)
     } else {
-        Err(crate::Error::invalid(format!(
-            "{flag} must be between 0 and 1; got {value}"
-        )))
+        Err(crate::Error::invalid_marked(
+            flag,
+            format!("{flag} must be between 0 and 1; got {value}"),
+        ))
     }
 }
 
@@ -127,9 +128,12 @@ impl CameraArgs {
 pub(super) fn rgb(text: &str, flag: &str) -> crate::Result<[u8; 3]> {
     let c = Color::parse(text, flag)?;
     if c.a != 255 {
-        return Err(crate::Error::invalid(format!(
-            "{flag} must be an opaque colour (set opacity with its own option); got '{text}'"
-        )));
+        return Err(crate::Error::invalid_marked(
+            flag,
+            format!(
+                "{flag} must be an opaque colour (set opacity with its own option); got '{text}'"
+            ),
+        ));
     }
     Ok(c.rgb_array())
 }

@@ -62,7 +62,8 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> 
             .collect::<crate::Result<_>>()?,
         (None, None, Some(r)) => vec![NamedLevel::parse_r(r)?],
         _ => {
-            return Err(crate::Error::invalid(
+            return Err(crate::Error::invalid_parameter(
+                "level",
                 "give the level: `level` 11, `level` 5.5, `levels` 5,5.5,6 or `r` 0.37",
             ))
         }
@@ -79,7 +80,7 @@ pub(super) fn plan(args: SectionArgs, memory_limit: u64) -> Result<SectionPlan> 
         let side =
             crate::library::scene::layout::SheetLayout::panel_width_for(units, panels, gap, margin);
         if side < 16 {
-            return Err(crate::Error::invalid(format!("`width` {width} leaves {side} px per panel for {panels} panels; give a larger `width`")));
+            return Err(crate::Error::invalid_parameter("width", format!("`width` {width} leaves {side} px per panel for {panels} panels; give a larger `width`")));
         }
         panel = Some(side);
     }

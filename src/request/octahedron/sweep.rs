@@ -111,13 +111,13 @@ pub(super) fn plan(args: SweepArgs, memory_limit: u64) -> Result<SweepPlan> {
             if side < 16 {
                 let smallest =
                     2 * style.margin + 16 * columns as u32 + style.gap * (columns as u32 - 1);
-                return Err(crate::Error::invalid(format!(
+                return Err(crate::Error::invalid_parameter("width", format!(
                     "`width` {width} leaves {side} units per panel for {columns} panel(s) after margins and gaps; give `width` {smallest} {} or more",
                     if print.print.dpi.is_some() { "pt" } else { "px" }
                 )));
             }
             if side > 4096 {
-                return Err(crate::Error::invalid(format!(
+                return Err(crate::Error::invalid_parameter("width", format!(
                     "`width` {width} gives {side}-unit panels; a sweep's panels are at most 4096 (give a smaller `width`, or `panel`)"
                 )));
             }

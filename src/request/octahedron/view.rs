@@ -90,7 +90,7 @@ pub struct ViewArgs {
 
 fn parse_light(text: &str) -> crate::Result<[f64; 3]> {
     let bad = || {
-        crate::Error::invalid(format!(
+        crate::Error::invalid_parameter("light", format!(
             "`light` must be three numbers x,y,z (each at most 1e6 in size), not all zero, such as -0.4,0.6,0.7; got '{text}'"
         ))
     };
@@ -115,10 +115,10 @@ pub(super) fn plan(args: ViewArgs, memory_limit: u64) -> Result<ViewPlan> {
     unit(f64::from(args.plane_opacity), "`plane-opacity`")?;
     unit(f64::from(args.above_opacity), "`above-opacity`")?;
     if !(0.0..=4.0).contains(&args.explode) {
-        return Err(crate::Error::invalid(format!(
-            "`explode` must be between 0 and 4; got {}",
-            args.explode
-        )));
+        return Err(crate::Error::invalid_parameter(
+            "explode",
+            format!("`explode` must be between 0 and 4; got {}", args.explode),
+        ));
     }
     let removed = rgb(&args.removed_color, "`removed-color`")?;
     let plane_colour = rgb(&args.plane_color, "`plane-color`")?;

@@ -32,10 +32,13 @@ const MAX_CASES: usize = 1000;
 fn parse_param(text: &str) -> Result<(String, Vec<i64>)> {
     let (name, values) = super::survey::parse_param(text)?;
     if values.len() > MAX_CASES {
-        return Err(Error::invalid(format!(
-            "`param`: {} values; prove takes at most {MAX_CASES} in one run",
-            values.len()
-        )));
+        return Err(Error::invalid_parameter(
+            "param",
+            format!(
+                "`param`: {} values; prove takes at most {MAX_CASES} in one run",
+                values.len()
+            ),
+        ));
     }
     Ok((name, values))
 }
@@ -50,13 +53,14 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
         match (param, fixed) {
             (Some((p, v)), None) if p == name => Ok(v),
             (_, Some(v)) => Ok(v),
-            _ => Err(Error::invalid(format!(
-                "this game needs `{name}`: give `{name}` N or `param` {name}=VALUES"
-            ))),
+            _ => Err(Error::invalid_parameter(
+                name,
+                format!("this game needs `{name}`: give `{name}` N or `param` {name}=VALUES"),
+            )),
         }
     };
     match (&args.game, &args.cap) {
-        (Some(_), Some(_)) => Err(Error::invalid(
+        (Some(_), Some(_)) => Err(Error::invalid_parameter("cap", 
             "give a game or `cap`, not both (a cap is its own game)",
         )),
         (None, Some(text)) => {
@@ -69,7 +73,7 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
             "triangular" => {
                 let k = value_of("k", args.k.map(i64::from))?;
                 let k32 = u32::try_from(k).ok().filter(|&k| k >= 1).ok_or_else(|| {
-                    Error::invalid(format!("`k` {k}: the divisor must be at least 1"))
+                    Error::invalid_parameter("k", format!("`k` {k}: the divisor must be at least 1"))
                 })?;
                 let term = Term::var("x").add(Term::var("z")).floor_div(i64::from(k32));
                 Ok(ProofGame::capped(CappedGame::triangular(k32)?, term))
@@ -84,7 +88,7 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                     .ok()
                     .filter(|h| (1..=8).contains(h))
                     .ok_or_else(|| {
-                        Error::invalid(format!(
+                        Error::invalid_parameter("heaps", format!(
                             "`heaps` {heaps}: prove takes Nim with 1 to 8 heaps"
                         ))
                     })?;
@@ -96,10 +100,10 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                 let k = value_of("k", args.k.map(i64::from)).unwrap_or(1);
                 let h = value_of("h", args.h.map(i64::from)).unwrap_or(3);
                 let k = u32::try_from(k).map_err(|_| {
-                    Error::invalid(format!("band-7-2: `k` {k} must be at least 1"))
+                    Error::invalid_parameter("k", format!("band-7-2: `k` {k} must be at least 1"))
                 })?;
                 let h = u32::try_from(h).map_err(|_| {
-                    Error::invalid(format!("band-7-2: `h` {h} must be at least 0"))
+                    Error::invalid_parameter("h", format!("band-7-2: `h` {h} must be at least 0"))
                 })?;
                 ProofGame::band(Band::example72(k, h)?).map_err(refused)
             }
@@ -110,12 +114,12 @@ fn game_of(args: &ProveArgs, param: Option<(&str, i64)>) -> Result<ProofGame> {
                 let file = nimscape_model::games::GameFile::parse(&shown, &text, &overrides)?;
                 ProofGame::game_file(&std::sync::Arc::new(file)).map_err(refused)
             }
-            _ => Err(Error::invalid(format!(
+            _ => Err(Error::invalid_request(format!(
                 "unknown game '{}' for prove; choose triangular, min-half, nim, band-7-1, band-7-2, square (with --theorem), a game file FILE.toml, or give --cap EXPR",
                 crate::error::excerpt(game)
             ))),
         },
-        (None, None) => Err(Error::invalid(
+        (None, None) => Err(Error::invalid_parameter("cap", 
             "give a game (triangular, min-half, nim, band-7-1, band-7-2) or `cap` EXPR",
         )),
     }
@@ -138,12 +142,12 @@ fn claim_of(args: &ProveArgs, heaps: &[String], param: Option<(&str, i64)>) -> R
             (Claim::Grundy(from_claim::integer(&expr).map_err(refused)?), text.clone())
         }
         (Some(_), Some(_)) => {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("claim", 
                 "give `claim` (a P-set rule) or `grundy` (a Grundy formula), not both",
             ))
         }
         (None, None) => {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter("claim", 
                 "give a claim: `claim` '(x-1)^y^(z-1) == 0' (the P-positions) or `grundy` 'x^y^z' (the Grundy values)",
             ))
         }
@@ -165,10 +169,13 @@ fn claim_of(args: &ProveArgs, heaps: &[String], param: Option<(&str, i64)>) -> R
 /// Validates the arguments into one case per parameter value.
 pub fn plan(args: &ProveArgs) -> Result<ProvePlan> {
     if !(args.timeout > 0.0 && args.timeout <= 1e6) {
-        return Err(Error::invalid(format!(
-            "`timeout` {}: give seconds between 0 and 1000000",
-            args.timeout
-        )));
+        return Err(Error::invalid_parameter(
+            "timeout",
+            format!(
+                "`timeout` {}: give seconds between 0 and 1000000",
+                args.timeout
+            ),
+        ));
     }
     let values: Vec<Option<(String, i64)>> = match &args.param {
         Some(text) => {
@@ -228,7 +235,7 @@ pub fn plan_pairs(pairs: &[(String, super::Value)]) -> Result<PlannedProve> {
     let command_line = super::provenance::command_line(definition(), &matches);
     let (_, inner) = matches
         .subcommand()
-        .ok_or_else(|| Error::invalid("prove needs its parameters"))?;
+        .ok_or_else(|| Error::invalid_request("prove needs its parameters"))?;
     let args = ProveArgs::from_arg_matches(inner).map_err(|e| super::from_clap(&e))?;
     match super::prove_square::plan(&args)? {
         Some(super::prove_square::TheoremPlan::List) => {

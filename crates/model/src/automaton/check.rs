@@ -91,7 +91,7 @@ pub(crate) fn first_mismatch_rows<'a>(
 /// as P(n,n) says. Works for parity from any source (mod 2, even moduli, exact).
 pub fn check_grid(grid: &BitGrid) -> Result<Option<Mismatch>> {
     if grid.rows() != grid.cols() {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "an automaton frame is square, but this grid is {} x {}",
             grid.rows(),
             grid.cols()

@@ -53,12 +53,13 @@ pub const MAX_MODULUS: u64 = 65535;
 /// Validates a modulus given by the user and returns it as a residue type.
 pub fn check_modulus(modulus: u64) -> Result<u16> {
     if modulus < 2 {
-        return Err(Error::invalid(format!(
-            "`modulus` must be at least 2 (got {modulus}); `modulus` 2 colours odd cells"
-        )));
+        return Err(Error::invalid_parameter(
+            "modulus",
+            format!("`modulus` must be at least 2 (got {modulus}); `modulus` 2 colours odd cells"),
+        ));
     }
     if modulus > MAX_MODULUS {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("modulus", format!(
             "`modulus` must be at most {MAX_MODULUS} (got {modulus}); residues are stored in 16 bits"
         )));
     }
@@ -68,12 +69,13 @@ pub fn check_modulus(modulus: u64) -> Result<u16> {
 /// Validates a range of frames `first..=last` given by the user.
 pub fn check_frames(first: usize, last: usize) -> Result<()> {
     if first == 0 || last == 0 {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter(
+            "frames",
             "`frames` starts at 1 (frame 0 is empty); use e.g. `frames` 1..32",
         ));
     }
     if first > last {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("frames", format!(
             "`frames` {first}..{last} is empty; write the smaller frame first, e.g. `frames` {last}..{first}"
         )));
     }

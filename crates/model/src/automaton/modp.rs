@@ -22,14 +22,14 @@ impl ResidueGrid {
     pub fn from_values(size: usize, modulus: u16, values: Vec<u16>) -> Result<Self> {
         check_modulus(u64::from(modulus))?;
         if values.len() != size * size {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "a {size} x {size} residue grid needs {} values, got {}",
                 size * size,
                 values.len()
             )));
         }
         if let Some(bad) = values.iter().find(|&&v| v >= modulus) {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "residue {bad} is not below the modulus {modulus}"
             )));
         }

@@ -188,20 +188,20 @@ impl Expr {
             .map(|(n, v)| (n.to_ascii_lowercase(), *v))
             .collect();
         if let Some((name, _)) = params.iter().find(|(n, _)| variables.contains(n)) {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "expression '{}': '{name}' is both a variable and a parameter; rename the parameter",
                 crate::error::excerpt(text)
             )));
         }
         let length = text.chars().count();
         if length > MAX_LENGTH {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "expression '{}' is {length} characters long; the limit is {MAX_LENGTH}",
                 crate::error::excerpt(text)
             )));
         }
         if text.trim().is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_request(
                 "expression is empty; write a rule such as 'x^y^z == 0'",
             ));
         }
@@ -216,9 +216,9 @@ impl Expr {
             fold_case: true,
         };
         let tree = lang::parse::parse(text, &names, Dialect::Claim)
-            .map_err(|p| Error::invalid(format!("expression: {p}")))?;
+            .map_err(|p| Error::invalid_request(format!("expression: {p}")))?;
         let ast = lower(&tree);
-        let code = Code::compile(&tree).map_err(Error::invalid)?;
+        let code = Code::compile(&tree).map_err(Error::invalid_request)?;
         Ok(Expr {
             source: text.to_string(),
             variables,
@@ -233,7 +233,7 @@ impl Expr {
     pub fn parse_predicate(text: &str, variables: &[&str], params: &[(&str, i64)]) -> Result<Expr> {
         let expr = Expr::parse(text, variables, params)?;
         if !expr.is_predicate() {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "expression '{}' is an integer, not a condition; compare it, e.g. '{} == 0'",
                 crate::error::excerpt(text),
                 crate::error::excerpt(text.trim())
@@ -246,7 +246,7 @@ impl Expr {
     pub fn parse_integer(text: &str, variables: &[&str], params: &[(&str, i64)]) -> Result<Expr> {
         let expr = Expr::parse(text, variables, params)?;
         if expr.is_predicate() {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "expression '{}' is a condition, not an integer expression",
                 crate::error::excerpt(text)
             )));
@@ -313,7 +313,7 @@ impl Expr {
                 .zip(values)
                 .map(|(n, v)| format!("{n} = {v}"))
                 .collect();
-            Error::invalid(format!(
+            Error::invalid_request(format!(
                 "expression '{}': {fault} is outside the 64-bit integers at {}",
                 crate::error::excerpt(&self.source),
                 at.join(", ")

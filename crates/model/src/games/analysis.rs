@@ -96,7 +96,7 @@ pub fn check_shifts(
     control: &Control,
 ) -> Result<Vec<ShiftCheck>> {
     if range.is_empty() {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "shift range {}..{} is empty; give A..B with A <= B",
             range.start(),
             range.end()
@@ -104,7 +104,7 @@ pub fn check_shifts(
     }
     let span = range.end().saturating_sub(*range.start());
     if span > 1_000_000 {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "shift range {}..{} is too wide; give at most 1000001 shifts",
             range.start(),
             range.end()

@@ -50,7 +50,8 @@ impl Band {
     /// Example 7.2 with its parameters; `k = 0` is an error.
     pub fn example72(k: u32, h: u32) -> Result<Band> {
         if k == 0 {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "k",
                 "band-7-2: `k` must be at least 1 (the band is (x-h)/k <= y <= x/k)",
             ));
         }

@@ -28,7 +28,7 @@ impl GameBox {
         match self {
             GameBox::Uniform(n) => Ok(uniform(*n)),
             GameBox::Each(bounds) if bounds.len() == names.len() => Ok(bounds.clone()),
-            GameBox::Each(bounds) => Err(Error::invalid(format!(
+            GameBox::Each(bounds) => Err(Error::invalid_request(format!(
                 "box: this game has {} coordinates ({}), but the box gives {} bounds; \
                  give one bound N or {} bounds separated by commas",
                 names.len(),
@@ -48,7 +48,7 @@ impl std::str::FromStr for GameBox {
         // More bounds than any game has coordinates: refuse before splitting a huge text.
         let count = s.split(',').count();
         if count > super::nim::MAX_HEAPS {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "box: {count} bounds given; no game has more than {} coordinates",
                 super::nim::MAX_HEAPS
             )));
@@ -57,7 +57,7 @@ impl std::str::FromStr for GameBox {
         let mut bounds = Vec::with_capacity(parts.len());
         for part in &parts {
             let n: u32 = part.parse().map_err(|_| {
-                Error::invalid(format!(
+                Error::invalid_request(format!(
                     "box: expected N or N,N,N with non-negative integers below 2^32, got '{}'",
                     crate::error::excerpt(s)
                 ))

@@ -59,7 +59,7 @@ pub struct CapExpr {
 }
 
 fn syntax(message: impl std::fmt::Display) -> Error {
-    Error::invalid(format!("cap expression: {message}"))
+    Error::invalid_request(format!("cap expression: {message}"))
 }
 
 impl CapExpr {
@@ -165,13 +165,13 @@ impl CapExpr {
                 Fault::FractionalExponent(v) => format!("raises to the non-integer power {v}"),
                 other => format!("meets {other}"),
             };
-            Error::invalid(format!(
+            Error::invalid_request(format!(
                 "cap expression '{}' {why} at (x, z) = ({x}, {z}); choose a cap defined on the whole box",
                 self.source
             ))
         })?;
         if value < 0 {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "cap expression '{}' is negative ({value}) at (x, z) = ({x}, {z}); a cap must be >= 0 everywhere in the box",
                 self.source
             )));

@@ -46,7 +46,8 @@ impl Cap {
     /// The triangular cap; `k = 0` is an error.
     pub fn triangular(k: u32) -> Result<Cap> {
         if k == 0 {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "k",
                 "triangular: `k` must be at least 1 (the cap is floor((x+z)/k))",
             ));
         }
@@ -332,7 +333,7 @@ fn precheck(name: &str, [bx, by, bz]: [u32; 3], limit: u64) -> Result<()> {
     )?;
     usize::try_from(columns)
         .map(|_| ())
-        .map_err(|_| Error::invalid(format!("box too large: {columns} columns")))
+        .map_err(|_| Error::invalid_request(format!("box too large: {columns} columns")))
 }
 
 /// Solves a capped game whose clamped caps are already tabled.
@@ -1229,7 +1230,7 @@ mod tests {
             let mut calls = 0;
             let err = solution.for_each_le_slab(|_| {
                 calls += 1;
-                Err(crate::Error::invalid("disk full"))
+                Err(crate::Error::invalid_request("disk full"))
             });
             assert!(err.is_err() && calls == 1);
         }

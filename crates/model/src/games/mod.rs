@@ -118,23 +118,30 @@ impl GameSpec {
         if GAME_NAMES.contains(&name) {
             for (flag, set) in given {
                 if set && !allowed.contains(&flag) {
-                    return Err(Error::invalid(format!(
-                        "`{flag}` does not apply to the game '{name}'"
-                    )));
+                    return Err(Error::invalid_parameter(
+                        flag,
+                        format!("`{flag}` does not apply to the game '{name}'"),
+                    ));
                 }
             }
         }
         Ok(match name {
             "triangular" => {
                 let k = params.k.ok_or_else(|| {
-                    Error::invalid("triangular needs `k` K (the cap is floor((x+z)/K), K >= 1)")
+                    Error::invalid_parameter(
+                        "k",
+                        "triangular needs `k` K (the cap is floor((x+z)/K), K >= 1)",
+                    )
                 })?;
                 GameSpec::Capped(CappedGame::triangular(k)?)
             }
             "min-half" => GameSpec::Capped(CappedGame::min_half()),
             "cap" => {
                 let src = params.cap.as_deref().ok_or_else(|| {
-                    Error::invalid("cap needs `cap` EXPR, e.g. `cap` \"floor((x+z)**2/5)\"")
+                    Error::invalid_parameter(
+                        "cap",
+                        "cap needs `cap` EXPR, e.g. `cap` \"floor((x+z)**2/5)\"",
+                    )
                 })?;
                 GameSpec::Capped(CappedGame::with_expr(src)?)
             }
@@ -147,7 +154,7 @@ impl GameSpec {
             "nim-pass" => GameSpec::NimPass(NimPass::new(params.heaps.unwrap_or(3))?),
             "nim" => GameSpec::Nim(Nim::new(params.heaps.unwrap_or(3))?),
             other => {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_request(format!(
                     "unknown game '{other}'; expected one of {}",
                     GAME_NAMES.join(", ")
                 )))
@@ -180,10 +187,10 @@ impl GameSpec {
         };
         match self {
             GameSpec::Capped(g) => Ok(GameSpec::Capped(g.with_play(play))),
-            GameSpec::File(_) => Err(Error::invalid(format!(
+            GameSpec::File(_) => Err(Error::invalid_marked(asked, format!(
                 "{asked}: a game file says how it is played itself; write pass = true or misere = true in the file"
             ))),
-            other => Err(Error::invalid(format!(
+            other => Err(Error::invalid_marked(asked, format!(
                 "{asked}: a pass and misère play exist for the capped games (triangular, min-half, cap) and game files, not for {}; for another game, write it as a game file with pass = true or misere = true (docs/games.md)",
                 other.name()
             ))),
@@ -476,7 +483,7 @@ impl Solution {
     pub fn fill_dense(&self, out: &mut [u16], control: &Control) -> Result<()> {
         let wanted: u64 = self.data_shape().iter().product();
         if out.len() as u64 != wanted {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "the box has {wanted} values, the array {}",
                 out.len()
             )));

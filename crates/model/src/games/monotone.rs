@@ -769,7 +769,7 @@ mod tests {
         let mut calls = 0;
         let mut write = |_: &[u8]| {
             calls += 1;
-            Err(Error::invalid("disk full"))
+            Err(Error::invalid_request("disk full"))
         };
         let err = solve_monotone_streamed(
             "t",

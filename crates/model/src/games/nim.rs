@@ -32,7 +32,7 @@ impl Nim {
     /// tuples over two passes (values, positions), checked every 65536 tuples.
     pub fn solve(&self, bounds: &[u32], limit: u64, control: &Control) -> Result<DenseGrundy> {
         if bounds.len() != self.heaps {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "nim: the box has {} bounds for {} heaps",
                 bounds.len(),
                 self.heaps
@@ -80,12 +80,13 @@ pub const MAX_HEAPS: usize = 32;
 /// Checks a heap count before anything is allocated for it.
 pub(crate) fn check_heaps(game: &str, heaps: usize) -> Result<()> {
     if heaps == 0 {
-        return Err(Error::invalid(format!(
-            "{game}: `heaps` must be at least 1"
-        )));
+        return Err(Error::invalid_parameter(
+            "heaps",
+            format!("{game}: `heaps` must be at least 1"),
+        ));
     }
     if heaps > MAX_HEAPS {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("heaps", format!(
             "{game}: `heaps` {heaps} is more than {MAX_HEAPS}; even a box of 0..1 per heap would hold 2^{heaps} positions"
         )));
     }

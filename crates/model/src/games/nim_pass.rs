@@ -63,7 +63,7 @@ impl NimPass {
 
     fn check_bounds(&self, bounds: &[u32]) -> Result<()> {
         if bounds.len() != self.heaps {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "nim-pass: the box has {} bounds for {} heaps",
                 bounds.len(),
                 self.heaps
@@ -247,7 +247,8 @@ impl Game for NimPassTree {
 /// checked every 16384 tuples.
 pub fn square_board(m: u32, limit: u64, control: &Control) -> Result<(BitGrid, BitGrid)> {
     if m == 0 {
-        return Err(Error::invalid(
+        return Err(Error::invalid_parameter(
+            "m",
             "nim-pass square board: `m` must be at least 1",
         ));
     }

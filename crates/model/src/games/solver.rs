@@ -352,7 +352,8 @@ pub(crate) fn box_tuples(
         limit,
         "use a smaller `box`",
     )?;
-    usize::try_from(total).map_err(|_| Error::invalid(format!("box too large: {total} tuples")))
+    usize::try_from(total)
+        .map_err(|_| Error::invalid_request(format!("box too large: {total} tuples")))
 }
 
 /// Solves every position of the box `0..=bounds[i]`, and every tuple reachable
@@ -377,7 +378,7 @@ pub fn solve_dense<G: Game + ?Sized>(
 ) -> Result<DenseGrundy> {
     let names = game.coordinate_names();
     if bounds.len() != names.len() {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "{}: the box has {} bounds, the game {} coordinates",
             game.name(),
             bounds.len(),
@@ -411,7 +412,7 @@ pub fn solve_dense<G: Game + ?Sized>(
         });
     };
     let contract = |fault: &Option<String>| match fault {
-        Some(f) => Err(Error::invalid(format!(
+        Some(f) => Err(Error::invalid_request(format!(
             "{}: the move to {f} does not lower the position",
             game.name()
         ))),

@@ -25,7 +25,7 @@ pub const DIRECTIONS: [[i64; 3]; 6] = [
 /// The centres of all 6^n octahedra of S_n, in units of 2^-n (each has radius 1 unit).
 pub fn octahedra(n: u32) -> Result<Vec<[i64; 3]>> {
     if n > MAX_BRUTE_ORDER {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "the brute-force listing of S_n allows n <= {MAX_BRUTE_ORDER}; got {n}"
         )));
     }

@@ -46,9 +46,10 @@ pub enum GridLevel {
 /// `n` given shown as given.
 fn check_order(n: u32, most: u32, flag: &str) -> Result<()> {
     if n > most {
-        return Err(Error::invalid(format!(
-            "`n` must be at most {most} for exact arithmetic (got {n}) when giving {flag}"
-        )));
+        return Err(Error::invalid_parameter(
+            "n",
+            format!("`n` must be at most {most} for exact arithmetic (got {n}) when giving {flag}"),
+        ));
     }
     Ok(())
 }
@@ -57,19 +58,21 @@ impl Level {
     /// The exact rational `num / den`, reduced; `flag` names the option in errors.
     fn ratio_for(num: u128, den: u128, flag: &str, shown: &str) -> Result<Level> {
         if den == 0 {
-            return Err(Error::invalid(format!(
-                "{flag} has a zero denominator (got {shown})"
-            )));
+            return Err(Error::invalid_marked(
+                flag,
+                format!("{flag} has a zero denominator (got {shown})"),
+            ));
         }
         if num > den {
-            return Err(Error::invalid(format!(
-                "{flag} must be at most 1 (the bottom vertex z = -1); got {shown}"
-            )));
+            return Err(Error::invalid_marked(
+                flag,
+                format!("{flag} must be at most 1 (the bottom vertex z = -1); got {shown}"),
+            ));
         }
         let g = gcd(num, den).max(1);
         let (num, den) = (num / g, den / g);
         if den > u128::from(MAX_DENOMINATOR) {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_marked(flag, format!(
                 "{flag} {shown} needs a denominator over 2^60 for exact arithmetic; give fewer digits"
             )));
         }
@@ -91,14 +94,16 @@ impl Level {
         check_order(n, MAX_ORDER, "`level`")?;
         let top = 1u64 << n;
         if m == 0 {
-            return Err(Error::invalid(
+            return Err(Error::invalid_parameter(
+                "level",
                 "`level` must be at least 1 (level 0 is the apex, a single point); got 0",
             ));
         }
         if m > top {
-            return Err(Error::invalid(format!(
-                "`level` must be at most 2^n = {top} for `n` {n}; got {m}"
-            )));
+            return Err(Error::invalid_parameter(
+                "level",
+                format!("`level` must be at most 2^n = {top} for `n` {n}; got {m}"),
+            ));
         }
         Level::ratio_for(u128::from(m), u128::from(top), "`level`", &m.to_string())
     }
@@ -109,9 +114,10 @@ impl Level {
         check_order(n, MAX_ORDER - 1, "a half `level`")?;
         let top = 1u64 << n;
         if m >= top {
-            return Err(Error::invalid(format!(
-                "`level` must be at most 2^n = {top} for `n` {n}; got {m}.5"
-            )));
+            return Err(Error::invalid_parameter(
+                "level",
+                format!("`level` must be at most 2^n = {top} for `n` {n}; got {m}.5"),
+            ));
         }
         Level::ratio_for(
             u128::from(2 * m + 1),
@@ -125,9 +131,12 @@ impl Level {
     pub fn parse_level(n: u32, text: &str) -> Result<Level> {
         let t = text.trim();
         let bad = || {
-            Error::invalid(format!(
-                "`level` must be an integer or a half-integer such as 11 or 5.5; got '{text}'"
-            ))
+            Error::invalid_parameter(
+                "level",
+                format!(
+                    "`level` must be an integer or a half-integer such as 11 or 5.5; got '{text}'"
+                ),
+            )
         };
         let (int, frac) = match t.split_once('.') {
             Some((i, f)) => (i, f),
@@ -159,17 +168,19 @@ impl Level {
     pub fn parse_r(text: &str) -> Result<Level> {
         let t = text.trim();
         let bad = || {
-            Error::invalid(format!(
-                "`r` must be a number in [0, 1] such as 0.37, 3e-6 or 3/8; got '{text}'"
-            ))
+            Error::invalid_parameter(
+                "r",
+                format!("`r` must be a number in [0, 1] such as 0.37, 3e-6 or 3/8; got '{text}'"),
+            )
         };
         if let Some(magnitude) = t.strip_prefix('-').filter(|m| !m.is_empty()) {
             // -0 (or -0.0, -0/7) is 0, the apex; anything else below 0 is no level.
             return match Level::parse_r(magnitude) {
                 Ok(zero) if zero.0 == Rational::ZERO => Ok(zero),
-                _ => Err(Error::invalid(format!(
-                    "`r` must not be negative (r = 0 is the apex); got {t}"
-                ))),
+                _ => Err(Error::invalid_parameter(
+                    "r",
+                    format!("`r` must not be negative (r = 0 is the apex); got {t}"),
+                )),
             };
         }
         if let Some((p, q)) = t.split_once('/') {
@@ -199,7 +210,7 @@ impl Level {
             return Ok(Level(Rational::ZERO));
         }
         let too_long = || {
-            Error::invalid(format!(
+            Error::invalid_parameter("r", format!(
                 "`r` {t} has too many digits for exact arithmetic; give at most 17 significant digits"
             ))
         };
@@ -214,9 +225,10 @@ impl Level {
                     .checked_mul(10u128.pow(power as u32))
                     .is_none_or(|v| v > 1)
             {
-                return Err(Error::invalid(format!(
-                    "`r` must be at most 1 (the bottom vertex z = -1); got {t}"
-                )));
+                return Err(Error::invalid_parameter(
+                    "r",
+                    format!("`r` must be at most 1 (the bottom vertex z = -1); got {t}"),
+                ));
             }
             return Ok(Level(Rational::ONE));
         }
@@ -234,17 +246,22 @@ impl Level {
     /// (`0.37_f64` becomes exactly 37/100), for callers that hold an `f64`.
     pub fn from_f64(r: f64) -> Result<Level> {
         if r.is_nan() {
-            return Err(Error::invalid("`r` must be a number in [0, 1]; got NaN"));
+            return Err(Error::invalid_parameter(
+                "r",
+                "`r` must be a number in [0, 1]; got NaN",
+            ));
         }
         if r < 0.0 {
-            return Err(Error::invalid(format!(
-                "`r` must not be negative (r = 0 is the apex); got {r}"
-            )));
+            return Err(Error::invalid_parameter(
+                "r",
+                format!("`r` must not be negative (r = 0 is the apex); got {r}"),
+            ));
         }
         if r > 1.0 {
-            return Err(Error::invalid(format!(
-                "`r` must be at most 1 (the bottom vertex z = -1); got {r}"
-            )));
+            return Err(Error::invalid_parameter(
+                "r",
+                format!("`r` must be at most 1 (the bottom vertex z = -1); got {r}"),
+            ));
         }
         Level::parse_r(&format!("{r:e}"))
     }

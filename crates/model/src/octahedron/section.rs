@@ -101,10 +101,13 @@ impl Cut {
             _ => {
                 // Largest n that would still fit, to say how to fix it.
                 let room = (MAX_DENOMINATOR / odd).ilog2();
-                return Err(Error::invalid(format!(
-                    "`n` {n} is too large for exact arithmetic at level r = {level}: \
+                return Err(Error::invalid_parameter(
+                    "n",
+                    format!(
+                        "`n` {n} is too large for exact arithmetic at level r = {level}: \
                      the common denominator would exceed 2^60; use `n` at most {room}"
-                )));
+                    ),
+                ));
             }
         };
         let plane = scale - (level.numer() as i64) * (scale / den as i64);

@@ -26,13 +26,14 @@ pub fn is_p(m: u64, n: u64, i: u64, j: u64) -> bool {
 /// Validates a board size: both sides at least 1 and small enough to index.
 pub fn check_board(m: u64, n: u64) -> Result<()> {
     if m == 0 || n == 0 {
-        return Err(Error::invalid(format!(
-            "board {m} x {n} is empty: `m` and `n` must be at least 1"
-        )));
+        return Err(Error::invalid_parameter(
+            "m",
+            format!("board {m} x {n} is empty: `m` and `n` must be at least 1"),
+        ));
     }
     const MAX_SIDE: u64 = 1 << 31;
     if m > MAX_SIDE || n > MAX_SIDE {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "board {m} x {n} is too large: each side must be at most {MAX_SIDE}"
         )));
     }

@@ -34,9 +34,12 @@ pub const MAX_LEVEL: u32 = 62;
 /// Validates a board for the explorer: both sides in 1..=2^62.
 pub fn check_side(name: &str, side: u64) -> Result<()> {
     if side == 0 || side > MAX_SIDE {
-        return Err(Error::invalid(format!(
-            "{name} = {side} is out of range: {name} must be between 1 and 2^62 = {MAX_SIDE}"
-        )));
+        return Err(Error::invalid_marked(
+            name,
+            format!(
+                "{name} = {side} is out of range: {name} must be between 1 and 2^62 = {MAX_SIDE}"
+            ),
+        ));
     }
     Ok(())
 }
@@ -208,7 +211,7 @@ impl TilePlan {
         check_side("m", m)?;
         check_side("n", n)?;
         if level > MAX_LEVEL {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "zoom level {level} is out of range: it must be between 0 and {MAX_LEVEL}"
             )));
         }

@@ -123,7 +123,7 @@ pub fn smallest_by_heap_sum(
         .as_ref()
         .filter(|c| c.play() == Play::default())
         .ok_or_else(|| {
-            Error::invalid(format!(
+            Error::invalid_request(format!(
                 "{}: the search by heap sum needs a capped game in normal play without a pass",
                 game.name()
             ))
@@ -131,7 +131,9 @@ pub fn smallest_by_heap_sum(
     let side = u32::try_from(max_sum)
         .ok()
         .filter(|&s| s < u32::MAX)
-        .ok_or_else(|| Error::invalid(format!("a heap sum of {max_sum} is too large to search")))?;
+        .ok_or_else(|| {
+            Error::invalid_request(format!("a heap sum of {max_sum} is too large to search"))
+        })?;
     let solved = solve_simplex(capped.cap(), &game.name, side, memory_limit, control)?;
     let names = game.heaps().to_vec();
     // Row by row of x (in parallel), the smallest disagreement of the row by
@@ -165,7 +167,7 @@ pub fn smallest_by_heap_sum(
                         }
                     }
                     let bad = disagrees_at(question, &env, g)
-                        .map_err(|e| Error::invalid(format!("at {}: {e}", show(&p))))?;
+                        .map_err(|e| Error::invalid_request(format!("at {}: {e}", show(&p))))?;
                     if bad {
                         best = Some(key);
                     }

@@ -454,11 +454,9 @@ impl Question {
     pub fn violation_at(&self, game: &ProofGame, p: &[u64]) -> Result<Formula> {
         let mut values = Vec::with_capacity(p.len());
         for &v in p {
-            values.push(
-                i64::try_from(v).map_err(|_| {
-                    Error::invalid(format!("the position {} is too large", show(p)))
-                })?,
-            );
+            values.push(i64::try_from(v).map_err(|_| {
+                Error::invalid_request(format!("the position {} is too large", show(p)))
+            })?);
         }
         let heaps = game.heaps.clone();
         Ok(self
@@ -585,7 +583,7 @@ pub fn confirm(
         .map(|&v| u32::try_from(v))
         .collect::<std::result::Result<_, _>>()
         .map_err(|_| {
-            Error::invalid(format!(
+            Error::invalid_request(format!(
                 "the counterexample {} is too large for the solver to confirm",
                 show(p)
             ))
@@ -618,7 +616,7 @@ pub fn confirm(
             game.name()
         ))
     })?;
-    let eval_err = |e: ir::EvalError| Error::invalid(format!("at {}: {e}", show(p)));
+    let eval_err = |e: ir::EvalError| Error::invalid_request(format!("at {}: {e}", show(p)));
     if !disagrees(question, &names, p, g).map_err(eval_err)? {
         return Err(internal(format!(
             "the engine says the claim fails at {} of {}, the exact solver says it holds there",
@@ -737,8 +735,9 @@ pub fn smallest_disagreement(
     control: &Control,
 ) -> Result<Option<Vec<u64>>> {
     let names = game.heaps().to_vec();
-    let side32 = u32::try_from(side)
-        .map_err(|_| Error::invalid(format!("a box of side {side} is too large to solve")))?;
+    let side32 = u32::try_from(side).map_err(|_| {
+        Error::invalid_request(format!("a box of side {side} is too large to solve"))
+    })?;
     let mut best: Option<(u64, Vec<u64>)> = None;
     let mut visit = |q: &[u32], g: u16| -> Result<()> {
         let q: Vec<u64> = q.iter().map(|&c| u64::from(c)).collect();
@@ -751,7 +750,7 @@ pub fn smallest_disagreement(
             return Ok(());
         }
         let bad = disagrees(question, &names, &q, g)
-            .map_err(|e| Error::invalid(format!("at {}: {e}", show(&q))))?;
+            .map_err(|e| Error::invalid_request(format!("at {}: {e}", show(&q))))?;
         if bad {
             best = Some(key);
         }

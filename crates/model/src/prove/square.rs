@@ -125,18 +125,21 @@ impl Cells {
         env: &Env,
         is_p: &mut dyn FnMut(u64, u64, u64) -> Result<bool>,
     ) -> Result<bool> {
-        let num = |t: &Term| t.eval(env).map_err(|e| Error::invalid(format!("{t}: {e}")));
+        let num = |t: &Term| {
+            t.eval(env)
+                .map_err(|e| Error::invalid_request(format!("{t}: {e}")))
+        };
         Ok(match self {
             Cells::Holds(f) => f
                 .eval(env)
-                .map_err(|e| Error::invalid(format!("{f}: {e}")))?,
+                .map_err(|e| Error::invalid_request(format!("{f}: {e}")))?,
             Cells::P(n, x, y) => {
                 let (n, x, y) = (num(n)?, num(x)?, num(y)?);
                 if !(1 <= x && x <= n && 1 <= y && y <= n) {
                     return Ok(false);
                 }
                 let side = |v: i128| {
-                    u64::try_from(v).map_err(|_| Error::invalid(format!("board side {v}")))
+                    u64::try_from(v).map_err(|_| Error::invalid_request(format!("board side {v}")))
                 };
                 is_p(side(n)?, side(x)?, side(y)?)?
             }
@@ -336,7 +339,7 @@ pub fn theorem(name: &str) -> Result<Theorem> {
         "count-doubling" => Theorem::Cells(Box::new(count_doubling())),
         "count-odd" => Theorem::Cells(Box::new(count_odd())),
         _ => {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "unknown theorem '{}' of the square game; choose one of {} (or the paper's number, 2.3 to 3.4), all, or list",
                 crate::error::excerpt(name),
                 names().join(", ")
@@ -485,39 +488,48 @@ impl Blocks {
             }
             any = true;
             let Some((key, value)) = part.split_once('=') else {
-                return Err(Error::invalid(format!(
-                    "`variant` '{}': '{}' has no '='; {usage}",
-                    crate::error::excerpt(spec),
-                    crate::error::excerpt(part)
-                )));
+                return Err(Error::invalid_parameter(
+                    "variant",
+                    format!(
+                        "`variant` '{}': '{}' has no '='; {usage}",
+                        crate::error::excerpt(spec),
+                        crate::error::excerpt(part)
+                    ),
+                ));
             };
             let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
             if seen.contains(&key) {
-                return Err(Error::invalid(format!(
-                    "`variant` '{}': {key} is given twice; {usage}",
-                    crate::error::excerpt(spec)
-                )));
+                return Err(Error::invalid_parameter(
+                    "variant",
+                    format!(
+                        "`variant` '{}': {key} is given twice; {usage}",
+                        crate::error::excerpt(spec)
+                    ),
+                ));
             }
             seen.push(key.clone());
             let side = |value: &str| -> Result<(Term, String)> {
                 let expr =
                     crate::claim::Expr::parse(value, &VARIANT_VARIABLES, &[]).map_err(|e| {
-                        Error::invalid(format!(
-                            "`variant` {key}={}: {e}",
-                            crate::error::excerpt(value)
-                        ))
+                        Error::invalid_parameter(
+                            "variant",
+                            format!("`variant` {key}={}: {e}", crate::error::excerpt(value)),
+                        )
                     })?;
                 if expr.is_predicate() {
-                    return Err(Error::invalid(format!(
+                    return Err(Error::invalid_parameter(
+                        "variant",
+                        format!(
                         "`variant` {key}={}: a side is a number, not a condition; e.g. {key}=t+1",
                         crate::error::excerpt(value)
-                    )));
+                    ),
+                    ));
                 }
                 let term = super::from_claim::integer(&expr).map_err(|e| {
-                    Error::invalid(format!(
-                        "`variant` {key}={}: {e}",
-                        crate::error::excerpt(value)
-                    ))
+                    Error::invalid_parameter(
+                        "variant",
+                        format!("`variant` {key}={}: {e}", crate::error::excerpt(value)),
+                    )
                 })?;
                 Ok((term, value.split_whitespace().collect::<Vec<_>>().join("")))
             };
@@ -529,24 +541,33 @@ impl Blocks {
                         "empty" => false,
                         "full" => true,
                         _ => {
-                            return Err(Error::invalid(format!(
-                                "`variant` edges={}: the edge blocks are claimed empty or full",
-                                crate::error::excerpt(value)
-                            )))
+                            return Err(Error::invalid_parameter(
+                                "variant",
+                                format!(
+                                    "`variant` edges={}: the edge blocks are claimed empty or full",
+                                    crate::error::excerpt(value)
+                                ),
+                            ))
                         }
                     }
                 }
                 _ => {
-                    return Err(Error::invalid(format!(
-                        "`variant` '{}': unknown block '{}'; {usage}",
-                        crate::error::excerpt(spec),
-                        crate::error::excerpt(&key)
-                    )))
+                    return Err(Error::invalid_parameter(
+                        "variant",
+                        format!(
+                            "`variant` '{}': unknown block '{}'; {usage}",
+                            crate::error::excerpt(spec),
+                            crate::error::excerpt(&key)
+                        ),
+                    ))
                 }
             }
         }
         if !any {
-            return Err(Error::invalid(format!("`variant` is empty; {usage}")));
+            return Err(Error::invalid_parameter(
+                "variant",
+                format!("`variant` is empty; {usage}"),
+            ));
         }
         Ok(blocks)
     }
@@ -1012,7 +1033,7 @@ pub fn grundy_of_cell(n: u64, x: u64, y: u64, memory_limit: u64, control: &Contr
         .map(|&s| u32::try_from(s))
         .collect::<std::result::Result<_, _>>()
         .map_err(|_| {
-            Error::invalid(format!(
+            Error::invalid_request(format!(
                 "the cell ({x}, {y}) of C({n},{n}) is too large to solve by game search"
             ))
         })?;
@@ -1042,8 +1063,9 @@ pub fn confirm(
             .find(|(n, _)| n == var)
             .map(|(_, v)| *v)
             .ok_or_else(|| internal(format!("no value of {var} in the counterexample")))?;
-        let value = u64::try_from(value)
-            .map_err(|_| Error::invalid(format!("the counterexample's {var} is too large")))?;
+        let value = u64::try_from(value).map_err(|_| {
+            Error::invalid_request(format!("the counterexample's {var} is too large"))
+        })?;
         env.insert(var.clone(), i128::from(value));
         named.push((var.clone(), value));
     }

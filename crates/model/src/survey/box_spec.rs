@@ -48,11 +48,14 @@ impl SurveyBox {
     pub fn parse(text: &str, parameter: &str) -> Result<SurveyBox> {
         let items: Vec<&str> = text.split(',').map(str::trim).collect();
         if items.len() > crate::games::nim::MAX_HEAPS {
-            return Err(Error::invalid(format!(
-                "`box`: {} bounds given; no game has more than {} coordinates",
-                items.len(),
-                crate::games::nim::MAX_HEAPS
-            )));
+            return Err(Error::invalid_parameter(
+                "box",
+                format!(
+                    "`box`: {} bounds given; no game has more than {} coordinates",
+                    items.len(),
+                    crate::games::nim::MAX_HEAPS
+                ),
+            ));
         }
         let mut bounds = Vec::with_capacity(items.len());
         for item in items {
@@ -60,27 +63,33 @@ impl SurveyBox {
                 Some((name, expr)) => {
                     let name = name.trim();
                     if name.is_empty() {
-                        return Err(Error::invalid(format!(
-                            "`box`: '{}' is not NAME=EXPR; write e.g. x=8*{parameter}+16",
-                            crate::error::excerpt(item)
-                        )));
+                        return Err(Error::invalid_parameter(
+                            "box",
+                            format!(
+                                "`box`: '{}' is not NAME=EXPR; write e.g. x=8*{parameter}+16",
+                                crate::error::excerpt(item)
+                            ),
+                        ));
                     }
                     (Some(name.to_string()), expr.trim())
                 }
                 None => (None, item),
             };
             if let Some(heap) = names_a_heap(expr) {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("box", format!(
                     "`box`: '{}' uses the heap {heap}; a bound is a number or an expression in {parameter}, e.g. 8*{parameter}+16 (name the heap before '=': x=8*{parameter}+16)",
                     crate::error::excerpt(item)
                 )));
             }
             CapExpr::parse_with(expr, &[(parameter, 1)]).map_err(|e| {
-                Error::invalid(format!(
-                    "`box`: '{}': {}",
-                    crate::error::excerpt(item),
-                    e.to_string().trim_start_matches("cap expression: ")
-                ))
+                Error::invalid_parameter(
+                    "box",
+                    format!(
+                        "`box`: '{}': {}",
+                        crate::error::excerpt(item),
+                        e.to_string().trim_start_matches("cap expression: ")
+                    ),
+                )
             })?;
             bounds.push(Bound {
                 name,
@@ -89,7 +98,7 @@ impl SurveyBox {
         }
         let named = bounds.iter().filter(|b| b.name.is_some()).count();
         if named != 0 && named != bounds.len() {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("box", format!(
                 "`box`: '{}' mixes named and unnamed bounds; name every bound (x=40,z=40) or none (40,3,40)",
                 crate::error::excerpt(text)
             )));
@@ -135,18 +144,24 @@ impl SurveyBox {
         };
         let expr = CapExpr::parse_with(&b.expr, &bind)?;
         let n = expr.cap(0, 0).map_err(|_| {
-            Error::invalid(format!(
-                "`box`: '{}' is negative or undefined at {}={value}; a bound must be >= 0",
-                crate::error::excerpt(&what()),
-                self.parameter
-            ))
+            Error::invalid_parameter(
+                "box",
+                format!(
+                    "`box`: '{}' is negative or undefined at {}={value}; a bound must be >= 0",
+                    crate::error::excerpt(&what()),
+                    self.parameter
+                ),
+            )
         })?;
         u32::try_from(n).map_err(|_| {
-            Error::invalid(format!(
-                "`box`: '{}' is {n} at {}={value}, past 2^32",
-                crate::error::excerpt(&what()),
-                self.parameter
-            ))
+            Error::invalid_parameter(
+                "box",
+                format!(
+                    "`box`: '{}' is {n} at {}={value}, past 2^32",
+                    crate::error::excerpt(&what()),
+                    self.parameter
+                ),
+            )
         })
     }
 
@@ -173,18 +188,21 @@ impl SurveyBox {
                 .iter()
                 .position(|c| c.eq_ignore_ascii_case(name))
                 .ok_or_else(|| {
-                    Error::invalid(format!(
-                        "`box`: '{}' is not a coordinate; {} has {}",
-                        crate::error::excerpt(name),
-                        game.name(),
-                        names.join(", ")
-                    ))
+                    Error::invalid_parameter(
+                        "box",
+                        format!(
+                            "`box`: '{}' is not a coordinate; {} has {}",
+                            crate::error::excerpt(name),
+                            game.name(),
+                            names.join(", ")
+                        ),
+                    )
                 })?;
             if given[i].replace(n).is_some() {
-                return Err(Error::invalid(format!(
-                    "`box`: {} is bounded twice",
-                    names[i]
-                )));
+                return Err(Error::invalid_parameter(
+                    "box",
+                    format!("`box`: {} is bounded twice", names[i]),
+                ));
             }
         }
         let largest = values.iter().copied().max().unwrap_or(0);
@@ -205,7 +223,7 @@ pub(super) const MAX_CAPPED_COLUMNS: u64 = 1 << 26;
 fn capped_top(g: &CappedGame, x_max: u32, z_max: u32) -> Result<u32> {
     let columns = (u64::from(x_max) + 1).saturating_mul(u64::from(z_max) + 1);
     if columns > MAX_CAPPED_COLUMNS {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("box", format!(
             "`box` x {x_max} by z {z_max} gives {columns} columns of a capped game; give at most {MAX_CAPPED_COLUMNS} (8191 by 8191)"
         )));
     }
@@ -216,7 +234,7 @@ fn capped_top(g: &CappedGame, x_max: u32, z_max: u32) -> Result<u32> {
         }
     }
     u32::try_from(top).map_err(|_| {
-        Error::invalid(format!(
+        Error::invalid_parameter("box", format!(
             "the cap of {} reaches {top} in the box, past 2^32; give `box` with a bound for y (N,Y,N)",
             GameSpec::Capped(g.clone()).name()
         ))

@@ -61,14 +61,17 @@ impl GameFileFamily {
         let game = crate::games::GameFile::parse(file, text, &[])?;
         if !game.params().contains_key(parameter) {
             let declared: Vec<&str> = game.params().keys().map(String::as_str).collect();
-            return Err(Error::invalid(format!(
-                "`param`: '{parameter}' is not a parameter of {file}; it declares {}",
-                if declared.is_empty() {
-                    "none (add it under [params])".to_string()
-                } else {
-                    declared.join(", ")
-                }
-            )));
+            return Err(Error::invalid_parameter(
+                "param",
+                format!(
+                    "`param`: '{parameter}' is not a parameter of {file}; it declares {}",
+                    if declared.is_empty() {
+                        "none (add it under [params])".to_string()
+                    } else {
+                        declared.join(", ")
+                    }
+                ),
+            ));
         }
         Ok(GameFileFamily {
             file: file.to_string(),
@@ -158,16 +161,19 @@ impl BuiltinFamily {
     pub fn new(game: &str, parameter: &str, fixed: GameParams) -> Result<BuiltinFamily> {
         let Some((_, allowed)) = BUILTIN_PARAMETERS.iter().find(|(g, _)| *g == game) else {
             let names: Vec<&str> = BUILTIN_PARAMETERS.iter().map(|(g, _)| *g).collect();
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_parameter("param", format!(
                 "`param`: the game '{game}' has no integer parameter to survey; games with one: {}, or a `cap` with a named parameter",
                 names.join(", ")
             )));
         };
         if !allowed.contains(&parameter) {
-            return Err(Error::invalid(format!(
-                "`param`: '{parameter}' is not a parameter of {game}; it has {}",
-                allowed.join(", ")
-            )));
+            return Err(Error::invalid_parameter(
+                "param",
+                format!(
+                    "`param`: '{parameter}' is not a parameter of {game}; it has {}",
+                    allowed.join(", ")
+                ),
+            ));
         }
         Ok(BuiltinFamily {
             game: game.to_string(),
@@ -188,10 +194,13 @@ impl GameFamily for BuiltinFamily {
 
     fn game(&self, value: i64) -> Result<GameSpec> {
         let bad = || {
-            Error::invalid(format!(
-                "`param`: {}={value} is out of range for {}",
-                self.parameter, self.game
-            ))
+            Error::invalid_parameter(
+                "param",
+                format!(
+                    "`param`: {}={value} is out of range for {}",
+                    self.parameter, self.game
+                ),
+            )
         };
         let mut params = self.fixed.clone();
         match self.parameter.as_str() {
@@ -224,7 +233,7 @@ impl ShiftSpec {
                 let mut ranges = vec![0..=0; names.len()];
                 for (name, range) in items {
                     let k = names.iter().position(|n| n == name).ok_or_else(|| {
-                        Error::invalid(format!(
+                        Error::invalid_parameter("shift", format!(
                             "`shift`: '{}' is not a coordinate; the game has {}",
                             crate::error::excerpt(name),
                             names.join(", ")
@@ -235,7 +244,7 @@ impl ShiftSpec {
                 Ok(ranges)
             }
             ShiftSpec::Each(ranges) if ranges.len() == names.len() => Ok(ranges.clone()),
-            ShiftSpec::Each(ranges) => Err(Error::invalid(format!(
+            ShiftSpec::Each(ranges) => Err(Error::invalid_parameter("shift", format!(
                 "`shift`: {} ranges for a game of {} coordinates ({}); give one range, one per coordinate, or NAME=A..B items",
                 ranges.len(),
                 names.len(),
@@ -404,7 +413,7 @@ fn value_bytes(
             // The solver's estimate tabulates the cap over the columns: bound them
             // first, so estimating never allocates past what the box may hold.
             if columns > MAX_CAPPED_COLUMNS {
-                return Err(Error::invalid(format!(
+                return Err(Error::invalid_parameter("box", format!(
                     "`box` x {} by z {} gives {columns} columns of a capped game; give at most {MAX_CAPPED_COLUMNS} (8191 by 8191)",
                     bounds[0], bounds[2]
                 )));
@@ -465,7 +474,7 @@ fn check_rule_work(
         .map_or(0, |r| (r.end() - r.start()).unsigned_abs() as u128 + 1);
     let work = shifts.saturating_add(constants).saturating_mul(lines);
     if work > MAX_RULE_WORK {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("shift", format!(
             "the rule search of {} would test {} rules on {lines} lines ({work} checks, over {MAX_RULE_WORK}); narrow `shift` (e.g. 0..0 for some coordinates) or use a smaller `box`",
             game.name(),
             shifts + constants
@@ -506,7 +515,10 @@ fn prepare(
     control: &Control,
 ) -> Result<Prepared> {
     if values.is_empty() {
-        return Err(Error::invalid("`param`: no values to survey"));
+        return Err(Error::invalid_parameter(
+            "param",
+            "`param`: no values to survey",
+        ));
     }
     let games: Vec<GameSpec> = values
         .iter()

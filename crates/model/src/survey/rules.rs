@@ -168,11 +168,14 @@ pub fn shift_candidates(ranges: &[std::ops::RangeInclusive<i64>]) -> Result<Vec<
     let mut count: u64 = 1;
     for r in ranges {
         if r.is_empty() {
-            return Err(Error::invalid(format!(
-                "`shift`: the range {}..{} is empty; write the smaller end first",
-                r.start(),
-                r.end()
-            )));
+            return Err(Error::invalid_parameter(
+                "shift",
+                format!(
+                    "`shift`: the range {}..{} is empty; write the smaller end first",
+                    r.start(),
+                    r.end()
+                ),
+            ));
         }
         let n = u64::try_from(r.end() - r.start())
             .unwrap_or(u64::MAX)
@@ -180,7 +183,7 @@ pub fn shift_candidates(ranges: &[std::ops::RangeInclusive<i64>]) -> Result<Vec<
         count = count.saturating_mul(n);
     }
     if count > MAX_CANDIDATES {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_parameter("shift", format!(
             "`shift`: the ranges give {count} shifts to try, more than {MAX_CANDIDATES}; narrow them (e.g. 0..0 for a coordinate)"
         )));
     }
@@ -209,16 +212,20 @@ pub fn constant_candidates(
     range: std::ops::RangeInclusive<i64>,
 ) -> Result<Vec<XorRule>> {
     if range.is_empty() || *range.start() < 0 {
-        return Err(Error::invalid(format!(
-            "`constant`: {}..{} is not a range of non-negative constants, smaller end first",
-            range.start(),
-            range.end()
-        )));
+        return Err(Error::invalid_parameter(
+            "constant",
+            format!(
+                "`constant`: {}..{} is not a range of non-negative constants, smaller end first",
+                range.start(),
+                range.end()
+            ),
+        ));
     }
     if range.end() - range.start() >= MAX_CANDIDATES as i64 {
-        return Err(Error::invalid(format!(
-            "`constant`: at most {MAX_CANDIDATES} constants"
-        )));
+        return Err(Error::invalid_parameter(
+            "constant",
+            format!("`constant`: at most {MAX_CANDIDATES} constants"),
+        ));
     }
     Ok(range
         .map(|constant| XorRule {
@@ -420,7 +427,7 @@ pub fn search(
 ) -> Result<RuleSearch> {
     let dims = lines.bounds.len();
     if let Some(bad) = candidates.iter().find(|r| r.shift.len() != dims) {
-        return Err(Error::invalid(format!(
+        return Err(Error::invalid_request(format!(
             "a rule with {} shifts for a game of {dims} coordinates",
             bad.shift.len()
         )));

@@ -135,7 +135,7 @@ impl Source<'_> {
             .matches('\n')
             .count()
             + 1;
-        Error::invalid(format!(
+        Error::invalid_request(format!(
             "{}:{line}: {what}: {}",
             self.file,
             shorten_quotes(&problem.to_string())
@@ -231,7 +231,7 @@ impl GameFile {
     pub fn parse(file: &str, text: &str, overrides: &[(String, i64)]) -> Result<GameFile> {
         let src = Source { file, text };
         if text.len() > MAX_GAME_FILE_BYTES {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "{file}: larger than {} KiB; a game file is a few lines of rules",
                 MAX_GAME_FILE_BYTES / 1024
             )));

@@ -56,7 +56,7 @@ impl GameFile {
         let out = &mut out_buf[..n];
         for m in &self.moves {
             let fault = |t: i128, key: &str, e: super::expr::Fault| {
-                Error::invalid(format!(
+                Error::invalid_request(format!(
                     "{}: {} from {} with t = {t}: {e} in its '{key}'; the game file's arithmetic must stay within 128-bit fractions",
                     self.name(),
                     m.label,
@@ -136,7 +136,7 @@ impl GameFile {
                     *v = i64::from(c);
                 }
                 let broken = self.broken_inequality_i64(&vars).map_err(|e| {
-                        Error::invalid(format!(
+                        Error::invalid_request(format!(
                             "{}: at {}: {e} in 'positions'; the game file's arithmetic must stay within 128-bit fractions",
                             self.name(),
                             show(&p)
@@ -232,7 +232,7 @@ impl GameFile {
     ) -> Result<DenseGrundy> {
         let n = self.heaps.len();
         if bounds.len() != n {
-            return Err(Error::invalid(format!(
+            return Err(Error::invalid_request(format!(
                 "{}: the box has {} bounds, the game {n} heaps",
                 self.name(),
                 bounds.len()
@@ -327,7 +327,7 @@ impl GameFile {
             };
             slow(&mut |o, label, t| {
                 let refuse = |why: String| {
-                    Error::invalid(format!(
+                    Error::invalid_request(format!(
                         "{name}: {label} from {} with t = {t} goes to {}, {why}",
                         show(&p),
                         show(o)
@@ -984,7 +984,7 @@ fn check_option_work(name: &str, bounds: &[u32], options: u64) -> Result<()> {
         s if s >= 2 * 86_400 => format!("about {} days", s / 86_400),
         s => format!("about {} hours", s / 3600),
     };
-    Err(Error::invalid(format!(
+    Err(Error::invalid_parameter("box", format!(
         "{name}: the box {} has {options} options to try ({time} at about {NANOS_PER_OPTION} ns each), over the {MAX_OPTIONS} a solve may take; use a smaller `box`",
         describe_box(bounds)
     )))
