@@ -236,9 +236,6 @@ impl AutomatonFigure {
                     "`raw` draws one frame; give a single `frames` N (a sheet or animation is the styled mode)",
                 ))
             }
-            AutomatonMode::Styled {
-                columns: Some(0), ..
-            } => Err(Error::invalid("`columns` must be at least 1")),
             _ => Ok(()),
         }
     }

@@ -190,6 +190,19 @@ pub fn parse_m_list(text: &str) -> Result<ValueList, String> {
     parse_list(text, 1, 4096)
 }
 
+/// The board sides `m` lists, refused when none is given: the one check that
+/// `m` is there, for every command that needs it. `hint` follows "`m` is
+/// required" and says what to write.
+pub fn required_m(m: Option<ValueList>, hint: &str) -> crate::Result<Vec<u64>> {
+    match m {
+        Some(ValueList(values)) if !values.is_empty() => Ok(values),
+        _ => Err(crate::Error::invalid_parameter(
+            "m",
+            format!("`m` is required{hint}"),
+        )),
+    }
+}
+
 /// Parses one board side (no ranges).
 pub fn parse_side(text: &str) -> Result<u64, String> {
     if text.contains("..") || text.contains(',') {

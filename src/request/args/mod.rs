@@ -23,7 +23,7 @@ pub use bytes::{parse_bytes, MAX_BYTES};
 pub use captions::{parse_caption, parse_caption_size};
 pub use chart::ChartLabelArgs;
 pub use lengths::{length_units, parse_size, parse_spacing, spacing};
-pub use lists::{parse_list, parse_m_list, parse_side, ValueList};
+pub use lists::{parse_list, parse_m_list, parse_side, required_m, ValueList};
 pub use output::{parse_format, CompressionArg};
 pub use palette::PaletteArg;
 pub use print::PrintArgs;
