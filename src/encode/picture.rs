@@ -2,7 +2,8 @@
 
 use super::estimate::scene_peak_bytes;
 use super::format::Format;
-use super::{pdf, png, raster, svg, tikz, Metadata};
+use super::metadata::Metadata;
+use super::{pdf, png, raster, svg, tikz};
 use crate::{Error, Result};
 use std::io::Write;
 

@@ -1,12 +1,12 @@
 //! The style flags of board figures (square sheets, automaton frames):
 //! colours, sizes, spacing and captions, validated into a [`BoardStyle`].
 
-use super::{
-    length_units, parse_caption, parse_caption_size, parse_size, parse_spacing, spacing, PrintArgs,
-};
+use super::captions::{parse_caption, parse_caption_size};
+use super::lengths::{parse_size, parse_spacing, spacing};
+use super::print::PrintArgs;
 use crate::library::scene::board::{BoardStyle, GridLines, PanelSize};
 use crate::library::scene::sheet_size::SheetSize;
-use crate::library::scene::units::Length;
+use crate::library::scene::units::{length_units, Length};
 use crate::library::scene::Color;
 use clap::{Args, ValueEnum};
 

@@ -1,6 +1,6 @@
 //! The words of charts and plots: title, axis names, ticks and key.
 
-use super::{parse_caption, parse_caption_size};
+use super::captions::{parse_caption, parse_caption_size};
 use crate::library::scene::units::{self, Length, Print};
 use clap::Args;
 

@@ -2,7 +2,7 @@
 //! `1..64:2`, `3,5,11`, the self-similar sequences of board sides
 //! (`2^k+1:1..6`, `3,2m+1,...,255`), and one board side alone.
 
-use super::excerpt;
+use crate::error::excerpt;
 
 /// A list of values given as `11`, `1..24`, `1..64:2` or `3,5,11` (a newtype, so
 /// clap treats the whole list as one value). Every command reads its lists the
