@@ -10,7 +10,7 @@ use nimscape::request::automaton::AutomatonArgs;
 use nimscape::request::count::CountArgs;
 use nimscape::request::grundy::{GrundyArgs, GrundyPlan};
 use nimscape::request::{self, Budget, FigureCommand, Format, Planned};
-use nimscape_model::games::{check_shifts, GameSpec};
+use nimscape_model::games::check_shifts;
 use nimscape_model::pattern::count::check;
 use std::io::Write;
 
@@ -204,18 +204,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     let write_figure = output_path.is_some() || !reports;
     let plan = plan_checked(&args, output_path.as_deref(), write_figure, ctx)?;
     let figure = plan.spec();
-    let shifts = match &args.find_shift {
-        Some(text) => {
-            if !matches!(figure.game, GameSpec::Capped(_)) {
-                bail!(
-                    "--find-shift tests (x+h)^y^(z+h) = 0, which applies to the capped three-heap games (triangular, min-half, cap), not {}",
-                    figure.game.name()
-                );
-            }
-            Some(request::grundy::parse_shift_range(text)?)
-        }
-        None => None,
-    };
+    let shifts = request::grundy::shift_range(&args, &plan)?;
     // Reports need the solution first; a figure alone solves while it is written.
     if reports {
         let json = report_format(ctx.format, "grundy")?;

@@ -60,8 +60,9 @@ pub fn plan(args: CountArgs, memory_limit: u64) -> crate::Result<CountPlan> {
         (None, Some(_)) => (f64::from(width) * 0.62).round() as u32,
         (None, None) => 560,
     };
+    let ms = args::required_m(args.m, " (e.g. `m` 1..64), unless you only `check`")?;
     let figure = CountFigure {
-        ms: args.m.map(|list| list.0).unwrap_or_default(),
+        ms,
         log: args.log,
         width,
         height,
@@ -69,11 +70,5 @@ pub fn plan(args: CountArgs, memory_limit: u64) -> crate::Result<CountPlan> {
         print: style,
         memory_limit,
     };
-    if figure.ms.is_empty() {
-        return Err(crate::Error::invalid_parameter(
-            "m",
-            "`m` is required (e.g. `m` 1..64), unless you only `check`",
-        ));
-    }
     Plan::new(figure)
 }

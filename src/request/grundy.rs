@@ -163,6 +163,28 @@ pub(super) fn parse_aspect(text: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// `find-shift`'s range of shifts h for the game `plan` solves, when given:
+/// the one check of the flag (the CLI's report reads it from here). Only the
+/// capped three-heap games have the rule it tests.
+pub fn shift_range(
+    args: &GrundyArgs,
+    plan: &GrundyPlan,
+) -> Result<Option<std::ops::RangeInclusive<i64>>> {
+    let Some(text) = &args.find_shift else {
+        return Ok(None);
+    };
+    if !matches!(plan.game, GameSpec::Capped(_)) {
+        return Err(crate::Error::invalid_parameter(
+            "find-shift",
+            format!(
+                "`find-shift` tests (x+h)^y^(z+h) = 0, which applies to the capped three-heap games (triangular, min-half, cap), not {}",
+                plan.game.name()
+            ),
+        ));
+    }
+    parse_shift_range(text).map(Some)
+}
+
 /// Parses `A..B` (or `A..=B`), integers that may be negative.
 pub fn parse_shift_range(text: &str) -> Result<std::ops::RangeInclusive<i64>> {
     let bad = || {

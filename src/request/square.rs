@@ -168,13 +168,10 @@ enum OverlayArg {
 
 /// The figure the flags describe, validated.
 pub(crate) fn plan(args: SquareArgs, memory_limit: u64) -> crate::Result<Box<dyn Figure + Send>> {
-    let boards: Vec<u64> = args.m.clone().map(|list| list.0).unwrap_or_default();
-    if boards.is_empty() {
-        return Err(crate::Error::invalid_parameter(
-            "m",
-            "`m` is required: the board size, e.g. `m` 11, `m` 1..24 or `m` 3,5,11",
-        ));
-    }
+    let boards = args::required_m(
+        args.m.clone(),
+        ": the board size, e.g. `m` 11, `m` 1..24 or `m` 3,5,11",
+    )?;
     if let Some(window) = args.window.clone() {
         return window_plan(&args, window, &boards, memory_limit);
     }

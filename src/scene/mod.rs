@@ -19,6 +19,7 @@ pub mod layout;
 pub mod legend;
 pub mod markup;
 pub mod ramp;
+pub mod sheet_size;
 pub mod type_scale;
 pub mod units;
 

@@ -259,6 +259,54 @@ pub struct PrintStyle {
     pub text: super::item::TextMode,
 }
 
+/// A length flag in whole scene units (points; pixels at 72 dpi unless `--dpi`),
+/// checked against `range` with an error naming the flag.
+pub fn length_units(
+    flag: &str,
+    length: Length,
+    print: Print,
+    range: std::ops::RangeInclusive<u32>,
+) -> crate::Result<u32> {
+    let points = length.points(print);
+    let units = points.round();
+    if !(f64::from(*range.start())..=f64::from(*range.end())).contains(&units) {
+        let shown = |v: u32| match print.dpi {
+            None => format!("{v} px"),
+            Some(dpi) => format!(
+                "{} mm ({} px at {} dpi)",
+                trim_number(f64::from(v) / PT_PER_IN * MM_PER_IN),
+                (f64::from(v) / PT_PER_IN * dpi).round(),
+                trim_number(dpi)
+            ),
+        };
+        let bare = px_hint(length, print);
+        return Err(crate::Error::invalid_marked(
+            flag,
+            format!(
+                "{flag} {length} is {} points; use {} to {}{bare}",
+                trim_number(points),
+                shown(*range.start()),
+                shown(*range.end())
+            ),
+        ));
+    }
+    Ok(units as u32)
+}
+
+/// What a length without a unit means, for a refusal of one: " (a number alone
+/// is px; for print write 60mm)". Empty for a length in a physical unit, or on
+/// paper (`--dpi`), where px are already pixels of a print.
+pub fn px_hint(length: Length, print: Print) -> String {
+    if length.unit == Unit::Px && print.dpi.is_none() {
+        format!(
+            " (a number alone is px; for print write {}mm)",
+            trim_number(length.value)
+        )
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

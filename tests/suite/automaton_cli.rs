@@ -594,6 +594,10 @@ fn bad_input_is_one_line_and_leaves_no_file() {
             "--modulus",
         ),
         (&["--frames", "0", "-o", "x.png"], "--frames starts at 1"),
+        (
+            &["--frames", "1..3", "--columns", "0", "-o", "x.png"],
+            "invalid value '0' for --columns",
+        ),
         (&["--frames", "9..3", "-o", "x.png"], "empty"),
         (
             &["--frames", "1..3000", "--modulus", "exact", "-o", "x.csv"],

@@ -504,7 +504,7 @@ fn bad_input_gets_one_line_and_no_file() {
         (vec!["grundy", "six-sided"], "6 free coordinates"),
         (
             vec!["grundy", "band-7-1", "--find-shift", "-3..3"],
-            "--find-shift tests",
+            "--find-shift tests (x+h)^y^(z+h) = 0, which applies to the capped three-heap games (triangular, min-half, cap), not band-7-1",
         ),
         (
             vec![

@@ -511,6 +511,10 @@ fn bad_input_is_one_line_and_leaves_no_file() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["section", "--level", "0", "-o", "x.png"], "--level"),
         (
+            vec!["section", "-o", "x.png"],
+            "give the level: --level 11, --level 5.5, --levels 5,5.5,6 or --r 0.37",
+        ),
+        (
             vec!["section", "--n", "4", "--level", "17", "-o", "x.png"],
             "2^n = 16",
         ),

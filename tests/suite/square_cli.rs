@@ -331,6 +331,19 @@ fn bad_input_gets_one_line_and_no_file() {
             "square boards",
         ),
         (&["square", "-o", "x.png"], "--m is required"),
+        // Checked once, in the request layer (the figure trusts its plan).
+        (
+            &["square", "--n", "5", "-o", "x.png"],
+            "--m is required: the board size, e.g. --m 11, --m 1..24 or --m 3,5,11",
+        ),
+        (
+            &["square", "--m", "1..4", "--columns", "0", "-o", "x.png"],
+            "invalid value '0' for --columns",
+        ),
+        (
+            &["square", "--m", "1..24", "--width", "100", "--columns", "6", "-o", "x.png"],
+            "--width 100px leaves 0 px per panel for 6 column(s) after margins and gaps; give --width 126 px or more",
+        ),
     ];
     for (args, needle) in cases {
         let output = nimscape(dir.path()).args(*args).output().unwrap();
@@ -340,6 +353,27 @@ fn bad_input_gets_one_line_and_no_file() {
         std::fs::read_dir(dir.path()).unwrap().count(),
         0,
         "a file was left behind"
+    );
+}
+
+#[test]
+fn a_margin_in_pixels_on_paper_is_checked_once_at_its_resolution() {
+    // 5000 px at 300 dpi is 1200 pt, within the 4096 allowed: a second check at
+    // 72 dpi (5000 "points") used to refuse it.
+    let dir = tempfile::tempdir().unwrap();
+    super::support::run_ok(
+        dir.path(),
+        &[
+            "square", "--m", "1..2", "--margin", "5000", "--dpi", "300", "-o", "x.svg",
+        ],
+    );
+    let output = nimscape(dir.path())
+        .args(["square", "--m", "1..2", "--margin", "5000", "-o", "y.svg"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &output,
+        "--margin 5000px is 5000 points; use 0 px to 4096 px",
     );
 }
 

@@ -220,12 +220,6 @@ impl GrundySheet {
                 self.name
             )));
         }
-        if self.columns == Some(0) {
-            return Err(Error::invalid_parameter(
-                "columns",
-                "`columns` counts from 1",
-            ));
-        }
         let geometry = self.sheet_geometry()?;
         for k in 0..self.panels.len() {
             let figure = self.panel_figure(k, geometry.panel, geometry.width, None);

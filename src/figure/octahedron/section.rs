@@ -493,12 +493,6 @@ const MAX_PANELS: usize = 64;
 impl SectionFigure {
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
-        if self.levels.is_empty() {
-            return Err(Error::invalid_parameter(
-                "level",
-                "no level given; use `level` 11, `level` 5.5, `levels` 5,5.5,6 or `r` 0.37",
-            ));
-        }
         if self.levels.len() > MAX_PANELS {
             return Err(Error::invalid_parameter(
                 "levels",

@@ -118,12 +118,6 @@ impl SquareFigure {
 
     /// Checks the parameters, before anything is computed.
     pub fn validate(&self) -> Result<()> {
-        if self.boards.is_empty() {
-            return Err(Error::invalid_parameter(
-                "m",
-                "`m`: no board given; write e.g. `m` 11 or `m` 1..24",
-            ));
-        }
         for &m in &self.boards {
             let (m, n) = self.size_of(m);
             check_board(m, n).map_err(|err| too_large_to_draw_whole(m, n).unwrap_or(err))?;
@@ -135,7 +129,6 @@ impl SquareFigure {
             SquareMode::Styled { decompose: true, .. } if self.n.is_some_and(|n| self.boards.iter().any(|&m| m != n)) => {
                 Err(Error::unsupported("`decompose` needs square boards; drop `n`"))
             }
-            SquareMode::Styled { columns: Some(0), .. } => Err(Error::invalid_parameter("columns", "`columns` must be at least 1")),
             _ if self.overlay.is_some() => overlay::check_overlay(
                 &self.boards,
                 self.n,

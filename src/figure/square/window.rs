@@ -459,12 +459,6 @@ impl Spec for WindowFigure {
                     "`bin` is at most 2^62 cells per pixel",
                 ))
             }
-            WindowZoom::Cell(px) if !(1..=4096).contains(&px) => {
-                return Err(Error::invalid_parameter(
-                    "cell",
-                    "`cell` with `window` is a whole number of pixels from 1 to 4096",
-                ))
-            }
             _ => {}
         }
         if self.pass_overlay {
