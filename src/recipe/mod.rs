@@ -37,11 +37,14 @@
 //! recipe is checked by the same command definition as the command line, and
 //! every figure in a gallery comes with the exact command that redraws it.
 //! This module parses TOML into [`Recipe`]s, keeping the line of every key so
-//! errors can name it; the binary checks the flags and runs the figures.
+//! errors can name it; [`render`] plans, checks and draws them, for any front end.
 
 pub mod builtin;
-pub mod gallery;
-pub mod plan;
+mod gallery;
+mod plan;
+mod run;
+
+pub use run::{render, Isolate, Progress, RenderOptions, RenderReport};
 
 use crate::request::Format;
 use crate::{Error, Result};
