@@ -71,6 +71,20 @@ pub(crate) fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> V
             params.push(default.clone());
         }
     }
+    // A figure drawn as a PDF is drawn for the paper (figures.tex includes its PDF
+    // first), so its text is set in the serif that sits beside a LaTeX body, unless
+    // the figure or `[defaults]` names a font. Its other formats follow, so the
+    // figure reads the same in the gallery as in the paper.
+    if entry.formats.contains(&crate::request::Format::Pdf)
+        && request::takes(&model, "font")
+        && !params.iter().any(|p| same_key(&p.key, "font"))
+    {
+        params.push(Param {
+            key: "font".into(),
+            value: ParamValue::Text(PAPER_FONT.into()),
+            line: entry.line,
+        });
+    }
     let says = |key: &str| params.iter().any(|p| same_key(&p.key, key));
     if !recipe.titles
         && TITLED_MODELS.contains(&model.as_slice())
@@ -85,6 +99,10 @@ pub(crate) fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> V
     }
     params
 }
+
+/// The font of a recipe's PDF figures when neither the figure nor `[defaults]`
+/// names one: DejaVu Serif, beside the paper's serif body text.
+const PAPER_FONT: &str = "serif";
 
 /// The column of a two-column layout when neither the recipe nor `render
 /// --width` names one: a journal's (docs/print.md), inside the gallery's
