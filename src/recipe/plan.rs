@@ -2,7 +2,7 @@
 //! pairs for the request layer, which validates them once; an error names the
 //! recipe file, the line of the key at fault and the key itself.
 
-use super::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
+use super::file::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
 use std::path::{Component, Path, PathBuf};
@@ -133,7 +133,7 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
     {
         return None;
     }
-    let two = recipe.columns == Some(super::Columns::Two);
+    let two = recipe.columns == Some(super::file::Columns::Two);
     let column = match (&recipe.width, two) {
         (Some(width), _) => width.clone(),
         (None, true) => TWO_COLUMN_WIDTH.to_string(),
@@ -292,7 +292,7 @@ mod tests {
     /// wide figure of two columns spans both and their gap; data has none.
     #[test]
     fn the_layout_width_reaches_figures_without_a_size_of_their_own() {
-        use super::super::{Columns, Recipe};
+        use super::super::file::{Columns, Recipe};
         let text = r#"
 title = "T"
 width = "160mm"

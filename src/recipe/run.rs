@@ -10,8 +10,9 @@
 //! formats, so each model is computed once. Provenance is the plan's canonical
 //! command line.
 
+use super::file::{same_key, Columns, ParamValue, Recipe, SurveyEntry};
 use super::gallery::{self, ProvedEntry, Rendered, RenderedSurvey};
-use super::{plan, same_key, Columns, ParamValue, Recipe, SurveyEntry};
+use super::plan;
 use crate::request::survey::{self, PlannedSurvey};
 use crate::request::{write_atomic, Budget, Format, Naming, NewFolders, Planned};
 use crate::{Control, Error, Result};
