@@ -2,9 +2,10 @@
 //! where `-o` says, and print the reports (`--check`, `--compare-nim-sum`,
 //! `--find-shift`, `--time`, `count`'s table) on stdout.
 
-use super::out::{self, report};
-use super::output::{self, Context};
+use super::emit;
 use super::progress::Watch;
+use super::report::{self, report};
+use super::Context;
 use anyhow::{bail, Result};
 use nimscape::request::automaton::AutomatonArgs;
 use nimscape::request::count::CountArgs;
@@ -20,7 +21,7 @@ pub fn run(command: FigureCommand, ctx: &Context) -> Result<()> {
         FigureCommand::Square(mut args) => {
             let output = args.output.take();
             let figure = plan(FigureCommand::Square(args), ctx)?;
-            output::emit(&figure, output.as_deref(), ctx)?;
+            emit::emit(&figure, output.as_deref(), ctx)?;
         }
         FigureCommand::Count(args) => run_count(args, ctx)?,
         FigureCommand::Automaton(args) => run_automaton(args, ctx)?,
@@ -28,7 +29,7 @@ pub fn run(command: FigureCommand, ctx: &Context) -> Result<()> {
         FigureCommand::Octahedron(mut args) => {
             let output = args.take_output();
             let figure = plan(FigureCommand::Octahedron(args), ctx)?;
-            output::emit(&figure, output.as_deref(), ctx)?;
+            emit::emit(&figure, output.as_deref(), ctx)?;
         }
     }
     Ok(())
@@ -66,7 +67,7 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
             anyhow::bail!("{report}");
         }
         watch.finish();
-        let mut out = out::stdout();
+        let mut out = report::stdout();
         if json {
             let document = serde_json::json!({
                 "frames": [1, report.last],
@@ -84,7 +85,7 @@ fn run_automaton(mut args: AutomatonArgs, ctx: &Context) -> Result<()> {
         }
     }
     let figure = figure.into_planned(ctx.command_line.clone());
-    output::emit(&figure, output_path.as_deref(), ctx)?;
+    emit::emit(&figure, output_path.as_deref(), ctx)?;
     Ok(())
 }
 
@@ -126,12 +127,12 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
         let line = ctx.command_line.clone();
         match output {
             Some(path) => {
-                output::emit(&figure.into_planned(line), Some(&path), ctx)?;
+                emit::emit(&figure.into_planned(line), Some(&path), ctx)?;
             }
             // Without -o, --format says how the table goes to stdout (json, csv).
             None if ctx.format.is_some() && check_report.is_none() => {
                 let stdout = std::path::Path::new("-");
-                output::emit(&figure.into_planned(line), Some(stdout), ctx)?;
+                emit::emit(&figure.into_planned(line), Some(stdout), ctx)?;
             }
             None if json => {
                 // The figure's own JSON: g(m) may pass 2^64, more than a serde_json number holds.
@@ -142,7 +143,7 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
             }
             None => {
                 // Without -o the table is a report: it goes to stdout.
-                let mut out = out::stdout();
+                let mut out = report::stdout();
                 report!(out, "m\tg(m)");
                 for (m, gm) in figure.rows() {
                     report!(out, "{m}\t{gm}");
@@ -154,7 +155,7 @@ fn run_count(mut args: CountArgs, ctx: &Context) -> Result<()> {
     if let Some(check_up_to) = check_report {
         let lines = check(check_up_to, &ctx.control)?;
         let failed = lines.iter().any(|line| !line.holds);
-        let mut out = out::stdout();
+        let mut out = report::stdout();
         if json {
             let checks: Vec<serde_json::Value> = lines
                 .iter()
@@ -196,7 +197,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     if request::grundy::is_sheet(&args)? {
         // Several values of a parameter or slice: a sheet, or an animation over them.
         let figure = plan(FigureCommand::Grundy(args), ctx)?;
-        output::emit(&figure, output_path.as_deref(), ctx)?;
+        emit::emit(&figure, output_path.as_deref(), ctx)?;
         return Ok(());
     }
     // Reports go to stdout; a figure is written when -o is given or nothing else is asked.
@@ -216,7 +217,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
             format!("solving {}", figure.game.name()),
             ctx.quiet,
         );
-        let mut out = out::stdout();
+        let mut out = report::stdout();
         let start = std::time::Instant::now();
         let solution = plan.solution(&ctx.control)?;
         let seconds = start.elapsed().as_secs_f64();
@@ -313,7 +314,7 @@ fn run_grundy(mut args: GrundyArgs, ctx: &Context) -> Result<()> {
     }
     if write_figure {
         let figure = plan.into_planned(ctx.command_line.clone());
-        output::emit(&figure, output_path.as_deref(), ctx)?;
+        emit::emit(&figure, output_path.as_deref(), ctx)?;
     }
     Ok(())
 }

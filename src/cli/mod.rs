@@ -4,15 +4,15 @@
 //! stdout, the global flags, the progress bar and signals. Nothing here computes
 //! or draws.
 
+mod emit;
 mod figures;
 #[cfg(test)]
 mod fuzz;
-pub(crate) mod out;
-mod output;
 mod progress;
 mod prove;
 mod prove_square;
 mod render;
+pub(crate) mod report;
 #[cfg(feature = "serve")]
 mod serve;
 pub mod signals;
@@ -23,6 +23,25 @@ use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use nimscape::request::{self, FigureCommand, Naming};
 use std::io::Write;
+
+/// What every command run shares: limits, verbosity, its own canonical command
+/// line, and the control a signal cancels.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Cancelled by Ctrl-C / SIGTERM; watched for the progress bar.
+    pub control: nimscape::Control,
+    /// Refuse work over this many bytes.
+    pub memory_limit: u64,
+    /// Refuse files larger than this (`--max-output`).
+    pub output_limit: u64,
+    /// No "wrote ..." lines, no progress bars.
+    pub quiet: bool,
+    /// The format for `-o -` and for the default file, when given.
+    pub format: Option<nimscape::request::Format>,
+    /// `nimscape <subcommand> <flags>`, rebuilt from the parsed parameters (never
+    /// from argv), so the CLI, a recipe and the server record the same words.
+    pub command_line: String,
+}
 
 /// The help heading of the flags every subcommand takes (`--threads`, `--quiet`, ...).
 const GLOBAL: &str = "Global options";
@@ -96,7 +115,7 @@ pub fn run() -> Result<()> {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
             ) {
                 // Through the handled writer: `--help > /dev/full` must fail, `| head` must not.
-                return out::print_all(&err.render().to_string());
+                return report::print_all(&err.render().to_string());
             }
             if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 err.exit();
@@ -117,7 +136,7 @@ pub fn run() -> Result<()> {
     request::refuse_control_characters(&matches)?;
     let cli = Cli::from_arg_matches(&matches)?;
     configure_threads(cli.threads)?;
-    let ctx = output::Context {
+    let ctx = Context {
         control: signals::control(),
         memory_limit: cli.max_memory,
         output_limit: cli.max_output,
@@ -278,7 +297,7 @@ fn flags_of_parsed_command(root: &clap::Command) -> Vec<String> {
         .collect()
 }
 
-fn dispatch(command: Command, ctx: &output::Context) -> Result<()> {
+fn dispatch(command: Command, ctx: &Context) -> Result<()> {
     match command {
         Command::Figure(command) => figures::run(*command, ctx),
         Command::Survey(args) => survey::run(*args, ctx),
@@ -363,7 +382,7 @@ fn man_pages(command: &clap::Command) -> usize {
 
 /// Writes `bytes` to stdout; a closed pipe is a quiet success (main exits 0 on it).
 fn write_stdout(bytes: &[u8]) -> Result<()> {
-    out::ensure_open()?;
+    report::ensure_open()?;
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()?;

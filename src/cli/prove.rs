@@ -2,9 +2,9 @@
 //! the engine, decide each case under the command's control (Ctrl-C kills the
 //! engine), print one line per case and write the certificates `-o` names.
 
-use super::out::{self, report};
-use super::output::Context;
 use super::progress::Watch;
+use super::report::{self, report};
+use super::Context;
 use anyhow::{bail, Result};
 use nimscape::prove::engine::{Limits, Mona};
 use nimscape::prove::{certificate, ProofReport};
@@ -36,7 +36,7 @@ pub fn run(mut args: ProveArgs, ctx: &Context) -> Result<()> {
         memory: ctx.memory_limit,
     };
     let several = plan.cases.len() > 1;
-    let mut stdout = out::stdout();
+    let mut stdout = report::stdout();
     for case in &plan.cases {
         let label = case
             .parameter

@@ -2,9 +2,10 @@
 //! list, or each theorem decided under the command's control, one line each,
 //! and the certificates `-o` names (one folder per theorem with `all`).
 
-use super::out::{self, report};
-use super::output::{announce, Context};
+use super::emit::announce;
 use super::progress::Watch;
+use super::report::{self, report};
+use super::Context;
 use anyhow::Result;
 use nimscape::prove::engine::{Limits, Mona};
 use nimscape::prove::{certificate, square};
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// Runs a `--theorem` plan.
 pub fn run(plan: TheoremPlan, output: Option<&Path>, ctx: &Context) -> Result<()> {
-    let mut stdout = out::stdout();
+    let mut stdout = report::stdout();
     let (cases, timeout) = match plan {
         TheoremPlan::List => {
             report!(stdout, "{}", square::list().trim_end());

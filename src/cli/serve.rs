@@ -96,7 +96,7 @@ pub struct ExploreArgs {
     output: PathBuf,
 }
 
-pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()> {
+pub fn run_explore(args: ExploreArgs, ctx: &super::Context) -> Result<()> {
     if args.output.extension().and_then(|e| e.to_str()) != Some("html") {
         anyhow::bail!("-o {} must end in .html", args.output.display());
     }
@@ -107,7 +107,7 @@ pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()
         max_tiles: args.max_tiles,
     };
     let page = serve::explorer_html(&spec, ctx.memory_limit, &ctx.control)?;
-    let folders = super::output::make_parent(&args.output)?;
+    let folders = nimscape::request::NewFolders::make_parent(&args.output)?;
     // As every figure: a temporary file beside the target, renamed when whole (never
     // half a page, none left when stopped), readable by others, under --max-output.
     nimscape::request::write_atomic(&args.output, ctx.output_limit, |out| {
@@ -119,6 +119,6 @@ pub fn run_explore(args: ExploreArgs, ctx: &super::output::Context) -> Result<()
     })?;
     folders.keep();
     // On stderr, as every command's: stdout stays for reports and data.
-    super::output::announce(&args.output, ctx);
+    super::emit::announce(&args.output, ctx);
     Ok(())
 }

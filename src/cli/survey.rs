@@ -3,12 +3,14 @@
 //! names (a Markdown page with its figures beside it, JSON, CSV), or a summary
 //! on stdout.
 
-use super::out::{self, report};
-use super::output::{announce, make_parent, Context};
+use super::emit::announce;
 use super::progress::Watch;
+use super::report::{self, report};
+use super::Context;
 use anyhow::{bail, Result};
 use nimscape::request::survey::{self, ReportKind, SurveyArgs, SurveyReport};
 use nimscape::request::write_atomic;
+use nimscape::request::NewFolders;
 use std::io::Write;
 use std::path::Path;
 
@@ -40,7 +42,7 @@ pub fn run(mut args: SurveyArgs, ctx: &Context) -> Result<()> {
     let found = plan.run(&ctx.control)?;
     watch.finish();
     if outputs.is_empty() {
-        let mut stdout = out::stdout();
+        let mut stdout = report::stdout();
         report!(stdout, "{}", survey::summary(&found).trim_end());
         return stdout.finish();
     }
@@ -53,7 +55,7 @@ pub fn run(mut args: SurveyArgs, ctx: &Context) -> Result<()> {
 /// One report (a page with its figures beside it, JSON or CSV), each file
 /// written atomically and announced.
 fn write_report(path: &Path, found: &SurveyReport, ctx: &Context) -> Result<()> {
-    let folders = make_parent(path)?;
+    let folders = NewFolders::make_parent(path)?;
     survey::report_files(
         found,
         path,

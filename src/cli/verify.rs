@@ -1,6 +1,6 @@
 //! `nimscape verify`: the papers' computational claims, re-checked.
 
-use super::out::{self, report};
+use super::report::{self, report};
 use anyhow::Result;
 use clap::Args;
 use nimscape::request::Format;
@@ -40,7 +40,7 @@ pub fn run(
         .map(|o| o.source)
         .collect();
     let unheld = outcomes.len() - holding - failing.len();
-    let mut out = out::stdout();
+    let mut out = report::stdout();
     if json {
         let claims: Vec<serde_json::Value> = outcomes
             .iter()
@@ -103,7 +103,7 @@ fn plural(n: usize) -> &'static str {
 
 /// One block per claim within [`COLUMNS`]: the result and time, then the claim
 /// wrapped beside them, then its source and the range checked.
-fn write_table(out: &mut out::Report, outcomes: &[verify::Outcome]) -> Result<()> {
+fn write_table(out: &mut report::Report, outcomes: &[verify::Outcome]) -> Result<()> {
     const RESULT: usize = 21; // "does not hold (conj.)"
     const TIME: usize = 9; // "123.456 s"
     let indent = RESULT + 2 + TIME + 2;

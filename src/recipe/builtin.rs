@@ -4,7 +4,7 @@
 //! `templates/<name>.toml` and reads its games (`../games/x.toml`) from the
 //! copies here, never from the disk.
 
-use super::Recipe;
+use super::file::Recipe;
 use crate::{Error, Result};
 use std::path::Path;
 

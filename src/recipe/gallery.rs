@@ -2,7 +2,7 @@
 //! figure's caption and the command that redraws it, and `figures.tex`, one
 //! LaTeX `figure` environment per figure.
 
-use super::{Columns, FigureEntry, Recipe};
+use super::file::{Columns, FigureEntry, Recipe};
 use crate::request::{tex_comment, tex_escape, Format};
 
 /// One rendered figure: its entry, the files written, and the command line that made them.
@@ -78,7 +78,7 @@ pub fn index_md(recipe: &Recipe, figures: &[Rendered]) -> String {
 /// A survey of a set that ran: its entry, its reports, its command.
 pub struct RenderedSurvey<'a> {
     /// The recipe entry.
-    pub entry: &'a crate::recipe::SurveyEntry,
+    pub entry: &'a super::file::SurveyEntry,
     /// Report file names (`name.md`, `name.json`, ...), relative to the set's folder.
     pub files: Vec<String>,
     /// The command that runs it again (without `-o`).
@@ -116,7 +116,7 @@ pub fn surveys_md(recipe: &Recipe, surveys: &[RenderedSurvey]) -> String {
 /// A `[[prove]]` of a set that ran: its entry, its verdicts, its command.
 pub struct ProvedEntry<'a> {
     /// The recipe entry.
-    pub entry: &'a crate::recipe::ProveEntry,
+    pub entry: &'a super::file::ProveEntry,
     /// Per case: its label (`k=5`, a theorem's name), the verdict line, and
     /// the certificate's folder relative to the set's folder.
     pub verdicts: Vec<(Option<String>, String, Option<String>)>,

@@ -2,7 +2,7 @@
 //! pairs for the request layer, which validates them once; an error names the
 //! recipe file, the line of the key at fault and the key itself.
 
-use super::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
+use super::file::{same_key, FigureEntry, Param, ParamValue, ProveEntry, Recipe, SurveyEntry};
 use crate::request::survey::PlannedSurvey;
 use crate::request::{self, Budget, Naming, Planned, Value};
 use std::path::{Component, Path, PathBuf};
@@ -71,6 +71,20 @@ pub(crate) fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> V
             params.push(default.clone());
         }
     }
+    // A figure drawn as a PDF is drawn for the paper (figures.tex includes its PDF
+    // first), so its text is set in the serif that sits beside a LaTeX body, unless
+    // the figure or `[defaults]` names a font. Its other formats follow, so the
+    // figure reads the same in the gallery as in the paper.
+    if entry.formats.contains(&crate::request::Format::Pdf)
+        && request::takes(&model, "font")
+        && !params.iter().any(|p| same_key(&p.key, "font"))
+    {
+        params.push(Param {
+            key: "font".into(),
+            value: ParamValue::Text(PAPER_FONT.into()),
+            line: entry.line,
+        });
+    }
     let says = |key: &str| params.iter().any(|p| same_key(&p.key, key));
     if !recipe.titles
         && TITLED_MODELS.contains(&model.as_slice())
@@ -85,6 +99,10 @@ pub(crate) fn parameters(recipe: &Recipe, entry: &FigureEntry, quick: bool) -> V
     }
     params
 }
+
+/// The font of a recipe's PDF figures when neither the figure nor `[defaults]`
+/// names one: DejaVu Serif, beside the paper's serif body text.
+const PAPER_FONT: &str = "serif";
 
 /// The column of a two-column layout when neither the recipe nor `render
 /// --width` names one: a journal's (docs/print.md), inside the gallery's
@@ -115,7 +133,7 @@ fn layout_width(recipe: &Recipe, entry: &FigureEntry, params: &[Param]) -> Optio
     {
         return None;
     }
-    let two = recipe.columns == Some(super::Columns::Two);
+    let two = recipe.columns == Some(super::file::Columns::Two);
     let column = match (&recipe.width, two) {
         (Some(width), _) => width.clone(),
         (None, true) => TWO_COLUMN_WIDTH.to_string(),
@@ -274,7 +292,7 @@ mod tests {
     /// wide figure of two columns spans both and their gap; data has none.
     #[test]
     fn the_layout_width_reaches_figures_without_a_size_of_their_own() {
-        use super::super::{Columns, Recipe};
+        use super::super::file::{Columns, Recipe};
         let text = r#"
 title = "T"
 width = "160mm"

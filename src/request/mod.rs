@@ -20,6 +20,7 @@ mod args;
 pub mod automaton;
 pub mod count;
 pub mod data;
+mod folders;
 pub mod grundy;
 pub mod octahedron;
 pub mod prove;
@@ -39,6 +40,7 @@ use crate::{Control, Error, Result};
 /// bytes, lengths, lists of `m`, formats).
 pub use args::{parse_bytes, parse_format, parse_m_list, parse_size, MAX_BYTES};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
+pub use folders::NewFolders;
 use std::sync::LazyLock;
 
 /// The figure subcommands, as the command line flattens them into its own.

@@ -530,3 +530,53 @@ fn a_parameter_sheet_at_178_mm_sets_as_figure_star_in_a_two_column_article() {
         "{problems:?}"
     );
 }
+
+/// A recipe's PDF figures are set in DejaVu Serif, beside the paper's serif body,
+/// unless the figure or the recipe's `[defaults]` names a font; the redraw command
+/// in the gallery says `--font serif`, so it draws the same bytes.
+#[test]
+fn a_recipes_pdf_figures_are_serif_unless_the_recipe_names_a_font() {
+    if !super::print_cli::have("pdffonts") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let figure = |name: &str, extra: &str| {
+        format!("[[figure]]\nname = \"{name}\"\nmodel = \"count\"\nm = \"1..8\"\nformats = [\"pdf\"]\ncaption = \"Counts.\"\n{extra}\n")
+    };
+    std::fs::write(
+        dir.path().join("paper.toml"),
+        figure("plain", "") + &figure("sans", "font = \"sans\""),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("slides.toml"),
+        "[defaults]\nfont = \"sans\"\n\n".to_string() + &figure("deck", ""),
+    )
+    .unwrap();
+    run_ok(
+        dir.path(),
+        &["render", "paper.toml", "slides.toml", "--quiet"],
+    );
+    let fonts = |path: &str| {
+        let out = Command::new("pdffonts")
+            .arg(dir.path().join(path))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pdffonts {path}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let plain = fonts("output/paper/plain.pdf");
+    assert!(
+        plain.contains("DejaVuSerif") && !plain.contains("DejaVuSans"),
+        "{plain}"
+    );
+    for sans in ["output/paper/sans.pdf", "output/slides/deck.pdf"] {
+        let listed = fonts(sans);
+        assert!(
+            listed.contains("DejaVuSans") && !listed.contains("DejaVuSerif"),
+            "{sans}: {listed}"
+        );
+    }
+    let index = std::fs::read_to_string(dir.path().join("output/paper/index.md")).unwrap();
+    assert_eq!(index.matches("--font serif").count(), 1, "{index}");
+}

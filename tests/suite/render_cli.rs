@@ -309,3 +309,88 @@ fn an_animation_in_a_recipe_gets_a_still_for_latex_and_apng_is_a_format() {
     }
     assert!(tex.contains("shown here as its\n% last frame"), "{tex}");
 }
+
+/// The library's `recipe::render` (what any front end calls) writes the same
+/// files as the command line's `render` of the same recipe, and reports every
+/// file it drew, its figures' timings and, for a bad figure, one problem naming
+/// the recipe line, without drawing anything.
+#[test]
+fn the_library_renders_a_recipe_as_the_command_line_does() {
+    use nimscape::recipe::{render, Progress, Recipe, RenderOptions};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let text = "title = \"T\"\nname = \"lib\"\n[[figure]]\nname = \"sq\"\nmodel = \"square\"\nm = \"3,5\"\nformats = [\"png\", \"svg\", \"pdf\"]\ncaption = \"Squares.\"\n\n[[figure]]\nname = \"nim\"\nmodel = \"grundy\"\ngame = \"nim\"\nheaps = 2\nbox = 6\nformats = [\"png\", \"csv\"]\ncaption = \"Nim.\"\n";
+    let path = dir.path().join("lib.toml");
+    std::fs::write(&path, text).unwrap();
+    nimscape(dir.path())
+        .args(["render", "lib.toml", "--quiet", "-o", "cli"])
+        .assert()
+        .success();
+    let options = |output: &str| RenderOptions {
+        output: dir.path().join(output),
+        only: Vec::new(),
+        quick: false,
+        keep_going: false,
+        workers: 2,
+        columns: None,
+        width: None,
+        memory_limit: 1 << 30,
+        output_limit: 1 << 30,
+        isolate: None,
+    };
+    let (files, planned) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let progress = |event: Progress| match event {
+        Progress::Planned { files } => planned.store(files, Ordering::SeqCst),
+        Progress::File(_) => {
+            files.fetch_add(1, Ordering::SeqCst);
+        }
+        _ => {}
+    };
+    // The recipe read as `render lib.toml` reads it, so its path is the same.
+    let recipe = Recipe::parse(Path::new("lib.toml"), text).unwrap();
+    let report = render(
+        vec![recipe.clone()],
+        &options("lib"),
+        &nimscape::Control::new(),
+        &progress,
+    )
+    .unwrap();
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.written, 5);
+    assert_eq!(files.load(Ordering::SeqCst), 5);
+    assert_eq!(planned.load(Ordering::SeqCst), 5);
+    let names: Vec<&str> = report.timings.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["sq", "nim"]);
+    let from_cli = files_under(&dir.path().join("cli"));
+    let from_library = files_under(&dir.path().join("lib"));
+    assert_eq!(
+        from_cli.keys().collect::<Vec<_>>(),
+        from_library.keys().collect::<Vec<_>>()
+    );
+    assert!(from_cli.keys().any(|k| k.ends_with("figures.tex")));
+    for (name, bytes) in &from_cli {
+        assert!(from_library[name] == *bytes, "{} differs", name.display());
+    }
+
+    // A bad key is a problem at its line; nothing is drawn, no folder is made.
+    let bad = Recipe::parse(
+        Path::new("bad.toml"),
+        "[[figure]]\nname = \"b\"\nmodel = \"square\"\nm = 0\n",
+    )
+    .unwrap();
+    let report = render(
+        vec![bad],
+        &options("bad"),
+        &nimscape::Control::new(),
+        &progress,
+    )
+    .unwrap();
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert!(
+        report.problems[0].starts_with("bad.toml:4: figure 'b': "),
+        "{:?}",
+        report.problems
+    );
+    assert_eq!(report.written, 0);
+    assert!(!dir.path().join("bad").exists());
+}

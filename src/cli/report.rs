@@ -93,7 +93,7 @@ pub fn print_all(text: &str) -> anyhow::Result<()> {
 /// `writeln!` into a [`Report`], returning the handled error from the enclosing function.
 macro_rules! report {
     ($out:expr, $($arg:tt)*) => {
-        writeln!($out, $($arg)*).map_err(crate::cli::out::stdout_error)?
+        writeln!($out, $($arg)*).map_err(crate::cli::report::stdout_error)?
     };
 }
 pub(crate) use report;
