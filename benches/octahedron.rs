@@ -5,11 +5,10 @@
 //! up front, so real levels far from the apex are drawn with level of detail.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use nimscape::figure::octahedron::shading::{sierpinski_view, PlaneOptions, ViewOptions};
 use nimscape::Control;
 use nimscape_model::error::DEFAULT_MEMORY_LIMIT;
-use nimscape_model::octahedron::{
-    count_diamonds, detail_order, sierpinski_view, Level, PlaneOptions, Section, ViewOptions,
-};
+use nimscape_model::octahedron::{count_diamonds, detail_order, Level, Section};
 
 fn sections(c: &mut Criterion) {
     let mut group = c.benchmark_group("octahedron_section");

@@ -324,7 +324,9 @@ fn default_camera_shows_an_octahedron_not_a_cube() {
     // an octahedron's outline is a near-regular hexagon, as wide as it is tall:
     // S_5 read as a faceted cube. Stood on its apex and seen from low, it is
     // taller than wide and pointed at the top: a bipyramid.
-    assert!(nimscape_model::octahedron::Camera::default().angle_from_face_normal_deg() > 18.0);
+    assert!(
+        nimscape::figure::octahedron::camera::Camera::default().angle_from_face_normal_deg() > 18.0
+    );
     let dir = tempfile::tempdir().unwrap();
     for n in ["1", "5"] {
         let mask = silhouette(dir.path(), &["octahedron", "view", "--n", n], "v.png");

@@ -13,7 +13,7 @@ use crate::games::{
     check_shifts, compare_nim_sum, solve_capped_fn, solve_dense, square_board, Band, CappedGame,
     GameBox, GameParams, GameSpec, Nim, NimPass, SixSided, Solution,
 };
-use crate::octahedron::{aligned_cells, sierpinski_view, Cut, Level, Section, ViewOptions};
+use crate::octahedron::{aligned_cells, sierpinski_faces, Cut, Level, Section, ViewAxes};
 use crate::pattern::count::check;
 use crate::pattern::{count_cells, p_grid};
 use crate::{Control, Error, Result};
@@ -242,9 +242,13 @@ fn octahedron_sections_walks_and_views_finish_and_stop() {
     precancelled(|c| Section::compute(12, level, LIMIT, c));
     finished(|c| aligned_cells(5, 13, LIMIT, c));
     precancelled(|c| aligned_cells(5, 13, LIMIT, c));
-    let options = ViewOptions::default();
-    finished(|c| sierpinski_view(3, &options, c));
-    precancelled(|c| sierpinski_view(3, &options, c));
+    let axes = ViewAxes {
+        right: [0.0, 1.0, 0.0],
+        up: [0.0, 0.0, 1.0],
+        toward: [1.0, 0.0, 0.0],
+    };
+    finished(|c| sierpinski_faces(3, &axes, None, LIMIT, c));
+    precancelled(|c| sierpinski_faces(3, &axes, None, LIMIT, c));
 
     // The walk: progress reaching the whole area however early the visitor stops,
     // and a visitor that cancels stops it.

@@ -1,10 +1,11 @@
 //! The mathematics of nimscape, and nothing else.
 //!
 //! This crate computes exact objects — P-position sets, Grundy values,
-//! automaton frames, octahedron sections — and knows nothing of pixels,
-//! files, flags or servers. It is a crate of its own so that the compiler,
-//! not a reviewer, keeps it that way: it cannot name the figure, scene,
-//! encoder or CLI layers above it.
+//! automaton frames, octahedron sections, the faces of a 3D view of the
+//! octahedron in draw order — and knows nothing of pixels (no camera angles,
+//! light or colours), files, flags or servers. It is a crate of its own so
+//! that the compiler, not a reviewer, keeps it that way: it cannot name the
+//! figure, scene, encoder or CLI layers above it.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

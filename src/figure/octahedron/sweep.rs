@@ -13,6 +13,7 @@
 //! rationals r_k = r0 + (r1 - r0)·k/(N - 1).
 
 use super::section::{Detail, DeviceGrid, NamedLevel, Scale, SectionPanel, SectionStyle};
+use super::shading::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use super::view::{bounds, darker, polygon_items, Edges, ViewFigure};
 use crate::error::check_memory;
 use crate::exact::gcd;
@@ -27,7 +28,6 @@ use crate::library::scene::font::fitted_size;
 use crate::library::scene::layout::SheetLayout;
 use crate::library::scene::{Color, Scene, TextItem};
 use crate::octahedron::level::Level;
-use crate::octahedron::view::{face_shades, sierpinski_view, PlaneOptions, ViewOptions};
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;

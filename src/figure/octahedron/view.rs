@@ -1,18 +1,19 @@
 //! The 3D figure: S_n (optionally with the section plane and its cut) or
 //! operation T on one octahedron, as a scene for PNG and SVG.
 //!
-//! The geometry ([`super::view`]) already comes as shaded polygons in
-//! painter's order; this module only places them in a square panel, strokes
+//! The picture ([`super::shading`] over the model's geometry) already comes
+//! as shaded polygons in painter's order; this module only places them in a square panel, strokes
 //! every facet with a thin darker edge so the facets read, and adds a caption.
 
+use super::shading::{
+    operation_t_view, sierpinski_view, OperationOptions, ViewOptions, ViewPolygon,
+};
 use crate::error::check_memory;
 use crate::library::encode::{self, Format, Metadata};
 use crate::library::figure::plan::{Computed, Plan, Spec};
 use crate::library::scene::color::INK;
 use crate::library::scene::{Color, Item, PathCmd, PathItem, Scene, TextItem};
-use crate::octahedron::view::{
-    operation_t_view, sierpinski_view, OperationOptions, PolygonKind, ViewOptions, ViewPolygon,
-};
+use crate::octahedron::PolygonKind;
 use crate::Control;
 use crate::{Error, Result};
 use std::io::Write;
@@ -258,7 +259,7 @@ const INSET: f64 = 0.03;
 pub fn subject_bounds(polygons: &[ViewPolygon]) -> [f64; 4] {
     let subject: Vec<ViewPolygon> = polygons
         .iter()
-        .filter(|p| p.kind != crate::octahedron::PolygonKind::Plane)
+        .filter(|p| p.kind != PolygonKind::Plane)
         .cloned()
         .collect();
     if subject.is_empty() {
@@ -352,7 +353,8 @@ pub fn darker(colour: Color, amount: f64) -> Color {
 mod tests {
     use super::*;
     use crate::library::encode::raster;
-    use crate::octahedron::{Level, PlaneOptions};
+    use crate::library::figure::octahedron::shading::PlaneOptions;
+    use crate::octahedron::Level;
 
     #[test]
     fn the_solid_fills_the_panel_without_clipping_and_the_plane_runs_off() {

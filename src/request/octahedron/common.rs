@@ -2,9 +2,10 @@
 //! colours and 0..1 values.
 
 use super::super::args;
+use crate::library::figure::octahedron::camera::Camera;
 use crate::library::figure::octahedron::section::{Scale, SectionStyle};
+use crate::library::figure::octahedron::shading::PlaneOptions;
 use crate::library::scene::Color;
-use crate::octahedron::{Camera, PlaneOptions};
 use clap::{Args, ValueEnum};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -3,9 +3,9 @@
 use super::super::args;
 use super::common::{rgb, CameraArgs, ScaleArg, SectionStyleArgs};
 use crate::library::figure::octahedron::section::NamedLevel;
+use crate::library::figure::octahedron::shading::{PlaneOptions, ViewOptions};
 use crate::library::figure::octahedron::sweep::{self, SweepFigure, SweepPlan, SweepView};
 use crate::library::scene::units::Length;
-use crate::octahedron::{PlaneOptions, ViewOptions};
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;

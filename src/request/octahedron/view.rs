@@ -3,10 +3,10 @@
 use super::super::args;
 use super::common::{rgb, unit, CameraArgs};
 use crate::library::figure::octahedron::section::NamedLevel;
+use crate::library::figure::octahedron::shading::{OperationOptions, PlaneOptions, ViewOptions};
 use crate::library::figure::octahedron::view::{Edges, ViewFigure, ViewPlan, ViewSubject};
 use crate::library::scene::units::Length;
 use crate::library::scene::Color;
-use crate::octahedron::{OperationOptions, PlaneOptions, ViewOptions};
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;

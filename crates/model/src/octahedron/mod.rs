@@ -12,8 +12,10 @@
 //! * [`section`] — the pruned walk, sections as exact diamonds, counts and
 //!   areas in O(n), the 45° board correspondence;
 //! * [`brute`] — the slow references (all 6^n octahedra) the tests use;
-//! * [`view`] — scene-agnostic 3D geometry: shaded, culled, depth-ordered
-//!   2D polygons of S_n, the section plane, and operation T.
+//! * [`view`] — the geometry of a 3D view: the faces of S_n (with the
+//!   section plane and its cut) or of operation T seen along a line of sight,
+//!   culled, clipped and in draw order, in world coordinates (the camera's
+//!   angles, the light and the colours are the figure layer's).
 
 pub mod brute;
 pub mod level;
@@ -26,8 +28,7 @@ pub use section::{
     Fraction, Section, Square, SubtreeAreas,
 };
 pub use view::{
-    face_shades, operation_t_view, sierpinski_view, Camera, OperationOptions, PlaneOptions,
-    PolygonKind, ViewOptions, ViewPolygon,
+    operation_t_faces, sierpinski_faces, PolygonKind, SectionPlane, ViewAxes, ViewFace, ViewFaces,
 };
 
 #[cfg(test)]

@@ -1,12 +1,10 @@
 //! Painter's order and clipping: the solids, back faces culled and ordered
 //! far to near (by centre depth for S_n, exactly for operation T), clipped at
-//! the section plane, as the polygons a scene draws.
+//! the section plane, as the faces a figure draws.
 
-use super::camera::{dot, Basis};
-use super::solids::{
-    centres, cut_polygon, operation_solids, plane_square, shade, world_light, Solid,
-};
-use super::{OperationOptions, PolygonKind, ViewOptions, ViewPolygon};
+use super::axes::{dot, ViewAxes};
+use super::solids::{centres, cut_polygon, operation_solids, plane_square, Solid};
+use super::{PolygonKind, SectionPlane, ViewFace, ViewFaces};
 use crate::control::Ticker;
 use crate::error::check_memory;
 use crate::octahedron::section::Section;
@@ -16,46 +14,25 @@ use crate::{Control, Result};
 /// under a microsecond, so 4096 stay under a few milliseconds.
 const SOLIDS_PER_CHECK: u64 = 4096;
 
-/// Drawing context: camera basis, light in world coordinates, frame scale.
+/// The faces gathered so far, seen along `axes`.
 struct Painter {
-    basis: Basis,
-    light: [f64; 3],
-    ambient: f64,
-    scale: f64,
-    out: Vec<ViewPolygon>,
-    /// For each polygon, the index of the solid it came from (usize::MAX: none).
-    owners: Vec<usize>,
+    axes: ViewAxes,
+    out: Vec<ViewFace>,
 }
 
 impl Painter {
-    fn new(options: &ViewOptions, frame_radius: f64) -> Painter {
-        let basis = options.camera.basis();
-        let (light, ambient) = world_light(options, &basis);
+    fn new(axes: &ViewAxes) -> Painter {
         Painter {
-            basis,
-            light,
-            ambient,
-            scale: 1.0 / frame_radius,
+            axes: *axes,
             out: Vec::new(),
-            owners: Vec::new(),
         }
-    }
-
-    fn screen(&self, p: [f64; 3]) -> [f64; 2] {
-        [
-            dot(p, self.basis.right) * self.scale,
-            dot(p, self.basis.up) * self.scale,
-        ]
     }
 
     /// Emits the solid's front faces, each clipped to `keep` (a half-space
     /// z >= z0 or z <= z0, or everything).
-    fn solid(&mut self, owner: usize, solid: &Solid, keep: Clip, opacity: f32) {
-        if opacity <= 0.0 {
-            return;
-        }
+    fn solid(&mut self, owner: usize, solid: &Solid, keep: Clip) {
         for (f, n) in solid.faces.iter().zip(&solid.normals) {
-            if dot(*n, self.basis.toward) <= 1e-12 {
+            if dot(*n, self.axes.toward) <= 1e-12 {
                 continue;
             }
             let tri = [
@@ -63,28 +40,28 @@ impl Painter {
                 solid.vertices[f[1]],
                 solid.vertices[f[2]],
             ];
-            let poly = keep.apply(&tri);
-            if poly.len() < 3 {
+            let points = keep.apply(&tri);
+            if points.len() < 3 {
                 continue;
             }
-            self.out.push(ViewPolygon {
-                points: poly.iter().map(|&p| self.screen(p)).collect(),
-                fill: shade(solid.colour, *n, self.light, self.ambient),
-                opacity: opacity * solid.opacity,
+            self.out.push(ViewFace {
+                points,
+                normal: *n,
                 kind: solid.kind,
+                above_plane: matches!(keep, Clip::Above(_)),
+                solid: Some(owner),
             });
-            self.owners.push(owner);
         }
     }
 
-    fn flat(&mut self, points: &[[f64; 3]], fill: [u8; 3], opacity: f32, kind: PolygonKind) {
-        self.out.push(ViewPolygon {
-            points: points.iter().map(|&p| self.screen(p)).collect(),
-            fill,
-            opacity,
+    fn flat(&mut self, points: Vec<[f64; 3]>, kind: PolygonKind) {
+        self.out.push(ViewFace {
+            points,
+            normal: [0.0, 0.0, 1.0],
             kind,
+            above_plane: false,
+            solid: None,
         });
-        self.owners.push(usize::MAX);
     }
 }
 
@@ -120,71 +97,59 @@ impl Clip {
     }
 }
 
-/// Estimated bytes per octahedron of the view (solid plus up to four polygons).
+/// Estimated bytes per octahedron of the view (solid plus up to four faces).
 const BYTES_PER_OCTAHEDRON: u64 = 1024;
 
-/// S_n as shaded, back-face culled polygons in painter's order (far to near),
-/// with an optional translucent section plane and its cut.
+/// S_n seen along `axes`: its front faces in painter's order (far to near),
+/// with an optional section plane and its cut.
 ///
-/// With a plane at z0 and the camera above it, everything below the plane is
+/// With a plane at z0 and the viewer above it, everything below the plane is
 /// farther than the plane along every ray and everything above is nearer, so
 /// the order is: the solid below (octahedra that cross the plane clipped to
 /// their lower part), the plane, the cut's diamonds (which cap the clipped
-/// octahedra exactly), then the solid above at `above_opacity`. From below,
-/// the two halves swap.
+/// octahedra exactly), then the solid above if it is drawn. From below, the
+/// two halves swap. The radius is 1 (the unit octahedron), or √3 with a plane
+/// (its square |x|, |y| <= 1 at z = ±1).
 ///
 /// Under `control`: progress in octahedra, twice (built, then
 /// painted), checked every 4096 of them and as the section computes.
-pub fn sierpinski_view(
+pub fn sierpinski_faces(
     n: u32,
-    options: &ViewOptions,
+    axes: &ViewAxes,
+    plane: Option<SectionPlane>,
+    memory_limit: u64,
     control: &Control,
-) -> Result<Vec<ViewPolygon>> {
-    Ok(sierpinski_painter(n, options, control)?.out)
-}
-
-/// [`sierpinski_view`] keeping the owner of every polygon (the index of its
-/// octahedron in the depth-first walk), for the tests.
-fn sierpinski_painter(n: u32, options: &ViewOptions, control: &Control) -> Result<Painter> {
+) -> Result<ViewFaces> {
     let count = 6u128.checked_pow(n).unwrap_or(u128::MAX);
     check_memory(
         || format!("the 3D view of S_{n} ({count} octahedra)"),
         u64::try_from(count.saturating_mul(u128::from(BYTES_PER_OCTAHEDRON))).unwrap_or(u64::MAX),
-        options.memory_limit,
+        memory_limit,
         "choose a smaller `n` for the 3D view (n <= 5 draws in under a second, 6 in a few)",
     )?;
-    let section = match &options.plane {
-        Some(plane) => Some(Section::compute(
-            n,
-            plane.level,
-            options.memory_limit,
-            control,
-        )?),
+    let section = match &plane {
+        Some(plane) => Some(Section::compute(n, plane.level, memory_limit, control)?),
         None => None,
     };
     // The plane square |x|, |y| <= 1 reaches sqrt(3) from the origin at z = ±1.
-    let frame = if options.plane.is_some() {
-        3f64.sqrt()
-    } else {
-        1.0
-    };
-    let mut painter = Painter::new(options, frame);
+    let radius = if plane.is_some() { 3f64.sqrt() } else { 1.0 };
+    let mut painter = Painter::new(axes);
     let rho = 0.5f64.powi(n as i32);
-    let toward = painter.basis.toward;
+    let toward = painter.axes.toward;
     let centres = centres(n);
     control.add_total(2 * centres.len() as u64);
     let mut ticker = Ticker::new(control, SOLIDS_PER_CHECK);
     let mut solids: Vec<(f64, usize, Solid)> = Vec::with_capacity(centres.len());
     for (i, c) in centres.into_iter().enumerate() {
         ticker.tick(1)?;
-        let s = Solid::octahedron(c, rho, options.base, PolygonKind::Face);
+        let s = Solid::octahedron(c, rho, PolygonKind::Face);
         solids.push((dot(c, toward), i, s));
     }
     ticker.flush()?;
     // Far to near; the walk's index breaks ties, so the order is deterministic.
     solids.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     painter.out.reserve(solids.len() * 4);
-    match (&options.plane, &section) {
+    match (&plane, &section) {
         (Some(plane), Some(section)) => {
             let z0 = plane.level.z();
             let from_above = toward[2] >= 0.0;
@@ -193,9 +158,9 @@ fn sierpinski_painter(n: u32, options: &ViewOptions, control: &Control) -> Resul
             } else {
                 (Clip::Above(z0), Clip::Below(z0))
             };
-            let opacity = |clip: Clip| match clip {
-                Clip::Above(_) => plane.above_opacity,
-                _ => 1.0,
+            let drawn = |clip: Clip| match clip {
+                Clip::Above(_) => plane.solid_above,
+                _ => true,
             };
             let touches = |s: &Solid, clip: Clip| match clip {
                 Clip::Above(z) => s.centre[2] + rho > z,
@@ -204,37 +169,35 @@ fn sierpinski_painter(n: u32, options: &ViewOptions, control: &Control) -> Resul
             };
             for (_, i, s) in &solids {
                 ticker.tick(1)?;
-                if touches(s, first) {
-                    painter.solid(*i, s, first, opacity(first));
+                if drawn(first) && touches(s, first) {
+                    painter.solid(*i, s, first);
                 }
             }
-            painter.flat(
-                &plane_square(z0),
-                plane.colour,
-                plane.opacity,
-                PolygonKind::Plane,
-            );
+            painter.flat(plane_square(z0), PolygonKind::Plane);
             let cut = section.cut();
             for d in section.diamonds() {
-                painter.flat(&cut_polygon(cut, d, z0), plane.cut, 1.0, PolygonKind::Cut);
+                painter.flat(cut_polygon(cut, d, z0), PolygonKind::Cut);
             }
             for (_, i, s) in &solids {
                 // Progress was counted in the first pass; this one only checks.
                 ticker.tick_weighted(0, 1)?;
-                if touches(s, second) {
-                    painter.solid(*i, s, second, opacity(second));
+                if drawn(second) && touches(s, second) {
+                    painter.solid(*i, s, second);
                 }
             }
         }
         _ => {
             for (_, i, s) in &solids {
                 ticker.tick(1)?;
-                painter.solid(*i, s, Clip::All, 1.0);
+                painter.solid(*i, s, Clip::All);
             }
         }
     }
     ticker.flush()?;
-    Ok(painter)
+    Ok(ViewFaces {
+        faces: painter.out,
+        radius,
+    })
 }
 
 /// The convex hull of points (monotone chain), counter-clockwise.
@@ -311,7 +274,7 @@ fn area_and_centroid(poly: &[[f64; 2]]) -> (f64, [f64; 2]) {
 /// where two outlines overlap, a ray through the overlap says which is in
 /// front; a topological sort (ties and, defensively, cycles broken by centre
 /// depth) puts far before near. O(k²) pairs: for small scenes only.
-fn exact_order(solids: &[Solid], basis: &Basis) -> Vec<usize> {
+fn exact_order(solids: &[Solid], basis: &ViewAxes) -> Vec<usize> {
     let k = solids.len();
     let outlines: Vec<Vec<[f64; 2]>> = solids
         .iter()
@@ -368,33 +331,55 @@ fn exact_order(solids: &[Solid], basis: &Basis) -> Vec<usize> {
     order
 }
 
-/// Operation T on one octahedron (seed 003, Figure 3): the six kept octahedra
-/// in the base colour and the eight removed tetrahedra in `removed`,
-/// translucent and optionally pushed out, as polygons in painter's order.
+/// Operation T on one octahedron (seed 003, Figure 3) seen along `axes`: the
+/// six kept octahedra (kind `Face`) and the eight removed tetrahedra (kind
+/// `Removed`), pushed out along their faces' normals by `explode` times the
+/// octahedron's radius (0: in place), as faces in painter's order. The radius
+/// is that of the farthest vertex, at least 1.
 ///
 /// The seed's text says "six" tetrahedra; an octahedron has eight faces and
 /// the volumes agree only with eight: 4/3 - 6·(1/6) = 1/3 = 8·(1/24).
-pub fn operation_t_view(options: &OperationOptions) -> Vec<ViewPolygon> {
-    operation_painter(&operation_solids(options), options).out
+pub fn operation_t_faces(axes: &ViewAxes, explode: f64) -> ViewFaces {
+    operation_painter(&operation_solids(explode), axes)
 }
 
-fn operation_painter(solids: &[Solid], options: &OperationOptions) -> Painter {
+fn operation_painter(solids: &[Solid], axes: &ViewAxes) -> ViewFaces {
     let radius = solids
         .iter()
         .flat_map(|s| s.vertices.iter())
         .map(|&v| dot(v, v).sqrt())
         .fold(1.0f64, f64::max);
-    let mut painter = Painter::new(&options.view, radius);
-    for i in exact_order(solids, &painter.basis) {
-        painter.solid(i, &solids[i], Clip::All, 1.0);
+    let mut painter = Painter::new(axes);
+    for i in exact_order(solids, &painter.axes) {
+        painter.solid(i, &solids[i], Clip::All);
     }
-    painter
+    ViewFaces {
+        faces: painter.out,
+        radius,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::octahedron::{Camera, Level, PlaneOptions};
+    use crate::error::DEFAULT_MEMORY_LIMIT;
+    use crate::octahedron::Level;
+
+    /// The line of sight of a camera `azimuth_deg` around the z axis (from +x
+    /// towards +y) and `elevation_deg` above the xy plane, as the figure's
+    /// camera gives it.
+    fn axes(azimuth_deg: f64, elevation_deg: f64) -> ViewAxes {
+        let (az, el) = (azimuth_deg.to_radians(), elevation_deg.to_radians());
+        ViewAxes {
+            right: [-az.sin(), az.cos(), 0.0],
+            up: [-el.sin() * az.cos(), -el.sin() * az.sin(), el.cos()],
+            toward: [el.cos() * az.cos(), el.cos() * az.sin(), el.sin()],
+        }
+    }
+
+    fn screen(axes: &ViewAxes, p: [f64; 3]) -> [f64; 2] {
+        [dot(p, axes.right), dot(p, axes.up)]
+    }
 
     fn inside_convex(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
         let mut sign = 0.0;
@@ -413,9 +398,18 @@ mod tests {
         true
     }
 
-    /// Paints the polygons (opaque ones only) at sample points and checks the
-    /// top one belongs to the solid an independent ray cast finds nearest.
-    fn check_painter(painter: &Painter, solids: &[Solid], frame: f64, grid: usize) -> usize {
+    /// Paints the solids' faces at sample points of the view's frame and
+    /// checks the top one belongs to the solid an independent ray cast finds
+    /// nearest.
+    fn check_painter(view: &ViewFaces, axes: &ViewAxes, solids: &[Solid], grid: usize) -> usize {
+        let drawn: Vec<(Vec<[f64; 2]>, usize)> = view
+            .faces
+            .iter()
+            .filter_map(|f| {
+                let owner = f.solid?;
+                Some((f.points.iter().map(|&q| screen(axes, q)).collect(), owner))
+            })
+            .collect();
         let mut checked = 0;
         for gy in 0..grid {
             for gx in 0..grid {
@@ -424,20 +418,18 @@ mod tests {
                     -1.0 + 2.0 * (gx as f64 + 0.5 + 0.1234567) / grid as f64,
                     -1.0 + 2.0 * (gy as f64 + 0.5 + 0.0765432) / grid as f64,
                 ];
-                let world = [p[0] * frame, p[1] * frame];
+                let world = [p[0] * view.radius, p[1] * view.radius];
                 let mut hits: Vec<(f64, usize)> = solids
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, s)| s.front_depth(&painter.basis, world).map(|d| (d, i)))
+                    .filter_map(|(i, s)| s.front_depth(axes, world).map(|d| (d, i)))
                     .collect();
                 hits.sort_by(|a, b| b.0.total_cmp(&a.0));
-                let painted = painter
-                    .out
+                let painted = drawn
                     .iter()
-                    .zip(&painter.owners)
                     .rev()
-                    .find(|(poly, _)| poly.opacity >= 1.0 && inside_convex(&poly.points, p))
-                    .map(|(_, &o)| o);
+                    .find(|(points, _)| inside_convex(points, world))
+                    .map(|&(_, o)| o);
                 match (hits.first(), painted) {
                     (None, None) => {}
                     (Some(&(d, i)), Some(o)) => {
@@ -450,9 +442,7 @@ mod tests {
                     (h, o) => {
                         // Only on an outline edge could one see it and the other not.
                         assert!(
-                            h.is_none_or(
-                                |&(d, i)| solids[i].front_depth(&painter.basis, world) == Some(d)
-                            ),
+                            h.is_none_or(|&(d, i)| solids[i].front_depth(axes, world) == Some(d)),
                             "coverage differs at {p:?}: {h:?} vs {o:?}"
                         );
                     }
@@ -466,23 +456,20 @@ mod tests {
         let rho = 0.5f64.powi(n as i32);
         centres(n)
             .into_iter()
-            .map(|c| Solid::octahedron(c, rho, [0; 3], PolygonKind::Face))
+            .map(|c| Solid::octahedron(c, rho, PolygonKind::Face))
             .collect()
+    }
+
+    fn view(n: u32, axes: &ViewAxes, plane: Option<SectionPlane>) -> ViewFaces {
+        sierpinski_faces(n, axes, plane, DEFAULT_MEMORY_LIMIT, &Control::new()).unwrap()
     }
 
     #[test]
     fn painter_order_of_s_n_matches_ray_casting() {
         let solids = octahedra(3);
         for (az, el) in [(30.0, 25.0), (45.0, 35.26), (200.0, -30.0), (10.0, 89.0)] {
-            let options = ViewOptions {
-                camera: Camera {
-                    azimuth_deg: az,
-                    elevation_deg: el,
-                },
-                ..ViewOptions::default()
-            };
-            let painter = sierpinski_painter(3, &options, &Control::new()).unwrap();
-            let checked = check_painter(&painter, &solids, 1.0, 100);
+            let axes = axes(az, el);
+            let checked = check_painter(&view(3, &axes, None), &axes, &solids, 100);
             assert!(
                 checked > 1000,
                 "only {checked} samples checked at ({az}, {el})"
@@ -496,15 +483,8 @@ mod tests {
         let solids = octahedra(4);
         for az in [0.0, 17.0, 30.0, 45.0, 60.0, 90.0, 133.0] {
             for el in [-60.0, -20.0, 0.0, 10.0, 25.0, 35.26, 45.0, 70.0] {
-                let options = ViewOptions {
-                    camera: Camera {
-                        azimuth_deg: az,
-                        elevation_deg: el,
-                    },
-                    ..ViewOptions::default()
-                };
-                let painter = sierpinski_painter(4, &options, &Control::new()).unwrap();
-                assert!(check_painter(&painter, &solids, 1.0, 150) > 1000);
+                let axes = axes(az, el);
+                assert!(check_painter(&view(4, &axes, None), &axes, &solids, 150) > 1000);
             }
         }
     }
@@ -513,47 +493,39 @@ mod tests {
     fn painter_order_of_operation_t_matches_ray_casting() {
         for explode in [0.0, 0.35] {
             for (az, el) in [(30.0, 25.0), (120.0, -40.0), (0.0, 90.0)] {
-                let mut options = OperationOptions {
-                    explode,
-                    removed_opacity: 1.0,
-                    ..OperationOptions::default()
-                };
-                options.view.camera = Camera {
-                    azimuth_deg: az,
-                    elevation_deg: el,
-                };
-                let solids = operation_solids(&options);
-                let painter = operation_painter(&solids, &options);
-                let frame = 1.0 / painter.scale;
-                assert!(check_painter(&painter, &solids, frame, 120) > 2000);
+                let axes = axes(az, el);
+                let solids = operation_solids(explode);
+                let view = operation_painter(&solids, &axes);
+                assert_eq!(view, operation_t_faces(&axes, explode));
+                assert!(check_painter(&view, &axes, &solids, 120) > 2000);
             }
         }
     }
 
     #[test]
     fn view_of_s5_is_in_frame_and_culls_back_faces() {
-        let polys =
-            sierpinski_view(5, &ViewOptions::default(), &crate::Control::default()).unwrap();
+        let axes = axes(40.0, 15.0);
+        let faces = view(5, &axes, None);
         // Generic camera: exactly four of eight faces of each octahedron face it.
-        assert_eq!(polys.len(), 4 * 7776);
-        assert!(polys
+        assert_eq!(faces.faces.len(), 4 * 7776);
+        assert!(faces
+            .faces
             .iter()
-            .flat_map(|p| p.points.iter())
-            .all(|q| q[0].abs() <= 1.0 && q[1].abs() <= 1.0));
-        let again =
-            sierpinski_view(5, &ViewOptions::default(), &crate::Control::default()).unwrap();
-        assert_eq!(polys, again);
+            .flat_map(|f| f.points.iter())
+            .map(|&q| screen(&axes, q))
+            .all(|q| q[0].abs() <= faces.radius && q[1].abs() <= faces.radius));
+        assert_eq!(faces, view(5, &axes, None));
     }
 
     #[test]
     fn section_plane_view_draws_below_plane_cut_above() {
         let level = Level::integer(3, 5).unwrap();
-        let options = ViewOptions {
-            plane: Some(PlaneOptions::at(level)),
-            ..ViewOptions::default()
+        let plane = SectionPlane {
+            level,
+            solid_above: true,
         };
-        let painter = sierpinski_painter(3, &options, &Control::new()).unwrap();
-        let kinds: Vec<PolygonKind> = painter.out.iter().map(|p| p.kind).collect();
+        let faces = view(3, &axes(40.0, 15.0), Some(plane)).faces;
+        let kinds: Vec<PolygonKind> = faces.iter().map(|p| p.kind).collect();
         let plane = kinds.iter().position(|&k| k == PolygonKind::Plane).unwrap();
         let cuts = kinds.iter().filter(|&&k| k == PolygonKind::Cut).count();
         assert_eq!(
@@ -564,25 +536,47 @@ mod tests {
             .iter()
             .all(|&k| k == PolygonKind::Cut));
         let z0 = level.z();
-        // Everything before the plane is below it: its screen points come from
-        // world points with z <= z0. Check via the owners' octahedra.
+        // Everything before the plane is below it, everything after the cut
+        // above: check by the owners' octahedra and the clipped points.
         let rho = 0.125;
         let cs = centres(3);
-        for (i, &o) in painter.owners[..plane].iter().enumerate() {
+        for (i, f) in faces[..plane].iter().enumerate() {
+            let o = f.solid.unwrap();
             assert!(
-                cs[o][2] - rho < z0 + 1e-12,
-                "polygon {i} from above drawn first"
+                cs[o][2] - rho < z0 + 1e-12 && !f.above_plane,
+                "face {i} from above drawn first"
             );
+            assert!(f.points.iter().all(|p| p[2] <= z0));
         }
-        for &o in &painter.owners[plane + 1 + cuts..] {
-            assert!(cs[o][2] + rho > z0 - 1e-12);
+        let above = &faces[plane + 1 + cuts..];
+        assert!(!above.is_empty());
+        for f in above {
+            assert!(cs[f.solid.unwrap()][2] + rho > z0 - 1e-12 && f.above_plane);
+            assert!(f.points.iter().all(|p| p[2] >= z0));
         }
+        // Without the solid above, the view ends with the cut.
+        let capped = view(
+            3,
+            &axes(40.0, 15.0),
+            Some(SectionPlane {
+                level,
+                solid_above: false,
+            }),
+        );
+        assert_eq!(capped.faces.len(), plane + 1 + cuts);
+        assert_eq!(capped.faces[..], faces[..plane + 1 + cuts]);
     }
 
     #[test]
     fn too_large_a_view_is_refused() {
-        let err =
-            sierpinski_view(12, &ViewOptions::default(), &crate::Control::default()).unwrap_err();
+        let err = sierpinski_faces(
+            12,
+            &axes(40.0, 15.0),
+            None,
+            DEFAULT_MEMORY_LIMIT,
+            &Control::default(),
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("S_12"));
     }
 }

@@ -1,9 +1,8 @@
 //! The convex solids a view draws (S_n's octahedra, operation T's octahedra
-//! and tetrahedra), their flat shading, and the section plane and its cut as
-//! world polygons.
+//! and tetrahedra), and the section plane and its cut as world polygons.
 
-use super::camera::{cross, dot, normalise, sub, Basis};
-use super::{OperationOptions, PolygonKind, ViewOptions};
+use super::axes::{cross, dot, normalise, sub, ViewAxes};
+use super::PolygonKind;
 use crate::octahedron::section::{Cut, Diamond};
 
 /// A convex solid: vertices and triangular faces (outward normals precomputed).
@@ -13,19 +12,11 @@ pub(super) struct Solid {
     pub(super) faces: Vec<[usize; 3]>,
     pub(super) normals: Vec<[f64; 3]>,
     pub(super) centre: [f64; 3],
-    pub(super) colour: [u8; 3],
-    pub(super) opacity: f32,
     pub(super) kind: PolygonKind,
 }
 
 impl Solid {
-    pub(super) fn new(
-        vertices: Vec<[f64; 3]>,
-        faces: Vec<[usize; 3]>,
-        colour: [u8; 3],
-        opacity: f32,
-        kind: PolygonKind,
-    ) -> Solid {
+    pub(super) fn new(vertices: Vec<[f64; 3]>, faces: Vec<[usize; 3]>, kind: PolygonKind) -> Solid {
         let k = vertices.len() as f64;
         let centre = vertices.iter().fold([0.0; 3], |acc, v| {
             [acc[0] + v[0] / k, acc[1] + v[1] / k, acc[2] + v[2] / k]
@@ -50,13 +41,11 @@ impl Solid {
             faces,
             normals,
             centre,
-            colour,
-            opacity,
             kind,
         }
     }
 
-    pub(super) fn octahedron(c: [f64; 3], rho: f64, colour: [u8; 3], kind: PolygonKind) -> Solid {
+    pub(super) fn octahedron(c: [f64; 3], rho: f64, kind: PolygonKind) -> Solid {
         let vertices = vec![
             [c[0] + rho, c[1], c[2]],
             [c[0] - rho, c[1], c[2]],
@@ -73,12 +62,12 @@ impl Solid {
                 }
             }
         }
-        Solid::new(vertices, faces, colour, 1.0, kind)
+        Solid::new(vertices, faces, kind)
     }
 
     /// The depth of the solid's front surface along the ray through screen
     /// point `p`, or None if the ray misses it.
-    pub(super) fn front_depth(&self, basis: &Basis, p: [f64; 2]) -> Option<f64> {
+    pub(super) fn front_depth(&self, basis: &ViewAxes, p: [f64; 2]) -> Option<f64> {
         let origin = [
             p[0] * basis.right[0] + p[1] * basis.up[0],
             p[0] * basis.right[1] + p[1] * basis.up[1],
@@ -101,40 +90,6 @@ impl Solid {
         }
         (lo < hi).then_some(hi)
     }
-}
-
-pub(super) fn shade(colour: [u8; 3], normal: [f64; 3], light: [f64; 3], ambient: f64) -> [u8; 3] {
-    let lambert = dot(normal, light).max(0.0);
-    let k = ambient + (1.0 - ambient) * lambert;
-    colour.map(|c| (f64::from(c) * k).round().clamp(0.0, 255.0) as u8)
-}
-
-/// The light of `options` as a unit vector in world coordinates, and the
-/// ambient share clamped to [0, 1].
-pub(super) fn world_light(options: &ViewOptions, basis: &Basis) -> ([f64; 3], f64) {
-    (
-        normalise(basis.world_direction(options.light)),
-        options.ambient.clamp(0.0, 1.0),
-    )
-}
-
-/// The colours flat shading gives `colour` on the eight face directions of an
-/// octahedron, (±1, ±1, ±1)/√3, under `options`' camera, light and ambient
-/// share, whether or not the camera sees them: every face of S_n and of
-/// operation T's octahedra has one of these colours. A fixed GIF palette
-/// starts from them.
-pub fn face_shades(options: &ViewOptions, colour: [u8; 3]) -> Vec<[u8; 3]> {
-    let (light, ambient) = world_light(options, &options.camera.basis());
-    let k = 1.0 / 3f64.sqrt();
-    let mut out = Vec::with_capacity(8);
-    for sx in [k, -k] {
-        for sy in [k, -k] {
-            for sz in [k, -k] {
-                out.push(shade(colour, [sx, sy, sz], light, ambient));
-            }
-        }
-    }
-    out
 }
 
 /// The centres of S_n's octahedra, depth first (+x, -x, +y, -y, +z, -z).
@@ -176,16 +131,17 @@ pub(super) fn cut_polygon(cut: &Cut, diamond: &Diamond, z0: f64) -> Vec<[f64; 3]
 
 /// The solids of operation T on the unit octahedron: the six kept octahedra
 /// of radius 1/2, then the eight removed tetrahedra (one per face: the centre
-/// and the face's three edge midpoints), pushed out by `explode`.
-pub(super) fn operation_solids(options: &OperationOptions) -> Vec<Solid> {
+/// and the face's three edge midpoints), pushed out along the face's normal by
+/// `explode` times the octahedron's radius.
+pub(super) fn operation_solids(explode: f64) -> Vec<Solid> {
     let mut solids: Vec<Solid> = crate::octahedron::brute::DIRECTIONS
         .iter()
         .map(|e| {
             let c = [e[0] as f64 / 2.0, e[1] as f64 / 2.0, e[2] as f64 / 2.0];
-            Solid::octahedron(c, 0.5, options.view.base, PolygonKind::Face)
+            Solid::octahedron(c, 0.5, PolygonKind::Face)
         })
         .collect();
-    let push = options.explode / 3f64.sqrt();
+    let push = explode / 3f64.sqrt();
     for sx in [1.0, -1.0] {
         for sy in [1.0, -1.0] {
             for sz in [1.0, -1.0] {
@@ -198,13 +154,7 @@ pub(super) fn operation_solids(options: &OperationOptions) -> Vec<Solid> {
                     at([sx / 2.0, 0.0, sz / 2.0]),
                 ];
                 let faces = vec![[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 2, 3]];
-                solids.push(Solid::new(
-                    vertices,
-                    faces,
-                    options.removed,
-                    options.removed_opacity,
-                    PolygonKind::Removed,
-                ));
+                solids.push(Solid::new(vertices, faces, PolygonKind::Removed));
             }
         }
     }
@@ -217,11 +167,7 @@ mod tests {
 
     #[test]
     fn operation_t_removes_eight_tetrahedra_and_keeps_the_volume() {
-        let options = OperationOptions {
-            explode: 0.0,
-            ..OperationOptions::default()
-        };
-        let solids = operation_solids(&options);
+        let solids = operation_solids(0.0);
         let volume = |s: &Solid| {
             // Divergence theorem over the outward-oriented triangles.
             s.faces
