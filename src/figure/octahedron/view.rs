@@ -2,8 +2,9 @@
 //! operation T on one octahedron, as a scene for PNG and SVG.
 //!
 //! The geometry ([`super::view`]) already comes as shaded polygons in
-//! painter's order; this module only places them in a square panel, strokes
-//! every facet with a thin darker edge so the facets read, and adds a caption.
+//! painter's order; this module only places them in a picture as wide as asked
+//! and as tall as the solid needs, strokes every facet with a thin darker edge so
+//! the facets read, and adds a caption.
 
 use crate::error::check_memory;
 use crate::library::encode::{self, Format, Metadata};
@@ -41,12 +42,12 @@ pub struct Edges {
     pub darken: f64,
 }
 
-/// A 3D figure in a square panel with an optional caption.
+/// A 3D figure, as tall as its solid needs, with an optional caption.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ViewFigure {
     /// What to draw.
     pub subject: ViewSubject,
-    /// Side of the square picture, pixels.
+    /// Width of the picture, pixels; its height fits the solid, at most this.
     pub size: u32,
     /// Colour behind the solid.
     pub background: Color,
@@ -147,6 +148,8 @@ impl ViewPlan {
         } else {
             0
         };
+        // The page is at most square above its caption: the memory check takes that
+        // bound, before the polygons say how much of it the solid needs.
         let (width, height) = (size, size + caption_height);
         // Checked once, before any work: the raster (PNG's peak per pixel in
         // encode::scene_peak_bytes: canvas, straight copy, RGB) and the model's
@@ -173,21 +176,25 @@ impl ViewPlan {
             },
         )?;
         let polygons = self.polygons(control)?;
-        let mut scene = Scene::new(width, height, self.background);
+        let fit = subject_bounds(&polygons);
+        let picture = fitted_height(size, fit);
+        let mut scene = Scene::new(width, picture + caption_height, self.background);
         let edges = self.edges.filter(|e| e.width > 0.0);
+        // Drawn as in the square panel, which is centred on the shorter picture:
+        // the rows the solid leaves blank over and under it are cut off evenly.
         scene.items.extend(polygon_items(
             &polygons,
             0.0,
-            0.0,
+            (f64::from(picture) - f64::from(size)) / 2.0,
             f64::from(size),
-            subject_bounds(&polygons),
+            fit,
             edges,
         ));
         for (k, text) in caption.into_iter().flat_map(|c| c.0).enumerate() {
             scene.push(
                 TextItem::centered(
                     f64::from(size) / 2.0,
-                    f64::from(size + line * (k as u32 + 1)) - caption_size * 0.25,
+                    f64::from(picture + line * (k as u32 + 1)) - caption_size * 0.25,
                     text,
                     caption_size,
                     INK,
@@ -248,6 +255,20 @@ impl crate::library::figure::Figure for ViewPlan {
 
 /// Space left around the frame [-1, 1]² inside a panel, as a share of its side.
 const INSET: f64 = 0.03;
+
+/// The height in px of a picture `size` px wide that holds the box `fit` (frame
+/// units, e.g. from [`subject_bounds`]) as [`polygon_items`] draws it in a square
+/// panel of that side, with the same blank over and under it as at its sides.
+/// A solid wider than tall (S_4 from the default camera is about 0.9 as tall as
+/// wide) once sat in a square page with 144 px of blank under it at 160 mm; a
+/// solid taller than wide keeps the square page, as wide as asked.
+pub fn fitted_height(size: u32, fit: [f64; 4]) -> u32 {
+    let side = f64::from(size);
+    let (wide, tall) = (fit[2] - fit[0], fit[3] - fit[1]);
+    let span = wide.max(tall).max(1e-9);
+    let drawn = side * (1.0 - 2.0 * INSET) * tall / span;
+    ((drawn + 2.0 * INSET * side).ceil() as u32).clamp(1, size)
+}
 
 /// The bounds of what a view is about: the solid and its section, not the plane,
 /// which is only there to show where the cut lies. Fitting the plane's corners
