@@ -259,15 +259,17 @@ const INSET: f64 = 0.03;
 /// The height in px of a picture `size` px wide that holds the box `fit` (frame
 /// units, e.g. from [`subject_bounds`]) as [`polygon_items`] draws it in a square
 /// panel of that side, with the same blank over and under it as at its sides.
-/// A solid wider than tall (S_4 from the default camera is about 0.9 as tall as
-/// wide) once sat in a square page with 144 px of blank under it at 160 mm; a
-/// solid taller than wide keeps the square page, as wide as asked.
+/// A solid wider than tall (S_4 with its plane, the paper's Figure 4, is about
+/// 0.9 as tall as wide) once sat in a square page with 144 px of blank under it
+/// at 160 mm; a solid taller than wide keeps the square page, as wide as asked.
 pub fn fitted_height(size: u32, fit: [f64; 4]) -> u32 {
     let side = f64::from(size);
     let (wide, tall) = (fit[2] - fit[0], fit[3] - fit[1]);
     let span = wide.max(tall).max(1e-9);
     let drawn = side * (1.0 - 2.0 * INSET) * tall / span;
-    ((drawn + 2.0 * INSET * side).ceil() as u32).clamp(1, size)
+    let needed = ((drawn + 2.0 * INSET * side).ceil() as u32).clamp(1, size);
+    // Whole pixels cut over and under alike: the solid keeps its pixels.
+    size - (size - needed) / 2 * 2
 }
 
 /// The bounds of what a view is about: the solid and its section, not the plane,
@@ -371,6 +373,19 @@ mod tests {
     use super::*;
     use crate::library::encode::raster;
     use crate::octahedron::{Level, PlaneOptions};
+
+    #[test]
+    fn a_wide_solid_gets_a_page_as_tall_as_it_with_its_side_margins() {
+        // Half as tall as wide: 94 % of 1000 px for the solid's width, 470 for
+        // its height, and 30 px over and under it as at its sides.
+        assert_eq!(fitted_height(1000, [-1.0, -0.5, 1.0, 0.5]), 530);
+        // An odd number of rows to cut (1000 - 531) rounds down to an even one,
+        // shared alike.
+        assert_eq!(fitted_height(1000, [-1.0, -0.501, 1.0, 0.501]), 532);
+        // Taller than wide, or square: the square page.
+        assert_eq!(fitted_height(800, [-0.5, -1.0, 0.5, 1.0]), 800);
+        assert_eq!(fitted_height(800, [-1.0, -1.0, 1.0, 1.0]), 800);
+    }
 
     #[test]
     fn the_solid_fills_the_panel_without_clipping_and_the_plane_runs_off() {
