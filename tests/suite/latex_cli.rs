@@ -573,17 +573,31 @@ fn figures_drawn_at_83_mm_set_in_an_83_mm_column_without_a_box_warning() {
     let d = dir.path();
     let cap = ["grundy", "--cap", "floor(min(x,z)/k)", "--param", "k=3"];
     let draws: Vec<(Vec<&str>, &str)> = vec![
-        ([&cap[..], &["--box", "30", "--plot", "sieve"]].concat(), "sieve.pdf"),
         (
-            [&cap[..], &["--box", "30", "--slice", "y=2", "--plot", "points"]].concat(),
+            [&cap[..], &["--box", "30", "--plot", "sieve"]].concat(),
+            "sieve.pdf",
+        ),
+        (
+            [
+                &cap[..],
+                &["--box", "30", "--slice", "y=2", "--plot", "points"],
+            ]
+            .concat(),
             "points.pdf",
         ),
         (
-            [&cap[..], &["--box", "8", "--slice", "y=2", "--plot", "table"]].concat(),
+            [
+                &cap[..],
+                &["--box", "8", "--slice", "y=2", "--plot", "table"],
+            ]
+            .concat(),
             "table.pdf",
         ),
         (vec!["square", "--m", "11"], "board.pdf"),
-        (vec!["square", "--m", "1..8", "--columns", "4"], "boards.pdf"),
+        (
+            vec!["square", "--m", "1..8", "--columns", "4"],
+            "boards.pdf",
+        ),
         (
             vec!["octahedron", "view", "--n", "2", "--plane", "3"],
             "view.pdf",
@@ -601,7 +615,10 @@ fn figures_drawn_at_83_mm_set_in_an_83_mm_column_without_a_box_warning() {
     std::fs::write(d.join("paper.tex"), article_with_columns_of(83.0, &floats)).unwrap();
     let log = compile(d, "paper.tex");
     // 83 mm is 236.15787 pt in TeX's points.
-    assert!(log.contains("column width: 236.157"), "the column is not 83 mm");
+    assert!(
+        log.contains("column width: 236.157"),
+        "the column is not 83 mm"
+    );
     let problems = any_box_or_warning(&log);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 
