@@ -411,18 +411,28 @@ mod tests {
             .unwrap();
         let rgba =
             raster::straight_rgba(&raster::rasterize(&scene, &crate::Control::default()).unwrap());
+        // As wide as asked; as tall as the solid needs, no taller than wide.
+        let height = scene.height as usize;
+        assert_eq!(scene.width, 200);
+        assert!((100..=200).contains(&height), "{height} px tall");
         let px = |x: usize, y: usize| &rgba[(y * 200 + x) * 4..][..3];
         // The solid (orange: red well above blue) touches no outermost pixel; only
         // the bluish plane and its outline, fitted out of the frame, may.
         let solid = |x: usize, y: usize| i32::from(px(x, y)[0]) > i32::from(px(x, y)[2]) + 30;
-        for i in 0..200 {
-            for (x, y) in [(i, 0), (i, 199), (0, i), (199, i)] {
+        for x in 0..200 {
+            for y in [0, height - 1] {
                 assert!(!solid(x, y), "solid at ({x}, {y}): {:?}", px(x, y));
             }
         }
-        assert!((80..120).any(|y| (80..120).any(|x| solid(x, y))));
+        for y in 0..height {
+            for x in [0, 199] {
+                assert!(!solid(x, y), "solid at ({x}, {y}): {:?}", px(x, y));
+            }
+        }
+        let middle = height / 2;
+        assert!((middle - 20..middle + 20).any(|y| (80..120).any(|x| solid(x, y))));
         let plane_at_edge =
-            (0..200).any(|i| px(0, i) != [255, 255, 255] || px(199, i) != [255, 255, 255]);
+            (0..height).any(|i| px(0, i) != [255, 255, 255] || px(199, i) != [255, 255, 255]);
         assert!(plane_at_edge, "the plane should run off the picture");
     }
 }
