@@ -356,8 +356,9 @@ impl Recipe {
     /// for ever, `/dev/zero` would be read until memory runs out.
     pub fn load(path: &Path) -> Result<Recipe> {
         use std::io::Read;
-        let cannot =
-            |why: String| Error::invalid_request(format!("cannot read recipe '{}': {why}", path.display()));
+        let cannot = |why: String| {
+            Error::invalid_request(format!("cannot read recipe '{}': {why}", path.display()))
+        };
         let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
         if !metadata.is_file() {
             return Err(cannot(

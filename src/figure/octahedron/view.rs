@@ -2,8 +2,9 @@
 //! operation T on one octahedron, as a scene for PNG and SVG.
 //!
 //! The picture ([`super::shading`] over the model's geometry) already comes
-//! as shaded polygons in painter's order; this module only places them in a square panel, strokes
-//! every facet with a thin darker edge so the facets read, and adds a caption.
+//! as shaded polygons in painter's order; this module only places them in a
+//! picture as wide as asked and as tall as the solid needs, strokes every facet
+//! with a thin darker edge so the facets read, and adds a caption.
 
 use super::shading::{
     operation_t_view, sierpinski_view, OperationOptions, ViewOptions, ViewPolygon,
@@ -42,12 +43,12 @@ pub struct Edges {
     pub darken: f64,
 }
 
-/// A 3D figure in a square panel with an optional caption.
+/// A 3D figure, as tall as its solid needs, with an optional caption.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ViewFigure {
     /// What to draw.
     pub subject: ViewSubject,
-    /// Side of the square picture, pixels.
+    /// Width of the picture, pixels; its height fits the solid, at most this.
     pub size: u32,
     /// Colour behind the solid.
     pub background: Color,
@@ -151,6 +152,8 @@ impl ViewPlan {
         } else {
             0
         };
+        // The page is at most square above its caption: the memory check takes that
+        // bound, before the polygons say how much of it the solid needs.
         let (width, height) = (size, size + caption_height);
         // Checked once, before any work: the raster (PNG's peak per pixel in
         // encode::scene_peak_bytes: canvas, straight copy, RGB) and the model's
@@ -177,21 +180,25 @@ impl ViewPlan {
             },
         )?;
         let polygons = self.polygons(control)?;
-        let mut scene = Scene::new(width, height, self.background);
+        let fit = subject_bounds(&polygons);
+        let picture = fitted_height(size, fit);
+        let mut scene = Scene::new(width, picture + caption_height, self.background);
         let edges = self.edges.filter(|e| e.width > 0.0);
+        // Drawn as in the square panel, which is centred on the shorter picture:
+        // the rows the solid leaves blank over and under it are cut off evenly.
         scene.items.extend(polygon_items(
             &polygons,
             0.0,
-            0.0,
+            (f64::from(picture) - f64::from(size)) / 2.0,
             f64::from(size),
-            subject_bounds(&polygons),
+            fit,
             edges,
         ));
         for (k, text) in caption.into_iter().flat_map(|c| c.0).enumerate() {
             scene.push(
                 TextItem::centered(
                     f64::from(size) / 2.0,
-                    f64::from(size + line * (k as u32 + 1)) - caption_size * 0.25,
+                    f64::from(picture + line * (k as u32 + 1)) - caption_size * 0.25,
                     text,
                     caption_size,
                     INK,
@@ -252,6 +259,22 @@ impl crate::library::figure::Figure for ViewPlan {
 
 /// Space left around the frame [-1, 1]² inside a panel, as a share of its side.
 const INSET: f64 = 0.03;
+
+/// The height in px of a picture `size` px wide that holds the box `fit` (frame
+/// units, e.g. from [`subject_bounds`]) as [`polygon_items`] draws it in a square
+/// panel of that side, with the same blank over and under it as at its sides.
+/// A solid wider than tall (S_4 with its plane, the paper's Figure 4, is about
+/// 0.9 as tall as wide) once sat in a square page with 144 px of blank under it
+/// at 160 mm; a solid taller than wide keeps the square page, as wide as asked.
+pub fn fitted_height(size: u32, fit: [f64; 4]) -> u32 {
+    let side = f64::from(size);
+    let (wide, tall) = (fit[2] - fit[0], fit[3] - fit[1]);
+    let span = wide.max(tall).max(1e-9);
+    let drawn = side * (1.0 - 2.0 * INSET) * tall / span;
+    let needed = ((drawn + 2.0 * INSET * side).ceil() as u32).clamp(1, size);
+    // Whole pixels cut over and under alike: the solid keeps its pixels.
+    size - (size - needed) / 2 * 2
+}
 
 /// The bounds of what a view is about: the solid and its section, not the plane,
 /// which is only there to show where the cut lies. Fitting the plane's corners
@@ -357,6 +380,19 @@ mod tests {
     use crate::octahedron::Level;
 
     #[test]
+    fn a_wide_solid_gets_a_page_as_tall_as_it_with_its_side_margins() {
+        // Half as tall as wide: 94 % of 1000 px for the solid's width, 470 for
+        // its height, and 30 px over and under it as at its sides.
+        assert_eq!(fitted_height(1000, [-1.0, -0.5, 1.0, 0.5]), 530);
+        // An odd number of rows to cut (1000 - 531) rounds down to an even one,
+        // shared alike.
+        assert_eq!(fitted_height(1000, [-1.0, -0.501, 1.0, 0.501]), 532);
+        // Taller than wide, or square: the square page.
+        assert_eq!(fitted_height(800, [-0.5, -1.0, 0.5, 1.0]), 800);
+        assert_eq!(fitted_height(800, [-1.0, -1.0, 1.0, 1.0]), 800);
+    }
+
+    #[test]
     fn the_solid_fills_the_panel_without_clipping_and_the_plane_runs_off() {
         let figure = ViewFigure {
             subject: ViewSubject::Sierpinski {
@@ -380,18 +416,28 @@ mod tests {
             .unwrap();
         let rgba =
             raster::straight_rgba(&raster::rasterize(&scene, &crate::Control::default()).unwrap());
+        // As wide as asked; as tall as the solid needs, no taller than wide.
+        let height = scene.height as usize;
+        assert_eq!(scene.width, 200);
+        assert!((100..=200).contains(&height), "{height} px tall");
         let px = |x: usize, y: usize| &rgba[(y * 200 + x) * 4..][..3];
         // The solid (orange: red well above blue) touches no outermost pixel; only
         // the bluish plane and its outline, fitted out of the frame, may.
         let solid = |x: usize, y: usize| i32::from(px(x, y)[0]) > i32::from(px(x, y)[2]) + 30;
-        for i in 0..200 {
-            for (x, y) in [(i, 0), (i, 199), (0, i), (199, i)] {
+        for x in 0..200 {
+            for y in [0, height - 1] {
                 assert!(!solid(x, y), "solid at ({x}, {y}): {:?}", px(x, y));
             }
         }
-        assert!((80..120).any(|y| (80..120).any(|x| solid(x, y))));
+        for y in 0..height {
+            for x in [0, 199] {
+                assert!(!solid(x, y), "solid at ({x}, {y}): {:?}", px(x, y));
+            }
+        }
+        let middle = height / 2;
+        assert!((middle - 20..middle + 20).any(|y| (80..120).any(|x| solid(x, y))));
         let plane_at_edge =
-            (0..200).any(|i| px(0, i) != [255, 255, 255] || px(199, i) != [255, 255, 255]);
+            (0..height).any(|i| px(0, i) != [255, 255, 255] || px(199, i) != [255, 255, 255]);
         assert!(plane_at_edge, "the plane should run off the picture");
     }
 }

@@ -63,7 +63,7 @@ pub struct ViewArgs {
         requires = "operation"
     )]
     removed_color: String,
-    /// Side of the square picture: px, or mm / in / pt [default: 800 px].
+    /// Width of the picture: px, or mm / in / pt; its height fits the solid, at most as tall as wide [default: 800 px].
     #[arg(long, alias = "size", value_name = "LEN", value_parser = args::parse_size)]
     width: Option<Length>,
     #[command(flatten)]

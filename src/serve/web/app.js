@@ -1084,7 +1084,14 @@ function initOctahedron(state) {
   $('oc-align').onchange = () => { oc.align = $('oc-align').checked; renderOctahedron(); };
   const img = $('oc-view');
   img.draggable = false;
-  img.addEventListener('pointerdown', (ev) => { ocView = { x: ev.clientX, y: ev.clientY }; img.setPointerCapture(ev.pointerId); });
+  // A view's page is as tall as its solid, which changes as it turns: while it is
+  // dragged, the picture keeps the box it had (scaled inside it), so the page
+  // under it does not jump; let go, it takes its own height again.
+  img.addEventListener('pointerdown', (ev) => {
+    ocView = { x: ev.clientX, y: ev.clientY };
+    img.setPointerCapture(ev.pointerId);
+    img.style.width = `${img.clientWidth}px`; img.style.height = `${img.clientHeight}px`; img.style.objectFit = 'contain';
+  });
   img.addEventListener('pointermove', (ev) => {
     if (!ocView) return;
     oc.azimuth = Math.round((oc.azimuth - (ev.clientX - ocView.x) * 0.5) % 360);
@@ -1092,7 +1099,11 @@ function initOctahedron(state) {
     ocView = { x: ev.clientX, y: ev.clientY };
     if (!ocBusy) renderOctahedron({ coarse: true });
   });
-  img.addEventListener('pointerup', () => { ocView = null; renderOctahedron(); });
+  img.addEventListener('pointerup', () => {
+    ocView = null;
+    img.style.width = img.style.height = img.style.objectFit = '';
+    renderOctahedron();
+  });
 }
 
 // Grundy: a built-in game, a cap expression, a game file on the server (a
