@@ -272,6 +272,234 @@ impl SplitChain {
     }
 }
 
+impl SplitChain {
+    /// The tail as a [`RampProgram`], when it is one whatever the values:
+    /// sums, differences, `min` and `max`, each with a value that does not
+    /// change (`changes(i)` false), or with one that does while what came
+    /// before does not.
+    pub(crate) fn ramp_program(&self, changes: impl Fn(usize) -> bool) -> Option<RampProgram> {
+        let changing = |o: Operand| match o {
+            Operand::V(i) if changes(i) => Some(i),
+            _ => None,
+        };
+        let (start, mut varies) = match self.tail_first {
+            None => (RampStart::Head, false),
+            Some(o) => match changing(o) {
+                Some(i) => (RampStart::Changing(i), true),
+                None => (RampStart::Fixed(o), false),
+            },
+        };
+        let mut steps = Vec::with_capacity(self.tail.len());
+        for &(op, b) in &self.tail {
+            let step = match (op, changing(b)) {
+                (B::Add, None) => RampStep::Add(b),
+                (B::Sub, None) => RampStep::Sub(b),
+                (B::Min, None) => RampStep::Min(b),
+                (B::Max, None) => RampStep::Max(b),
+                (_, Some(_)) if varies => return None,
+                (B::Add, Some(i)) => RampStep::AddRamp(i),
+                (B::Sub, Some(i)) => RampStep::SubRamp(i),
+                (B::Min, Some(i)) => RampStep::MinRamp(i),
+                (B::Max, Some(i)) => RampStep::MaxRamp(i),
+                _ => return None,
+            };
+            varies |= matches!(
+                step,
+                RampStep::AddRamp(_)
+                    | RampStep::SubRamp(_)
+                    | RampStep::MinRamp(_)
+                    | RampStep::MaxRamp(_)
+            );
+            steps.push(step);
+        }
+        Some(RampProgram { start, steps })
+    }
+}
+
+/// Where a [`RampProgram`] starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RampStart {
+    /// The head's value ([`SplitChain::head`]).
+    Head,
+    /// An operand that does not change.
+    Fixed(Operand),
+    /// A variable that changes: its ramp.
+    Changing(usize),
+}
+
+/// A step of a [`RampProgram`]: an operation with an operand that does not
+/// change, or (on a value that does not change yet) with the ramp of one
+/// that does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RampStep {
+    Add(Operand),
+    Sub(Operand),
+    Min(Operand),
+    Max(Operand),
+    AddRamp(usize),
+    SubRamp(usize),
+    MinRamp(usize),
+    MaxRamp(usize),
+}
+
+/// A chain's tail (or a copied variable) as a [`Ramp`] of `t`, its shape
+/// checked once when the solver starts: per position and move it runs on
+/// the values of that position, with no case left to decide.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RampProgram {
+    start: RampStart,
+    steps: Vec<RampStep>,
+}
+
+impl RampProgram {
+    /// The ramp of the changing variable `i`, copied.
+    pub(crate) fn copy(i: usize) -> RampProgram {
+        RampProgram {
+            start: RampStart::Changing(i),
+            steps: Vec::new(),
+        }
+    }
+
+    /// The ramp on the position's values: `head` the head's value, `vars`
+    /// the variables that do not change, `ramps[i]` those that do; `None`
+    /// where a value leaves 64 bits (the caller gives up).
+    #[inline(always)]
+    pub(crate) fn run(&self, head: i64, vars: &[i64], ramps: &[Ramp]) -> Option<Ramp> {
+        let fixed = |o: Operand| -> i64 {
+            match o {
+                Operand::K(c) => c,
+                Operand::V(i) => vars[i],
+            }
+        };
+        let mut r = match self.start {
+            RampStart::Head => Ramp::constant(head),
+            RampStart::Fixed(o) => Ramp::constant(fixed(o)),
+            RampStart::Changing(i) => ramps[i],
+        };
+        for &step in &self.steps {
+            r = match step {
+                RampStep::Add(o) => r.shifted(fixed(o))?,
+                RampStep::Sub(o) => r.shifted(fixed(o).checked_neg()?)?,
+                RampStep::Min(o) => r.min(fixed(o)),
+                RampStep::Max(o) => r.max(fixed(o)),
+                // `r` does not change here (the program's shape): its value is `lo`.
+                RampStep::AddRamp(i) => ramps[i].shifted(r.lo)?,
+                RampStep::SubRamp(i) => ramps[i].negated()?.shifted(r.lo)?,
+                RampStep::MinRamp(i) => ramps[i].min(r.lo),
+                RampStep::MaxRamp(i) => ramps[i].max(r.lo),
+            };
+        }
+        Some(r)
+    }
+}
+
+/// A whole number that changes with `t` as `clamp(slope * t + offset, lo,
+/// hi)` (`lo <= hi`) for `t` in a range fixed when the ramp is made: what a
+/// chain of sums and `min`/`max` of one changing value is (`min(x6 + t,
+/// x1)`). A line is made with its own least and most values over the range
+/// as its bounds, so every bound is a number and the value of a ramp that
+/// does not change is `lo`. Every operation is checked: a value that would
+/// leave 64 bits gives `None`, never a wrong value. The line itself stays
+/// within 2^62 in size, so `slope * t + offset` cannot wrap for a `t` of 32
+/// bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Ramp {
+    slope: i64,
+    offset: i64,
+    lo: i64,
+    hi: i64,
+}
+
+/// The largest offset of a [`Ramp`]'s line.
+const RAMP_OFFSET_MAX: i64 = 1 << 62;
+
+impl Ramp {
+    /// The value `c`, whatever `t`.
+    #[inline(always)]
+    pub(crate) fn constant(c: i64) -> Ramp {
+        Ramp {
+            slope: 0,
+            offset: c,
+            lo: c,
+            hi: c,
+        }
+    }
+
+    /// `c + slope * t` for `t` in `first..=last` (`0 <= first <= last <
+    /// 2^32`; `slope` 1: `t`; -1: `c - t`).
+    #[inline(always)]
+    pub(crate) fn line(c: i64, slope: i64, first: i64, last: i64) -> Option<Ramp> {
+        if c.unsigned_abs() > RAMP_OFFSET_MAX as u64
+            || !(0..1 << 32).contains(&first)
+            || !(first..1 << 32).contains(&last)
+            || slope.unsigned_abs() > 1
+        {
+            return None;
+        }
+        let (a, b) = (c + slope * first, c + slope * last);
+        Some(Ramp {
+            slope,
+            offset: c,
+            lo: a.min(b),
+            hi: a.max(b),
+        })
+    }
+
+    #[inline(always)]
+    fn shifted(self, k: i64) -> Option<Ramp> {
+        let offset = self.offset.checked_add(k)?;
+        if offset.unsigned_abs() > RAMP_OFFSET_MAX as u64 {
+            return None;
+        }
+        Some(Ramp {
+            slope: self.slope,
+            offset,
+            lo: self.lo.checked_add(k)?,
+            hi: self.hi.checked_add(k)?,
+        })
+    }
+
+    #[inline(always)]
+    fn negated(self) -> Option<Ramp> {
+        Some(Ramp {
+            slope: -self.slope,
+            offset: self.offset.checked_neg()?,
+            lo: self.hi.checked_neg()?,
+            hi: self.lo.checked_neg()?,
+        })
+    }
+
+    #[inline(always)]
+    fn min(self, k: i64) -> Ramp {
+        Ramp {
+            lo: self.lo.min(k),
+            hi: self.hi.min(k),
+            ..self
+        }
+    }
+
+    #[inline(always)]
+    fn max(self, k: i64) -> Ramp {
+        Ramp {
+            lo: self.lo.max(k),
+            hi: self.hi.max(k),
+            ..self
+        }
+    }
+
+    /// The value at `t`, for a `t` of the ramp's range (the least and the
+    /// most over the range are at its ends: a ramp is monotone).
+    #[inline(always)]
+    pub(crate) fn at(&self, t: i64) -> i64 {
+        // Cannot wrap (see the type): no check.
+        self.slope
+            .wrapping_mul(t)
+            .wrapping_add(self.offset)
+            .max(self.lo)
+            .min(self.hi)
+    }
+}
+
 /// How many values of a changing variable a [`SplitChain`] takes at once
 /// ([`SplitChain::tail_batch`]).
 pub(crate) const BATCH: usize = 16;

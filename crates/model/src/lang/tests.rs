@@ -279,3 +279,63 @@ fn closures_agree_with_the_interpreted_program() {
         assert!(!compile(text, Dialect::Exact).is_native(), "{text}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    /// A chain of sums, differences, `min` and `max` over `x`, `y` and a
+    /// changing `z` (the game file's `t`), as a ramp of `z` (the solver's
+    /// closed form): where the chain's shape is a ramp, its value at every
+    /// `z` of a range is the exact code's, constants near 2^62 included.
+    #[test]
+    fn ramps_give_the_exact_values_of_their_chains(
+        first in 0usize..6,
+        steps in proptest::collection::vec((0usize..4, 0usize..6), 1..6),
+        x in -6i64..9, y in 0i64..12, from in 0i64..4, len in 1i64..24,
+    ) {
+        use super::code::Ramp;
+        let operand = |k: usize| ["x", "y", "z", "3", "4611686018427387904", "0"][k];
+        let mut text = operand(first).to_string();
+        for &(op, o) in &steps {
+            let o = operand(o);
+            text = match op {
+                0 => format!("({text}) + {o}"),
+                1 => format!("({text}) - {o}"),
+                2 => format!("min({text}, {o})"),
+                _ => format!("max({text}, {o})"),
+            };
+        }
+        let code = compile(&text, Dialect::Exact);
+        let big = text.contains("46116");
+        let Some(split) = code.split_chain(|i| i == 2) else {
+            // Only constants that overflow when folded leave the whole numbers.
+            proptest::prop_assert!(big, "{} is a chain", text);
+            return Ok(());
+        };
+        let once = text.matches('z').count() <= 1;
+        let Some(program) = split.ramp_program(|i| i == 2) else {
+            // One changing operand: always a ramp.
+            proptest::prop_assert!(!once, "{}", text);
+            return Ok(());
+        };
+        let vars = [x, y, 0];
+        let head = if split.has_head() {
+            match split.head(&vars) {
+                Some(h) => h,
+                None => return Ok(()),
+            }
+        } else {
+            0
+        };
+        let last = from + len - 1;
+        let ramps = [Ramp::line(0, 1, from, last).unwrap(); 3];
+        let ramp = program.run(head, &vars, &ramps);
+        // Small values: always a ramp.
+        proptest::prop_assert!(ramp.is_some() || big, "{}", text);
+        if let Some(ramp) = ramp {
+            for z in from..=last {
+                let want = code.floor(&[x, y, z]).unwrap();
+                proptest::prop_assert_eq!(i128::from(ramp.at(z)), want, "{} at z = {}", text, z);
+            }
+        }
+    }
+}

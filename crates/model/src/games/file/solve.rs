@@ -15,7 +15,7 @@ use super::expr::Expr;
 use super::{Family, GameFile};
 use crate::control::Ticker;
 use crate::games::solver::{box_tuples, describe_box, mex_of_bits, DenseGrundy, WORK_PER_CHECK};
-use crate::lang::code::{SplitChain, BATCH};
+use crate::lang::code::{Ramp, RampProgram, SplitChain, BATCH};
 use crate::{Control, Error, Result};
 use rayon::prelude::*;
 
@@ -284,6 +284,7 @@ impl GameFile {
             seen_pass[..used].fill(0);
             used = 0;
             let mut options = 0u64;
+            let mut small_mex: Option<u32> = None;
             // The fast loop first; where it cannot decide an option (a fraction, an
             // overflow, a move it would refuse), the position is solved again below,
             // option by option, which decides or refuses in its own words.
@@ -293,7 +294,24 @@ impl GameFile {
                     (&mut seen, &mut seen_pass, &mut used, &mut options);
                 let pass = self.pass;
                 let done = fast.options(&p, idx, &valid);
-                if done {
+                // Without a pass, while every value seen is under 64: the
+                // values as one word, the mex its first zero.
+                if done && !pass {
+                    let (mut word, mut high) = (0u64, false);
+                    for &oi in &fast.found {
+                        let v = values_ref[oi];
+                        high |= v >= 64;
+                        word |= 1 << (v % 64);
+                    }
+                    if !high {
+                        small_mex = Some(if fast.found.is_empty() {
+                            terminal
+                        } else {
+                            word.trailing_ones()
+                        });
+                    }
+                }
+                if done && small_mex.is_none() {
                     for &oi in &fast.found {
                         let v = passless_or(values_ref, passless_ref, pass, oi);
                         let w = usize::from(v) / 64;
@@ -311,6 +329,12 @@ impl GameFile {
                 }
                 done
             };
+            if let Some(g) = small_mex {
+                ticker.tick(1 + fast.found.len() as u64)?;
+                // At most 64: fits.
+                values[idx] = g as u16;
+                continue;
+            }
             if !done {
                 seen.fill(0);
                 seen_pass.fill(0);
@@ -496,6 +520,16 @@ impl<'a> Entry<'a> {
         Some(())
     }
 
+    /// The entry, which changes with `t`, as a [`RampProgram`], when it is
+    /// one whatever the position (`varies[i]`: input `i` changes with `t`).
+    fn ramp_program(&self, varies: &[bool]) -> Option<RampProgram> {
+        match self {
+            Entry::Copy(i) => Some(RampProgram::copy(*i)),
+            Entry::Split(chain) => chain.ramp_program(|i| varies.get(i).copied().unwrap_or(false)),
+            Entry::Fixed { .. } | Entry::Varying(_) => None,
+        }
+    }
+
     /// The values of an entry that changes with `t`, for a batch of `t`:
     /// `vars` the inputs that do not change, `changes` which do and
     /// `columns` their values; into `out` (one per `t`).
@@ -575,6 +609,11 @@ enum Kind {
     PlainLower(usize),
     /// `take` with no `then`: one step of the summed strides per `t`.
     PlainTake { step: usize },
+    /// Every entry that changes with `t` a [`Ramp`] of it (sums and
+    /// `min`/`max` of one changing value: the six-sided bar's `then`): the
+    /// ramps found once per position and move, the options then index
+    /// arithmetic along `t`.
+    Ramped,
     /// Everything else: entries evaluated.
     General,
 }
@@ -599,6 +638,10 @@ struct FastMove<'a> {
     out_varies: [bool; super::HEAPS_MAX],
     /// The same, as a list.
     out_varying: Vec<usize>,
+    /// For [`Kind::Ramped`]: the entries of `to` and of `then` that change
+    /// with `t`, as ramp programs (by place; `None` for the others).
+    to_ramps: Vec<Option<RampProgram>>,
+    then_ramps: Vec<Option<RampProgram>>,
 }
 
 /// The moves of a game file, prepared once per solve for the generic solver's
@@ -621,6 +664,10 @@ struct FastMoves<'a> {
     strides: &'a [usize],
     cache: PositionCache,
     columns: Box<Columns>,
+    /// The ramps of the inputs of [`Kind::Ramped`] moves that change: of a
+    /// `to` (only `t`), and of a `then`.
+    t_ramps: [Ramp; super::HEAPS_MAX + 1],
+    u_ramps: [Ramp; super::HEAPS_MAX + 1],
     /// The options of the last position, by tuple index.
     found: Vec<usize>,
 }
@@ -649,6 +696,8 @@ impl<'a> FastMoves<'a> {
                 // Which of the family's outputs (the heaps and `t`) change with `t`.
                 let mut varies = vec![false; n + 1];
                 varies[n] = true;
+                // The inputs of `to`: the position's heaps, and `t`, which changes.
+                let to_inputs = varies.clone();
                 let mut to = Vec::new();
                 let mut to_varying = Vec::new();
                 match &m.family {
@@ -697,11 +746,36 @@ impl<'a> FastMoves<'a> {
                     }
                 }
                 let out_varying = (0..n).filter(|&d| out_varies[d]).collect();
+                let to_ramps: Vec<Option<RampProgram>> = to
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        to_varying
+                            .contains(&i)
+                            .then(|| e.ramp_program(&to_inputs))
+                            .flatten()
+                    })
+                    .collect();
+                let then_ramps: Vec<Option<RampProgram>> = then
+                    .iter()
+                    .enumerate()
+                    .map(|(j, e)| {
+                        then_varying
+                            .contains(&j)
+                            .then(|| e.ramp_program(&varies))
+                            .flatten()
+                    })
+                    .collect();
                 let kind = match (&m.family, to.is_empty(), then.is_empty()) {
                     (&Family::Lower { heap, .. }, true, true) => Kind::PlainLower(heap),
                     (Family::Take { heaps }, _, true) => Kind::PlainTake {
                         step: heaps.iter().map(|&h| strides[h]).sum(),
                     },
+                    _ if to_varying.iter().all(|&i| to_ramps[i].is_some())
+                        && then_varying.iter().all(|&j| then_ramps[j].is_some()) =>
+                    {
+                        Kind::Ramped
+                    }
                     _ => Kind::General,
                 };
                 let mut then_changes = [false; super::HEAPS_MAX + 1];
@@ -716,6 +790,8 @@ impl<'a> FastMoves<'a> {
                     then_changes,
                     out_varies,
                     out_varying,
+                    to_ramps,
+                    then_ramps,
                 }
             })
             .collect();
@@ -731,6 +807,8 @@ impl<'a> FastMoves<'a> {
                 out_columns: [[0; BATCH]; super::HEAPS_MAX],
                 index: [0; BATCH],
             }),
+            t_ramps: [Ramp::default(); super::HEAPS_MAX + 1],
+            u_ramps: [Ramp::default(); super::HEAPS_MAX + 1],
             found: Vec::new(),
         }
     }
@@ -754,6 +832,8 @@ impl<'a> FastMoves<'a> {
             strides,
             cache,
             columns,
+            t_ramps,
+            u_ramps,
             found,
         } = self;
         let mark = &mut |oi: usize| found.push(oi);
@@ -784,6 +864,16 @@ impl<'a> FastMoves<'a> {
                             return false;
                         }
                         mark(oi);
+                    }
+                }
+                Kind::Ramped => {
+                    let ramps = (&mut *t_ramps, &mut *u_ramps);
+                    if ramped(
+                        m, n, &mut vars, bounds, strides, cache, ramps, &is_valid, mark,
+                    )
+                    .is_none()
+                    {
+                        return false;
                     }
                 }
                 Kind::General => {
@@ -964,6 +1054,137 @@ fn general(
     Some(())
 }
 
+/// The options of a [`Kind::Ramped`] move from the position in `vars`
+/// (`vars[n]` is free for `t`), marked; `None` where the fast loop gives up.
+/// Every coordinate of the option is a [`Ramp`] of `t`, found once per
+/// position and move, so `t` runs with no expression evaluated, and each
+/// coordinate, monotone in `t`, is in the box for every `t` when it is at
+/// both ends. `ramps`: room for the ramps of the inputs of `to` and `then`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn ramped(
+    m: &FastMove,
+    n: usize,
+    vars: &mut [i64; super::HEAPS_MAX + 1],
+    bounds: &[u32],
+    strides: &[usize],
+    cache: &mut PositionCache,
+    (to_ramps, u_ramps): (
+        &mut [Ramp; super::HEAPS_MAX + 1],
+        &mut [Ramp; super::HEAPS_MAX + 1],
+    ),
+    is_valid: &impl Fn(usize) -> bool,
+    mark: &mut impl FnMut(usize),
+) -> Option<()> {
+    let (from, to) = match m.family {
+        Family::Lower { heap, .. } => (0, vars[*heap]),
+        Family::Take { heaps } => (1, heaps.iter().map(|&h| vars[h]).min().unwrap_or(0) + 1),
+    };
+    if from >= to {
+        return Some(());
+    }
+    let last = to - 1;
+    let t_ramp = Ramp::line(0, 1, from, last)?;
+    let mut u = [0i64; super::HEAPS_MAX + 1];
+    let mut out = [0i64; super::HEAPS_MAX];
+    let mut head = 0i64;
+    vars[n] = from;
+    // The ramps of the inputs of `then` that change: after a plain `lower`,
+    // `t` for the heap and for `t`; after a `take`, the heaps' values less
+    // `t`; after a `to`, its entries.
+    u_ramps[n] = t_ramp;
+    if m.to.is_empty() {
+        u[..n].copy_from_slice(&vars[..n]);
+        match m.family {
+            Family::Lower { heap, .. } => u_ramps[*heap] = t_ramp,
+            Family::Take { heaps } => {
+                for &h in heaps {
+                    u_ramps[h] = Ramp::line(vars[h], -1, from, last)?;
+                }
+            }
+        }
+    } else {
+        to_ramps[n] = t_ramp;
+        for (i, e) in m.to.iter().enumerate() {
+            e.prepare(&vars[..=n], &mut u[i], &mut head, cache)?;
+            if let Some(program) = &m.to_ramps[i] {
+                u_ramps[i] = program.run(head, &vars[..=n], &to_ramps[..])?;
+            }
+        }
+    }
+    // The coordinates that change: each in the box at both ends.
+    let mut lines = [Ramp::default(); super::HEAPS_MAX];
+    let in_box = |ramp: Ramp, bound: u32| -> Option<Ramp> {
+        let (a, b) = (ramp.at(from), ramp.at(last));
+        (a.min(b) >= 0 && a.max(b) <= i64::from(bound)).then_some(ramp)
+    };
+    if m.then.is_empty() {
+        out[..n].copy_from_slice(&u[..n]);
+        for &d in &m.out_varying {
+            lines[d] = in_box(u_ramps[d], bounds[d])?;
+        }
+    } else {
+        for (j, e) in m.then.iter().enumerate() {
+            e.prepare(&u[..=n], &mut out[j], &mut head, cache)?;
+            if let Some(program) = &m.then_ramps[j] {
+                let ramp = program.run(head, &u[..=n], &u_ramps[..])?;
+                lines[j] = in_box(ramp, bounds[j])?;
+            }
+        }
+    }
+    // The coordinates that do not change: in the box, their part of the
+    // index, and whether one decides the lexicographic order before any that
+    // changes can.
+    let mut base = 0usize;
+    let mut order = [(Ramp::default(), 0i64); super::HEAPS_MAX];
+    let mut checks = 0;
+    let mut decided: Option<bool> = None;
+    for d in 0..n {
+        if m.out_varies[d] {
+            if decided.is_none() {
+                order[checks] = (lines[d], vars[d]);
+                checks += 1;
+            }
+            continue;
+        }
+        let c = out[d];
+        if c < 0 || c > i64::from(bounds[d]) {
+            return None;
+        }
+        base += c as usize * strides[d];
+        if decided.is_none() && c != vars[d] {
+            decided = Some(c < vars[d]);
+        }
+    }
+    let order = &order[..checks];
+    let lower_by_fixed = decided.unwrap_or(false);
+    let mut changing = [(Ramp::default(), 0usize); super::HEAPS_MAX];
+    for (slot, &d) in changing.iter_mut().zip(&m.out_varying) {
+        *slot = (lines[d], strides[d]);
+    }
+    let changing = &changing[..m.out_varying.len()];
+    for t in from..to {
+        // In the box (both ends were): no wrap.
+        let mut oi = base;
+        for (ramp, stride) in changing {
+            oi = oi.wrapping_add((ramp.at(t) as usize).wrapping_mul(*stride));
+        }
+        let mut lower = lower_by_fixed;
+        for (ramp, at) in order {
+            let c = ramp.at(t);
+            if c != *at {
+                lower = c < *at;
+                break;
+            }
+        }
+        if !lower || !is_valid(oi) {
+            return None;
+        }
+        mark(oi);
+    }
+    Some(())
+}
+
 /// The most options a game-file solve may try: about eight hours at the 30 ns an
 /// option of interpreted expressions takes. Past it the solve is refused with the
 /// count before any value is computed, not left running for days.
@@ -1058,6 +1279,7 @@ mod tests {
         let strides = strides(&bounds);
         let fast = FastMoves::new(&file, &bounds, &strides);
         for m in &fast.moves {
+            assert!(matches!(m.kind, Kind::Ramped), "{}", file.name());
             assert_eq!(m.then_varying.len(), 3);
             for (j, e) in m.then.iter().enumerate() {
                 match e {

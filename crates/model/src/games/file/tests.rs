@@ -615,7 +615,7 @@ pub(super) fn random_generic_file_within(
     // An entry of heap `hj` after lowering heap `h`: never above `hj`, so every
     // option stays a lower position. The overflowing sums decide on exact
     // fractions only (min(hj, a + 1)): the fast loop gives up there.
-    let entry = |pick: u8, second: u8, h: &str, a: &str, b: &str, hj: &str| match pick % 8 {
+    let entry = |pick: u8, second: u8, h: &str, a: &str, b: &str, hj: &str| match pick % 10 {
         0 => hj.to_string(),
         1 => format!("min({a} + {b}, {hj})"),
         2 => format!("min(t + {}, {hj})", second % 3),
@@ -625,6 +625,9 @@ pub(super) fn random_generic_file_within(
         6 if second.is_multiple_of(4) => format!(
             "min({hj}, {a} + 4611686018427387904 + 4611686018427387904 - 9223372036854775807)"
         ),
+        // Falling with `t`: a difference and a `max` after it.
+        8 => format!("max({hj} - t - {}, 0)", second % 3),
+        9 => format!("min(max({a} - t, {b}), {hj})"),
         _ => format!("min({a} + {b} + {}, {hj})", second % 2),
     };
     for (i, h) in heaps.iter().enumerate() {
