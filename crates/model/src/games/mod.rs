@@ -615,6 +615,19 @@ impl Solution {
         }
     }
 
+    /// Every position and its value, lexicographic, lent to `f` (no
+    /// allocation per position, unlike [`Solution::positions`]); stops at
+    /// `f`'s first error.
+    pub fn try_for_each_position<E>(
+        &self,
+        mut f: impl FnMut(&[u32], u16) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        match self {
+            Solution::Capped(g) => g.positions().try_for_each(|(p, v)| f(&p, v)),
+            Solution::Dense(g) => g.try_for_each_position(f),
+        }
+    }
+
     /// The P-positions, lexicographic.
     pub fn p_positions(&self) -> Vec<Vec<u32>> {
         self.positions()

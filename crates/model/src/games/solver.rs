@@ -234,6 +234,32 @@ impl DenseGrundy {
         }
     }
 
+    /// Every position and its value, lexicographic, lent to `f` (no allocation
+    /// per position: a writer of millions of rows feels it); stops at `f`'s
+    /// first error.
+    pub fn try_for_each_position<E>(
+        &self,
+        mut f: impl FnMut(&[u32], u16) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let mut p = vec![0u32; self.bounds.len()];
+        for (i, &v) in self.values.iter().enumerate() {
+            if i > 0 {
+                // The next tuple: the odometer, last coordinate fastest.
+                for (c, &b) in p.iter_mut().zip(&self.bounds).rev() {
+                    if *c < b {
+                        *c += 1;
+                        break;
+                    }
+                    *c = 0;
+                }
+            }
+            if self.valid[i / 64] >> (i % 64) & 1 == 1 {
+                f(&p, v)?;
+            }
+        }
+        Ok(())
+    }
+
     /// [`DenseGrundy::positions`] that `keep` accepts; the others cost no allocation.
     pub fn positions_where<'a>(
         &'a self,

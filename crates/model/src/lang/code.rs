@@ -201,9 +201,28 @@ pub(crate) struct SplitChain {
     /// The first operand when it changes.
     tail_first: Option<Operand>,
     tail: Vec<(B, Operand)>,
+    /// Whether every step of the head is a sum (`x6 + x2 + 1`, the commonest
+    /// head): then it runs with no operator to match.
+    sums: bool,
 }
 
 impl SplitChain {
+    fn new(
+        first: Option<Operand>,
+        head: Vec<(B, Operand)>,
+        tail_first: Option<Operand>,
+        tail: Vec<(B, Operand)>,
+    ) -> SplitChain {
+        let sums = head.iter().all(|&(op, _)| op == B::Add);
+        SplitChain {
+            first,
+            head,
+            tail_first,
+            tail,
+            sums,
+        }
+    }
+
     #[inline(always)]
     fn operand(o: Operand, vars: &[i64]) -> Option<i64> {
         match o {
@@ -217,6 +236,13 @@ impl SplitChain {
     #[inline]
     pub(crate) fn head(&self, vars: &[i64]) -> Option<i64> {
         let mut acc = Self::operand(self.first?, vars)?;
+        if self.sums {
+            // `step_whole` of `B::Add`, unmatched.
+            for &(_, b) in &self.head {
+                acc = acc.checked_add(Self::operand(b, vars)?)?;
+            }
+            return Some(acc);
+        }
         for &(op, b) in &self.head {
             acc = step_whole(op, acc, Self::operand(b, vars)?)?;
         }
@@ -1442,36 +1468,36 @@ impl Code {
                 (false, o) => (o, fixed[1..].iter().map(as_step).collect()),
                 (true, _) => (Operand::K(0), fixed.iter().map(as_step).collect()),
             };
-            return Some(SplitChain {
-                first: Some(first),
+            return Some(SplitChain::new(
+                Some(first),
                 head,
-                tail_first: None,
-                tail: changing
+                None,
+                changing
                     .iter()
                     .map(as_step)
                     .chain(chain.steps[run..].iter().copied())
                     .collect(),
-            });
+            ));
         }
         if reads_changing(chain.first) {
-            return Some(SplitChain {
-                first: None,
-                head: Vec::new(),
-                tail_first: Some(chain.first),
-                tail: chain.steps.clone(),
-            });
+            return Some(SplitChain::new(
+                None,
+                Vec::new(),
+                Some(chain.first),
+                chain.steps.clone(),
+            ));
         }
         let cut = chain
             .steps
             .iter()
             .position(|&(_, o)| reads_changing(o))
             .unwrap_or(chain.steps.len());
-        Some(SplitChain {
-            first: Some(chain.first),
-            head: chain.steps[..cut].to_vec(),
-            tail_first: None,
-            tail: chain.steps[cut..].to_vec(),
-        })
+        Some(SplitChain::new(
+            Some(chain.first),
+            chain.steps[..cut].to_vec(),
+            None,
+            chain.steps[cut..].to_vec(),
+        ))
     }
 
     /// Whether the program reads variable `var` (functions written out).

@@ -82,6 +82,18 @@ impl Condition {
         self.code.holds(vars)
     }
 
+    /// [`Condition::holds`] on `i64` variables where the closures decide it
+    /// (`None`: a fraction, an overflow or a fault; ask [`Condition::holds_i64`]).
+    #[inline]
+    pub(crate) fn holds_whole(&self, vars: &[i64]) -> Option<bool> {
+        self.code.eval_whole_i64(vars).map(|v| v != 0)
+    }
+
+    /// Whether the condition reads the variable with index `var`.
+    pub(crate) fn reads_compiled(&self, var: usize) -> bool {
+        self.code.reads_var(var)
+    }
+
     /// [`Condition::holds`] on `i64` variables: the closures first, where they decide.
     #[inline]
     pub(crate) fn holds_i64(&self, vars: &[i64]) -> Result<bool, Fault> {

@@ -11,13 +11,39 @@
 //! values follow, in order, on one thread, so the output is the same whatever the
 //! thread count.
 
-use super::expr::Expr;
+use super::expr::{Condition, Expr};
 use super::{Family, GameFile};
 use crate::control::Ticker;
 use crate::games::solver::{box_tuples, describe_box, mex_of_bits, DenseGrundy, WORK_PER_CHECK};
 use crate::lang::code::{Ramp, RampProgram, SplitChain, BATCH};
 use crate::{Control, Error, Result};
 use rayon::prelude::*;
+
+/// Moves the tuple `p` one on, as [`advance`] by 1 without dividing.
+#[inline(always)]
+fn next_tuple(p: &mut [u32], bounds: &[u32]) {
+    for (c, &b) in p.iter_mut().zip(bounds).rev() {
+        if *c < b {
+            *c += 1;
+            return;
+        }
+        *c = 0;
+    }
+}
+
+/// Moves the tuple `p` (coordinate `d` in `0..=bounds[d]`, the last fastest)
+/// `steps` tuples on; past the box's end it wraps to the start.
+fn advance(p: &mut [u32], bounds: &[u32], mut steps: usize) {
+    for (c, &b) in p.iter_mut().zip(bounds).rev() {
+        if steps == 0 {
+            return;
+        }
+        let sum = *c as usize + steps;
+        let base = b as usize + 1;
+        *c = (sum % base) as u32;
+        steps = sum / base;
+    }
+}
 
 /// `(3, 4)`.
 fn show<T: std::fmt::Display>(p: &[T]) -> String {
@@ -116,6 +142,8 @@ impl GameFile {
         const WORDS: usize = 256;
         const PARALLEL_FROM: usize = 1 << 17;
         let strides = strides(bounds);
+        let split = SplitInequalities::new(self);
+        let split = &split;
         let mut bits = vec![0u64; total.div_ceil(64)];
         let block = |(block, words): (usize, &mut [u64])| -> Result<usize> {
             control.check()?;
@@ -131,20 +159,38 @@ impl GameFile {
                 .collect();
             let mut vars = vec![0i64; p.len()];
             let mut count = 0;
+            // What the inequalities that ignore the last coordinate say about
+            // the run of tuples that shares the others (`None`: ask each tuple).
+            let mut run: Option<bool> = None;
             for i in start..end {
                 for (v, &c) in vars.iter_mut().zip(&p) {
                     *v = i64::from(c);
                 }
-                let broken = self.broken_inequality_i64(&vars).map_err(|e| {
+                if i == start || p.last() == Some(&0) {
+                    run = split.run_holds(&vars);
+                }
+                let quick = match run {
+                    Some(false) => Some(false),
+                    Some(true) => split.tuple_holds(&vars),
+                    None => None,
+                };
+                if let Some(holds) = quick {
+                    if holds {
+                        words[(i - start) / 64] |= 1 << (i % 64);
+                        count += 1;
+                    }
+                } else {
+                    let broken = self.broken_inequality_i64(&vars).map_err(|e| {
                         Error::invalid_request(format!(
                             "{}: at {}: {e} in 'positions'; the game file's arithmetic must stay within 128-bit fractions",
                             self.name(),
                             show(&p)
                         ))
                     })?;
-                if broken.is_none() {
-                    words[(i - start) / 64] |= 1 << (i % 64);
-                    count += 1;
+                    if broken.is_none() {
+                        words[(i - start) / 64] |= 1 << (i % 64);
+                        count += 1;
+                    }
                 }
                 // The next tuple: the odometer, last coordinate fastest.
                 for d in (0..p.len()).rev() {
@@ -175,29 +221,55 @@ impl GameFile {
     /// (a bit of `valid`), `t` runs over `0..x` for a `lower` of heap `x` and over
     /// `1..=min` for a `take`, once per move family. Saturating.
     pub(super) fn option_count(&self, bounds: &[u32], valid: &[u64]) -> u64 {
+        const WORDS: usize = 256;
         let strides = strides(bounds);
-        let per_position = |idx: usize| -> u64 {
-            let coordinate = |d: usize| ((idx / strides[d]) % (bounds[d] as usize + 1)) as u64;
-            self.moves
+        // A `lower` of heap `h` has `p[h]` options: how many such families
+        // each heap has, so a position's count is one weighted sum.
+        let mut lowers = vec![0u64; bounds.len()];
+        let mut takes: Vec<&[usize]> = Vec::new();
+        for m in &self.moves {
+            match &m.family {
+                Family::Lower { heap, .. } => lowers[*heap] += 1,
+                Family::Take { heaps } => takes.push(heaps),
+            }
+        }
+        let (lowers, takes) = (&lowers, &takes);
+        let per_position = |p: &[u32]| -> u64 {
+            let lowered = lowers
                 .iter()
-                .map(|m| match &m.family {
-                    Family::Lower { heap, .. } => coordinate(*heap),
-                    Family::Take { heaps } => {
-                        heaps.iter().map(|&h| coordinate(h)).min().unwrap_or(0)
-                    }
-                })
-                .fold(0u64, u64::saturating_add)
+                .zip(p)
+                .fold(0u64, |sum, (&w, &c)| sum.saturating_add(w * u64::from(c)));
+            takes
+                .iter()
+                .map(|heaps| heaps.iter().map(|&h| u64::from(p[h])).min().unwrap_or(0))
+                .fold(lowered, u64::saturating_add)
         };
+        // The coordinates by an odometer over each block's tuples, not by
+        // dividing every position's index: that was most of the count.
         valid
-            .par_iter()
+            .par_chunks(WORDS)
             .enumerate()
-            .map(|(w, &word)| {
-                let mut bits = word;
+            .map(|(block, words)| {
+                let mut p: Vec<u32> = strides
+                    .iter()
+                    .scan(block * WORDS * 64, |rest, &s| {
+                        let c = (*rest / s) as u32;
+                        *rest %= s;
+                        Some(c)
+                    })
+                    .collect();
                 let mut sum = 0u64;
-                while bits != 0 {
-                    let idx = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    sum = sum.saturating_add(per_position(idx));
+                for &word in words {
+                    if word == 0 {
+                        advance(&mut p, bounds, 64);
+                        continue;
+                    }
+                    for bit in 0..64 {
+                        if word >> bit & 1 == 1 {
+                            sum = sum.saturating_add(per_position(&p));
+                        }
+                        next_tuple(&mut p, bounds);
+                    }
                 }
                 sum
             })
@@ -441,6 +513,62 @@ impl GameFile {
             valid,
             positions,
         ))
+    }
+}
+
+/// The inequalities of `positions` split by whether they read the last
+/// coordinate, which runs fastest: those that do not are asked once per run
+/// of tuples that share the other coordinates. Only an answer the original
+/// order would give is given: a run is out only when an inequality broken by
+/// it comes before every one that reads the last coordinate; anything the
+/// whole-number closures cannot decide is left to the tuple's own check
+/// ([`GameFile::broken_inequality_i64`]), which decides or faults in its words.
+struct SplitInequalities<'a> {
+    /// The inequalities that ignore the last coordinate, in the file's order,
+    /// each with whether one that reads it comes earlier.
+    run: Vec<(&'a Condition, bool)>,
+    /// Those that read it, in the file's order.
+    tuple: Vec<&'a Condition>,
+}
+
+impl<'a> SplitInequalities<'a> {
+    fn new(file: &'a GameFile) -> SplitInequalities<'a> {
+        let last = file.heaps.len().checked_sub(1);
+        let mut split = SplitInequalities {
+            run: Vec::new(),
+            tuple: Vec::new(),
+        };
+        for (_, c) in &file.positions {
+            if last.is_some_and(|d| c.reads_compiled(d)) {
+                split.tuple.push(c);
+            } else {
+                split.run.push((c, !split.tuple.is_empty()));
+            }
+        }
+        split
+    }
+
+    /// Whether the inequalities that ignore the last coordinate all hold on
+    /// `vars` (`Some(false)`: the run is out, whatever the last coordinate).
+    #[inline]
+    fn run_holds(&self, vars: &[i64]) -> Option<bool> {
+        for &(c, after_tuple) in &self.run {
+            if !c.holds_whole(vars)? {
+                return if after_tuple { None } else { Some(false) };
+            }
+        }
+        Some(true)
+    }
+
+    /// Whether those that read it all hold (the others hold).
+    #[inline]
+    fn tuple_holds(&self, vars: &[i64]) -> Option<bool> {
+        for c in &self.tuple {
+            if !c.holds_whole(vars)? {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 }
 
@@ -1156,8 +1284,27 @@ fn ramped(
             decided = Some(c < vars[d]);
         }
     }
-    let order = &order[..checks];
-    let lower_by_fixed = decided.unwrap_or(false);
+    let mut order = &order[..checks];
+    let mut lower_by_fixed = decided.unwrap_or(false);
+    // A coordinate whose comparison with the position's is the same for every
+    // `t` (it is monotone: its ends bound it) decides once, not once per
+    // option: equal throughout, it is passed; lower throughout, the option is
+    // lower; higher throughout, no option is (the first `t` would give up).
+    // The loop below compares from the first coordinate that can go either way.
+    while let Some(&(ramp, at)) = order.first() {
+        let (a, b) = (ramp.at(from), ramp.at(last));
+        let (least, most) = (a.min(b), a.max(b));
+        if most < at {
+            lower_by_fixed = true;
+            order = &[];
+        } else if least > at {
+            return None;
+        } else if least == at && most == at {
+            order = &order[1..];
+        } else {
+            break;
+        }
+    }
     let mut changing = [(Ramp::default(), 0usize); super::HEAPS_MAX];
     for (slot, &d) in changing.iter_mut().zip(&m.out_varying) {
         *slot = (lines[d], strides[d]);
